@@ -1,0 +1,81 @@
+package io.sluice.config;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Reads declared {@link Setting}s from a source of values (the environment, or a map in tests),
+ * falling back to each setting's default. Values that do not parse fail at startup, naming
+ * the setting.
+ */
+public final class Settings {
+    private final Map<String, String> values;
+
+    public Settings(Map<String, String> values) {
+        this.values = Map.copyOf(values);
+    }
+
+    public static Settings fromEnvironment() {
+        return new Settings(System.getenv());
+    }
+
+    /** These values on top of this source (for flags and tests). */
+    public Settings with(Map<String, String> overrides) {
+        var merged = new java.util.HashMap<>(values);
+        merged.putAll(overrides);
+        return new Settings(merged);
+    }
+
+    public String get(Setting setting) {
+        String value = values.get(setting.name());
+        return value == null || value.isBlank() ? setting.defaultValue() : value.strip();
+    }
+
+    public int getInt(Setting setting) {
+        String value = get(setting);
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw invalid(setting, value, "a whole number");
+        }
+    }
+
+    public long getLong(Setting setting) {
+        String value = get(setting);
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw invalid(setting, value, "a whole number");
+        }
+    }
+
+    /** Durations are written as a number and a unit: {@code 500ms}, {@code 30s}, {@code 15m}, {@code 24h}, {@code 7d}. */
+    public Duration getDuration(Setting setting) {
+        String value = get(setting);
+        try {
+            return parseDuration(value);
+        } catch (IllegalArgumentException e) {
+            throw invalid(setting, value, "a duration such as 500ms, 30s, 15m, 24h or 7d");
+        }
+    }
+
+    public static Duration parseDuration(String text) {
+        var match = java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h|d)").matcher(text.strip());
+        if (!match.matches()) {
+            throw new IllegalArgumentException("not a duration: " + text);
+        }
+        long amount = Long.parseLong(match.group(1));
+        return switch (match.group(2)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            case "h" -> Duration.ofHours(amount);
+            default -> Duration.ofDays(amount);
+        };
+    }
+
+    private static IllegalArgumentException invalid(Setting setting, String value, String expected) {
+        return new IllegalArgumentException(setting.name() + "=" + value + " is not " + expected
+                + " (" + setting.description() + ")");
+    }
+}

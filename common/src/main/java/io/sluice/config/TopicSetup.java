@@ -1,0 +1,64 @@
+package io.sluice.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/**
+ * Creates Sluice's topics if they are missing; existing topics are left as they are. Gateway,
+ * processor and CLI call it at start, so a new cluster needs no manual step.
+ */
+public final class TopicSetup {
+    private TopicSetup() {
+    }
+
+    public static void ensureTopics(KafkaSettings kafka) {
+        Topics topics = kafka.topics();
+        String rawRetention = Long.toString(topics.rawRetention().toMillis());
+        Map<String, String> raw = Map.of(TopicConfig.RETENTION_MS_CONFIG, rawRetention,
+                TopicConfig.COMPRESSION_TYPE_CONFIG, "producer");
+        Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        List<NewTopic> wanted = new ArrayList<>();
+        wanted.add(topic(topics.transactions(), topics.partitions(), topics, raw));
+        wanted.add(topic(topics.errors(), topics.partitions(), topics, raw));
+        wanted.add(topic(topics.history(), topics.partitions(), topics, raw));
+        wanted.add(topic(topics.traffic(), topics.partitions(), topics, compacted));
+        wanted.add(topic(topics.deadLetters(), 1, topics, raw));
+        // One partition: the registry is small and every gateway reads all of it.
+        wanted.add(topic(topics.projects(), 1, topics, compacted));
+
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            List<NewTopic> missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
+            if (missing.isEmpty()) {
+                return;
+            }
+            try {
+                admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw e; // another instance creating them at the same moment is fine
+                }
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot create Sluice's topics on Kafka at " + kafka.bootstrapServers(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        }
+    }
+
+    private static NewTopic topic(String name, int partitions, Topics topics, Map<String, String> configs) {
+        return new NewTopic(name, partitions, topics.replicationFactor()).configs(configs);
+    }
+}

@@ -1,0 +1,41 @@
+package io.sluice.config;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Topic names and shapes. Raw topics carry what clients sent; derived topics carry what the
+ * processor computed; the projects topic is the compacted project registry.
+ */
+public record Topics(String transactions, String errors, String projects,
+                     String history, String traffic, String deadLetters,
+                     int partitions, short replicationFactor, Duration rawRetention) {
+    public static final Setting TRANSACTIONS = new Setting("SLUICE_TOPIC_TRANSACTIONS",
+            "sluice.transactions", "Raw transactions as clients sent them (key: project token).");
+    public static final Setting ERRORS = new Setting("SLUICE_TOPIC_ERRORS",
+            "sluice.errors", "Raw error reports as clients sent them (key: project token).");
+    public static final Setting PROJECTS = new Setting("SLUICE_TOPIC_PROJECTS",
+            "sluice.projects", "Compacted project registry (key: project token).");
+    public static final Setting HISTORY = new Setting("SLUICE_TOPIC_HISTORY",
+            "sluice.history", "Processor output: one deduplicated, parsed row per accepted transaction.");
+    public static final Setting TRAFFIC = new Setting("SLUICE_TOPIC_TRAFFIC",
+            "sluice.traffic-1m", "Processor output: absolute per-minute traffic counts.");
+    public static final Setting DEAD_LETTERS = new Setting("SLUICE_TOPIC_DEAD_LETTERS",
+            "sluice.dead-letters", "Records the processor could not process, with the reason in headers.");
+    public static final Setting PARTITIONS = new Setting("SLUICE_TOPIC_PARTITIONS",
+            "12", "Partitions of topics Sluice creates; bounds how many processor threads share the work.");
+    public static final Setting REPLICATION_FACTOR = new Setting("SLUICE_TOPIC_REPLICATION_FACTOR",
+            "1", "Replication factor of topics Sluice creates (3 in production).");
+    public static final Setting RAW_RETENTION = new Setting("SLUICE_TOPIC_RAW_RETENTION",
+            "7d", "How long raw topics keep events: the window a replay can rebuild from.");
+
+    public static final List<Setting> SETTINGS = List.of(TRANSACTIONS, ERRORS, PROJECTS, HISTORY, TRAFFIC,
+            DEAD_LETTERS, PARTITIONS, REPLICATION_FACTOR, RAW_RETENTION);
+
+    public static Topics from(Settings settings) {
+        return new Topics(settings.get(TRANSACTIONS), settings.get(ERRORS), settings.get(PROJECTS),
+                settings.get(HISTORY), settings.get(TRAFFIC), settings.get(DEAD_LETTERS),
+                settings.getInt(PARTITIONS), (short) settings.getInt(REPLICATION_FACTOR),
+                settings.getDuration(RAW_RETENTION));
+    }
+}

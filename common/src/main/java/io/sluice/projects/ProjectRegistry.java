@@ -1,0 +1,142 @@
+package io.sluice.projects;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway's view of all projects: reads the compacted registry topic from the beginning,
+ * then follows it, on one background thread. Lookups are map reads, so an unknown token costs
+ * one hash lookup. Changes written to the topic are in force within one poll (well under 2 s).
+ */
+public final class ProjectRegistry implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProjectRegistry.class);
+    private static final Duration POLL = Duration.ofMillis(200);
+
+    private final String topic;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Map<String, Project> byToken = new ConcurrentHashMap<>();
+    /** SHA-256 (hex) of every key → its project's token: tells "another project's key" from "no key". */
+    private final Map<String, String> tokenByKeyHash = new ConcurrentHashMap<>();
+    private final CountDownLatch loaded = new CountDownLatch(1);
+    private final Thread follower;
+    private volatile boolean closing;
+
+    public ProjectRegistry(String bootstrapServers, String topic) {
+        this.topic = topic;
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-registry");
+        this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.follower = new Thread(this::follow, "sluice-registry");
+        this.follower.setDaemon(true);
+        this.follower.start();
+    }
+
+    /** True once everything that was in the topic at start has been read. */
+    public boolean isLoaded() {
+        return loaded.getCount() == 0;
+    }
+
+    public boolean awaitLoaded(Duration timeout) throws InterruptedException {
+        return loaded.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The project with this token, or null. */
+    public Project find(String token) {
+        return byToken.get(token);
+    }
+
+    /** The token of the project that owns a key with this SHA-256, or null. */
+    public String tokenOwningKey(byte[] keyHash) {
+        return tokenByKeyHash.get(HexFormat.of().formatHex(keyHash));
+    }
+
+    public int size() {
+        return byToken.size();
+    }
+
+    private void follow() {
+        try {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> endAtStart = consumer.endOffsets(partitions);
+            while (!closing) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+                    apply(record);
+                }
+                if (!isLoaded() && caughtUp(endAtStart)) {
+                    LOG.info("project registry loaded: {} projects from {}", byToken.size(), topic);
+                    loaded.countDown();
+                }
+            }
+        } catch (WakeupException e) {
+            if (!closing) {
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            LOG.error("project registry stopped following {}: gateways will not see project changes", topic, e);
+        } finally {
+            consumer.close();
+        }
+    }
+
+    private boolean caughtUp(Map<TopicPartition, Long> endAtStart) {
+        return endAtStart.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
+    }
+
+    private void apply(ConsumerRecord<byte[], byte[]> record) {
+        String token = new String(record.key(), StandardCharsets.UTF_8);
+        Project previous;
+        if (record.value() == null) {
+            previous = byToken.remove(token);
+        } else {
+            try {
+                Project project = ProjectJson.read(record.value());
+                previous = byToken.put(token, project);
+                project.keys().forEach(key -> tokenByKeyHash.put(key.sha256(), token));
+            } catch (IOException e) {
+                LOG.warn("skipping unreadable registry record for token {} at offset {}: {}",
+                        token, record.offset(), e.getMessage());
+                return;
+            }
+        }
+        if (previous != null) {
+            Project current = byToken.get(token);
+            previous.keys().stream()
+                    .filter(old -> current == null || current.keys().stream().noneMatch(k -> k.sha256().equals(old.sha256())))
+                    .forEach(old -> tokenByKeyHash.remove(old.sha256(), token));
+        }
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        consumer.wakeup();
+        try {
+            follower.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.sluice.projects;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.HexFormat;
+
+/**
+ * Generates tokens and keys, and hashes keys. Keys are 256 random bits, so one SHA-256 is the
+ * right hash: a slow password hash protects guessable secrets, and these are not guessable.
+ */
+public final class Secrets {
+    /** Prefix that lets secret scanners recognize a leaked key. */
+    public static final String KEY_PREFIX = "slk_";
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Base64.Encoder URL_SAFE = Base64.getUrlEncoder().withoutPadding();
+
+    private Secrets() {
+    }
+
+    /** 128 random bits, URL-safe: the project token (identifies, not secret). */
+    public static String newToken() {
+        return URL_SAFE.encodeToString(randomBytes(16));
+    }
+
+    /** 256 random bits: a private key (secret; shown once, stored only as its hash). */
+    public static String newKey() {
+        return KEY_PREFIX + URL_SAFE.encodeToString(randomBytes(32));
+    }
+
+    /** A short public id to name one key of a project (for rotation and revocation). */
+    public static String newKeyId() {
+        return HexFormat.of().formatHex(randomBytes(4));
+    }
+
+    public static byte[] sha256(String key) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    private static byte[] randomBytes(int count) {
+        byte[] bytes = new byte[count];
+        RANDOM.nextBytes(bytes);
+        return bytes;
+    }
+}
