@@ -1,0 +1,15 @@
+package io.sluice.gateway;
+
+import io.sluice.config.Settings;
+
+/** Runs a gateway configured from the environment until SIGTERM/SIGINT. */
+public final class GatewayMain {
+    private GatewayMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        GatewayConfig config = GatewayConfig.from(Settings.fromEnvironment());
+        Gateway gateway = Gateway.start(config);
+        Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "sluice-gateway-shutdown"));
+    }
+}

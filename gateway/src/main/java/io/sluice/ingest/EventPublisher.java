@@ -1,0 +1,90 @@
+package io.sluice.ingest;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import io.sluice.config.Topics;
+import io.sluice.events.EventHeaders;
+
+/**
+ * Publishes accepted events to the raw topics, durably: the future completes only when every
+ * in-sync replica has the record ({@code acks=all}, idempotent producer), and fails when Kafka
+ * does not acknowledge within the publish timeout.
+ */
+public final class EventPublisher implements AutoCloseable {
+    public static final String GATEWAY_VERSION = EventPublisher.class.getPackage().getImplementationVersion() == null
+            ? "dev" : EventPublisher.class.getPackage().getImplementationVersion();
+
+    private final Producer<byte[], byte[]> producer;
+    private final Topics topics;
+
+    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics) {
+        this.producer = producer;
+        this.topics = topics;
+    }
+
+    public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-gateway");
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(128 * 1024));
+        int timeoutMs = (int) publishTimeout.toMillis();
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(Math.max(1, timeoutMs - 10)));
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(timeoutMs));
+        // send() must not stall the event loop: metadata is fetched at startup, and a full
+        // buffer fails the send at once (the client gets 503) instead of blocking.
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "100");
+        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** Fetches topic metadata now, so that the first send does not wait for it. */
+    public void warmUp() {
+        producer.partitionsFor(topics.transactions());
+        producer.partitionsFor(topics.errors());
+    }
+
+    public CompletableFuture<Void> publish(IngestRoute route, AcceptedEvent event, byte[] json, long receivedAtMillis) {
+        String topic = route.endpoint() == Endpoint.TRANSACTION ? topics.transactions() : topics.errors();
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, event.eventTimeMillis(),
+                route.token().getBytes(StandardCharsets.UTF_8), json);
+        EventHeaders.put(record.headers(), EventHeaders.EVENT_ID, event.eventId());
+        EventHeaders.put(record.headers(), EventHeaders.PROJECT, route.token());
+        EventHeaders.put(record.headers(), EventHeaders.ENDPOINT, route.endpoint().pathSegment());
+        EventHeaders.put(record.headers(), EventHeaders.RECEIVED_AT, Long.toString(receivedAtMillis));
+        EventHeaders.put(record.headers(), EventHeaders.EVENT_TIME, Long.toString(event.eventTimeMillis()));
+        EventHeaders.put(record.headers(), EventHeaders.TIME_ADJUSTED, Boolean.toString(event.timeAdjusted()));
+        EventHeaders.put(record.headers(), EventHeaders.GATEWAY_VERSION, GATEWAY_VERSION);
+
+        CompletableFuture<Void> acknowledged = new CompletableFuture<>();
+        try {
+            producer.send(record, (metadata, error) -> {
+                if (error == null) {
+                    acknowledged.complete(null);
+                } else {
+                    acknowledged.completeExceptionally(error);
+                }
+            });
+        } catch (RuntimeException e) {
+            acknowledged.completeExceptionally(e);
+        }
+        return acknowledged;
+    }
+
+    /** Sends what is buffered and waits for it, bounded, before closing. */
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(10));
+    }
+}

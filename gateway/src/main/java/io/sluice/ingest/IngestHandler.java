@@ -1,0 +1,134 @@
+package io.sluice.ingest;
+
+import java.time.Clock;
+import java.util.ArrayDeque;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.util.ReferenceCountUtil;
+import io.sluice.auth.Authenticator;
+
+/**
+ * One request's path, in order: route → authenticate → content type → decode → validate →
+ * publish → answer once Kafka acknowledged. Nothing here blocks: the Kafka callback writes the
+ * answer. One instance per connection; pipelined requests are answered in order, one at a time.
+ */
+public final class IngestHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(IngestHandler.class);
+
+    private final Authenticator authenticator;
+    private final BodyDecoder decoder;
+    private final EventValidator validator;
+    private final EventPublisher publisher;
+    private final Clock clock;
+    /** Pipelined requests that arrived while one was being published. */
+    private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
+    private boolean busy;
+
+    public IngestHandler(Authenticator authenticator, BodyDecoder decoder, EventValidator validator,
+                         EventPublisher publisher, Clock clock) {
+        this.authenticator = authenticator;
+        this.decoder = decoder;
+        this.validator = validator;
+        this.publisher = publisher;
+        this.clock = clock;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+        if (!(message instanceof FullHttpRequest request)) {
+            ReferenceCountUtil.release(message);
+            return;
+        }
+        if (busy) {
+            waiting.add(request);
+            ctx.channel().config().setAutoRead(false); // hold the client until we catch up
+            return;
+        }
+        busy = true;
+        handle(ctx, request);
+    }
+
+    private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        try {
+            if (!request.decoderResult().isSuccess()) {
+                throw new Rejection(HttpResponseStatus.BAD_REQUEST, "bad_request",
+                        "malformed HTTP request: " + request.decoderResult().cause().getMessage());
+            }
+            long receivedAt = clock.millis();
+            IngestRoute route = IngestRoute.of(request.method(), request.uri());
+            authenticator.authenticate(route.token(), request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            requireJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
+            byte[] json = decoder.decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING));
+            AcceptedEvent event = validator.validate(route.endpoint(), json, receivedAt);
+            publisher.publish(route, event, json, receivedAt).whenComplete((ignored, error) -> {
+                if (error == null) {
+                    respond(ctx, Responses.accepted(event.eventId()), keepAlive);
+                } else {
+                    LOG.warn("Kafka did not acknowledge event {} of project {}: {}",
+                            event.eventId(), route.token(), error.toString());
+                    respond(ctx, Responses.error(new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                            "unavailable", "the event could not be stored right now; retry later")), keepAlive);
+                }
+            });
+        } catch (Rejection rejection) {
+            respond(ctx, Responses.error(rejection), keepAlive && rejection.status().code() < 500);
+        } finally {
+            request.release();
+        }
+    }
+
+    private static void requireJson(String contentType) {
+        String mediaType = contentType == null ? "" : contentType.split(";", 2)[0].strip();
+        if (!mediaType.equalsIgnoreCase("application/json")) {
+            throw new Rejection(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
+                    "Content-Type must be application/json, got '" + (contentType == null ? "" : contentType) + "'");
+        }
+    }
+
+    /** Writes the answer on the event loop, then serves the next pipelined request, if any. */
+    private void respond(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive) {
+        if (!ctx.executor().inEventLoop()) {
+            ctx.executor().execute(() -> respond(ctx, response, keepAlive));
+            return;
+        }
+        if (keepAlive) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            ctx.writeAndFlush(response);
+        } else {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        }
+        FullHttpRequest next = waiting.poll();
+        if (next == null) {
+            busy = false;
+            ctx.channel().config().setAutoRead(true);
+        } else {
+            handle(ctx, next);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        waiting.forEach(FullHttpRequest::release);
+        waiting.clear();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("closing connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}

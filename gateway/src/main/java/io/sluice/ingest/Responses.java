@@ -1,0 +1,53 @@
+package io.sluice.ingest;
+
+import java.nio.charset.StandardCharsets;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+
+/** Every answer the gateway gives is JSON; errors are {@code {"error", "message"[, "field"]}}. */
+public final class Responses {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Responses() {
+    }
+
+    public static FullHttpResponse accepted(String eventId) {
+        return json(HttpResponseStatus.OK, JSON.createObjectNode().put("id", eventId));
+    }
+
+    public static FullHttpResponse error(Rejection rejection) {
+        ObjectNode body = JSON.createObjectNode()
+                .put("error", rejection.code())
+                .put("message", rejection.getMessage());
+        if (rejection.field() != null) {
+            body.put("field", rejection.field());
+        }
+        FullHttpResponse response = json(rejection.status(), body);
+        if (rejection.status().equals(HttpResponseStatus.METHOD_NOT_ALLOWED)) {
+            response.headers().set(HttpHeaderNames.ALLOW, "POST");
+        }
+        if (rejection.status().equals(HttpResponseStatus.SERVICE_UNAVAILABLE)
+                || rejection.status().equals(HttpResponseStatus.TOO_MANY_REQUESTS)) {
+            response.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+        }
+        return response;
+    }
+
+    public static FullHttpResponse json(HttpResponseStatus status, ObjectNode body) {
+        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+        return response;
+    }
+}
