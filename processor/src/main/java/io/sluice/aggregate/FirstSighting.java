@@ -1,0 +1,54 @@
+package io.sluice.aggregate;
+
+import java.time.Duration;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
+
+/**
+ * Lets an event through only the first time its (project, event id) is seen within the horizon,
+ * so a client's retry is counted once. A window store keeps the ids: whole segments older than
+ * the horizon are dropped by stream time, with no scan.
+ *
+ * <p>Exact because every copy of an event lands in the same partition: the gateway partitions by
+ * project, and a flooding project's events by event id.
+ */
+final class FirstSighting implements FixedKeyProcessor<String, TransactionFact, TransactionFact> {
+    static final String STORE = "seen-events";
+
+    private WindowStore<String, Long> seen;
+    private FixedKeyProcessorContext<String, TransactionFact> context;
+
+    static StoreBuilder<WindowStore<String, Long>> store(Duration horizon) {
+        // Retention covers the horizon plus the minute an event may lie in the future.
+        Duration retention = horizon.plusMinutes(2);
+        return Stores.windowStoreBuilder(
+                Stores.persistentWindowStore(STORE, retention, Duration.ofMillis(1), false),
+                Serdes.String(), Serdes.Long());
+    }
+
+    @Override
+    public void init(FixedKeyProcessorContext<String, TransactionFact> context) {
+        this.context = context;
+        this.seen = context.getStateStore(STORE);
+    }
+
+    @Override
+    public void process(FixedKeyRecord<String, TransactionFact> record) {
+        TransactionFact fact = record.value();
+        String id = fact.project() + '/' + fact.eventId();
+        try (WindowStoreIterator<Long> earlier = seen.fetch(id, 0L, Long.MAX_VALUE)) {
+            if (earlier.hasNext()) {
+                return; // a retry of an event already counted
+            }
+        }
+        seen.put(id, fact.receivedAt(), record.timestamp());
+        context.forward(record);
+    }
+}

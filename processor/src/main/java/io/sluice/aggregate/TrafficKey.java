@@ -1,0 +1,5 @@
+package io.sluice.aggregate;
+
+/** What traffic is grouped by, besides the minute. */
+public record TrafficKey(String project, String environment) {
+}

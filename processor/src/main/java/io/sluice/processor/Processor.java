@@ -1,0 +1,94 @@
+package io.sluice.processor;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.clickhouse.client.api.Client;
+
+import io.sluice.aggregate.ProcessorTopology;
+import io.sluice.config.TopicSetup;
+import io.sluice.config.Topics;
+import io.sluice.sink.ClickHouseClients;
+import io.sluice.sink.ClickHouseSink;
+import io.sluice.sink.SchemaMigrations;
+
+/**
+ * A running processor: the exactly-once Kafka Streams application that turns raw events into
+ * history rows and aggregates, and the sink that copies those into ClickHouse.
+ */
+public final class Processor implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Processor.class);
+
+    private final KafkaStreams streams;
+    private final ClickHouseSink sink;
+    private final Thread sinkThread;
+    private final Client clickHouse;
+
+    private Processor(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse) {
+        this.streams = streams;
+        this.sink = sink;
+        this.sinkThread = sinkThread;
+        this.clickHouse = clickHouse;
+    }
+
+    public static Processor start(ProcessorConfig config) {
+        TopicSetup.ensureTopics(config.kafka());
+        Client clickHouse = ClickHouseClients.create(config.clickHouse());
+        SchemaMigrations.apply(clickHouse, config.clickHouse());
+
+        Topics topics = config.kafka().topics();
+        KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon()),
+                streamsProperties(config));
+        streams.setUncaughtExceptionHandler(error -> {
+            LOG.error("stream thread failed; replacing it", error);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        streams.start();
+
+        String db = config.clickHouse().database();
+        ClickHouseSink sink = new ClickHouseSink(clickHouse, config.kafka().bootstrapServers(),
+                config.applicationId() + "-sink",
+                Map.of(topics.history(), db + ".transactions", topics.traffic(), db + ".traffic_1m"),
+                config.sinkBatchRows(), config.sinkBatchInterval());
+        Thread sinkThread = new Thread(sink, "sluice-clickhouse-sink");
+        sinkThread.start();
+        LOG.info("processor started: {} → {}", topics.transactions(), config.clickHouse());
+        return new Processor(streams, sink, sinkThread, clickHouse);
+    }
+
+    static Properties streamsProperties(ProcessorConfig config) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toAbsolutePath().toString());
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
+        return props;
+    }
+
+    public KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    @Override
+    public void close() {
+        streams.close(Duration.ofSeconds(30));
+        sink.close();
+        try {
+            sinkThread.join(Duration.ofSeconds(30).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        clickHouse.close();
+        LOG.info("processor stopped");
+    }
+}

@@ -1,0 +1,47 @@
+package io.sluice.processor;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.config.Setting;
+import io.sluice.config.Settings;
+import io.sluice.events.EventTime;
+import io.sluice.sink.ClickHouseSettings;
+
+/** Everything the processor is configured with, read once at startup. */
+public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse, String applicationId, Path stateDir,
+                              int streamThreads, Duration commitInterval, Duration eventTimeHorizon,
+                              int sinkBatchRows, Duration sinkBatchInterval) {
+    public static final Setting APPLICATION_ID = new Setting("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-processor",
+            "Kafka Streams application id: instances with the same id share the work.");
+    public static final Setting STATE_DIR = new Setting("SLUICE_PROCESSOR_STATE_DIR",
+            System.getProperty("java.io.tmpdir") + "/sluice-streams",
+            "Directory of the processor's local state (RocksDB); rebuilt from Kafka when lost.");
+    public static final Setting THREADS = new Setting("SLUICE_PROCESSOR_THREADS", "2",
+            "Stream threads per instance (each runs a share of the partitions).");
+    public static final Setting COMMIT_INTERVAL = new Setting("SLUICE_PROCESSOR_COMMIT_INTERVAL", "100ms",
+            "How often exactly-once transactions commit: bounds how fresh aggregates are.");
+    public static final Setting SINK_BATCH_ROWS = new Setting("SLUICE_SINK_BATCH_ROWS", "20000",
+            "Most rows in one ClickHouse insert.");
+    public static final Setting SINK_BATCH_INTERVAL = new Setting("SLUICE_SINK_BATCH_INTERVAL", "1s",
+            "Longest a row waits before its batch is inserted.");
+
+    public static final List<Setting> SETTINGS = List.of(APPLICATION_ID, STATE_DIR, THREADS, COMMIT_INTERVAL,
+            SINK_BATCH_ROWS, SINK_BATCH_INTERVAL);
+
+    public static ProcessorConfig from(Settings settings) {
+        return new ProcessorConfig(KafkaSettings.from(settings), ClickHouseSettings.from(settings),
+                settings.get(APPLICATION_ID), Path.of(settings.get(STATE_DIR)), settings.getInt(THREADS),
+                settings.getDuration(COMMIT_INTERVAL), settings.getDuration(EventTime.HORIZON),
+                settings.getInt(SINK_BATCH_ROWS), settings.getDuration(SINK_BATCH_INTERVAL));
+    }
+
+    /** Every setting the processor reads, its own and the shared ones. */
+    public static List<Setting> allSettings() {
+        return Stream.of(SETTINGS, ClickHouseSettings.SETTINGS, KafkaSettings.SETTINGS, EventTime.SETTINGS)
+                .flatMap(List::stream).toList();
+    }
+}

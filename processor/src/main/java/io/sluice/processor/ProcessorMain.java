@@ -1,0 +1,14 @@
+package io.sluice.processor;
+
+import io.sluice.config.Settings;
+
+/** Runs a processor configured from the environment until SIGTERM/SIGINT. */
+public final class ProcessorMain {
+    private ProcessorMain() {
+    }
+
+    public static void main(String[] args) {
+        Processor processor = Processor.start(ProcessorConfig.from(Settings.fromEnvironment()));
+        Runtime.getRuntime().addShutdownHook(new Thread(processor::close, "sluice-processor-shutdown"));
+    }
+}
