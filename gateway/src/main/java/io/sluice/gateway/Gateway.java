@@ -51,18 +51,26 @@ public final class Gateway implements AutoCloseable {
         EventPublisher publisher = new EventPublisher(
                 EventPublisher.durableProducer(config.kafka().bootstrapServers(), config.publishTimeout()),
                 config.kafka().topics());
-        publisher.warmUp();
-
         EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
-        Channel channel = new ServerBootstrap()
-                .group(acceptor, workers)
-                .channel(NioServerSocketChannel.class)
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new GatewayInitializer(config, registry, publisher))
-                .bind(new InetSocketAddress(config.host(), config.port()))
-                .sync().channel();
+        Channel channel;
+        try {
+            publisher.warmUp(config.readyTimeout());
+            channel = new ServerBootstrap()
+                    .group(acceptor, workers)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new GatewayInitializer(config, registry, publisher))
+                    .bind(new InetSocketAddress(config.host(), config.port()))
+                    .sync().channel();
+        } catch (RuntimeException | InterruptedException e) {
+            acceptor.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
+            workers.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
+            publisher.close();
+            registry.close();
+            throw e;
+        }
         LOG.info("gateway listening on {}:{} ({} projects)", config.host(), config.port(), registry.size());
         return new Gateway(registry, publisher, acceptor, workers, channel);
     }

@@ -49,10 +49,25 @@ public final class EventPublisher implements AutoCloseable {
         return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** Fetches topic metadata now, so that the first send does not wait for it. */
-    public void warmUp() {
-        producer.partitionsFor(topics.transactions());
-        producer.partitionsFor(topics.errors());
+    /**
+     * Fetches topic metadata now, so that no send waits for it on the event loop. Each attempt
+     * is bounded by the producer's short max.block.ms, so this retries until {@code timeout}.
+     */
+    public void warmUp(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (String topic : new String[] {topics.transactions(), topics.errors()}) {
+            while (true) {
+                try {
+                    producer.partitionsFor(topic);
+                    break;
+                } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("no metadata for topic " + topic + " from Kafka within "
+                                + timeout.toSeconds() + " s", e);
+                    }
+                }
+            }
+        }
     }
 
     public CompletableFuture<Void> publish(IngestRoute route, AcceptedEvent event, byte[] json, long receivedAtMillis) {

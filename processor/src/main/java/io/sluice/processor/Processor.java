@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -79,9 +80,28 @@ public final class Processor implements AutoCloseable {
         return streams.state();
     }
 
+    /** Waits until the stream threads have their partitions and process; false on timeout or failure. */
+    public boolean awaitRunning(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            KafkaStreams.State state = streams.state();
+            if (state == KafkaStreams.State.RUNNING) {
+                return true;
+            }
+            if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
     @Override
     public void close() {
-        streams.close(Duration.ofSeconds(30));
+        // Leave the group: the partitions move to the other instances (or to this one's restart)
+        // at once, instead of after the 45 s session timeout.
+        streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
+                .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         sink.close();
         try {
             sinkThread.join(Duration.ofSeconds(30).toMillis());

@@ -1,0 +1,168 @@
+package io.sluice.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.config.Settings;
+import io.sluice.config.TopicSetup;
+import io.sluice.engines.Ports;
+import io.sluice.gateway.GatewayMain;
+import io.sluice.processor.ProcessorMain;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.sink.ClickHouseClients;
+import io.sluice.sink.ClickHouseSettings;
+import io.sluice.sink.SchemaMigrations;
+import io.sluice.stack.LocalStack;
+import io.sluice.stack.StackConfig;
+
+/**
+ * {@code ./sluice}: the one command for running and operating Sluice. Exit codes: 0 done,
+ * 1 failed (the message says why), 2 called wrongly (the usage is printed).
+ */
+public final class SluiceCli {
+    static final String USAGE = """
+            usage: ./sluice <command> [options]
+
+              dev [--reset]                       run everything locally (Kafka, ClickHouse, processor, gateway);
+                                                  data in .sluice/ ($SLUICE_HOME); --reset wipes it first
+              projects create --name NAME [--json] [--bootstrap-server HOST:PORT]
+                                                  create a project; prints its token and private key (shown once)
+              schema apply [--clickhouse-url URL] create or update Sluice's ClickHouse tables
+              config                              print every setting with its default (markdown)
+              gateway                             run only the gateway (configured by SLUICE_* variables)
+              processor                           run only the processor (configured by SLUICE_* variables)
+              help                                this text
+
+            Configuration: SLUICE_* environment variables, see README.md.""";
+
+    private final Settings settings;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    SluiceCli(Settings settings, PrintStream out, PrintStream err) {
+        this.settings = settings;
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] argv) {
+        String command = argv.length == 0 ? "help" : argv[0];
+        Logging.configure(command, Settings.fromEnvironment());
+        int exitCode = new SluiceCli(Settings.fromEnvironment(), System.out, System.err).run(argv);
+        if (exitCode != 0 || !command.equals("dev") && !command.equals("gateway") && !command.equals("processor")) {
+            System.exit(exitCode);
+        }
+    }
+
+    int run(String[] argv) {
+        try {
+            Args args = Args.parse(argv, Set.of("json", "reset", "help"));
+            String command = args.positional(0) == null ? "help" : args.positional(0);
+            switch (command) {
+                case "dev" -> dev(args);
+                case "projects" -> projects(args);
+                case "schema" -> schema(args);
+                case "gateway" -> GatewayMain.main(new String[0]);
+                case "processor" -> ProcessorMain.main(new String[0]);
+                case "config" -> out.print(ConfigurationTable.markdown());
+                case "help" -> out.println(USAGE);
+                default -> throw new Args.UsageException("unknown command '" + command + "'");
+            }
+            return 0;
+        } catch (Args.UsageException e) {
+            err.println("sluice: " + e.getMessage());
+            err.println(USAGE);
+            return 2;
+        } catch (Ports.PortTakenException e) {
+            err.println("sluice: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        } catch (RuntimeException e) {
+            err.println("sluice: " + e.getMessage() + (e.getCause() == null ? "" : " (" + e.getCause() + ")"));
+            return 1;
+        }
+    }
+
+    private void dev(Args args) throws InterruptedException {
+        StackConfig config = StackConfig.from(settings);
+        if (args.flag("reset")) {
+            deleteRecursively(config.home());
+            out.println("· wiped " + config.home());
+        }
+        out.println("Starting Sluice locally (data in " + config.home() + ", logs in " + config.logs() + ")");
+        LocalStack stack = LocalStack.start(config, settings, out);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            out.println("\nStopping Sluice…");
+            stack.close();
+            out.println("✓ stopped; data kept in " + config.home());
+            stopped.countDown();
+        }, "sluice-dev-shutdown"));
+        out.println();
+        out.println("Sluice is running. Create a project:  ./sluice projects create --name demo --json");
+        out.println("Then send a transaction (README.md, Quick start). Ctrl-C stops everything.");
+        stopped.await();
+    }
+
+    private void projects(Args args) {
+        String action = args.positional(1);
+        if (!"create".equals(action)) {
+            throw new Args.UsageException("projects needs an action: create");
+        }
+        String name = args.required("name");
+        Settings effective = args.options().containsKey("bootstrap-server")
+                ? settings.with(Map.of(KafkaSettings.BOOTSTRAP_SERVERS.name(), args.option("bootstrap-server", "")))
+                : settings;
+        KafkaSettings kafka = KafkaSettings.from(effective);
+        TopicSetup.ensureTopics(kafka);
+        try (ProjectAdmin admin = new ProjectAdmin(kafka.bootstrapServers(), kafka.topics().projects())) {
+            ProjectAdmin.NewProject project = admin.create(name);
+            if (args.flag("json")) {
+                out.println(new ObjectMapper().createObjectNode()
+                        .put("token", project.token()).put("key", project.key()).put("name", project.name()));
+            } else {
+                out.println("Created project " + project.name());
+                out.println("  token: " + project.token());
+                out.println("  key:   " + project.key() + "   (shown only now: keep it secret)");
+            }
+        }
+    }
+
+    private void schema(Args args) {
+        if (!"apply".equals(args.positional(1))) {
+            throw new Args.UsageException("schema needs an action: apply");
+        }
+        Settings effective = args.options().containsKey("clickhouse-url")
+                ? settings.with(Map.of(ClickHouseSettings.URL.name(), args.option("clickhouse-url", "")))
+                : settings;
+        ClickHouseSettings clickHouse = ClickHouseSettings.from(effective);
+        try (var client = ClickHouseClients.create(clickHouse)) {
+            var applied = SchemaMigrations.apply(client, clickHouse);
+            out.println(applied.isEmpty() ? "schema is up to date (" + clickHouse + ")"
+                    : "applied " + String.join(", ", applied) + " (" + clickHouse + ")");
+        }
+    }
+
+    private static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot wipe " + root + ": " + e.getMessage(), e);
+        }
+    }
+}

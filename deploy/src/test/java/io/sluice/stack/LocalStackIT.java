@@ -1,0 +1,91 @@
+package io.sluice.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.cli.CliRunner;
+import io.sluice.config.Settings;
+import io.sluice.engines.Ports;
+import io.sluice.testkit.Await;
+
+/** {@code ./sluice dev} as a user runs it: start, create a project, send, see it; restart keeps it. */
+class LocalStackIT {
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TempDir
+    Path home;
+
+    @Test
+    void aTransactionSentToTheLocalStackIsCountedAndSurvivesARestart() throws Exception {
+        Settings settings = new Settings(Map.of(
+                "SLUICE_HOME", home.toString(),
+                "SLUICE_GATEWAY_PORT", Integer.toString(Ports.free()),
+                "SLUICE_DEV_KAFKA_PORT", Integer.toString(Ports.free()),
+                "SLUICE_DEV_KAFKA_CONTROLLER_PORT", Integer.toString(Ports.free()),
+                "SLUICE_DEV_CLICKHOUSE_HTTP_PORT", Integer.toString(Ports.free()),
+                "SLUICE_DEV_CLICKHOUSE_TCP_PORT", Integer.toString(Ports.free()),
+                "SLUICE_TOPIC_PARTITIONS", "2",
+                "SLUICE_PROCESSOR_THREADS", "1"));
+        StackConfig config = StackConfig.from(settings);
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+
+        String clickHouse;
+        try (LocalStack stack = LocalStack.start(config, settings, quiet)) {
+            clickHouse = stack.clickHouseUrl();
+            CliRunner.Result created = CliRunner.run(settings, "projects", "create", "--name", "demo", "--json",
+                    "--bootstrap-server", stack.kafkaBootstrapServers());
+            assertEquals(0, created.exitCode(), created.err());
+            JsonNode project = new ObjectMapper().readTree(created.out());
+            assertEquals("demo", project.get("name").asText());
+
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                            + stack.gatewayPort() + "/api/v1/" + project.get("token").asText() + "/transaction"))
+                    .header("Authorization", "Bearer " + project.get("key").asText())
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(
+                            "{\"transaction\": \"GET /users/42\", \"tags\": {\"http.status_code\": 200}}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, response.statusCode(), response.body());
+
+            String url = clickHouse;
+            Supplier<String> requests = () -> query(url, "SELECT sum(requests) FROM sluice.traffic_1m FINAL");
+            assertEquals("1", Await.until(Duration.ofSeconds(15), "1", requests));
+        }
+
+        try (LocalStack restarted = LocalStack.start(config, settings, quiet)) {
+            assertEquals(clickHouse, restarted.clickHouseUrl());
+            assertEquals("1", query(clickHouse, "SELECT sum(requests) FROM sluice.traffic_1m FINAL"));
+            assertEquals("1", query(clickHouse, "SELECT count() FROM sluice.transactions FINAL"));
+        }
+        assertTrue(home.resolve("logs/clickhouse.log").toFile().exists(), "ClickHouse logs into SLUICE_HOME/logs");
+    }
+
+    private static String query(String clickHouseUrl, String sql) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create(clickHouseUrl + "/?query="
+                            + URLEncoder.encode(sql, StandardCharsets.UTF_8))).build(),
+                    HttpResponse.BodyHandlers.ofString()).body().strip();
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+}

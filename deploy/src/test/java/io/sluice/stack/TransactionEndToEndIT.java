@@ -1,0 +1,112 @@
+package io.sluice.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.sluice.config.Settings;
+import io.sluice.gateway.Gateway;
+import io.sluice.gateway.GatewayConfig;
+import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorConfig;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.testkit.Await;
+import io.sluice.testkit.ClickHouseQuery;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.RealEngines;
+
+/** The walking skeleton: HTTP POST → gateway → Kafka → Streams → ClickHouse, all real. */
+@ExtendWith(RealEngines.class)
+class TransactionEndToEndIT {
+    private static final Duration ARRIVAL = Duration.ofSeconds(30);
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TempDir
+    static Path stateDir;
+
+    static Engines engines;
+    static Gateway gateway;
+    static Processor processor;
+    static ProjectAdmin.NewProject project;
+
+    @BeforeAll
+    static void startPipeline(Engines realEngines) throws Exception {
+        engines = realEngines;
+        Settings settings = new Settings(Map.of(
+                "SLUICE_KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers(),
+                "SLUICE_TOPIC_PARTITIONS", "3",
+                "SLUICE_CLICKHOUSE_URL", engines.clickHouseUrl(),
+                "SLUICE_CLICKHOUSE_USER", engines.clickHouseUser(),
+                "SLUICE_CLICKHOUSE_PASSWORD", engines.clickHousePassword(),
+                "SLUICE_CLICKHOUSE_DATABASE", "sluice_e2e",
+                "SLUICE_GATEWAY_PORT", "0",
+                "SLUICE_PROCESSOR_STATE_DIR", stateDir.toString(),
+                "SLUICE_PROCESSOR_THREADS", "1"));
+        io.sluice.config.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+            project = admin.create("e2e");
+        }
+        gateway = Gateway.start(GatewayConfig.from(settings));
+        processor = Processor.start(ProcessorConfig.from(settings));
+    }
+
+    @AfterAll
+    static void stopPipeline() {
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (processor != null) {
+            processor.close();
+        }
+    }
+
+    @Test
+    void aPostedTransactionBecomesOneHistoryRowAndOneCountInItsMinute() throws Exception {
+        String body = """
+                {"event_id": "6f1e7f3c9a0b4d2e8c1f0a9b8c7d6e5f",
+                 "transaction": "GET /users/42",
+                 "sent_at": "2026-11-22T10:15:30.250+01:00",
+                 "environment": "production",
+                 "tags": {"http.status_code": "404"},
+                 "sdk": {"name": "curl", "version": "8.5"},
+                 "contexts": {"trace": {"data": {"url": "https://shop.example/users/42", "method": "GET"}},
+                              "runtime": {"name": "CPython", "version": "3.12"}},
+                 "user": {"id": "account-7"}}
+                """;
+        HttpResponse<String> response = post(body);
+
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals("{\"id\":\"6f1e7f3c9a0b4d2e8c1f0a9b8c7d6e5f\"}", response.body());
+        String historyRow = "6f1e7f3c9a0b4d2e8c1f0a9b8c7d6e5f\tGET /users/42\tGET\t/users/42\t404\taccount-7";
+        assertEquals(historyRow, Await.until(ARRIVAL, historyRow, () -> ClickHouseQuery.run(engines,
+                "SELECT event_id, transaction, method, path, status_code, user_id FROM sluice_e2e.transactions FINAL "
+                        + "WHERE project = '" + project.token() + "'")));
+        // sent_at is 09:15:30.250 UTC on 2026-11-22, older than the 24 h horizon: counted at receive time.
+        String counts = "1\t0\t0\t1\t0";
+        assertEquals(counts, Await.until(ARRIVAL, counts, () -> ClickHouseQuery.run(engines,
+                "SELECT sum(requests), sum(status_2xx), sum(status_3xx), sum(status_4xx), sum(status_5xx) "
+                        + "FROM sluice_e2e.traffic_1m FINAL WHERE project = '" + project.token() + "'")));
+    }
+
+    private static HttpResponse<String> post(String body) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port()
+                        + "/api/v1/" + project.token() + "/transaction"))
+                .header("Authorization", "Bearer " + project.key())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+}
