@@ -100,14 +100,16 @@ public final class SluiceCli {
             out.println("· wiped " + config.home());
         }
         out.println("Starting Sluice locally (data in " + config.home() + ", logs in " + config.logs() + ")");
-        LocalStack stack = LocalStack.start(config, settings, out);
+        LocalStack stack = new LocalStack(config, settings, out);
         CountDownLatch stopped = new CountDownLatch(1);
+        // Registered before starting, so Ctrl-C halfway through start stops what already runs.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             out.println("\nStopping Sluice…");
             stack.close();
             out.println("✓ stopped; data kept in " + config.home());
             stopped.countDown();
         }, "sluice-dev-shutdown"));
+        stack.start();
         out.println();
         out.println("Sluice is running. Create a project:  ./sluice projects create --name demo --json");
         out.println("Then send a transaction (README.md, Quick start). Ctrl-C stops everything.");

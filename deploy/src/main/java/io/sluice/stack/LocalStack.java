@@ -21,27 +21,26 @@ import io.sluice.processor.ProcessorConfig;
 public final class LocalStack implements AutoCloseable {
     private static final Duration PROCESSOR_START_TIMEOUT = Duration.ofSeconds(120);
 
-    private final ClickHouseServer clickHouse;
-    private final KafkaBroker kafka;
-    private final Processor processor;
-    private final Gateway gateway;
-
-    private LocalStack(ClickHouseServer clickHouse, KafkaBroker kafka, Processor processor, Gateway gateway) {
-        this.clickHouse = clickHouse;
-        this.kafka = kafka;
-        this.processor = processor;
-        this.gateway = gateway;
-    }
+    private final StackConfig config;
+    private final Settings settings;
+    private final PrintStream out;
+    // Set as each part starts; close() stops whatever has started, even halfway through start().
+    private volatile ClickHouseServer clickHouse;
+    private volatile KafkaBroker kafka;
+    private volatile Processor processor;
+    private volatile Gateway gateway;
 
     /**
-     * Starts everything, printing each part as it becomes ready.
-     *
      * @param settings the environment: component settings (SLUICE_*) apply to the stack's parts
      */
-    public static LocalStack start(StackConfig config, Settings settings, PrintStream out) throws InterruptedException {
-        ClickHouseServer clickHouse = null;
-        KafkaBroker kafka = null;
-        Processor processor = null;
+    public LocalStack(StackConfig config, Settings settings, PrintStream out) {
+        this.config = config;
+        this.settings = settings;
+        this.out = out;
+    }
+
+    /** Starts everything, printing each part as it becomes ready. */
+    public LocalStack start() throws InterruptedException {
         try {
             out.println("· ClickHouse: installing/starting (first run downloads ~180 MB)…");
             ChdbDistribution chdb = ChdbDistribution.ensureInstalled(ChdbDistribution.defaultCacheDir());
@@ -56,6 +55,7 @@ public final class LocalStack implements AutoCloseable {
                     "SLUICE_KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
                     "SLUICE_CLICKHOUSE_URL", clickHouse.httpUrl(),
                     "SLUICE_PROCESSOR_STATE_DIR", config.home().resolve("processor").toString(),
+                    "SLUICE_PROCESSOR_INSTANCE_ID", "local-stack",
                     "SLUICE_GATEWAY_PORT", Integer.toString(config.gatewayPort())));
             processor = Processor.start(ProcessorConfig.from(wired));
             if (!processor.awaitRunning(PROCESSOR_START_TIMEOUT)) {
@@ -66,13 +66,11 @@ public final class LocalStack implements AutoCloseable {
             out.println("✓ Processor running   (state in " + config.home().resolve("processor") + ")");
 
             GatewayConfig gatewayConfig = GatewayConfig.from(wired);
-            Gateway gateway = Gateway.start(gatewayConfig);
+            gateway = Gateway.start(gatewayConfig);
             out.println("✓ Gateway ready       http://" + gatewayConfig.host() + ":" + gateway.port());
-            return new LocalStack(clickHouse, kafka, processor, gateway);
+            return this;
         } catch (RuntimeException | InterruptedException e) {
-            closeQuietly(processor);
-            closeQuietly(kafka);
-            closeQuietly(clickHouse);
+            close();
             throw e;
         }
     }
@@ -89,12 +87,17 @@ public final class LocalStack implements AutoCloseable {
         return clickHouse.httpUrl();
     }
 
+    /** Stops what has started, gateway first; safe to call again, and from a shutdown hook. */
     @Override
-    public void close() {
+    public synchronized void close() {
         closeQuietly(gateway);
+        gateway = null;
         closeQuietly(processor);
+        processor = null;
         closeQuietly(kafka);
+        kafka = null;
         closeQuietly(clickHouse);
+        clickHouse = null;
     }
 
     private static void closeQuietly(AutoCloseable part) {

@@ -49,7 +49,7 @@ class LocalStackIT {
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
 
         String clickHouse;
-        try (LocalStack stack = LocalStack.start(config, settings, quiet)) {
+        try (LocalStack stack = new LocalStack(config, settings, quiet).start()) {
             clickHouse = stack.clickHouseUrl();
             CliRunner.Result created = CliRunner.run(settings, "projects", "create", "--name", "demo", "--json",
                     "--bootstrap-server", stack.kafkaBootstrapServers());
@@ -71,7 +71,7 @@ class LocalStackIT {
             assertEquals("1", Await.until(Duration.ofSeconds(15), "1", requests));
         }
 
-        try (LocalStack restarted = LocalStack.start(config, settings, quiet)) {
+        try (LocalStack restarted = new LocalStack(config, settings, quiet).start()) {
             assertEquals(clickHouse, restarted.clickHouseUrl());
             assertEquals("1", query(clickHouse, "SELECT sum(requests) FROM sluice.traffic_1m FINAL"));
             assertEquals("1", query(clickHouse, "SELECT count() FROM sluice.transactions FINAL"));

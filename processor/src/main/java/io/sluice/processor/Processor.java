@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -73,6 +74,11 @@ public final class Processor implements AutoCloseable {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
+        if (!config.instanceId().isEmpty()) {
+            // Static membership: a restarted instance reclaims its partitions without waiting for
+            // the old member's session to time out.
+            props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), config.instanceId());
+        }
         return props;
     }
 

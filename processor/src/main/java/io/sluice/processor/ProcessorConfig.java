@@ -12,11 +12,14 @@ import io.sluice.events.EventTime;
 import io.sluice.sink.ClickHouseSettings;
 
 /** Everything the processor is configured with, read once at startup. */
-public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse, String applicationId, Path stateDir,
+public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse, String applicationId,
+                              String instanceId, Path stateDir,
                               int streamThreads, Duration commitInterval, Duration eventTimeHorizon,
                               int sinkBatchRows, Duration sinkBatchInterval) {
     public static final Setting APPLICATION_ID = new Setting("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-processor",
             "Kafka Streams application id: instances with the same id share the work.");
+    public static final Setting INSTANCE_ID = new Setting("SLUICE_PROCESSOR_INSTANCE_ID", "",
+            "Stable name of this instance (e.g. the pod name): a restart takes its place at once, no rebalance.");
     public static final Setting STATE_DIR = new Setting("SLUICE_PROCESSOR_STATE_DIR",
             System.getProperty("java.io.tmpdir") + "/sluice-streams",
             "Directory of the processor's local state (RocksDB); rebuilt from Kafka when lost.");
@@ -29,12 +32,12 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
     public static final Setting SINK_BATCH_INTERVAL = new Setting("SLUICE_SINK_BATCH_INTERVAL", "1s",
             "Longest a row waits before its batch is inserted.");
 
-    public static final List<Setting> SETTINGS = List.of(APPLICATION_ID, STATE_DIR, THREADS, COMMIT_INTERVAL,
+    public static final List<Setting> SETTINGS = List.of(APPLICATION_ID, INSTANCE_ID, STATE_DIR, THREADS, COMMIT_INTERVAL,
             SINK_BATCH_ROWS, SINK_BATCH_INTERVAL);
 
     public static ProcessorConfig from(Settings settings) {
         return new ProcessorConfig(KafkaSettings.from(settings), ClickHouseSettings.from(settings),
-                settings.get(APPLICATION_ID), Path.of(settings.get(STATE_DIR)), settings.getInt(THREADS),
+                settings.get(APPLICATION_ID), settings.get(INSTANCE_ID), Path.of(settings.get(STATE_DIR)), settings.getInt(THREADS),
                 settings.getDuration(COMMIT_INTERVAL), settings.getDuration(EventTime.HORIZON),
                 settings.getInt(SINK_BATCH_ROWS), settings.getDuration(SINK_BATCH_INTERVAL));
     }

@@ -1,0 +1,44 @@
+package io.sluice.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+class SettingsTest {
+    private static final Setting TIMEOUT = new Setting("SLUICE_TEST_TIMEOUT", "5s", "A test timeout.");
+    private static final Setting PORT = new Setting("SLUICE_TEST_PORT", "8080", "A test port.");
+
+    @Test
+    void anUnsetSettingTakesItsDefault() {
+        assertEquals(Duration.ofSeconds(5), new Settings(Map.of()).getDuration(TIMEOUT));
+    }
+
+    @Test
+    void aBlankValueCountsAsUnset() {
+        assertEquals(8080, new Settings(Map.of("SLUICE_TEST_PORT", " ")).getInt(PORT));
+    }
+
+    @Test
+    void durationsTakeMillisecondsToDays() {
+        assertEquals(Duration.ofMillis(250), Settings.parseDuration("250ms"));
+        assertEquals(Duration.ofMinutes(15), Settings.parseDuration("15m"));
+        assertEquals(Duration.ofHours(24), Settings.parseDuration("24h"));
+        assertEquals(Duration.ofDays(7), Settings.parseDuration("7d"));
+    }
+
+    @Test
+    void anUnparsableValueNamesTheSettingAndWhatItExpects() {
+        var error = assertThrows(IllegalArgumentException.class,
+                () -> new Settings(Map.of("SLUICE_TEST_PORT", "eighty")).getInt(PORT));
+        assertEquals("SLUICE_TEST_PORT=eighty is not a whole number (A test port.)", error.getMessage());
+    }
+
+    @Test
+    void settingNamesAreSluiceEnvironmentVariables() {
+        assertThrows(IllegalArgumentException.class, () -> new Setting("port", "1", "no prefix"));
+    }
+}
