@@ -34,11 +34,12 @@ public final class ProjectAdmin implements AutoCloseable {
         String key = Secrets.newKey();
         Project project = new Project(token, name, false,
                 List.of(ProjectKey.of(Secrets.newKeyId(), key, null)), Instant.now());
-        write(project);
+        save(project);
         return new NewProject(token, key, name);
     }
 
-    private void write(Project project) {
+    /** Writes a project as it is (all gateways follow within a poll). */
+    public void save(Project project) {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic,
                 project.token().getBytes(StandardCharsets.UTF_8), ProjectJson.write(project));
         try {

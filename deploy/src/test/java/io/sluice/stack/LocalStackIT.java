@@ -39,6 +39,7 @@ class LocalStackIT {
         Settings settings = new Settings(Map.of(
                 "SLUICE_HOME", home.toString(),
                 "SLUICE_GATEWAY_PORT", Integer.toString(Ports.free()),
+                "SLUICE_GATEWAY_ADMIN_PORT", "0",
                 "SLUICE_DEV_KAFKA_PORT", Integer.toString(Ports.free()),
                 "SLUICE_DEV_KAFKA_CONTROLLER_PORT", Integer.toString(Ports.free()),
                 "SLUICE_DEV_CLICKHOUSE_HTTP_PORT", Integer.toString(Ports.free()),

@@ -52,6 +52,7 @@ class TransactionEndToEndIT {
                 "SLUICE_CLICKHOUSE_PASSWORD", engines.clickHousePassword(),
                 "SLUICE_CLICKHOUSE_DATABASE", "sluice_e2e",
                 "SLUICE_GATEWAY_PORT", "0",
+                "SLUICE_GATEWAY_ADMIN_PORT", "0",
                 "SLUICE_PROCESSOR_STATE_DIR", stateDir.toString(),
                 "SLUICE_PROCESSOR_THREADS", "1"));
         io.sluice.config.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));

@@ -1,7 +1,10 @@
 package io.sluice.gateway;
 
 import java.net.InetSocketAddress;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,64 +18,77 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.sluice.config.TopicSetup;
 import io.sluice.ingest.EventPublisher;
+import io.sluice.ingest.PartitionChooser;
+import io.sluice.ops.AdminServer;
+import io.sluice.ops.GatewayMetrics;
+import io.sluice.ops.KafkaReachability;
 import io.sluice.projects.ProjectRegistry;
 
 /**
  * A running gateway: the project registry it authenticates against, the producer it publishes
- * with, and the HTTP server. {@link #start} returns once it accepts requests; {@link #close}
- * stops accepting, lets in-flight requests finish, and flushes the producer.
+ * with, the public HTTP server and the admin server. {@link #start} returns once it accepts
+ * requests; {@link #close} drains: stops accepting, lets in-flight requests get their answer,
+ * flushes the producer.
  */
 public final class Gateway implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
 
+    private final GatewayConfig config;
     private final ProjectRegistry registry;
+    private final KafkaReachability kafka;
     private final EventPublisher publisher;
+    private final GatewayMetrics metrics;
+    private final AtomicBoolean draining;
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
-    private final Channel serverChannel;
+    private Channel serverChannel;
+    private AdminServer admin;
 
-    private Gateway(ProjectRegistry registry, EventPublisher publisher, EventLoopGroup acceptor,
-                    EventLoopGroup workers, Channel serverChannel) {
+    private Gateway(GatewayConfig config, ProjectRegistry registry, KafkaReachability kafka, EventPublisher publisher) {
+        this.config = config;
         this.registry = registry;
+        this.kafka = kafka;
         this.publisher = publisher;
-        this.acceptor = acceptor;
-        this.workers = workers;
-        this.serverChannel = serverChannel;
+        this.metrics = new GatewayMetrics();
+        this.draining = new AtomicBoolean();
+        this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        this.workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
     }
 
     public static Gateway start(GatewayConfig config) throws InterruptedException {
         TopicSetup.ensureTopics(config.kafka());
         ProjectRegistry registry = new ProjectRegistry(config.kafka().bootstrapServers(), config.kafka().topics().projects());
-        if (!registry.awaitLoaded(config.readyTimeout())) {
-            registry.close();
-            throw new IllegalStateException("the project registry (" + config.kafka().topics().projects()
-                    + ") did not load within " + config.readyTimeout().toSeconds() + " s");
-        }
+        KafkaReachability kafka = new KafkaReachability(config.kafka().bootstrapServers());
         EventPublisher publisher = new EventPublisher(
                 EventPublisher.durableProducer(config.kafka().bootstrapServers(), config.publishTimeout()),
-                config.kafka().topics());
-        EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
-        Channel channel;
+                config.kafka().topics(), new PartitionChooser(config.floodRatePerSecond()));
+        Gateway gateway = new Gateway(config, registry, kafka, publisher);
         try {
+            if (!registry.awaitLoaded(config.readyTimeout())) {
+                throw new IllegalStateException("the project registry (" + config.kafka().topics().projects()
+                        + ") did not load within " + config.readyTimeout().toSeconds() + " s");
+            }
             publisher.warmUp(config.readyTimeout());
-            channel = new ServerBootstrap()
-                    .group(acceptor, workers)
-                    .channel(NioServerSocketChannel.class)
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new GatewayInitializer(config, registry, publisher))
-                    .bind(new InetSocketAddress(config.host(), config.port()))
-                    .sync().channel();
+            gateway.listen();
+            return gateway;
         } catch (RuntimeException | InterruptedException e) {
-            acceptor.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
-            workers.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
-            publisher.close();
-            registry.close();
+            gateway.close();
             throw e;
         }
-        LOG.info("gateway listening on {}:{} ({} projects)", config.host(), config.port(), registry.size());
-        return new Gateway(registry, publisher, acceptor, workers, channel);
+    }
+
+    private void listen() throws InterruptedException {
+        admin = AdminServer.start(config.adminHost(), config.adminPort(), acceptor, metrics, this::notReadyReasons);
+        serverChannel = new ServerBootstrap()
+                .group(acceptor, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new GatewayInitializer(config, registry, publisher, metrics, draining))
+                .bind(new InetSocketAddress(config.host(), config.port()))
+                .sync().channel();
+        LOG.info("gateway listening on {}:{} (admin {}:{}), {} projects", config.host(), port(),
+                config.adminHost(), admin.port(), registry.size());
     }
 
     /** The port actually bound (differs from the configured one when that was 0). */
@@ -80,16 +96,58 @@ public final class Gateway implements AutoCloseable {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }
 
+    public int adminPort() {
+        return admin.port();
+    }
+
+    public GatewayMetrics metrics() {
+        return metrics;
+    }
+
+    private List<String> notReadyReasons() {
+        List<String> reasons = new ArrayList<>();
+        if (draining.get()) {
+            reasons.add("shutting down");
+        }
+        if (!registry.isLoaded()) {
+            reasons.add("project registry not loaded");
+        }
+        if (!kafka.reachable()) {
+            reasons.add("Kafka unreachable");
+        }
+        return reasons;
+    }
+
     @Override
     public void close() {
-        serverChannel.close().syncUninterruptibly();
-        Duration quietPeriod = Duration.ofMillis(200);
-        Duration timeout = Duration.ofSeconds(15);
-        acceptor.shutdownGracefully(quietPeriod.toMillis(), timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        publisher.close(); // completes in-flight sends, whose callbacks answer their clients
-        workers.shutdownGracefully(quietPeriod.toMillis(), timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
-                .syncUninterruptibly();
+        draining.set(true); // /readyz turns 503, answers close their connections
+        if (serverChannel != null) {
+            serverChannel.close().syncUninterruptibly();
+        }
+        long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
+        while (metrics.inFlightRequests().get() > 0 && System.nanoTime() < deadline) {
+            sleep(20);
+        }
+        if (metrics.inFlightRequests().get() > 0) {
+            LOG.warn("{} requests still in flight after {} s; stopping anyway",
+                    metrics.inFlightRequests().get(), config.shutdownTimeout().toSeconds());
+        }
+        publisher.close();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        if (admin != null) {
+            admin.close();
+        }
+        acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        kafka.close();
         registry.close();
         LOG.info("gateway stopped");
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

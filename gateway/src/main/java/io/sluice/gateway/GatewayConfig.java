@@ -10,27 +10,51 @@ import io.sluice.config.Settings;
 import io.sluice.events.EventTime;
 
 /** Everything the gateway is configured with, read once at startup. */
-public record GatewayConfig(String host, int port, KafkaSettings kafka, int maxBodyBytes, int maxDecompressedBytes,
-                            Duration publishTimeout, Duration eventTimeHorizon, Duration readyTimeout) {
+public record GatewayConfig(String host, int port, String adminHost, int adminPort, KafkaSettings kafka,
+                            int maxBodyBytes, int maxDecompressedBytes, int maxConnections, long maxInFlightBytes,
+                            Duration idleTimeout, Duration receiveTimeout, Duration publishTimeout,
+                            Duration shutdownTimeout, long floodRatePerSecond, Duration eventTimeHorizon,
+                            Duration readyTimeout) {
     public static final Setting HOST = new Setting("SLUICE_GATEWAY_HOST", "127.0.0.1",
             "Address the gateway listens on (0.0.0.0 to accept from other machines).");
     public static final Setting PORT = new Setting("SLUICE_GATEWAY_PORT", "8080", "Port of the ingest API.");
+    public static final Setting ADMIN_HOST = new Setting("SLUICE_GATEWAY_ADMIN_HOST", "127.0.0.1",
+            "Address of the admin port (/healthz, /readyz, /metrics); keep it off the public network.");
+    public static final Setting ADMIN_PORT = new Setting("SLUICE_GATEWAY_ADMIN_PORT", "8081",
+            "Port of /healthz, /readyz and /metrics.");
     public static final Setting MAX_BODY_BYTES = new Setting("SLUICE_GATEWAY_MAX_BODY_BYTES", "1048576",
             "Largest request body as sent (compressed or not); larger gets 413.");
     public static final Setting MAX_DECOMPRESSED_BYTES = new Setting("SLUICE_GATEWAY_MAX_DECOMPRESSED_BYTES", "1048576",
             "Largest body after decompression; larger gets 413 (checked while decompressing).");
+    public static final Setting MAX_CONNECTIONS = new Setting("SLUICE_GATEWAY_MAX_CONNECTIONS", "10000",
+            "Open connections beyond this get 503 and are closed.");
+    public static final Setting MAX_IN_FLIGHT_BYTES = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "67108864",
+            "Bytes of requests being received or published at once; beyond, new requests get 503.");
+    public static final Setting IDLE_TIMEOUT = new Setting("SLUICE_GATEWAY_IDLE_TIMEOUT", "60s",
+            "A connection with no request under way is closed after this.");
+    public static final Setting RECEIVE_TIMEOUT = new Setting("SLUICE_GATEWAY_RECEIVE_TIMEOUT", "10s",
+            "A request must be received completely within this once it began; else 408.");
+    public static final Setting SHUTDOWN_TIMEOUT = new Setting("SLUICE_GATEWAY_SHUTDOWN_TIMEOUT", "20s",
+            "On SIGTERM, how long in-flight requests may take to finish.");
+    public static final Setting FLOOD_RATE = new Setting("SLUICE_GATEWAY_FLOOD_RATE", "1000",
+            "Events per second of one project (per gateway) above which its events spread over all partitions.");
     public static final Setting PUBLISH_TIMEOUT = new Setting("SLUICE_GATEWAY_PUBLISH_TIMEOUT", "5s",
             "How long an event may wait for Kafka's acknowledgement before the client gets 503.");
     public static final Setting READY_TIMEOUT = new Setting("SLUICE_GATEWAY_READY_TIMEOUT", "60s",
             "How long startup waits for Kafka and the project registry before giving up.");
 
-    public static final List<Setting> SETTINGS = List.of(HOST, PORT, MAX_BODY_BYTES, MAX_DECOMPRESSED_BYTES,
-            PUBLISH_TIMEOUT, READY_TIMEOUT);
+    public static final List<Setting> SETTINGS = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, MAX_BODY_BYTES,
+            MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, IDLE_TIMEOUT, RECEIVE_TIMEOUT,
+            PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, FLOOD_RATE, READY_TIMEOUT);
 
     public static GatewayConfig from(Settings settings) {
-        return new GatewayConfig(settings.get(HOST), settings.getInt(PORT), KafkaSettings.from(settings),
+        return new GatewayConfig(settings.get(HOST), settings.getInt(PORT), settings.get(ADMIN_HOST),
+                settings.getInt(ADMIN_PORT), KafkaSettings.from(settings),
                 settings.getInt(MAX_BODY_BYTES), settings.getInt(MAX_DECOMPRESSED_BYTES),
-                settings.getDuration(PUBLISH_TIMEOUT), settings.getDuration(EventTime.HORIZON),
+                settings.getInt(MAX_CONNECTIONS), settings.getLong(MAX_IN_FLIGHT_BYTES),
+                settings.getDuration(IDLE_TIMEOUT), settings.getDuration(RECEIVE_TIMEOUT),
+                settings.getDuration(PUBLISH_TIMEOUT), settings.getDuration(SHUTDOWN_TIMEOUT),
+                settings.getLong(FLOOD_RATE), settings.getDuration(EventTime.HORIZON),
                 settings.getDuration(READY_TIMEOUT));
     }
 

@@ -1,39 +1,49 @@
 package io.sluice.gateway;
 
 import java.time.Clock;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
-import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.sluice.auth.Authenticator;
+import io.sluice.ingest.Admission;
 import io.sluice.ingest.BodyDecoder;
 import io.sluice.ingest.EventPublisher;
 import io.sluice.ingest.EventValidator;
 import io.sluice.ingest.IngestHandler;
+import io.sluice.ingest.ReceiveTimeouts;
 import io.sluice.ingest.Rejection;
 import io.sluice.ingest.Responses;
+import io.sluice.ops.GatewayMetrics;
 import io.sluice.projects.ProjectRegistry;
 
 /** The gateway's pipeline, top to bottom as a request travels through it. */
 final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
-    private static final int MAX_INITIAL_LINE = 8 * 1024;
-    private static final int MAX_HEADER_BYTES = 16 * 1024;
-    private static final int READ_TIMEOUT_SECONDS = 30;
+    static final int MAX_INITIAL_LINE_BYTES = 8 * 1024;
+    static final int MAX_HEADER_BYTES = 16 * 1024;
 
     private final GatewayConfig config;
+    private final Admission.Limits limits;
+    private final GatewayMetrics metrics;
+    private final AtomicBoolean draining;
     private final Authenticator authenticator;
     private final BodyDecoder decoder;
     private final EventValidator validator;
     private final EventPublisher publisher;
 
-    GatewayInitializer(GatewayConfig config, ProjectRegistry registry, EventPublisher publisher) {
+    GatewayInitializer(GatewayConfig config, ProjectRegistry registry, EventPublisher publisher,
+                       GatewayMetrics metrics, AtomicBoolean draining) {
         this.config = config;
+        this.limits = new Admission.Limits(config.maxConnections(), config.maxInFlightBytes(), config.maxBodyBytes());
+        this.metrics = metrics;
+        this.draining = draining;
         this.authenticator = new Authenticator(registry, Clock.systemUTC());
         this.decoder = new BodyDecoder(config.maxDecompressedBytes());
         this.validator = new EventValidator(config.eventTimeHorizon());
@@ -43,24 +53,29 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
     @Override
     protected void initChannel(SocketChannel channel) {
         ChannelPipeline pipeline = channel.pipeline();
-        pipeline.addLast("read-timeout", new ReadTimeoutHandler(READ_TIMEOUT_SECONDS));
-        pipeline.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 8192));
-        pipeline.addLast("keep-alive", new HttpServerKeepAliveHandler());
-        pipeline.addLast("body-limit", new JsonBodyLimit(config.maxBodyBytes()));
-        pipeline.addLast("ingest", new IngestHandler(authenticator, decoder, validator, publisher, Clock.systemUTC()));
+        pipeline.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE_BYTES, MAX_HEADER_BYTES, 16 * 1024));
+        pipeline.addLast("timeouts", new ReceiveTimeouts(config.idleTimeout(), config.receiveTimeout()));
+        pipeline.addLast("admission", new Admission(limits, metrics));
+        pipeline.addLast("body", new JsonBodyLimit(config.maxBodyBytes(), metrics));
+        pipeline.addLast("ingest", new IngestHandler(authenticator, decoder, validator, publisher, Clock.systemUTC(),
+                metrics, draining));
     }
 
     /** Collects the body up to the limit; a larger one gets a JSON 413 and the connection closes. */
     private static final class JsonBodyLimit extends HttpObjectAggregator {
-        JsonBodyLimit(int maxBodyBytes) {
+        private final GatewayMetrics metrics;
+
+        JsonBodyLimit(int maxBodyBytes, GatewayMetrics metrics) {
             super(maxBodyBytes);
+            this.metrics = metrics;
         }
 
         @Override
-        protected void handleOversizedMessage(ChannelHandlerContext ctx, io.netty.handler.codec.http.HttpMessage oversized) {
+        protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+            metrics.rejected("body_too_large");
             ctx.writeAndFlush(Responses.error(new Rejection(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large",
                             "the request body is larger than " + maxContentLength() + " bytes")))
-                    .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+                    .addListener(ChannelFutureListener.CLOSE);
         }
     }
 }

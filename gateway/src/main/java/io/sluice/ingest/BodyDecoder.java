@@ -3,23 +3,29 @@ package io.sluice.ingest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Locale;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
-import java.util.zip.ZipException;
+
+import org.brotli.dec.BrotliInputStream;
+
+import com.github.luben.zstd.ZstdInputStream;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
- * Turns the body as sent into the JSON bytes: decompresses per {@code Content-Encoding}, or
- * gzip when the body starts with gzip's magic bytes (the API description names no header for
- * it). Output is bounded while decompressing, so a bomb is refused after at most
- * {@code maxDecompressedBytes} of work and memory.
+ * Turns the body as sent into the JSON bytes: decompresses per {@code Content-Encoding}
+ * (identity, gzip, deflate, zstd, br), or gzip when the body starts with gzip's magic bytes
+ * (the API description names no header for it). Output is bounded while decompressing, so a
+ * bomb is refused after at most {@code maxDecompressedBytes} of work and memory.
  */
 public final class BodyDecoder {
     private static final int GZIP_MAGIC_1 = 0x1f;
     private static final int GZIP_MAGIC_2 = 0x8b;
+    private static final int CHUNK = 16 * 1024;
 
     private final int maxDecompressedBytes;
 
@@ -28,16 +34,34 @@ public final class BodyDecoder {
     }
 
     public byte[] decode(ByteBuf body, String contentEncoding) {
-        String encoding = contentEncoding == null ? "identity" : contentEncoding.strip().toLowerCase(java.util.Locale.ROOT);
-        if (encoding.equals("identity") || encoding.isEmpty()) {
+        String encoding = contentEncoding == null ? "" : contentEncoding.strip().toLowerCase(Locale.ROOT);
+        if (encoding.isEmpty() || encoding.equals("identity")) {
             encoding = startsWithGzipMagic(body) ? "gzip" : "identity";
         }
+        if (encoding.equals("identity")) {
+            return plain(body);
+        }
+        try (InputStream compressed = new ByteBufInputStream(body.duplicate());
+             InputStream decompressed = decompressing(encoding, compressed, body)) {
+            return readBounded(decompressed);
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof Rejection rejection) {
+                throw rejection;
+            }
+            throw new Rejection(HttpResponseStatus.BAD_REQUEST, "corrupt_body",
+                    "the body is not valid " + encoding + " data (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    private static InputStream decompressing(String encoding, InputStream in, ByteBuf body) throws IOException {
         return switch (encoding) {
-            case "identity" -> plain(body);
-            case "gzip", "x-gzip" -> inflate(body, "gzip", true);
-            case "deflate" -> inflate(body, "deflate", false);
+            case "gzip", "x-gzip" -> new GZIPInputStream(in, CHUNK);
+            // HTTP's "deflate" is zlib-wrapped, but many clients send raw deflate: accept both.
+            case "deflate" -> new InflaterInputStream(in, new Inflater(!looksLikeZlib(body)), CHUNK);
+            case "zstd" -> new ZstdInputStream(in);
+            case "br" -> new BrotliInputStream(in);
             default -> throw new Rejection(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_encoding",
-                    "Content-Encoding '" + contentEncoding + "' is not supported; use identity, gzip or deflate");
+                    "Content-Encoding '" + encoding + "' is not supported; use identity, gzip, deflate, zstd or br");
         };
     }
 
@@ -50,32 +74,33 @@ public final class BodyDecoder {
         return bytes;
     }
 
-    private byte[] inflate(ByteBuf body, String encoding, boolean gzip) {
-        try (InputStream in = gzip ? new GZIPInputStream(new ByteBufInputStream(body.duplicate()), 8192)
-                : new InflaterInputStream(new ByteBufInputStream(body.duplicate()), new java.util.zip.Inflater(), 8192)) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(maxDecompressedBytes, body.readableBytes() * 8 + 64));
-            byte[] chunk = new byte[8192];
-            int read;
-            while ((read = in.read(chunk)) >= 0) {
-                if (out.size() + read > maxDecompressedBytes) {
-                    throw tooLarge();
-                }
-                out.write(chunk, 0, read);
+    private byte[] readBounded(InputStream in) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(CHUNK);
+        byte[] chunk = new byte[CHUNK];
+        int read;
+        while ((read = in.read(chunk)) >= 0) {
+            if (out.size() + read > maxDecompressedBytes) {
+                throw tooLarge();
             }
-            return out.toByteArray();
-        } catch (ZipException | java.io.EOFException e) {
-            throw new Rejection(HttpResponseStatus.BAD_REQUEST, "corrupt_body",
-                    "the body is not valid " + encoding + " data: " + e.getMessage());
-        } catch (IOException e) {
-            throw new Rejection(HttpResponseStatus.BAD_REQUEST, "corrupt_body",
-                    "the " + encoding + " body cannot be read: " + e.getMessage());
+            out.write(chunk, 0, read);
         }
+        return out.toByteArray();
     }
 
     private static boolean startsWithGzipMagic(ByteBuf body) {
         int start = body.readerIndex();
         return body.readableBytes() >= 2
                 && body.getUnsignedByte(start) == GZIP_MAGIC_1 && body.getUnsignedByte(start + 1) == GZIP_MAGIC_2;
+    }
+
+    /** RFC 1950 header: compression method 8 and a check value that makes the first 16 bits divisible by 31. */
+    private static boolean looksLikeZlib(ByteBuf body) {
+        if (body.readableBytes() < 2) {
+            return false;
+        }
+        int cmf = body.getUnsignedByte(body.readerIndex());
+        int flg = body.getUnsignedByte(body.readerIndex() + 1);
+        return (cmf & 0x0f) == 8 && ((cmf << 8) | flg) % 31 == 0;
     }
 
     private Rejection tooLarge() {

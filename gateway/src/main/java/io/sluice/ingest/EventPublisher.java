@@ -25,10 +25,13 @@ public final class EventPublisher implements AutoCloseable {
 
     private final Producer<byte[], byte[]> producer;
     private final Topics topics;
+    private final PartitionChooser partitions;
+    private final java.util.Map<String, Integer> partitionCounts = new java.util.concurrent.ConcurrentHashMap<>();
 
-    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics) {
+    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics, PartitionChooser partitions) {
         this.producer = producer;
         this.topics = topics;
+        this.partitions = partitions;
     }
 
     public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout) {
@@ -58,7 +61,7 @@ public final class EventPublisher implements AutoCloseable {
         for (String topic : new String[] {topics.transactions(), topics.errors()}) {
             while (true) {
                 try {
-                    producer.partitionsFor(topic);
+                    partitionCounts.put(topic, producer.partitionsFor(topic).size());
                     break;
                 } catch (org.apache.kafka.common.errors.TimeoutException e) {
                     if (System.nanoTime() > deadline) {
@@ -72,7 +75,8 @@ public final class EventPublisher implements AutoCloseable {
 
     public CompletableFuture<Void> publish(IngestRoute route, AcceptedEvent event, byte[] json, long receivedAtMillis) {
         String topic = route.endpoint() == Endpoint.TRANSACTION ? topics.transactions() : topics.errors();
-        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, event.eventTimeMillis(),
+        int partition = partitions.partition(route.token(), event.eventId(), partitionCounts.get(topic), receivedAtMillis);
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition, event.eventTimeMillis(),
                 route.token().getBytes(StandardCharsets.UTF_8), json);
         EventHeaders.put(record.headers(), EventHeaders.EVENT_ID, event.eventId());
         EventHeaders.put(record.headers(), EventHeaders.PROJECT, route.token());

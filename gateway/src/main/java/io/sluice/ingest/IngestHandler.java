@@ -2,6 +2,7 @@ package io.sluice.ingest;
 
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +18,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.auth.Authenticator;
+import io.sluice.ops.GatewayMetrics;
 
 /**
  * One request's path, in order: route → authenticate → content type → decode → validate →
@@ -31,17 +33,24 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private final EventValidator validator;
     private final EventPublisher publisher;
     private final Clock clock;
+    private final GatewayMetrics metrics;
+    private final AtomicBoolean draining;
     /** Pipelined requests that arrived while one was being published. */
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
     private boolean busy;
 
+    /**
+     * @param draining set when the gateway shuts down: answers then close their connections
+     */
     public IngestHandler(Authenticator authenticator, BodyDecoder decoder, EventValidator validator,
-                         EventPublisher publisher, Clock clock) {
+                         EventPublisher publisher, Clock clock, GatewayMetrics metrics, AtomicBoolean draining) {
         this.authenticator = authenticator;
         this.decoder = decoder;
         this.validator = validator;
         this.publisher = publisher;
         this.clock = clock;
+        this.metrics = metrics;
+        this.draining = draining;
     }
 
     @Override
@@ -60,7 +69,9 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
+        long startNanos = System.nanoTime();
         boolean keepAlive = HttpUtil.isKeepAlive(request);
+        String endpoint = "other";
         try {
             if (!request.decoderResult().isSuccess()) {
                 throw new Rejection(HttpResponseStatus.BAD_REQUEST, "bad_request",
@@ -68,22 +79,30 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             }
             long receivedAt = clock.millis();
             IngestRoute route = IngestRoute.of(request.method(), request.uri());
+            endpoint = route.endpoint().pathSegment();
+            metrics.received(endpoint, request.content().readableBytes());
             authenticator.authenticate(route.token(), request.headers().get(HttpHeaderNames.AUTHORIZATION));
             requireJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
             byte[] json = decoder.decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING));
             AcceptedEvent event = validator.validate(route.endpoint(), json, receivedAt);
+            String answeredEndpoint = endpoint;
+            long produceStart = System.nanoTime();
             publisher.publish(route, event, json, receivedAt).whenComplete((ignored, error) -> {
+                metrics.produced(produceStart);
                 if (error == null) {
-                    respond(ctx, Responses.accepted(event.eventId()), keepAlive);
+                    respond(ctx, Responses.accepted(event.eventId()), keepAlive, answeredEndpoint, startNanos);
                 } else {
                     LOG.warn("Kafka did not acknowledge event {} of project {}: {}",
                             event.eventId(), route.token(), error.toString());
-                    respond(ctx, Responses.error(new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE,
-                            "unavailable", "the event could not be stored right now; retry later")), keepAlive);
+                    Rejection unavailable = new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                            "unavailable", "the event could not be stored right now; retry later");
+                    metrics.rejected(unavailable.code());
+                    respond(ctx, Responses.error(unavailable), keepAlive, answeredEndpoint, startNanos);
                 }
             });
         } catch (Rejection rejection) {
-            respond(ctx, Responses.error(rejection), keepAlive && rejection.status().code() < 500);
+            metrics.rejected(rejection.code());
+            respond(ctx, Responses.error(rejection), keepAlive && rejection.status().code() < 500, endpoint, startNanos);
         } finally {
             request.release();
         }
@@ -98,12 +117,14 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Writes the answer on the event loop, then serves the next pipelined request, if any. */
-    private void respond(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive) {
+    private void respond(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive,
+                         String endpoint, long startNanos) {
         if (!ctx.executor().inEventLoop()) {
-            ctx.executor().execute(() -> respond(ctx, response, keepAlive));
+            ctx.executor().execute(() -> respond(ctx, response, keepAlive, endpoint, startNanos));
             return;
         }
-        if (keepAlive) {
+        metrics.answered(endpoint, response.status().code(), startNanos);
+        if (keepAlive && !draining.get()) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
             ctx.writeAndFlush(response);
         } else {

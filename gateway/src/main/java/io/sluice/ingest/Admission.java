@@ -1,0 +1,122 @@
+package io.sluice.ingest;
+
+import java.util.ArrayDeque;
+
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.util.ReferenceCountUtil;
+import io.sluice.ops.GatewayMetrics;
+
+/**
+ * Decides, from a request's head and before its body is buffered, whether the gateway takes it
+ * on. Refuses malformed heads (431, 414, 400), and answers 503 with Retry-After when the
+ * connection cap or the budget of in-flight bytes is exhausted, so memory stays bounded under
+ * overload. An admitted request reserves its declared size (or the body limit) until its answer
+ * is written.
+ */
+public final class Admission extends ChannelDuplexHandler {
+    private final Limits limits;
+    private final GatewayMetrics metrics;
+    /** Reservations of admitted requests on this connection, oldest first; one answer releases one. */
+    private final ArrayDeque<Long> reserved = new ArrayDeque<>();
+    private boolean overConnectionCap;
+    private boolean discardingBody;
+
+    /** The caps, shared by all connections of a gateway. */
+    public record Limits(int maxConnections, long maxInFlightBytes, int maxBodyBytes) {
+    }
+
+    public Admission(Limits limits, GatewayMetrics metrics) {
+        this.limits = limits;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        overConnectionCap = metrics.openConnections().incrementAndGet() > limits.maxConnections();
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        metrics.openConnections().decrementAndGet();
+        while (!reserved.isEmpty()) {
+            release();
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+        if (message instanceof HttpRequest head) {
+            long reservation = HttpUtil.isContentLengthSet(head)
+                    ? Math.min(Math.max(HttpUtil.getContentLength(head, 0L), 0L), limits.maxBodyBytes())
+                    : limits.maxBodyBytes();
+            Rejection refusal = refusal(head, reservation);
+            if (refusal != null) {
+                discardingBody = true;
+                metrics.rejected(refusal.code());
+                ctx.writeAndFlush(Responses.error(refusal)).addListener(ChannelFutureListener.CLOSE);
+            } else {
+                reserved.add(reservation);
+                metrics.inFlightRequests().incrementAndGet();
+            }
+        }
+        if (discardingBody) {
+            ReferenceCountUtil.release(message); // the connection closes after the refusal
+            return;
+        }
+        ctx.fireChannelRead(message);
+    }
+
+    /** Why this request is not taken on, or null; reserves {@code reservation} bytes when it is. */
+    private Rejection refusal(HttpRequest head, long reservation) {
+        if (head.decoderResult().isFailure()) {
+            Throwable cause = head.decoderResult().cause();
+            if (cause instanceof TooLongHttpHeaderException) {
+                return new Rejection(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "headers_too_large",
+                        "the request headers are too large");
+            }
+            if (cause instanceof TooLongHttpLineException) {
+                return new Rejection(HttpResponseStatus.REQUEST_URI_TOO_LONG, "uri_too_long", "the request line is too long");
+            }
+            String detail = cause instanceof TooLongFrameException ? "a part is too long" : String.valueOf(cause.getMessage());
+            return new Rejection(HttpResponseStatus.BAD_REQUEST, "bad_request", "malformed HTTP request: " + detail);
+        }
+        if (overConnectionCap) {
+            return new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE, "overloaded",
+                    "the gateway is at its connection limit; retry later");
+        }
+        if (metrics.inFlightBytes().addAndGet(reservation) > limits.maxInFlightBytes()) {
+            metrics.inFlightBytes().addAndGet(-reservation);
+            return new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE, "overloaded",
+                    "the gateway is at its limit of requests in flight; retry later");
+        }
+        return null;
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
+        // One final answer releases one admitted request; this handler's own refusals and
+        // interim "100 Continue" answers reserved nothing.
+        if (message instanceof HttpResponse response && response.status().code() >= 200
+                && !discardingBody && !reserved.isEmpty()) {
+            release();
+        }
+        ctx.write(message, promise);
+    }
+
+    private void release() {
+        metrics.inFlightBytes().addAndGet(-reserved.poll());
+        metrics.inFlightRequests().decrementAndGet();
+    }
+}

@@ -1,0 +1,151 @@
+package io.sluice.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.sluice.events.EventHeaders;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.KafkaRecords;
+import io.sluice.testkit.RealEngines;
+
+/** Keep-alive, pipelining, limits, timeouts, overload, admin port: each on a gateway of its own. */
+@ExtendWith(RealEngines.class)
+class GatewayOperationsIT {
+    private static final String TRANSACTION = "{\"transaction\": \"GET /\", \"tags\": {\"http.status_code\": 200}}";
+
+    @Test
+    void pipelinedRequestsOnOneConnectionAreAnsweredInOrder(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of()); RawHttp http = new RawHttp(gateway.port())) {
+            ProjectAdmin.NewProject project = gateway.newProject("pipelined");
+            String path = "/api/v1/" + project.token() + "/transaction";
+            StringBuilder three = new StringBuilder();
+            for (String id : List.of("11111111111111111111111111111111", "22222222222222222222222222222222",
+                    "33333333333333333333333333333333")) {
+                three.append(RawHttp.post(path, project.key(), "{\"event_id\": \"" + id + "\", \"transaction\": \"GET /\"}"));
+            }
+            http.send(three.toString());
+            assertEquals(List.of(
+                    new RawHttp.Response(200, "{\"id\":\"11111111111111111111111111111111\"}"),
+                    new RawHttp.Response(200, "{\"id\":\"22222222222222222222222222222222\"}"),
+                    new RawHttp.Response(200, "{\"id\":\"33333333333333333333333333333333\"}")), http.read(3));
+        }
+    }
+
+    @Test
+    void aBodyNotCompleteWithinTheReceiveTimeoutGets408(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_RECEIVE_TIMEOUT", "1s"));
+             RawHttp http = new RawHttp(gateway.port())) {
+            ProjectAdmin.NewProject project = gateway.newProject("slow");
+            String request = RawHttp.post("/api/v1/" + project.token() + "/transaction", project.key(), TRANSACTION);
+            http.send(request.substring(0, request.length() - 10)); // the last 10 bytes never come
+            RawHttp.Response response = http.read();
+            assertEquals(408, response.status());
+            assertTrue(response.body().contains("\"request_timeout\""), response.body());
+            assertTrue(http.closedByServer());
+        }
+    }
+
+    @Test
+    void anIdleConnectionIsClosed(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_IDLE_TIMEOUT", "1s"));
+             RawHttp http = new RawHttp(gateway.port())) {
+            long start = System.nanoTime();
+            assertTrue(http.closedByServer());
+            assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos());
+        }
+    }
+
+    @Test
+    void connectionsBeyondTheCapGet503WithRetryAfter(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_MAX_CONNECTIONS", "1"));
+             RawHttp first = new RawHttp(gateway.port());
+             RawHttp second = new RawHttp(gateway.port())) {
+            ProjectAdmin.NewProject project = new ProjectAdmin.NewProject("any", "slk_any", "x");
+            second.send(RawHttp.post("/api/v1/any/transaction", project.key(), TRANSACTION));
+            RawHttp.Response response = second.read();
+            assertEquals(503, response.status());
+            assertTrue(response.body().contains("\"overloaded\""), response.body());
+        }
+    }
+
+    @Test
+    void requestsBeyondTheInFlightByteBudgetGet503(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "1000"))) {
+            ProjectAdmin.NewProject project = gateway.newProject("budget");
+            String large = "{\"transaction\": \"GET /\", \"padding\": \"" + "x".repeat(2000) + "\"}";
+            HttpResponse<String> response = gateway.post(project, "transaction", large);
+            assertEquals(503, response.statusCode(), response.body());
+            assertEquals("1", response.headers().firstValue("Retry-After").orElse(""));
+            assertEquals(200, gateway.post(project, "transaction", TRANSACTION).statusCode(), "small requests still pass");
+        }
+    }
+
+    @Test
+    void headersLargerThanTheLimitGet431(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of()); RawHttp http = new RawHttp(gateway.port())) {
+            http.send("POST /api/v1/t/transaction HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n");
+            assertEquals(431, http.read().status());
+        }
+    }
+
+    @Test
+    void aRequestLineLongerThanTheLimitGets414(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of()); RawHttp http = new RawHttp(gateway.port())) {
+            http.send("POST /api/v1/" + "t".repeat(10_000) + "/transaction HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertEquals(414, http.read().status());
+        }
+    }
+
+    @Test
+    void aFloodingProjectSpreadsOverAllPartitionsWhileACalmOneStaysOnOne(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_FLOOD_RATE", "5"))) {
+            ProjectAdmin.NewProject flood = gateway.newProject("flood");
+            ProjectAdmin.NewProject calm = gateway.newProject("calm");
+            for (int i = 0; i < 60; i++) {
+                assertEquals(200, gateway.post(flood, "transaction", TRANSACTION).statusCode());
+            }
+            for (int i = 0; i < 3; i++) {
+                assertEquals(200, gateway.post(calm, "transaction", TRANSACTION).statusCode());
+            }
+            assertEquals(4, partitionsUsed(engines, flood, 60).size());
+            assertEquals(1, partitionsUsed(engines, calm, 3).size());
+        }
+    }
+
+    @Test
+    void theAdminPortServesHealthReadinessAndMetrics(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of())) {
+            ProjectAdmin.NewProject project = gateway.newProject("observed");
+            gateway.post(project, "transaction", TRANSACTION);
+            gateway.post(new ProjectAdmin.NewProject(project.token(), "slk_wrong", "x"), "transaction", TRANSACTION);
+
+            assertEquals("{\"status\":\"ok\"}", gateway.admin("/healthz").body());
+            HttpResponse<String> ready = gateway.admin("/readyz");
+            assertEquals(200, ready.statusCode(), ready.body());
+            String metrics = gateway.admin("/metrics").body();
+            assertTrue(metrics.contains("sluice_gateway_requests_total{endpoint=\"transaction\",status=\"200\"} 1\n"), metrics);
+            assertTrue(metrics.contains("sluice_gateway_rejections_total{reason=\"unauthorized\"} "), metrics);
+            assertTrue(metrics.contains("sluice_gateway_kafka_produce_duration_seconds_count 1\n"), metrics);
+            assertTrue(!metrics.contains(project.key()) && !metrics.contains(project.token()), "no secrets or tokens as labels");
+        }
+    }
+
+    private static Set<Integer> partitionsUsed(Engines engines, ProjectAdmin.NewProject project, int count) {
+        List<ConsumerRecord<byte[], byte[]>> records = KafkaRecords.find(engines, "sluice.transactions", count,
+                Duration.ofSeconds(15), KafkaRecords.withHeader(EventHeaders.PROJECT, project.token()));
+        assertEquals(count, records.size());
+        return records.stream().map(ConsumerRecord::partition).collect(Collectors.toSet());
+    }
+}

@@ -1,0 +1,315 @@
+package io.sluice.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.DeflaterOutputStream;
+import java.util.zip.GZIPOutputStream;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.luben.zstd.Zstd;
+
+import io.sluice.events.EventHeaders;
+import io.sluice.projects.Project;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.projects.ProjectKey;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.KafkaRecords;
+import io.sluice.testkit.RealEngines;
+
+/** The ingest contract of both endpoints, against a real gateway and a real Kafka broker. */
+@ExtendWith(RealEngines.class)
+class IngestContractIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TRANSACTION = "{\"transaction\": \"GET /users/42\", \"tags\": {\"http.status_code\": 200}}";
+
+    static TestGateway gateway;
+    static ProjectAdmin.NewProject shop;
+    static ProjectAdmin.NewProject blog;
+    static Engines engines;
+
+    @BeforeAll
+    static void start(Engines realEngines) throws Exception {
+        engines = realEngines;
+        gateway = TestGateway.start(engines, Map.of());
+        shop = gateway.newProject("shop");
+        blog = gateway.newProject("blog");
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+    }
+
+    // ---- success and the published record
+
+    @Test
+    void anAcceptedTransactionIsPublishedUnchangedWithItsMetadata() throws Exception {
+        String body = "{\"event_id\": \"0123456789abcdef0123456789ABCDEF\", \"transaction\": \"GET /a\","
+                + " \"sent_at\": \"" + java.time.Instant.now() + "\", \"unknown_field\": {\"kept\": true}}";
+        HttpResponse<String> response = gateway.post(shop, "transaction", body);
+
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals("{\"id\":\"0123456789abcdef0123456789abcdef\"}", response.body());
+        List<ConsumerRecord<byte[], byte[]>> records = KafkaRecords.find(engines, "sluice.transactions", 1,
+                Duration.ofSeconds(10), KafkaRecords.withHeader(EventHeaders.EVENT_ID, "0123456789abcdef0123456789abcdef"));
+        assertEquals(1, records.size());
+        ConsumerRecord<byte[], byte[]> record = records.get(0);
+        assertEquals(body, new String(record.value(), StandardCharsets.UTF_8));
+        assertEquals(shop.token(), new String(record.key(), StandardCharsets.UTF_8));
+        assertEquals(shop.token(), KafkaRecords.header(record, EventHeaders.PROJECT));
+        assertEquals("transaction", KafkaRecords.header(record, EventHeaders.ENDPOINT));
+        assertEquals("false", KafkaRecords.header(record, EventHeaders.TIME_ADJUSTED));
+        assertEquals(Long.toString(record.timestamp()), KafkaRecords.header(record, EventHeaders.EVENT_TIME));
+    }
+
+    @Test
+    void aUuidEventIdIsKeptAs32HexDigits() throws Exception {
+        HttpResponse<String> response = gateway.post(shop, "transaction",
+                "{\"event_id\": \"9B2B3F0A-2C1E-4E7A-9C55-0D3A8E1F6B21\", \"transaction\": \"GET /\"}");
+        assertEquals("{\"id\":\"9b2b3f0a2c1e4e7a9c550d3a8e1f6b21\"}", response.body());
+    }
+
+    @Test
+    void withoutEventIdANewOneIsGenerated() throws Exception {
+        HttpResponse<String> response = gateway.post(shop, "transaction", TRANSACTION);
+        assertEquals(200, response.statusCode());
+        assertTrue(JSON.readTree(response.body()).get("id").asText().matches("[0-9a-f]{32}"), response.body());
+    }
+
+    @Test
+    void anErrorReportIsPublishedToTheErrorsTopic() {
+        HttpResponse<String> response = gateway.post(shop, "project", "{\"event_id\": \"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee\","
+                + " \"exception\": {\"values\": [{\"type\": \"ValueError\", \"value\": \"bad\", \"stacktrace\": {\"frames\": []}}]}}");
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals(1, KafkaRecords.find(engines, "sluice.errors", 1, Duration.ofSeconds(10),
+                KafkaRecords.withHeader(EventHeaders.EVENT_ID, "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee")).size());
+    }
+
+    @Test
+    void aTimeOutsideTheHorizonIsReplacedByReceiveTimeAndMarked() {
+        gateway.post(shop, "transaction", "{\"event_id\": \"a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1\", \"transaction\": \"GET /\","
+                + " \"timestamp\": \"2001-01-01T00:00:00Z\"}");
+        ConsumerRecord<byte[], byte[]> record = KafkaRecords.find(engines, "sluice.transactions", 1, Duration.ofSeconds(10),
+                KafkaRecords.withHeader(EventHeaders.EVENT_ID, "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1")).get(0);
+        assertEquals("true", KafkaRecords.header(record, EventHeaders.TIME_ADJUSTED));
+        assertEquals(KafkaRecords.header(record, EventHeaders.RECEIVED_AT), KafkaRecords.header(record, EventHeaders.EVENT_TIME));
+    }
+
+    // ---- routes
+
+    @Test
+    void anotherMethodGets405WithAllowPost() {
+        HttpResponse<String> response = TestGateway.send(gateway.request(shop.token(), "transaction").GET().build());
+        assertEquals(405, response.statusCode());
+        assertEquals("POST", response.headers().firstValue("Allow").orElse(""));
+        assertError(response, "method_not_allowed");
+    }
+
+    @Test
+    void anUnknownPathGets404() {
+        assertError(TestGateway.send(gateway.request(shop.token(), "events").POST(HttpRequest.BodyPublishers.ofString("{}")).build()),
+                404, "not_found");
+    }
+
+    // ---- authentication
+
+    @Test
+    void aMissingAuthorizationHeaderGets401() {
+        assertError(TestGateway.send(gateway.request(shop.token(), "transaction")
+                .POST(HttpRequest.BodyPublishers.ofString(TRANSACTION)).build()), 401, "unauthorized");
+    }
+
+    @Test
+    void anUnknownTokenAndAWrongKeyGetTheSame401() {
+        HttpResponse<String> unknownToken = gateway.post(new ProjectAdmin.NewProject("no-such-token", shop.key(), "x"),
+                "transaction", TRANSACTION);
+        HttpResponse<String> wrongKey = gateway.post(new ProjectAdmin.NewProject(shop.token(), "slk_wrong", "x"),
+                "transaction", TRANSACTION);
+        assertEquals(401, unknownToken.statusCode());
+        assertEquals(unknownToken.body(), wrongKey.body());
+    }
+
+    @Test
+    void aKeyOfAnotherProjectGets403() {
+        assertError(gateway.post(new ProjectAdmin.NewProject(shop.token(), blog.key(), "x"), "transaction", TRANSACTION),
+                403, "key_of_another_project");
+    }
+
+    @Test
+    void aDisabledProjectGets403() {
+        ProjectAdmin.NewProject closed = gateway.newProject("closed");
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+            admin.save(new Project(closed.token(), "closed", true,
+                    List.of(ProjectKey.of("k1", closed.key(), null)), java.time.Instant.now()));
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        HttpResponse<String> response = gateway.post(closed, "transaction", TRANSACTION);
+        while (response.statusCode() == 200 && System.nanoTime() < deadline) {
+            response = gateway.post(closed, "transaction", TRANSACTION);
+        }
+        assertError(response, 403, "project_disabled");
+    }
+
+    // ---- body: media type, encodings, limits
+
+    @Test
+    void aContentTypeOtherThanJsonGets415() {
+        assertError(gateway.postBytes(shop, "transaction", TRANSACTION.getBytes(), "Content-Type", "text/plain"),
+                415, "unsupported_media_type");
+    }
+
+    @Test
+    void aCharsetParameterIsAccepted() {
+        assertEquals(200, gateway.postBytes(shop, "transaction", TRANSACTION.getBytes(),
+                "Content-Type", "application/json; charset=utf-8").statusCode());
+    }
+
+    @Test
+    void gzipWithTheHeaderIsDecoded() throws Exception {
+        assertEquals(200, gateway.postBytes(shop, "transaction", gzip(TRANSACTION), "Content-Encoding", "gzip").statusCode());
+    }
+
+    @Test
+    void gzipWithoutTheHeaderIsRecognizedByItsMagicBytes() throws Exception {
+        assertEquals(200, gateway.postBytes(shop, "transaction", gzip(TRANSACTION)).statusCode());
+    }
+
+    @Test
+    void deflateIsDecoded() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (DeflaterOutputStream deflate = new DeflaterOutputStream(out)) {
+            deflate.write(TRANSACTION.getBytes(StandardCharsets.UTF_8));
+        }
+        assertEquals(200, gateway.postBytes(shop, "transaction", out.toByteArray(), "Content-Encoding", "deflate").statusCode());
+    }
+
+    @Test
+    void zstdIsDecoded() {
+        byte[] body = Zstd.compress(TRANSACTION.getBytes(StandardCharsets.UTF_8));
+        assertEquals(200, gateway.postBytes(shop, "transaction", body, "Content-Encoding", "zstd").statusCode());
+    }
+
+    @Test
+    void brotliIsDecoded() throws Exception {
+        byte[] body = IngestContractIT.class.getResourceAsStream("/transaction.json.br").readAllBytes();
+        HttpResponse<String> response = gateway.postBytes(shop, "transaction", body, "Content-Encoding", "br");
+        assertEquals(200, response.statusCode(), response.body());
+    }
+
+    @Test
+    void anUnknownEncodingGets415() {
+        assertError(gateway.postBytes(shop, "transaction", TRANSACTION.getBytes(), "Content-Encoding", "compress"),
+                415, "unsupported_encoding");
+    }
+
+    @Test
+    void corruptGzipGets400() {
+        byte[] corrupt = {0x1f, (byte) 0x8b, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8};
+        assertError(gateway.postBytes(shop, "transaction", corrupt, "Content-Encoding", "gzip"), 400, "corrupt_body");
+    }
+
+    @Test
+    void aBodyOverTheLimitGets413() {
+        byte[] big = new byte[1024 * 1024 + 1];
+        java.util.Arrays.fill(big, (byte) ' ');
+        assertError(gateway.postBytes(shop, "transaction", big), 413, "body_too_large");
+    }
+
+    @Test
+    void aGzipBombGets413AfterOneMebibyteOfOutput() throws Exception {
+        ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(compressed)) {
+            byte[] zeros = new byte[1 << 20];
+            for (int i = 0; i < 100; i++) { // 100 MiB of zeros: ~100 KB compressed
+                gzip.write(zeros);
+            }
+        }
+        long start = System.nanoTime();
+        HttpResponse<String> response = gateway.postBytes(shop, "transaction", compressed.toByteArray(), "Content-Encoding", "gzip");
+        assertError(response, 413, "body_too_large");
+        assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos(), "refused without inflating it all");
+    }
+
+    // ---- validation
+
+    @Test
+    void aBodyThatIsNotJsonGets400() {
+        assertError(gateway.post(shop, "transaction", "{\"transaction\": "), 400, "invalid_json");
+    }
+
+    @Test
+    void aBodyThatIsNotAnObjectGets400() {
+        assertError(gateway.post(shop, "transaction", "[1, 2]"), 400, "invalid_json");
+    }
+
+    @Test
+    void aTransactionWithoutANameGets400NamingTheField() throws Exception {
+        HttpResponse<String> response = gateway.post(shop, "transaction", "{\"tags\": {\"http.status_code\": 200}}");
+        assertError(response, 400, "invalid_field");
+        assertEquals("transaction", JSON.readTree(response.body()).get("field").asText());
+    }
+
+    @Test
+    void aStatusOutsideHttpRangeGets400NamingTheField() throws Exception {
+        HttpResponse<String> response = gateway.post(shop, "transaction", "{\"transaction\": \"GET /\", \"tags\": {\"http.status_code\": 700}}");
+        assertError(response, 400, "invalid_field");
+        assertEquals("tags.http.status_code", JSON.readTree(response.body()).get("field").asText());
+    }
+
+    @Test
+    void statusAsNumericStringTagListOrResponseContextIsAccepted() {
+        assertEquals(200, gateway.post(shop, "transaction", "{\"transaction\": \"GET /\", \"tags\": {\"http.status_code\": \"404\"}}").statusCode());
+        assertEquals(200, gateway.post(shop, "transaction", "{\"transaction\": \"GET /\", \"tags\": [[\"http.status_code\", \"500\"]]}").statusCode());
+        assertEquals(200, gateway.post(shop, "transaction", "{\"transaction\": \"GET /\", \"contexts\": {\"response\": {\"status_code\": 302}}}").statusCode());
+    }
+
+    @Test
+    void aTransactionWithoutStatusIsAccepted() {
+        assertEquals(200, gateway.post(shop, "transaction", "{\"transaction\": \"GET /\"}").statusCode());
+    }
+
+    @Test
+    void anErrorReportWithoutExceptionMessageOrLogentryGets400() throws Exception {
+        HttpResponse<String> response = gateway.post(shop, "project", "{\"environment\": \"production\"}");
+        assertError(response, 400, "invalid_field");
+        assertEquals("exception", JSON.readTree(response.body()).get("field").asText());
+    }
+
+    private static void assertError(HttpResponse<String> response, int status, String code) {
+        assertEquals(status, response.statusCode(), response.body());
+        assertError(response, code);
+    }
+
+    private static void assertError(HttpResponse<String> response, String code) {
+        try {
+            JsonNode body = JSON.readTree(response.body());
+            assertEquals(code, body.get("error").asText(), response.body());
+            assertTrue(body.get("message").asText().length() > 10, response.body());
+        } catch (java.io.IOException e) {
+            throw new AssertionError("error body is not JSON: " + response.body(), e);
+        }
+    }
+
+    static byte[] gzip(String text) throws java.io.IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
+            gzip.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,64 @@
+package io.sluice.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.sluice.config.Settings;
+import io.sluice.engines.KafkaBroker;
+import io.sluice.engines.Ports;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.testkit.Await;
+
+/** When Kafka is gone, no client gets a 2xx for an event that is not stored. Uses a broker of its own to stop it. */
+class KafkaOutageIT {
+    private static final String TRANSACTION = "{\"transaction\": \"GET /\", \"tags\": {\"http.status_code\": 200}}";
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void withKafkaDownEventsGet503WithRetryAfterAndReadinessSaysWhy() throws Exception {
+        KafkaBroker broker = KafkaBroker.start(dataDir, Ports.free(), Ports.free());
+        Gateway gateway = null;
+        try {
+            gateway = Gateway.start(GatewayConfig.from(new Settings(Map.of(
+                    "SLUICE_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers(),
+                    "SLUICE_TOPIC_PARTITIONS", "1",
+                    "SLUICE_GATEWAY_PORT", "0",
+                    "SLUICE_GATEWAY_ADMIN_PORT", "0",
+                    "SLUICE_GATEWAY_PUBLISH_TIMEOUT", "1s",
+                    "SLUICE_GATEWAY_SHUTDOWN_TIMEOUT", "2s"))));
+            TestGateway client = new TestGateway(gateway, null);
+            ProjectAdmin.NewProject project;
+            try (ProjectAdmin admin = new ProjectAdmin(broker.bootstrapServers(), "sluice.projects")) {
+                project = admin.create("outage");
+            }
+            client.awaitKnown(project);
+            assertEquals(200, client.post(project, "transaction", TRANSACTION).statusCode());
+
+            broker.close();
+
+            long start = System.nanoTime();
+            HttpResponse<String> response = client.post(project, "transaction", TRANSACTION);
+            assertEquals(503, response.statusCode(), response.body());
+            assertTrue(response.body().contains("\"unavailable\""), response.body());
+            assertEquals("1", response.headers().firstValue("Retry-After").orElse(""));
+            assertTrue(System.nanoTime() - start < Duration.ofSeconds(4).toNanos(), "bounded by the publish timeout");
+            String reasons = "{\"status\":\"not_ready\",\"reasons\":[\"Kafka unreachable\"]}";
+            assertEquals(reasons, Await.until(Duration.ofSeconds(10), reasons, () -> client.admin("/readyz").body()));
+        } finally {
+            if (gateway != null) {
+                gateway.close();
+            }
+            broker.close();
+        }
+    }
+}

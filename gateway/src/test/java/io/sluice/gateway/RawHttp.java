@@ -1,0 +1,80 @@
+package io.sluice.gateway;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/** HTTP/1.1 over a plain socket, for what java.net.http will not do: pipelining, slow or broken requests. */
+final class RawHttp implements AutoCloseable {
+    private final Socket socket;
+    private final InputStream in;
+
+    RawHttp(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(15_000);
+        in = socket.getInputStream();
+    }
+
+    static String post(String path, String key, String body) {
+        return "POST " + path + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key
+                + "\r\nContent-Type: application/json\r\nContent-Length: "
+                + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body;
+    }
+
+    void send(String text) throws IOException {
+        socket.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
+        socket.getOutputStream().flush();
+    }
+
+    /** Reads one response: its status code and body. */
+    Response read() throws IOException {
+        String statusLine = line();
+        int contentLength = 0;
+        for (String header = line(); !header.isEmpty(); header = line()) {
+            if (header.toLowerCase().startsWith("content-length:")) {
+                contentLength = Integer.parseInt(header.substring(15).strip());
+            }
+        }
+        byte[] body = in.readNBytes(contentLength);
+        return new Response(Integer.parseInt(statusLine.split(" ")[1]), new String(body, StandardCharsets.UTF_8));
+    }
+
+    List<Response> read(int count) throws IOException {
+        List<Response> responses = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            responses.add(read());
+        }
+        return responses;
+    }
+
+    /** True when the server closed the connection (read returns end of stream). */
+    boolean closedByServer() throws IOException {
+        return in.read() == -1;
+    }
+
+    private String line() throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) != '\n') {
+            if (b == -1) {
+                throw new IOException("connection closed by the server");
+            }
+            if (b != '\r') {
+                line.write(b);
+            }
+        }
+        return line.toString(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+
+    record Response(int status, String body) {
+    }
+}

@@ -1,0 +1,101 @@
+package io.sluice.gateway;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.sluice.config.Settings;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.testkit.Engines;
+
+/** A real gateway on a free port, against the test JVM's real Kafka, with helpers to call it. */
+final class TestGateway implements AutoCloseable {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    final Gateway gateway;
+    final Engines engines;
+
+    TestGateway(Gateway gateway, Engines engines) {
+        this.gateway = gateway;
+        this.engines = engines;
+    }
+
+    static TestGateway start(Engines engines, Map<String, String> overrides) throws InterruptedException {
+        Map<String, String> values = new HashMap<>(Map.of(
+                "SLUICE_KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers(),
+                "SLUICE_TOPIC_PARTITIONS", "4",
+                "SLUICE_GATEWAY_PORT", "0",
+                "SLUICE_GATEWAY_ADMIN_PORT", "0"));
+        values.putAll(overrides);
+        return new TestGateway(Gateway.start(GatewayConfig.from(new Settings(values))), engines);
+    }
+
+    ProjectAdmin.NewProject newProject(String name) {
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+            ProjectAdmin.NewProject project = admin.create(name);
+            awaitKnown(project);
+            return project;
+        }
+    }
+
+    /** Waits until this gateway's registry has the project (it follows the topic). */
+    void awaitKnown(ProjectAdmin.NewProject project) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (send(request(project.token(), "transaction").header("Authorization", "Bearer " + project.key())
+                .POST(HttpRequest.BodyPublishers.ofString("[]")).build()).statusCode() == 401
+                && System.nanoTime() < deadline) {
+            sleep(20);
+        }
+    }
+
+    HttpRequest.Builder request(String token, String endpoint) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/" + token + "/" + endpoint))
+                .header("Content-Type", "application/json");
+    }
+
+    HttpResponse<String> post(ProjectAdmin.NewProject project, String endpoint, String json) {
+        return send(request(project.token(), endpoint).header("Authorization", "Bearer " + project.key())
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    HttpResponse<String> postBytes(ProjectAdmin.NewProject project, String endpoint, byte[] body, String... headers) {
+        HttpRequest.Builder builder = request(project.token(), endpoint).header("Authorization", "Bearer " + project.key());
+        for (int i = 0; i < headers.length; i += 2) {
+            builder.setHeader(headers[i], headers[i + 1]);
+        }
+        return send(builder.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+    }
+
+    HttpResponse<String> admin(String path) {
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + path)).build());
+    }
+
+    static HttpResponse<String> send(HttpRequest request) {
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException("request to " + request.uri() + " failed", e);
+        }
+    }
+
+    int port() {
+        return gateway.port();
+    }
+
+    @Override
+    public void close() {
+        gateway.close();
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

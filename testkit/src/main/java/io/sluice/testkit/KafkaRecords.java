@@ -1,0 +1,54 @@
+package io.sluice.testkit;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.function.Predicate;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/** Reads what a topic holds, from the beginning, to check what was published. */
+public final class KafkaRecords {
+    private KafkaRecords() {
+    }
+
+    /** Every record of the topic that matches, waiting up to {@code timeout} for {@code expected} of them. */
+    public static List<ConsumerRecord<byte[], byte[]>> find(Engines engines, String topic, int expected,
+                                                            Duration timeout, Predicate<ConsumerRecord<byte[], byte[]>> matching) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, engines.kafkaBootstrapServers());
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (found.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(100)).forEach(record -> {
+                    if (matching.test(record)) {
+                        found.add(record);
+                    }
+                });
+            }
+        }
+        return found;
+    }
+
+    public static Predicate<ConsumerRecord<byte[], byte[]>> withHeader(String name, String value) {
+        return record -> value.equals(header(record, name));
+    }
+
+    public static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}
