@@ -149,6 +149,9 @@ public final class EventValidator {
 
     static long parseTime(String field, JsonNode value) {
         if (value.isNumber()) {
+            if (value.isFloatingPointNumber() && !Double.isFinite(value.doubleValue())) {
+                throw Rejection.invalid(field, "'" + field + "' is out of range: " + SentryFields.abbreviate(value));
+            }
             return epochSecondsToMillis(field, value.decimalValue());
         }
         if (value.isTextual()) {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.sluice.events.EventHeaders;
 import io.sluice.projects.ProjectAdmin;
+import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
@@ -70,13 +71,15 @@ class GatewayOperationsIT {
     @Test
     void connectionsBeyondTheCapGet503WithRetryAfter(Engines engines) throws Exception {
         try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_MAX_CONNECTIONS", "1"));
-             RawHttp first = new RawHttp(gateway.port());
-             RawHttp second = new RawHttp(gateway.port())) {
+             RawHttp first = new RawHttp(gateway.port())) {
+            Await.until(Duration.ofSeconds(5), 1L, () -> gateway.gateway.metrics().openConnections().get());
+            RawHttp second = new RawHttp(gateway.port());
             ProjectAdmin.NewProject project = new ProjectAdmin.NewProject("any", "slk_any", "x");
             second.send(RawHttp.post("/api/v1/any/transaction", project.key(), TRANSACTION));
             RawHttp.Response response = second.read();
             assertEquals(503, response.status());
             assertTrue(response.body().contains("\"overloaded\""), response.body());
+            second.close();
         }
     }
 
@@ -139,6 +142,40 @@ class GatewayOperationsIT {
             assertTrue(metrics.contains("sluice_gateway_rejections_total{reason=\"unauthorized\"} "), metrics);
             assertTrue(metrics.contains("sluice_gateway_kafka_produce_duration_seconds_count 1\n"), metrics);
             assertTrue(!metrics.contains(project.key()) && !metrics.contains(project.token()), "no secrets or tokens as labels");
+        }
+    }
+
+    @Test
+    void closingStopsAcceptingButAnswersTheRequestInFlight(Engines engines) throws Exception {
+        TestGateway gateway = TestGateway.start(engines, Map.of());
+        ProjectAdmin.NewProject project = gateway.newProject("draining");
+        int port = gateway.port();
+        try (RawHttp http = new RawHttp(port)) {
+            String request = RawHttp.post("/api/v1/" + project.token() + "/transaction", project.key(),
+                    "{\"event_id\": \"dddddddddddddddddddddddddddddddd\", \"transaction\": \"GET /\"}");
+            http.send(request.substring(0, request.length() - 5)); // admitted, body not complete yet
+            Await.until(Duration.ofSeconds(5), 1L, () -> gateway.gateway.metrics().inFlightRequests().get());
+
+            Thread closing = new Thread(gateway::close);
+            closing.start();
+            Await.until(Duration.ofSeconds(5), false, () -> accepts(port));
+            assertTrue(!accepts(port), "no new connections while draining");
+
+            http.send(request.substring(request.length() - 5));
+            RawHttp.Response response = http.read();
+            assertEquals(new RawHttp.Response(200, "{\"id\":\"dddddddddddddddddddddddddddddddd\"}"), response);
+            closing.join(10_000);
+            assertTrue(!closing.isAlive(), "close() returned once the request was answered");
+        }
+        assertEquals(1, KafkaRecords.find(engines, "sluice.transactions", 1, Duration.ofSeconds(10),
+                KafkaRecords.withHeader(EventHeaders.EVENT_ID, "dddddddddddddddddddddddddddddddd")).size());
+    }
+
+    private static boolean accepts(int port) {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            return true;
+        } catch (java.io.IOException refused) {
+            return false;
         }
     }
 
