@@ -28,11 +28,17 @@ public final class TopicSetup {
         Map<String, String> raw = Map.of(TopicConfig.RETENTION_MS_CONFIG, rawRetention,
                 TopicConfig.COMPRESSION_TYPE_CONFIG, "producer");
         Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        // Per-minute rows: only the newest per key matters, and old minutes may go with the raw data.
+        Map<String, String> latestPerKey = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
+                TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
+                TopicConfig.RETENTION_MS_CONFIG, rawRetention);
         List<NewTopic> wanted = new ArrayList<>();
         wanted.add(topic(topics.transactions(), topics.partitions(), topics, raw));
         wanted.add(topic(topics.errors(), topics.partitions(), topics, raw));
         wanted.add(topic(topics.history(), topics.partitions(), topics, raw));
-        wanted.add(topic(topics.traffic(), topics.partitions(), topics, compacted));
+        wanted.add(topic(topics.traffic(), topics.partitions(), topics, latestPerKey));
+        wanted.add(topic(topics.errorHistory(), topics.partitions(), topics, raw));
+        wanted.add(topic(topics.errors1m(), topics.partitions(), topics, latestPerKey));
         wanted.add(topic(topics.deadLetters(), 1, topics, raw));
         // One partition: the registry is small and every gateway reads all of it.
         wanted.add(topic(topics.projects(), 1, topics, compacted));

@@ -15,7 +15,8 @@ public final class SentryFields {
     /**
      * The HTTP status of a transaction: {@code tags["http.status_code"]} (tags as an object or a
      * list of [key, value] pairs; the value a number or a numeric string), else
-     * {@code contexts.response.status_code}. Null when there is none.
+     * {@code contexts.response.status_code}, else {@code contexts.trace.data["http.response.status_code"]}.
+     * Null when there is none.
      *
      * @throws InvalidFieldException when present but not an integer from 100 to 599
      */
@@ -25,6 +26,10 @@ public final class SentryFields {
         if (isAbsent(status)) {
             status = event.at("/contexts/response/status_code");
             field = "contexts.response.status_code";
+        }
+        if (isAbsent(status)) {
+            status = event.at("/contexts/trace/data/http.response.status_code"); // OpenTelemetry-style SDKs
+            field = "contexts.trace.data.http.response.status_code";
         }
         if (isAbsent(status)) {
             return null;

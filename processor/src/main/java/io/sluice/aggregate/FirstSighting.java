@@ -19,29 +19,32 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
  * <p>Exact because every copy of an event lands in the same partition: the gateway partitions by
  * project, and a flooding project's events by event id.
  */
-final class FirstSighting implements FixedKeyProcessor<String, TransactionFact, TransactionFact> {
-    static final String STORE = "seen-events";
-
+final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F, F> {
+    private final String storeName;
     private WindowStore<String, Long> seen;
-    private FixedKeyProcessorContext<String, TransactionFact> context;
+    private FixedKeyProcessorContext<String, F> context;
 
-    static StoreBuilder<WindowStore<String, Long>> store(Duration horizon) {
+    FirstSighting(String storeName) {
+        this.storeName = storeName;
+    }
+
+    static StoreBuilder<WindowStore<String, Long>> store(String name, Duration horizon) {
         // Retention covers the horizon plus the minute an event may lie in the future.
         Duration retention = horizon.plusMinutes(2);
         return Stores.windowStoreBuilder(
-                Stores.persistentWindowStore(STORE, retention, Duration.ofMillis(1), false),
+                Stores.persistentWindowStore(name, retention, Duration.ofMillis(1), false),
                 Serdes.String(), Serdes.Long());
     }
 
     @Override
-    public void init(FixedKeyProcessorContext<String, TransactionFact> context) {
+    public void init(FixedKeyProcessorContext<String, F> context) {
         this.context = context;
-        this.seen = context.getStateStore(STORE);
+        this.seen = context.getStateStore(storeName);
     }
 
     @Override
-    public void process(FixedKeyRecord<String, TransactionFact> record) {
-        TransactionFact fact = record.value();
+    public void process(FixedKeyRecord<String, F> record) {
+        F fact = record.value();
         String id = fact.project() + '/' + fact.eventId();
         try (WindowStoreIterator<Long> earlier = seen.fetch(id, 0L, Long.MAX_VALUE)) {
             if (earlier.hasNext()) {

@@ -16,7 +16,6 @@ import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.TimeWindows;
-import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.WindowStore;
 
 import io.sluice.config.Topics;
@@ -24,57 +23,83 @@ import io.sluice.config.Topics;
 /**
  * The processor's whole dataflow, with no I/O of its own:
  * <pre>
- * raw transactions ─ parse ─┬─ unusable ──────────────────────────────────────────▶ dead letters
- *                           └─ first sighting of (project, event id) ─┬───────────▶ history
- *                                                                     └─ count per project,
- *                                                 environment and event-time minute ▶ traffic-1m
+ * raw transactions ─ parse ─┬─ unusable ─────────────────────────────────────────▶ dead letters
+ *                           └─ first sighting of (project, event id) ─┬──────────▶ history
+ *                                                                     └─ count per project, environment,
+ *                                                                        event-time minute ─▶ traffic-1m
+ * raw errors ─────── parse ─┬─ unusable ─────────────────────────────────────────▶ dead letters
+ *                           └─ first sighting of (project, event id) ─┬──────────▶ error-history
+ *                                                                     └─ count per project, environment,
+ *                                                                        exception type, minute ─▶ errors-1m
  * </pre>
  * Records carry their event time as the Kafka timestamp (set by the gateway), so windows are
  * event-time minutes; a minute stays open for the horizon, so late events count in their minute.
+ * Output rows are absolute counts: the sink may write them any number of times.
  */
 public final class ProcessorTopology {
-    private static final Serde<TransactionFact> FACTS = JsonSerde.of(TransactionFact.class);
-    private static final Serde<TrafficKey> TRAFFIC_KEYS = JsonSerde.of(TrafficKey.class);
-    private static final Serde<TrafficCounts> COUNTS = JsonSerde.of(TrafficCounts.class);
-    private static final Serde<TrafficRow> TRAFFIC_ROWS = JsonSerde.of(TrafficRow.class);
+    static final String SEEN_TRANSACTIONS = "seen-transactions";
+    static final String SEEN_ERRORS = "seen-errors";
+    private static final Serde<TransactionFact> TRANSACTIONS = JsonSerde.of(TransactionFact.class);
+    private static final Serde<ErrorFact> ERRORS = JsonSerde.of(ErrorFact.class);
 
     private ProcessorTopology() {
     }
 
     public static Topology build(Topics topics, Duration horizon) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.addStateStore(FirstSighting.store(horizon));
+        TimeWindows minutes = TimeWindows.ofSizeAndGrace(Duration.ofMinutes(1), horizon);
 
-        KStream<String, TransactionFact> facts = builder
-                .stream(topics.transactions(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("raw-transactions"))
-                .processValues(ParseTransaction::new, Named.as("parse"))
-                .split(Named.as("parsed-"))
-                .branch((token, parsed) -> parsed.failed(), Branched.withConsumer(unusable -> unusable
-                        .processValues(ToDeadLetter::new, Named.as("dead-letter"))
-                        .to(topics.deadLetters(), Produced.with(Serdes.String(), Serdes.ByteArray())), "unusable"))
-                .defaultBranch(Branched.as("ok"))
-                .get("parsed-ok")
-                .mapValues(ParsedTransaction::fact, Named.as("fact"))
-                .processValues(FirstSighting::new, Named.as("first-sighting"), FirstSighting.STORE);
-
-        facts.to(topics.history(), Produced.with(Serdes.String(), FACTS).withName("history"));
-
-        facts.groupBy((token, fact) -> new TrafficKey(fact.project(), fact.environment()),
-                        Grouped.with("traffic-by-environment", TRAFFIC_KEYS, FACTS))
-                .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMinutes(1), horizon))
+        KStream<String, TransactionFact> transactions = firstSightings(builder, topics.transactions(),
+                TransactionParser::parse, SEEN_TRANSACTIONS, topics.deadLetters(), horizon);
+        transactions.to(topics.history(), Produced.with(Serdes.String(), TRANSACTIONS).withName("history"));
+        transactions.groupBy((token, fact) -> new TrafficKey(fact.project(), fact.environment()),
+                        Grouped.with("traffic-by-environment", JsonSerde.of(TrafficKey.class), TRANSACTIONS))
+                .windowedBy(minutes)
                 .aggregate(() -> TrafficCounts.NONE, (key, fact, counts) -> counts.add(fact.statusCode()),
                         Named.as("count-traffic"),
                         Materialized.<TrafficKey, TrafficCounts, WindowStore<Bytes, byte[]>>as("traffic-1m")
-                                .withKeySerde(TRAFFIC_KEYS).withValueSerde(COUNTS))
+                                .withKeySerde(JsonSerde.of(TrafficKey.class)).withValueSerde(JsonSerde.of(TrafficCounts.class)))
                 .toStream(Named.as("traffic-changes"))
-                .map(ProcessorTopology::toRow, Named.as("traffic-row"))
-                .to(topics.traffic(), Produced.with(Serdes.String(), TRAFFIC_ROWS).withName("traffic-1m-out"));
+                .map((window, counts) -> {
+                    TrafficRow row = TrafficRow.of(window.key(), window.window().start(), counts);
+                    return KeyValue.pair(row.project() + '/' + row.environment() + '/' + row.minute(), row);
+                }, Named.as("traffic-row"))
+                .to(topics.traffic(), Produced.with(Serdes.String(), JsonSerde.of(TrafficRow.class)).withName("traffic-1m-out"));
+
+        KStream<String, ErrorFact> errors = firstSightings(builder, topics.errors(),
+                ErrorParser::parse, SEEN_ERRORS, topics.deadLetters(), horizon);
+        errors.to(topics.errorHistory(), Produced.with(Serdes.String(), ERRORS).withName("error-history"));
+        errors.groupBy((token, fact) -> new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()),
+                        Grouped.with("errors-by-type", JsonSerde.of(ErrorKey.class), ERRORS))
+                .windowedBy(minutes)
+                .count(Named.as("count-errors"), Materialized.<ErrorKey, Long, WindowStore<Bytes, byte[]>>as("errors-1m")
+                        .withKeySerde(JsonSerde.of(ErrorKey.class)).withValueSerde(Serdes.Long()))
+                .toStream(Named.as("error-changes"))
+                .map((window, count) -> {
+                    ErrorRow row = ErrorRow.of(window.key(), window.window().start(), count);
+                    return KeyValue.pair(row.project() + '/' + row.environment() + '/' + row.minute() + '/' + row.exceptionType(), row);
+                }, Named.as("error-row"))
+                .to(topics.errors1m(), Produced.with(Serdes.String(), JsonSerde.of(ErrorRow.class)).withName("errors-1m-out"));
 
         return builder.build();
     }
 
-    private static KeyValue<String, TrafficRow> toRow(Windowed<TrafficKey> window, TrafficCounts counts) {
-        TrafficRow row = TrafficRow.of(window.key(), window.window().start(), counts);
-        return KeyValue.pair(row.project() + '/' + row.environment() + '/' + row.minute(), row);
+    /** Raw records → parsed facts, unusable ones to the dead letters, each (project, event id) once. */
+    private static <F extends Fact> KStream<String, F> firstSightings(StreamsBuilder builder, String rawTopic,
+                                                                      RawParser<F> parser, String seenStore,
+                                                                      String deadLetters, Duration horizon) {
+        builder.addStateStore(FirstSighting.store(seenStore, horizon));
+        return builder
+                .stream(rawTopic, Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(rawTopic + "-raw"))
+                .<Parsed<F>>processValues(() -> new ParseRaw<>(parser), Named.as(rawTopic + "-parse"))
+                .split(Named.as(rawTopic + "-parsed-"))
+                .branch((token, parsed) -> parsed.failed(), Branched.withConsumer(unusable -> unusable
+                        .<byte[]>processValues(ToDeadLetter::new, Named.as(rawTopic + "-dead-letter"))
+                        .to(deadLetters, Produced.with(Serdes.String(), Serdes.ByteArray())
+                                .withName(rawTopic + "-to-dead-letters")), "unusable"))
+                .defaultBranch(Branched.as("ok"))
+                .get(rawTopic + "-parsed-ok")
+                .mapValues(Parsed::fact, Named.as(rawTopic + "-fact"))
+                .processValues(() -> new FirstSighting<>(seenStore), Named.as(rawTopic + "-first-sighting"), seenStore);
     }
 }

@@ -11,7 +11,7 @@ import io.sluice.events.EventHeaders;
  * Sends an unusable record on to the dead-letter topic: the original bytes and headers, plus
  * where it came from and why it failed.
  */
-final class ToDeadLetter implements FixedKeyProcessor<String, ParsedTransaction, byte[]> {
+final class ToDeadLetter<F extends Fact> implements FixedKeyProcessor<String, Parsed<F>, byte[]> {
     static final String REASON = "sluice.dead_letter.reason";
     static final String SOURCE = "sluice.dead_letter.source";
 
@@ -23,7 +23,7 @@ final class ToDeadLetter implements FixedKeyProcessor<String, ParsedTransaction,
     }
 
     @Override
-    public void process(FixedKeyRecord<String, ParsedTransaction> record) {
+    public void process(FixedKeyRecord<String, Parsed<F>> record) {
         RecordMetadata source = context.recordMetadata().orElseThrow();
         FixedKeyRecord<String, byte[]> deadLetter = record.withValue(record.value().raw());
         EventHeaders.put(deadLetter.headers(), REASON, record.value().failure());

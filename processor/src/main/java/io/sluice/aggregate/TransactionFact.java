@@ -24,5 +24,5 @@ public record TransactionFact(
         String osName,
         String osVersion,
         int kafkaPartition,
-        long kafkaOffset) {
+        long kafkaOffset) implements Fact {
 }

@@ -56,12 +56,13 @@ public final class Processor implements AutoCloseable {
 
         String db = config.clickHouse().database();
         ClickHouseSink sink = new ClickHouseSink(clickHouse, config.kafka().bootstrapServers(),
-                config.applicationId() + "-sink",
-                Map.of(topics.history(), db + ".transactions", topics.traffic(), db + ".traffic_1m"),
+                config.applicationId() + "-sink", config.instanceId().isEmpty() ? "" : config.instanceId() + "-sink",
+                Map.of(topics.history(), db + ".transactions", topics.traffic(), db + ".traffic_1m",
+                        topics.errorHistory(), db + ".errors", topics.errors1m(), db + ".errors_1m"),
                 config.sinkBatchRows(), config.sinkBatchInterval());
         Thread sinkThread = new Thread(sink, "sluice-clickhouse-sink");
         sinkThread.start();
-        LOG.info("processor started: {} → {}", topics.transactions(), config.clickHouse());
+        LOG.info("processor started: {} and {} → {}", topics.transactions(), topics.errors(), config.clickHouse());
         return new Processor(streams, sink, sinkThread, clickHouse);
     }
 

@@ -50,8 +50,11 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     /**
      * @param tableByTopic which topic fills which table (table names qualified with the database)
      */
-    public ClickHouseSink(Client client, String bootstrapServers, String groupId, Map<String, String> tableByTopic,
-                          int maxRows, Duration maxAge) {
+    /**
+     * @param instanceId stable name of this instance for static group membership, or "" for none
+     */
+    public ClickHouseSink(Client client, String bootstrapServers, String groupId, String instanceId,
+                          Map<String, String> tableByTopic, int maxRows, Duration maxAge) {
         this.client = client;
         this.tableByTopic = Map.copyOf(tableByTopic);
         this.maxRows = maxRows;
@@ -65,6 +68,9 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(Math.max(500, maxRows)));
+        if (!instanceId.isEmpty()) {
+            props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId);
+        }
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 

@@ -6,27 +6,34 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /** Parses each raw record; failures are passed on with their reason instead of stopping the partition. */
-final class ParseTransaction implements FixedKeyProcessor<String, byte[], ParsedTransaction> {
-    private FixedKeyProcessorContext<String, ParsedTransaction> context;
+final class ParseRaw<F extends Fact> implements FixedKeyProcessor<String, byte[], Parsed<F>> {
+    private final RawParser<F> parser;
+    private FixedKeyProcessorContext<String, Parsed<F>> context;
+
+    ParseRaw(RawParser<F> parser) {
+        this.parser = parser;
+    }
 
     @Override
-    public void init(FixedKeyProcessorContext<String, ParsedTransaction> context) {
+    public void init(FixedKeyProcessorContext<String, Parsed<F>> context) {
         this.context = context;
     }
 
     @Override
     public void process(FixedKeyRecord<String, byte[]> record) {
         RecordMetadata source = context.recordMetadata().orElseThrow();
-        ParsedTransaction parsed;
+        Parsed<F> parsed;
         try {
             if (record.value() == null) {
                 throw new UnprocessableRecordException("value is empty");
             }
-            TransactionFact fact = TransactionParser.parse(record.value(), record.headers(), record.timestamp(),
-                    source.partition(), source.offset());
-            parsed = new ParsedTransaction(fact, null, null);
+            parsed = new Parsed<>(parser.parse(record.value(), record.headers(), record.timestamp(),
+                    source.partition(), source.offset()), null, null);
         } catch (UnprocessableRecordException e) {
-            parsed = new ParsedTransaction(null, record.value(), e.getMessage());
+            parsed = new Parsed<>(null, record.value(), e.getMessage());
+        } catch (RuntimeException e) {
+            // A parser bug must not stop the partition either: the record waits in the dead letters.
+            parsed = new Parsed<>(null, record.value(), "unexpected " + e);
         }
         context.forward(record.withValue(parsed));
     }

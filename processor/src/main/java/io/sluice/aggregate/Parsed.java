@@ -1,7 +1,7 @@
 package io.sluice.aggregate;
 
 /** A raw record after parsing: the fact, or the reason it could not be parsed (with the raw bytes). */
-record ParsedTransaction(TransactionFact fact, byte[] raw, String failure) {
+record Parsed<F extends Fact>(F fact, byte[] raw, String failure) {
     boolean failed() {
         return failure != null;
     }

@@ -1,0 +1,140 @@
+package io.sluice.processor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.clickhouse.client.api.Client;
+
+import io.sluice.config.Settings;
+import io.sluice.config.TopicSetup;
+import io.sluice.sink.ClickHouseClients;
+import io.sluice.sink.ClickHouseSink;
+import io.sluice.testkit.Await;
+import io.sluice.testkit.ClickHouseQuery;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.KafkaRecords;
+import io.sluice.testkit.RealEngines;
+
+/**
+ * Known input, exact output: transactions and errors with retries, a poison record, and every
+ * output row delivered to ClickHouse twice. Against the real broker and ClickHouse.
+ */
+@ExtendWith(RealEngines.class)
+class ProcessorExactnessIT {
+    private static final Duration ARRIVAL = Duration.ofSeconds(60);
+    private static final Instant MINUTE = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(10));
+    /** 200 distinct transactions: status by i % 5 → 200, 301, 404, 503, none. */
+    private static final int TRANSACTIONS = 200;
+    private static final int ERRORS = 50;
+
+    @TempDir
+    static Path stateDir;
+
+    static Engines engines;
+    static Processor processor;
+    static Map<String, String> values;
+    static String db;
+
+    @BeforeAll
+    static void runKnownInput(Engines realEngines) throws Exception {
+        engines = realEngines;
+        values = PipelineSettings.forTest("exact", engines, engines.clickHouseUrl(), stateDir);
+        db = values.get("SLUICE_CLICKHOUSE_DATABASE");
+        ProcessorConfig config = ProcessorConfig.from(new Settings(values));
+        TopicSetup.ensureTopics(config.kafka());
+        processor = Processor.start(config);
+        try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
+            for (int i = 0; i < TRANSACTIONS; i++) {
+                Integer[] statuses = {200, 301, 404, 503, null};
+                raw.transaction("exact.transactions", "shop", "t" + i, MINUTE.plusMillis(i * 100L), statuses[i % 5]);
+                if (i % 5 == 0) { // every fifth is retried by its client, same event id, received later
+                    raw.transaction("exact.transactions", "shop", "t" + i, MINUTE.plusSeconds(30), statuses[i % 5]);
+                }
+            }
+            raw.send("exact.transactions", "shop", null, MINUTE, "{\"transaction\": \"poison without headers\"}");
+            for (int i = 0; i < ERRORS; i++) {
+                raw.error("exact.errors", "shop", "e" + i, MINUTE.plusSeconds(1), i % 2 == 0 ? "ValueError" : "KeyError");
+                if (i % 10 == 0) {
+                    raw.error("exact.errors", "shop", "e" + i, MINUTE.plusSeconds(2), i % 2 == 0 ? "ValueError" : "KeyError");
+                }
+            }
+        }
+        String requests = Integer.toString(TRANSACTIONS);
+        Await.until(ARRIVAL, requests, () -> query("SELECT sum(requests) FROM " + db + ".traffic_1m FINAL"));
+        Await.until(ARRIVAL, Integer.toString(ERRORS), () -> query("SELECT count() FROM " + db + ".errors FINAL"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (processor != null) {
+            processor.close();
+        }
+    }
+
+    @Test
+    void trafficCountsAreExactPerStatusClassDespiteRetries() {
+        assertEquals("200\t40\t40\t40\t40\t40", trafficTotals());
+    }
+
+    @Test
+    void everyTransactionIsOneHistoryRow() {
+        assertEquals("200\t200", query("SELECT count(), uniqExact(event_id) FROM " + db + ".transactions FINAL"));
+        assertEquals("40", query("SELECT countIf(status_code IS NULL) FROM " + db + ".transactions FINAL"));
+    }
+
+    @Test
+    void errorCountsAreExactPerExceptionTypeDespiteRetries() {
+        assertEquals("KeyError\t25\nValueError\t25", query("SELECT exception_type, sum(errors) FROM " + db
+                + ".errors_1m FINAL GROUP BY exception_type ORDER BY exception_type"));
+        assertEquals("50", query("SELECT count() FROM " + db + ".errors FINAL"));
+    }
+
+    @Test
+    void aPoisonRecordWaitsInTheDeadLettersWithItsReason() {
+        var dead = KafkaRecords.find(engines, "exact.dead-letters", 1, Duration.ofSeconds(10), record -> true);
+        assertEquals(1, dead.size());
+        assertEquals("header sluice.event_id is missing", KafkaRecords.header(dead.get(0), "sluice.dead_letter.reason"));
+    }
+
+    @Test
+    void theSameRowsDeliveredAgainChangeNoNumber() throws Exception {
+        String before = trafficTotals() + " " + query("SELECT count() FROM " + db + ".transactions FINAL")
+                + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL");
+        long rowsBefore = Long.parseLong(query("SELECT count() FROM " + db + ".transactions"));
+        // A second sink with a new group reads every output topic from the start and inserts it all again.
+        try (Client client = ClickHouseClients.create(ProcessorConfig.from(new Settings(values)).clickHouse())) {
+            ClickHouseSink again = new ClickHouseSink(client, engines.kafkaBootstrapServers(), "exact-redelivery", "",
+                    Map.of("exact.history", db + ".transactions", "exact.traffic-1m", db + ".traffic_1m",
+                            "exact.error-history", db + ".errors", "exact.errors-1m", db + ".errors_1m"),
+                    10_000, Duration.ofMillis(200));
+            Thread thread = new Thread(again);
+            thread.start();
+            Await.until(ARRIVAL, true, () -> Long.parseLong(query("SELECT count() FROM " + db + ".transactions")) >= 2 * rowsBefore);
+            again.close();
+            thread.join(30_000);
+        }
+        String after = trafficTotals() + " " + query("SELECT count() FROM " + db + ".transactions FINAL")
+                + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL");
+        assertEquals(before, after);
+    }
+
+    private static String trafficTotals() {
+        return query("SELECT sum(requests), sum(status_2xx), sum(status_3xx), sum(status_4xx), sum(status_5xx), sum(status_none) FROM "
+                + db + ".traffic_1m FINAL WHERE project = 'shop'");
+    }
+
+    private static String query(String sql) {
+        return ClickHouseQuery.run(engines, sql);
+    }
+}

@@ -1,0 +1,70 @@
+package io.sluice.processor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.sluice.config.Settings;
+import io.sluice.config.TopicSetup;
+import io.sluice.testkit.Await;
+import io.sluice.testkit.ClickHouseQuery;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.RealEngines;
+
+/** SIGKILL, not a polite close: the processor runs in a child JVM that is killed while events flow. */
+@ExtendWith(RealEngines.class)
+class ProcessorKilledMidStreamIT {
+    private static final int EVENTS = 3000;
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    void aProcessorKilledMidStreamAndRestartedLosesAndDoublesNothing(Engines engines) throws Exception {
+        Map<String, String> values = PipelineSettings.forTest("killed", engines, engines.clickHouseUrl(), workDir.resolve("state"));
+        values.put("SLUICE_PROCESSOR_INSTANCE_ID", "killed-1");
+        TopicSetup.ensureTopics(ProcessorConfig.from(new Settings(values)).kafka());
+        String db = values.get("SLUICE_CLICKHOUSE_DATABASE");
+
+        Process first = startProcessor(values, workDir.resolve("first.log"));
+        Await.until(Duration.ofSeconds(60), "1", () -> ClickHouseQuery.run(engines, "EXISTS TABLE " + db + ".traffic_1m"));
+        Instant minute = Instant.now().minusSeconds(120);
+        Process second;
+        try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
+            for (int i = 0; i < EVENTS; i++) {
+                raw.transaction("killed.transactions", "shop", "k" + i, minute.plusMillis(i), 200);
+                if (i == EVENTS / 3) {
+                    Await.until(Duration.ofSeconds(30), true, () -> !"0".equals(
+                            ClickHouseQuery.run(engines, "SELECT count() FROM " + db + ".transactions")));
+                    first.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL mid-stream
+                }
+            }
+            second = startProcessor(values, workDir.resolve("second.log"));
+        }
+        try {
+            String expected = EVENTS + "\t" + EVENTS;
+            assertEquals(expected, Await.until(Duration.ofSeconds(120), expected, () -> ClickHouseQuery.run(engines,
+                    "SELECT (SELECT sum(requests) FROM " + db + ".traffic_1m FINAL), (SELECT count() FROM " + db + ".transactions FINAL)")));
+        } finally {
+            second.destroy();
+            second.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Process startProcessor(Map<String, String> values, Path log) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                ProcessorMain.class.getName());
+        builder.environment().putAll(values);
+        builder.redirectErrorStream(true).redirectOutput(log.toFile());
+        return builder.start();
+    }
+}

@@ -1,0 +1,53 @@
+package io.sluice.processor;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import io.sluice.events.EventHeaders;
+
+/** Writes raw events to Kafka exactly as the gateway does (key, headers, event-time timestamp). */
+final class RawEvents implements AutoCloseable {
+    private final KafkaProducer<byte[], byte[]> producer;
+
+    RawEvents(String bootstrapServers) {
+        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    void transaction(String topic, String project, String eventId, Instant time, Integer status) {
+        String tags = status == null ? "" : ", \"tags\": {\"http.status_code\": " + status + "}";
+        send(topic, project, eventId, time, "{\"transaction\": \"GET /items/" + eventId + "\", \"environment\": \"production\"" + tags + "}");
+    }
+
+    void error(String topic, String project, String eventId, Instant time, String type) {
+        send(topic, project, eventId, time, "{\"environment\": \"production\", \"exception\": {\"values\": [{\"type\": \""
+                + type + "\", \"value\": \"failed " + eventId + "\"}]}}");
+    }
+
+    void send(String topic, String project, String eventId, Instant time, String json) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, time.toEpochMilli(),
+                project.getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8));
+        if (eventId != null) {
+            EventHeaders.put(record.headers(), EventHeaders.EVENT_ID, eventId);
+            EventHeaders.put(record.headers(), EventHeaders.PROJECT, project);
+            EventHeaders.put(record.headers(), EventHeaders.EVENT_TIME, Long.toString(time.toEpochMilli()));
+            EventHeaders.put(record.headers(), EventHeaders.RECEIVED_AT, Long.toString(time.toEpochMilli()));
+        }
+        try {
+            producer.send(record).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot write a raw event", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}
