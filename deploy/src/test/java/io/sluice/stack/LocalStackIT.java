@@ -45,7 +45,8 @@ class LocalStackIT {
                 "SLUICE_DEV_CLICKHOUSE_HTTP_PORT", Integer.toString(Ports.free()),
                 "SLUICE_DEV_CLICKHOUSE_TCP_PORT", Integer.toString(Ports.free()),
                 "SLUICE_TOPIC_PARTITIONS", "2",
-                "SLUICE_PROCESSOR_THREADS", "1"));
+                "SLUICE_PROCESSOR_THREADS", "1",
+                "SLUICE_PROCESSOR_ADMIN_PORT", "0"));
         StackConfig config = StackConfig.from(settings);
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
 

@@ -6,6 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.sluice.metrics.Histogram;
+
 /**
  * The gateway's metrics, exposed in Prometheus text format on the admin port. Labels are
  * bounded sets (endpoint, status, reason): never a project token or a key.

@@ -17,6 +17,7 @@ import com.clickhouse.client.api.Client;
 import io.sluice.aggregate.ProcessorTopology;
 import io.sluice.config.TopicSetup;
 import io.sluice.config.Topics;
+import io.sluice.ops.ProcessorAdmin;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
 import io.sluice.sink.SchemaMigrations;
@@ -32,12 +33,14 @@ public final class Processor implements AutoCloseable {
     private final ClickHouseSink sink;
     private final Thread sinkThread;
     private final Client clickHouse;
+    private final ProcessorAdmin admin;
 
-    private Processor(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse) {
+    private Processor(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse, ProcessorAdmin admin) {
         this.streams = streams;
         this.sink = sink;
         this.sinkThread = sinkThread;
         this.clickHouse = clickHouse;
+        this.admin = admin;
     }
 
     public static Processor start(ProcessorConfig config) {
@@ -62,8 +65,17 @@ public final class Processor implements AutoCloseable {
                 config.sinkBatchRows(), config.sinkBatchInterval());
         Thread sinkThread = new Thread(sink, "sluice-clickhouse-sink");
         sinkThread.start();
+        ProcessorAdmin admin;
+        try {
+            admin = ProcessorAdmin.start(config.adminHost(), config.adminPort(), streams, sink.metrics(), sinkThread::isAlive);
+        } catch (java.io.IOException e) {
+            streams.close(Duration.ofSeconds(10));
+            sink.close();
+            clickHouse.close();
+            throw new java.io.UncheckedIOException("cannot open the processor's admin port " + config.adminPort(), e);
+        }
         LOG.info("processor started: {} and {} → {}", topics.transactions(), topics.errors(), config.clickHouse());
-        return new Processor(streams, sink, sinkThread, clickHouse);
+        return new Processor(streams, sink, sinkThread, clickHouse, admin);
     }
 
     static Properties streamsProperties(ProcessorConfig config) {
@@ -103,8 +115,13 @@ public final class Processor implements AutoCloseable {
         return false;
     }
 
+    public int adminPort() {
+        return admin.port();
+    }
+
     @Override
     public void close() {
+        admin.close();
         // Leave the group: the partitions move to the other instances (or to this one's restart)
         // at once, instead of after the 45 s session timeout.
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))

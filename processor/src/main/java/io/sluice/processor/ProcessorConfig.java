@@ -12,10 +12,15 @@ import io.sluice.events.EventTime;
 import io.sluice.sink.ClickHouseSettings;
 
 /** Everything the processor is configured with, read once at startup. */
-public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse, String applicationId,
+public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse, String adminHost, int adminPort,
+                              String applicationId,
                               String instanceId, Path stateDir,
                               int streamThreads, Duration commitInterval, Duration eventTimeHorizon,
                               int sinkBatchRows, Duration sinkBatchInterval) {
+    public static final Setting ADMIN_HOST = new Setting("SLUICE_PROCESSOR_ADMIN_HOST", "127.0.0.1",
+            "Address of the processor's /healthz, /readyz and /metrics.");
+    public static final Setting ADMIN_PORT = new Setting("SLUICE_PROCESSOR_ADMIN_PORT", "8082",
+            "Port of the processor's /healthz, /readyz and /metrics.");
     public static final Setting APPLICATION_ID = new Setting("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-processor",
             "Kafka Streams application id: instances with the same id share the work.");
     public static final Setting INSTANCE_ID = new Setting("SLUICE_PROCESSOR_INSTANCE_ID", "",
@@ -32,11 +37,12 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
     public static final Setting SINK_BATCH_INTERVAL = new Setting("SLUICE_SINK_BATCH_INTERVAL", "1s",
             "Longest a row waits before its batch is inserted.");
 
-    public static final List<Setting> SETTINGS = List.of(APPLICATION_ID, INSTANCE_ID, STATE_DIR, THREADS, COMMIT_INTERVAL,
+    public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, STATE_DIR, THREADS, COMMIT_INTERVAL,
             SINK_BATCH_ROWS, SINK_BATCH_INTERVAL);
 
     public static ProcessorConfig from(Settings settings) {
         return new ProcessorConfig(KafkaSettings.from(settings), ClickHouseSettings.from(settings),
+                settings.get(ADMIN_HOST), settings.getInt(ADMIN_PORT),
                 settings.get(APPLICATION_ID), settings.get(INSTANCE_ID), Path.of(settings.get(STATE_DIR)), settings.getInt(THREADS),
                 settings.getDuration(COMMIT_INTERVAL), settings.getDuration(EventTime.HORIZON),
                 settings.getInt(SINK_BATCH_ROWS), settings.getDuration(SINK_BATCH_INTERVAL));

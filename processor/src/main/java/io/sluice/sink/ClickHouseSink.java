@@ -37,11 +37,13 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
     private final Client client;
+    private final SinkMetrics metrics = new SinkMetrics();
     private final Map<String, String> tableByTopic;
     private final int maxRows;
     private final Duration maxAge;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Map<String, ByteArrayOutputStream> pendingByTable = new LinkedHashMap<>();
+    private final Map<String, Integer> rowsByTable = new HashMap<>();
     private final Map<TopicPartition, OffsetAndMetadata> pendingOffsets = new HashMap<>();
     private int pendingRows;
     private long oldestPendingNanos;
@@ -82,6 +84,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
                     add(record);
                 }
+                metrics.lag(maxLag());
                 if (pendingRows >= maxRows || (pendingRows > 0 && System.nanoTime() - oldestPendingNanos >= maxAge.toNanos())) {
                     flush(true);
                 }
@@ -111,6 +114,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
                 table -> new ByteArrayOutputStream(64 * 1024));
         rows.writeBytes(record.value());
         rows.write('\n');
+        rowsByTable.merge(tableByTopic.get(record.topic()), 1, Integer::sum);
         pendingRows++;
         pendingOffsets.put(new TopicPartition(record.topic(), record.partition()),
                 new OffsetAndMetadata(record.offset() + 1));
@@ -129,10 +133,13 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         Collection<TopicPartition> paused = List.of();
         for (Map.Entry<String, ByteArrayOutputStream> table : pendingByTable.entrySet()) {
             while (true) {
+                long start = System.nanoTime();
                 try {
                     insert(table.getKey(), table.getValue().toByteArray());
+                    metrics.inserted(table.getKey(), rowsByTable.getOrDefault(table.getKey(), 0), start);
                     break;
                 } catch (Exception e) {
+                    metrics.failed(table.getKey());
                     if (!retryUntilDone || closing) {
                         LOG.warn("ClickHouse insert into {} failed; {} rows will be read again from Kafka: {}",
                                 table.getKey(), pendingRows, e.toString());
@@ -171,8 +178,24 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
 
     private void clearPending() {
         pendingByTable.clear();
+        rowsByTable.clear();
         pendingOffsets.clear();
         pendingRows = 0;
+    }
+
+    public SinkMetrics metrics() {
+        return metrics;
+    }
+
+    /** The consumer's own measure of how far behind it is (records-lag-max), 0 before it knows. */
+    private long maxLag() {
+        return consumer.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("records-lag-max") && e.getKey().tags().size() == 1)
+                .mapToLong(e -> {
+                    Object value = e.getValue().metricValue();
+                    return value instanceof Double d && !d.isNaN() ? d.longValue() : 0L;
+                })
+                .max().orElse(0L);
     }
 
     @Override

@@ -22,6 +22,7 @@ final class PipelineSettings {
         values.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-" + name);
         values.put("SLUICE_PROCESSOR_STATE_DIR", stateDir.toString());
         values.put("SLUICE_PROCESSOR_THREADS", "1");
+        values.put("SLUICE_PROCESSOR_ADMIN_PORT", "0");
         values.put("SLUICE_TOPIC_PARTITIONS", "3");
         for (String topic : new String[] {"TRANSACTIONS", "ERRORS", "PROJECTS", "HISTORY", "TRAFFIC", "ERROR_HISTORY",
                 "ERRORS_1M", "DEAD_LETTERS"}) {

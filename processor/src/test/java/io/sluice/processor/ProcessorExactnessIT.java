@@ -129,6 +129,20 @@ class ProcessorExactnessIT {
         assertEquals(before, after);
     }
 
+    @Test
+    void theAdminPortReportsReadinessAndRowsInsertedPerTable() throws Exception {
+        var http = java.net.http.HttpClient.newHttpClient();
+        String base = "http://127.0.0.1:" + processor.adminPort();
+        var ready = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/readyz")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, ready.statusCode(), ready.body());
+        String metrics = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/metrics")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        org.junit.jupiter.api.Assertions.assertTrue(metrics.contains(
+                "sluice_sink_rows_inserted_total{table=\"" + db + ".transactions\"} 200\n"), metrics);
+        org.junit.jupiter.api.Assertions.assertTrue(metrics.contains("sluice_processor_streams_running 1\n"), metrics);
+    }
+
     private static String trafficTotals() {
         return query("SELECT sum(requests), sum(status_2xx), sum(status_3xx), sum(status_4xx), sum(status_5xx), sum(status_none) FROM "
                 + db + ".traffic_1m FINAL WHERE project = 'shop'");

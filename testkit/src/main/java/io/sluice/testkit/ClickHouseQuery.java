@@ -17,10 +17,18 @@ public final class ClickHouseQuery {
     }
 
     public static String run(Engines engines, String sql) {
+        return run(engines, sql, java.util.Map.of());
+    }
+
+    /** With query parameters: {@code {name:Type}} in the SQL, {@code name → value} here. */
+    public static String run(Engines engines, String sql, java.util.Map<String, String> parameters) {
+        StringBuilder params = new StringBuilder();
+        parameters.forEach((name, value) -> params.append("&param_").append(name).append('=')
+                .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
         String credentials = Base64.getEncoder().encodeToString(
                 (engines.clickHouseUser() + ":" + engines.clickHousePassword()).getBytes(StandardCharsets.UTF_8));
         HttpRequest request = HttpRequest.newBuilder(URI.create(engines.clickHouseUrl() + "/?query="
-                        + URLEncoder.encode(sql, StandardCharsets.UTF_8)))
+                        + URLEncoder.encode(sql, StandardCharsets.UTF_8) + params))
                 .header("Authorization", "Basic " + credentials)
                 .POST(HttpRequest.BodyPublishers.noBody())
                 .build();

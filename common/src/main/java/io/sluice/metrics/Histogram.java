@@ -1,18 +1,20 @@
-package io.sluice.ops;
+package io.sluice.metrics;
 
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 
-/** A Prometheus histogram of seconds with fixed buckets; safe to record from many threads. */
-final class Histogram {
-    static final double[] LATENCY_BUCKETS = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10};
+/** A Prometheus histogram with fixed buckets; safe to record from many threads. */
+public final class Histogram {
+    public static final double[] LATENCY_BUCKETS = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10};
 
     private final double[] bounds;
     private final LongAdder[] counts;
     private final DoubleAdder sum = new DoubleAdder();
     private final LongAdder total = new LongAdder();
 
-    Histogram(double[] bounds) {
+    public static final double[] SIZE_BUCKETS = {1, 10, 100, 1_000, 5_000, 10_000, 20_000, 50_000, 100_000};
+
+    public Histogram(double[] bounds) {
         this.bounds = bounds.clone();
         this.counts = new LongAdder[bounds.length];
         for (int i = 0; i < bounds.length; i++) {
@@ -20,19 +22,22 @@ final class Histogram {
         }
     }
 
-    void recordNanos(long nanos) {
-        double seconds = nanos / 1e9;
+    public void recordNanos(long nanos) {
+        record(nanos / 1e9);
+    }
+
+    public void record(double value) {
         for (int i = 0; i < bounds.length; i++) {
-            if (seconds <= bounds[i]) {
+            if (value <= bounds[i]) {
                 counts[i].increment();
                 break;
             }
         }
-        sum.add(seconds);
+        sum.add(value);
         total.increment();
     }
 
-    void writeTo(StringBuilder out, String name, String help) {
+    public void writeTo(StringBuilder out, String name, String help) {
         out.append("# HELP ").append(name).append(' ').append(help).append('\n');
         out.append("# TYPE ").append(name).append(" histogram\n");
         long cumulative = 0;
