@@ -49,6 +49,15 @@ public final class Settings {
         }
     }
 
+    public double getDouble(Setting setting) {
+        String value = get(setting);
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw invalid(setting, value, "a number");
+        }
+    }
+
     /** Durations are written as a number and a unit: {@code 500ms}, {@code 30s}, {@code 15m}, {@code 24h}, {@code 7d}. */
     public Duration getDuration(Setting setting) {
         String value = get(setting);

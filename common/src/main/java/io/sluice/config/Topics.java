@@ -8,7 +8,8 @@ import java.util.List;
  * processor computed; the projects topic is the compacted project registry.
  */
 public record Topics(String transactions, String errors, String projects,
-                     String history, String traffic, String errorHistory, String errors1m, String deadLetters,
+                     String history, String traffic, String errorHistory, String errors1m, String outcomes,
+                     String deadLetters,
                      int partitions, short replicationFactor, Duration rawRetention) {
     public static final Setting TRANSACTIONS = new Setting("SLUICE_TOPIC_TRANSACTIONS",
             "sluice.transactions", "Raw transactions as clients sent them (key: project token).");
@@ -24,6 +25,8 @@ public record Topics(String transactions, String errors, String projects,
             "sluice.error-history", "Processor output: one deduplicated, parsed row per accepted error report.");
     public static final Setting ERRORS_1M = new Setting("SLUICE_TOPIC_ERRORS_1M",
             "sluice.errors-1m", "Processor output: absolute per-minute error counts by exception type.");
+    public static final Setting OUTCOMES = new Setting("SLUICE_TOPIC_OUTCOMES",
+            "sluice.outcomes", "Gateway output: per project, minute and outcome, how many requests were accepted or refused why.");
     public static final Setting DEAD_LETTERS = new Setting("SLUICE_TOPIC_DEAD_LETTERS",
             "sluice.dead-letters", "Records the processor could not process, with the reason in headers.");
     public static final Setting PARTITIONS = new Setting("SLUICE_TOPIC_PARTITIONS",
@@ -34,12 +37,12 @@ public record Topics(String transactions, String errors, String projects,
             "7d", "How long raw topics keep events: the window a replay can rebuild from.");
 
     public static final List<Setting> SETTINGS = List.of(TRANSACTIONS, ERRORS, PROJECTS, HISTORY, TRAFFIC,
-            ERROR_HISTORY, ERRORS_1M, DEAD_LETTERS, PARTITIONS, REPLICATION_FACTOR, RAW_RETENTION);
+            ERROR_HISTORY, ERRORS_1M, OUTCOMES, DEAD_LETTERS, PARTITIONS, REPLICATION_FACTOR, RAW_RETENTION);
 
     public static Topics from(Settings settings) {
         return new Topics(settings.get(TRANSACTIONS), settings.get(ERRORS), settings.get(PROJECTS),
                 settings.get(HISTORY), settings.get(TRAFFIC), settings.get(ERROR_HISTORY), settings.get(ERRORS_1M),
-                settings.get(DEAD_LETTERS),
+                settings.get(OUTCOMES), settings.get(DEAD_LETTERS),
                 settings.getInt(PARTITIONS), (short) settings.getInt(REPLICATION_FACTOR),
                 settings.getDuration(RAW_RETENTION));
     }

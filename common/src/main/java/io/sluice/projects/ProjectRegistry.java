@@ -70,6 +70,11 @@ public final class ProjectRegistry implements AutoCloseable {
         return tokenByKeyHash.get(HexFormat.of().formatHex(keyHash));
     }
 
+    /** A snapshot of every project. */
+    public java.util.List<Project> all() {
+        return java.util.List.copyOf(byToken.values());
+    }
+
     public int size() {
         return byToken.size();
     }

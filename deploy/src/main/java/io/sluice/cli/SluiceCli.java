@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
 import io.sluice.config.TopicSetup;
@@ -33,8 +31,16 @@ public final class SluiceCli {
 
               dev [--reset]                       run everything locally (Kafka, ClickHouse, processor, gateway);
                                                   data in .sluice/ ($SLUICE_HOME); --reset wipes it first
-              projects create --name NAME [--json] [--bootstrap-server HOST:PORT]
+              projects create --name NAME [--rate N --burst M] [--json]
                                                   create a project; prints its token and private key (shown once)
+              projects list [--json]              every project (no secrets)
+              projects show TOKEN [--json]        one project: keys (ids, expiry), quota, state
+              projects rotate-key TOKEN [--grace 24h] [--json]
+                                                  a new key; the old ones keep working for the grace period
+              projects revoke-key TOKEN KEY_ID    remove a key at once
+              projects disable TOKEN | enable TOKEN
+              projects set-quota TOKEN --rate N [--burst M] [--endpoint transaction|project]
+                                                  (projects commands take --bootstrap-server HOST:PORT)
               schema apply [--clickhouse-url URL] create or update Sluice's ClickHouse tables
               config                              print every setting with its default (markdown)
               gateway                             run only the gateway (configured by SLUICE_* variables)
@@ -81,6 +87,9 @@ public final class SluiceCli {
             err.println("sluice: " + e.getMessage());
             err.println(USAGE);
             return 2;
+        } catch (ProjectAdmin.UnknownProjectException | ProjectAdmin.UnknownKeyException e) {
+            err.println("sluice: " + e.getMessage());
+            return 1;
         } catch (Ports.PortTakenException e) {
             err.println("sluice: " + e.getMessage());
             return 1;
@@ -117,26 +126,13 @@ public final class SluiceCli {
     }
 
     private void projects(Args args) {
-        String action = args.positional(1);
-        if (!"create".equals(action)) {
-            throw new Args.UsageException("projects needs an action: create");
-        }
-        String name = args.required("name");
         Settings effective = args.options().containsKey("bootstrap-server")
                 ? settings.with(Map.of(KafkaSettings.BOOTSTRAP_SERVERS.name(), args.option("bootstrap-server", "")))
                 : settings;
         KafkaSettings kafka = KafkaSettings.from(effective);
         TopicSetup.ensureTopics(kafka);
         try (ProjectAdmin admin = new ProjectAdmin(kafka.bootstrapServers(), kafka.topics().projects())) {
-            ProjectAdmin.NewProject project = admin.create(name);
-            if (args.flag("json")) {
-                out.println(new ObjectMapper().createObjectNode()
-                        .put("token", project.token()).put("key", project.key()).put("name", project.name()));
-            } else {
-                out.println("Created project " + project.name());
-                out.println("  token: " + project.token());
-                out.println("  key:   " + project.key() + "   (shown only now: keep it secret)");
-            }
+            new ProjectsCommand(admin, out).run(args);
         }
     }
 

@@ -20,7 +20,7 @@ class ReadmeTest {
         int end = readme.indexOf(END);
         assertTrue(begin >= 0 && end > begin, "README.md must hold the configuration table between the markers");
         assertEquals(ConfigurationTable.markdown(), readme.substring(begin + BEGIN.length(), end),
-                "README.md's configuration table is out of date: paste the output of ./sluice config");
+                "README.md's configuration table is out of date: run deploy/bin/update-readme-config");
     }
 
     @Test

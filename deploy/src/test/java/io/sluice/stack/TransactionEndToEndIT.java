@@ -121,7 +121,7 @@ class TransactionEndToEndIT {
             }
             queries++;
         }
-        assertEquals(5, queries, "README's ready-to-run queries");
+        assertEquals(6, queries, "README's ready-to-run queries");
     }
 
     private static HttpResponse<String> post(String body) throws Exception {

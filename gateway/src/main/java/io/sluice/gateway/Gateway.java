@@ -22,6 +22,7 @@ import io.sluice.ingest.PartitionChooser;
 import io.sluice.ops.AdminServer;
 import io.sluice.ops.GatewayMetrics;
 import io.sluice.ops.KafkaReachability;
+import io.sluice.ops.Outcomes;
 import io.sluice.projects.ProjectRegistry;
 
 /**
@@ -37,6 +38,7 @@ public final class Gateway implements AutoCloseable {
     private final ProjectRegistry registry;
     private final KafkaReachability kafka;
     private final EventPublisher publisher;
+    private final Outcomes outcomes;
     private final GatewayMetrics metrics;
     private final AtomicBoolean draining;
     private final EventLoopGroup acceptor;
@@ -44,11 +46,13 @@ public final class Gateway implements AutoCloseable {
     private Channel serverChannel;
     private AdminServer admin;
 
-    private Gateway(GatewayConfig config, ProjectRegistry registry, KafkaReachability kafka, EventPublisher publisher) {
+    private Gateway(GatewayConfig config, ProjectRegistry registry, KafkaReachability kafka, EventPublisher publisher,
+                    Outcomes outcomes) {
         this.config = config;
         this.registry = registry;
         this.kafka = kafka;
         this.publisher = publisher;
+        this.outcomes = outcomes;
         this.metrics = new GatewayMetrics();
         this.draining = new AtomicBoolean();
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -59,10 +63,11 @@ public final class Gateway implements AutoCloseable {
         TopicSetup.ensureTopics(config.kafka());
         ProjectRegistry registry = new ProjectRegistry(config.kafka().bootstrapServers(), config.kafka().topics().projects());
         KafkaReachability kafka = new KafkaReachability(config.kafka().bootstrapServers());
-        EventPublisher publisher = new EventPublisher(
-                EventPublisher.durableProducer(config.kafka().bootstrapServers(), config.publishTimeout()),
-                config.kafka().topics(), new PartitionChooser(config.floodRatePerSecond()));
-        Gateway gateway = new Gateway(config, registry, kafka, publisher);
+        var producer = EventPublisher.durableProducer(config.kafka().bootstrapServers(), config.publishTimeout());
+        EventPublisher publisher = new EventPublisher(producer, config.kafka().topics(),
+                new PartitionChooser(config.floodRatePerSecond()));
+        Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());
+        Gateway gateway = new Gateway(config, registry, kafka, publisher, outcomes);
         try {
             if (!registry.awaitLoaded(config.readyTimeout())) {
                 throw new IllegalStateException("the project registry (" + config.kafka().topics().projects()
@@ -84,7 +89,7 @@ public final class Gateway implements AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new GatewayInitializer(config, registry, publisher, metrics, draining))
+                .childHandler(new GatewayInitializer(config, registry, publisher, metrics, outcomes, draining))
                 .bind(new InetSocketAddress(config.host(), config.port()))
                 .sync().channel();
         LOG.info("gateway listening on {}:{} (admin {}:{}), {} projects", config.host(), port(),
@@ -132,6 +137,7 @@ public final class Gateway implements AutoCloseable {
             LOG.warn("{} requests still in flight after {} s; stopping anyway",
                     metrics.inFlightRequests().get(), config.shutdownTimeout().toSeconds());
         }
+        outcomes.close(); // the last counts, before the producer closes
         publisher.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         if (admin != null) {

@@ -13,8 +13,8 @@ import io.sluice.events.EventTime;
 public record GatewayConfig(String host, int port, String adminHost, int adminPort, KafkaSettings kafka,
                             int maxBodyBytes, int maxDecompressedBytes, int maxConnections, long maxInFlightBytes,
                             Duration idleTimeout, Duration receiveTimeout, Duration publishTimeout,
-                            Duration shutdownTimeout, long floodRatePerSecond, Duration eventTimeHorizon,
-                            Duration readyTimeout) {
+                            Duration shutdownTimeout, long floodRatePerSecond, double quotaShare,
+                            Duration outcomesInterval, Duration eventTimeHorizon, Duration readyTimeout) {
     public static final Setting HOST = new Setting("SLUICE_GATEWAY_HOST", "127.0.0.1",
             "Address the gateway listens on (0.0.0.0 to accept from other machines).");
     public static final Setting PORT = new Setting("SLUICE_GATEWAY_PORT", "8080", "Port of the ingest API.");
@@ -38,6 +38,10 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "On SIGTERM, how long in-flight requests may take to finish.");
     public static final Setting FLOOD_RATE = new Setting("SLUICE_GATEWAY_FLOOD_RATE", "1000",
             "Events per second of one project (per gateway) above which its events spread over all partitions.");
+    public static final Setting QUOTA_SHARE = new Setting("SLUICE_GATEWAY_QUOTA_SHARE", "1.0",
+            "Share of each project's quota this gateway allows (quotas are per gateway: 1/N with N gateways).");
+    public static final Setting OUTCOMES_INTERVAL = new Setting("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "5s",
+            "How often per-project outcome counts (accepted, refused and why) are published.");
     public static final Setting PUBLISH_TIMEOUT = new Setting("SLUICE_GATEWAY_PUBLISH_TIMEOUT", "5s",
             "How long an event may wait for Kafka's acknowledgement before the client gets 503.");
     public static final Setting READY_TIMEOUT = new Setting("SLUICE_GATEWAY_READY_TIMEOUT", "60s",
@@ -45,7 +49,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
 
     public static final List<Setting> SETTINGS = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, MAX_BODY_BYTES,
             MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, IDLE_TIMEOUT, RECEIVE_TIMEOUT,
-            PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, FLOOD_RATE, READY_TIMEOUT);
+            PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, FLOOD_RATE, QUOTA_SHARE, OUTCOMES_INTERVAL, READY_TIMEOUT);
 
     public static GatewayConfig from(Settings settings) {
         return new GatewayConfig(settings.get(HOST), settings.getInt(PORT), settings.get(ADMIN_HOST),
@@ -54,7 +58,8 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                 settings.getInt(MAX_CONNECTIONS), settings.getLong(MAX_IN_FLIGHT_BYTES),
                 settings.getDuration(IDLE_TIMEOUT), settings.getDuration(RECEIVE_TIMEOUT),
                 settings.getDuration(PUBLISH_TIMEOUT), settings.getDuration(SHUTDOWN_TIMEOUT),
-                settings.getLong(FLOOD_RATE), settings.getDuration(EventTime.HORIZON),
+                settings.getLong(FLOOD_RATE), settings.getDouble(QUOTA_SHARE), settings.getDuration(OUTCOMES_INTERVAL),
+                settings.getDuration(EventTime.HORIZON),
                 settings.getDuration(READY_TIMEOUT));
     }
 

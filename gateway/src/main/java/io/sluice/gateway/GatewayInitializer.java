@@ -21,7 +21,10 @@ import io.sluice.ingest.IngestHandler;
 import io.sluice.ingest.ReceiveTimeouts;
 import io.sluice.ingest.Rejection;
 import io.sluice.ingest.Responses;
+import io.sluice.ingest.IngestRoute;
 import io.sluice.ops.GatewayMetrics;
+import io.sluice.ops.Outcomes;
+import io.sluice.quota.QuotaLimiter;
 import io.sluice.projects.ProjectRegistry;
 
 /** The gateway's pipeline, top to bottom as a request travels through it. */
@@ -32,6 +35,8 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
     private final GatewayConfig config;
     private final Admission.Limits limits;
     private final GatewayMetrics metrics;
+    private final QuotaLimiter quotas;
+    private final Outcomes outcomes;
     private final AtomicBoolean draining;
     private final Authenticator authenticator;
     private final BodyDecoder decoder;
@@ -39,10 +44,12 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
     private final EventPublisher publisher;
 
     GatewayInitializer(GatewayConfig config, ProjectRegistry registry, EventPublisher publisher,
-                       GatewayMetrics metrics, AtomicBoolean draining) {
+                       GatewayMetrics metrics, Outcomes outcomes, AtomicBoolean draining) {
         this.config = config;
         this.limits = new Admission.Limits(config.maxConnections(), config.maxInFlightBytes(), config.maxBodyBytes());
         this.metrics = metrics;
+        this.quotas = new QuotaLimiter(config.quotaShare());
+        this.outcomes = outcomes;
         this.draining = draining;
         this.authenticator = new Authenticator(registry, Clock.systemUTC());
         this.decoder = new BodyDecoder(config.maxDecompressedBytes());
@@ -55,24 +62,28 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
         ChannelPipeline pipeline = channel.pipeline();
         pipeline.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE_BYTES, MAX_HEADER_BYTES, 16 * 1024));
         pipeline.addLast("timeouts", new ReceiveTimeouts(config.idleTimeout(), config.receiveTimeout()));
-        pipeline.addLast("admission", new Admission(limits, metrics));
-        pipeline.addLast("body", new JsonBodyLimit(config.maxBodyBytes(), metrics));
+        pipeline.addLast("admission", new Admission(limits, metrics, outcomes));
+        pipeline.addLast("body", new JsonBodyLimit(config.maxBodyBytes(), metrics, outcomes));
         pipeline.addLast("ingest", new IngestHandler(authenticator, decoder, validator, publisher, Clock.systemUTC(),
-                metrics, draining));
+                metrics, quotas, outcomes, draining));
     }
 
     /** Collects the body up to the limit; a larger one gets a JSON 413 and the connection closes. */
     private static final class JsonBodyLimit extends HttpObjectAggregator {
         private final GatewayMetrics metrics;
+        private final Outcomes outcomes;
 
-        JsonBodyLimit(int maxBodyBytes, GatewayMetrics metrics) {
+        JsonBodyLimit(int maxBodyBytes, GatewayMetrics metrics, Outcomes outcomes) {
             super(maxBodyBytes);
             this.metrics = metrics;
+            this.outcomes = outcomes;
         }
 
         @Override
         protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
             metrics.rejected("body_too_large");
+            outcomes.record(oversized instanceof io.netty.handler.codec.http.HttpRequest request
+                    ? IngestRoute.tokenOf(request.uri()) : null, "body_too_large");
             ctx.writeAndFlush(Responses.error(new Rejection(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large",
                             "the request body is larger than " + maxContentLength() + " bytes")))
                     .addListener(ChannelFutureListener.CLOSE);

@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.ops.GatewayMetrics;
+import io.sluice.ops.Outcomes;
 
 /**
  * Decides, from a request's head and before its body is buffered, whether the gateway takes it
@@ -26,6 +27,7 @@ import io.sluice.ops.GatewayMetrics;
 public final class Admission extends ChannelDuplexHandler {
     private final Limits limits;
     private final GatewayMetrics metrics;
+    private final Outcomes outcomes;
     /** Reservations of admitted requests on this connection, oldest first; one answer releases one. */
     private final ArrayDeque<Long> reserved = new ArrayDeque<>();
     private boolean overConnectionCap;
@@ -35,9 +37,10 @@ public final class Admission extends ChannelDuplexHandler {
     public record Limits(int maxConnections, long maxInFlightBytes, int maxBodyBytes) {
     }
 
-    public Admission(Limits limits, GatewayMetrics metrics) {
+    public Admission(Limits limits, GatewayMetrics metrics, Outcomes outcomes) {
         this.limits = limits;
         this.metrics = metrics;
+        this.outcomes = outcomes;
     }
 
     @Override
@@ -65,6 +68,7 @@ public final class Admission extends ChannelDuplexHandler {
             if (refusal != null) {
                 discardingBody = true;
                 metrics.rejected(refusal.code());
+                outcomes.record(head.decoderResult().isSuccess() ? IngestRoute.tokenOf(head.uri()) : null, refusal.code());
                 ctx.writeAndFlush(Responses.error(refusal)).addListener(ChannelFutureListener.CLOSE);
             } else {
                 reserved.add(reservation);

@@ -19,6 +19,9 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.auth.Authenticator;
 import io.sluice.ops.GatewayMetrics;
+import io.sluice.ops.Outcomes;
+import io.sluice.projects.Project;
+import io.sluice.quota.QuotaLimiter;
 
 /**
  * One request's path, in order: route → authenticate → content type → decode → validate →
@@ -34,6 +37,8 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private final EventPublisher publisher;
     private final Clock clock;
     private final GatewayMetrics metrics;
+    private final QuotaLimiter quotas;
+    private final Outcomes outcomes;
     private final AtomicBoolean draining;
     /** Pipelined requests that arrived while one was being published. */
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
@@ -43,13 +48,16 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
      * @param draining set when the gateway shuts down: answers then close their connections
      */
     public IngestHandler(Authenticator authenticator, BodyDecoder decoder, EventValidator validator,
-                         EventPublisher publisher, Clock clock, GatewayMetrics metrics, AtomicBoolean draining) {
+                         EventPublisher publisher, Clock clock, GatewayMetrics metrics, QuotaLimiter quotas,
+                         Outcomes outcomes, AtomicBoolean draining) {
         this.authenticator = authenticator;
         this.decoder = decoder;
         this.validator = validator;
         this.publisher = publisher;
         this.clock = clock;
         this.metrics = metrics;
+        this.quotas = quotas;
+        this.outcomes = outcomes;
         this.draining = draining;
     }
 
@@ -72,6 +80,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         long startNanos = System.nanoTime();
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         String endpoint = "other";
+        String token = null;
         try {
             if (!request.decoderResult().isSuccess()) {
                 throw new Rejection(HttpResponseStatus.BAD_REQUEST, "bad_request",
@@ -80,8 +89,10 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             long receivedAt = clock.millis();
             IngestRoute route = IngestRoute.of(request.method(), request.uri());
             endpoint = route.endpoint().pathSegment();
+            token = route.token();
             metrics.received(endpoint, request.content().readableBytes());
-            authenticator.authenticate(route.token(), request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            Project project = authenticator.authenticate(route.token(), request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            quotas.admit(project, route.endpoint(), System.nanoTime());
             requireJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
             byte[] json = decoder.decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING));
             AcceptedEvent event = validator.validate(route.endpoint(), json, receivedAt);
@@ -90,6 +101,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             publisher.publish(route, event, json, receivedAt).whenComplete((ignored, error) -> {
                 metrics.produced(produceStart);
                 if (error == null) {
+                    outcomes.record(route.token(), "accepted");
                     respond(ctx, Responses.accepted(event.eventId()), keepAlive, answeredEndpoint, startNanos);
                 } else {
                     LOG.warn("Kafka did not acknowledge event {} of project {}: {}",
@@ -97,11 +109,15 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
                     Rejection unavailable = new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE,
                             "unavailable", "the event could not be stored right now; retry later");
                     metrics.rejected(unavailable.code());
+                    outcomes.record(route.token(), unavailable.code());
                     respond(ctx, Responses.error(unavailable), keepAlive, answeredEndpoint, startNanos);
                 }
             });
         } catch (Rejection rejection) {
             metrics.rejected(rejection.code());
+            if (token != null) {
+                outcomes.record(token, rejection.code());
+            }
             respond(ctx, Responses.error(rejection), keepAlive && rejection.status().code() < 500, endpoint, startNanos);
         } finally {
             request.release();

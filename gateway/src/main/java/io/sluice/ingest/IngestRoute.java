@@ -33,6 +33,15 @@ public record IngestRoute(String token, Endpoint endpoint) {
         return new IngestRoute(rest.substring(0, slash), endpoint);
     }
 
+    /** The token named in an ingest path, or null: for counting a request that was refused before routing. */
+    public static String tokenOf(String uri) {
+        try {
+            return of(HttpMethod.POST, uri).token();
+        } catch (Rejection notAnIngestPath) {
+            return null;
+        }
+    }
+
     private static Rejection notFound() {
         return new Rejection(HttpResponseStatus.NOT_FOUND, "not_found",
                 "no such endpoint; use POST /api/v1/<project_token>/transaction or /api/v1/<project_token>/project");

@@ -14,12 +14,25 @@ public final class Rejection extends RuntimeException {
     private final transient HttpResponseStatus status;
     private final String code;
     private final String field;
+    private final String limit;
+    private final long retryAfterSeconds;
 
-    public Rejection(HttpResponseStatus status, String code, String message, String field) {
+    /**
+     * @param limit             the limit that was hit, for 429 answers (or null)
+     * @param retryAfterSeconds the Retry-After of 429/503 answers
+     */
+    public Rejection(HttpResponseStatus status, String code, String message, String field, String limit,
+                     long retryAfterSeconds) {
         super(message, null, false, false);
         this.status = status;
         this.code = code;
         this.field = field;
+        this.limit = limit;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    public Rejection(HttpResponseStatus status, String code, String message, String field) {
+        this(status, code, message, field, null, 1);
     }
 
     public Rejection(HttpResponseStatus status, String code, String message) {
@@ -40,5 +53,13 @@ public final class Rejection extends RuntimeException {
 
     public String field() {
         return field;
+    }
+
+    public String limit() {
+        return limit;
+    }
+
+    public long retryAfterSeconds() {
+        return retryAfterSeconds;
     }
 }

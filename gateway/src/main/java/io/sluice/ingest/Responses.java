@@ -31,13 +31,16 @@ public final class Responses {
         if (rejection.field() != null) {
             body.put("field", rejection.field());
         }
+        if (rejection.limit() != null) {
+            body.put("limit", rejection.limit());
+        }
         FullHttpResponse response = json(rejection.status(), body);
         if (rejection.status().equals(HttpResponseStatus.METHOD_NOT_ALLOWED)) {
             response.headers().set(HttpHeaderNames.ALLOW, "POST");
         }
         if (rejection.status().equals(HttpResponseStatus.SERVICE_UNAVAILABLE)
                 || rejection.status().equals(HttpResponseStatus.TOO_MANY_REQUESTS)) {
-            response.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+            response.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(rejection.retryAfterSeconds()));
         }
         return response;
     }

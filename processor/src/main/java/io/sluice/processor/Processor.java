@@ -61,7 +61,8 @@ public final class Processor implements AutoCloseable {
         ClickHouseSink sink = new ClickHouseSink(clickHouse, config.kafka().bootstrapServers(),
                 config.applicationId() + "-sink", config.instanceId().isEmpty() ? "" : config.instanceId() + "-sink",
                 Map.of(topics.history(), db + ".transactions", topics.traffic(), db + ".traffic_1m",
-                        topics.errorHistory(), db + ".errors", topics.errors1m(), db + ".errors_1m"),
+                        topics.errorHistory(), db + ".errors", topics.errors1m(), db + ".errors_1m",
+                        topics.outcomes(), db + ".outcomes_1m"),
                 config.sinkBatchRows(), config.sinkBatchInterval());
         Thread sinkThread = new Thread(sink, "sluice-clickhouse-sink");
         sinkThread.start();

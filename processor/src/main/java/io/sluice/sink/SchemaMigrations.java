@@ -24,7 +24,8 @@ import com.clickhouse.client.api.Client;
 public final class SchemaMigrations {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrations.class);
     /** In order. A new schema change is a new file here, never an edit of an applied one. */
-    static final List<String> FILES = List.of("V001__transactions_and_traffic.sql", "V002__errors.sql");
+    static final List<String> FILES = List.of("V001__transactions_and_traffic.sql", "V002__errors.sql",
+            "V003__outcomes.sql");
 
     private SchemaMigrations() {
     }

@@ -25,7 +25,7 @@ final class PipelineSettings {
         values.put("SLUICE_PROCESSOR_ADMIN_PORT", "0");
         values.put("SLUICE_TOPIC_PARTITIONS", "3");
         for (String topic : new String[] {"TRANSACTIONS", "ERRORS", "PROJECTS", "HISTORY", "TRAFFIC", "ERROR_HISTORY",
-                "ERRORS_1M", "DEAD_LETTERS"}) {
+                "ERRORS_1M", "OUTCOMES", "DEAD_LETTERS"}) {
             values.put("SLUICE_TOPIC_" + topic, name + "." + topic.toLowerCase().replace('_', '-'));
         }
         return values;

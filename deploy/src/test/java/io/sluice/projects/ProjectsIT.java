@@ -1,0 +1,231 @@
+package io.sluice.projects;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.cli.CliRunner;
+import io.sluice.config.Settings;
+import io.sluice.gateway.Gateway;
+import io.sluice.gateway.GatewayConfig;
+import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorConfig;
+import io.sluice.testkit.Await;
+import io.sluice.testkit.ClickHouseQuery;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.RealEngines;
+
+/** Projects and keys as operators run them: through ./sluice projects, against a running gateway. */
+@ExtendWith(RealEngines.class)
+class ProjectsIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Duration IN_FORCE = Duration.ofSeconds(2);
+    private static final String TRANSACTION = "{\"transaction\": \"GET /\", \"tags\": {\"http.status_code\": 200}}";
+
+    @TempDir
+    static Path stateDir;
+
+    static Engines engines;
+    static Settings settings;
+    static Gateway gateway;
+    static Processor processor;
+
+    @BeforeAll
+    static void start(Engines realEngines) throws Exception {
+        engines = realEngines;
+        Map<String, String> values = new HashMap<>();
+        values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers());
+        values.put("SLUICE_CLICKHOUSE_URL", engines.clickHouseUrl());
+        values.put("SLUICE_CLICKHOUSE_USER", engines.clickHouseUser());
+        values.put("SLUICE_CLICKHOUSE_PASSWORD", engines.clickHousePassword());
+        values.put("SLUICE_CLICKHOUSE_DATABASE", "sluice_projects");
+        values.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-projects-it");
+        values.put("SLUICE_PROCESSOR_STATE_DIR", stateDir.toString());
+        values.put("SLUICE_PROCESSOR_THREADS", "1");
+        values.put("SLUICE_PROCESSOR_ADMIN_PORT", "0");
+        values.put("SLUICE_GATEWAY_PORT", "0");
+        values.put("SLUICE_GATEWAY_ADMIN_PORT", "0");
+        values.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms");
+        values.put("SLUICE_TOPIC_PARTITIONS", "2");
+        for (String topic : new String[] {"TRANSACTIONS", "ERRORS", "PROJECTS", "HISTORY", "TRAFFIC", "ERROR_HISTORY",
+                "ERRORS_1M", "OUTCOMES", "DEAD_LETTERS"}) {
+            values.put("SLUICE_TOPIC_" + topic, "projects-it." + topic.toLowerCase());
+        }
+        settings = new Settings(values);
+        gateway = Gateway.start(GatewayConfig.from(settings));
+        processor = Processor.start(ProcessorConfig.from(settings));
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        processor.close();
+    }
+
+    @Test
+    void aCreatedProjectsKeyWorksAtOnce() throws Exception {
+        JsonNode project = cliJson("projects", "create", "--name", "fresh", "--json");
+        long start = System.nanoTime();
+        int status = Await.until(IN_FORCE, 200, () -> send(project, TRANSACTION).statusCode());
+        assertEquals(200, status);
+        assertTrue(System.nanoTime() - start < IN_FORCE.toNanos());
+    }
+
+    @Test
+    void listAndShowNeverPrintAKeyOrItsHash() throws Exception {
+        JsonNode project = cliJson("projects", "create", "--name", "listed", "--json");
+        String key = project.get("key").asText();
+        String list = cli("projects", "list", "--json");
+        String show = cli("projects", "show", project.get("token").asText(), "--json");
+        String table = cli("projects", "list");
+        for (String output : new String[] {list, show, table}) {
+            assertFalse(output.contains(key) || output.contains(key.substring(4, 20)), output);
+            assertFalse(output.contains("sha256"), output);
+        }
+        assertTrue(list.contains("\"name\":\"listed\""), list);
+        assertEquals(1, JSON.readTree(show).get("keys").size());
+    }
+
+    @Test
+    void aRotatedKeyWorksAndTheOldOneWorksUntilTheGraceEnds() throws Exception {
+        JsonNode project = cliJson("projects", "create", "--name", "rotated", "--json");
+        Await.until(IN_FORCE, 200, () -> send(project, TRANSACTION).statusCode());
+        JsonNode rotated = cliJson("projects", "rotate-key", project.get("token").asText(), "--grace", "3s", "--json");
+        JsonNode withNewKey = JSON.createObjectNode().put("token", project.get("token").asText()).put("key", rotated.get("key").asText());
+
+        assertEquals(200, Await.until(IN_FORCE, 200, () -> send(withNewKey, TRANSACTION).statusCode()));
+        assertEquals(200, send(project, TRANSACTION).statusCode(), "the old key works during the grace period");
+        assertEquals(401, Await.until(Duration.ofSeconds(6), 401, () -> send(project, TRANSACTION).statusCode()),
+                "the old key fails once the grace has passed");
+        assertEquals(200, send(withNewKey, TRANSACTION).statusCode());
+    }
+
+    @Test
+    void aRevokedKeyIsRefusedWithinTwoSeconds() throws Exception {
+        JsonNode project = cliJson("projects", "create", "--name", "revoked", "--json");
+        Await.until(IN_FORCE, 200, () -> send(project, TRANSACTION).statusCode());
+        String keyId = JSON.readTree(cli("projects", "show", project.get("token").asText(), "--json")).get("keys").get(0).get("id").asText();
+        cli("projects", "revoke-key", project.get("token").asText(), keyId);
+        assertEquals(401, Await.until(IN_FORCE, 401, () -> send(project, TRANSACTION).statusCode()));
+    }
+
+    @Test
+    void aDisabledProjectGets403WithinTwoSecondsAndEnablingRestoresIt() throws Exception {
+        JsonNode project = cliJson("projects", "create", "--name", "paused", "--json");
+        Await.until(IN_FORCE, 200, () -> send(project, TRANSACTION).statusCode());
+        cli("projects", "disable", project.get("token").asText());
+        assertEquals(403, Await.until(IN_FORCE, 403, () -> send(project, TRANSACTION).statusCode()));
+        cli("projects", "enable", project.get("token").asText());
+        assertEquals(200, Await.until(IN_FORCE, 200, () -> send(project, TRANSACTION).statusCode()));
+    }
+
+    @Test
+    void aQuotaGives429AfterTheBurstAndRecovers() throws Exception {
+        JsonNode project = cliJson("projects", "create", "--name", "limited", "--rate", "2", "--burst", "3", "--json");
+        // Until the gateway knows the project it answers 401, which takes nothing from the quota.
+        assertEquals(200, Await.until(IN_FORCE, 200, () -> send(project, TRANSACTION).statusCode()));
+        int accepted = 1;
+        HttpResponse<String> refused = null;
+        for (int i = 0; i < 10 && refused == null; i++) {
+            HttpResponse<String> response = send(project, TRANSACTION);
+            if (response.statusCode() == 200) {
+                accepted++;
+            } else {
+                refused = response;
+            }
+        }
+        assertTrue(accepted >= 3 && accepted <= 4, "the burst of 3 (plus what refilled meanwhile), got " + accepted);
+        assertEquals(429, refused.statusCode(), refused.body());
+        assertEquals("1", refused.headers().firstValue("Retry-After").orElse(""));
+        JsonNode body = JSON.readTree(refused.body());
+        assertEquals("quota_exceeded", body.get("error").asText());
+        assertEquals("2/s burst 3", body.get("limit").asText());
+        Thread.sleep(1_100);
+        assertEquals(200, send(project, TRANSACTION).statusCode(), "recovers as the bucket refills");
+    }
+
+    @Test
+    void everyRefusalIsCountedPerProjectAndReasonInClickHouse() throws Exception {
+        JsonNode project = cliJson("projects", "create", "--name", "counted", "--rate", "1", "--burst", "3", "--json");
+        // Every authenticated request takes from the quota, this invalid one too.
+        assertEquals(400, Await.until(IN_FORCE, 400, () -> send(project, "[]").statusCode()));
+        JsonNode wrongKey = JSON.createObjectNode().put("token", project.get("token").asText()).put("key", "slk_wrong");
+        for (int i = 0; i < 3; i++) {
+            send(wrongKey, TRANSACTION);
+        }
+        assertEquals(200, send(project, TRANSACTION).statusCode());
+        assertEquals(200, send(project, TRANSACTION).statusCode());
+        assertEquals(429, send(project, TRANSACTION).statusCode());
+        String expected = "accepted\t2\ninvalid_json\t1\nquota_exceeded\t1\nunauthorized\t3";
+        assertEquals(expected, Await.until(Duration.ofSeconds(30), expected, () -> ClickHouseQuery.run(engines,
+                "SELECT outcome, sum(events) FROM sluice_projects.outcomes_1m FINAL WHERE project = {project:String} "
+                        + "GROUP BY outcome ORDER BY outcome", Map.of("project", project.get("token").asText()))));
+    }
+
+    @Test
+    void aRestartedGatewayRebuildsTheRegistryFromTheTopic() throws Exception {
+        JsonNode project = cliJson("projects", "create", "--name", "survivor", "--json");
+        try (Gateway fresh = Gateway.start(GatewayConfig.from(settings))) {
+            assertEquals(200, send(fresh.port(), project, TRANSACTION).statusCode(), "known as soon as it is ready");
+        }
+    }
+
+    @Test
+    void anUnknownTokenIsAClearErrorWithExitCode1() {
+        CliRunner.Result result = CliRunner.run(settings, "projects", "disable", "no-such-token");
+        assertEquals(1, result.exitCode());
+        assertEquals("sluice: no project has the token no-such-token\n", result.err());
+    }
+
+    @Test
+    void badArgumentsExitWithCode2AndTheUsage() {
+        CliRunner.Result result = CliRunner.run(settings, "projects", "set-quota", "some-token", "--rate", "many");
+        assertEquals(2, result.exitCode());
+        assertTrue(result.err().startsWith("sluice: --rate and --burst are whole numbers of events\nusage:"), result.err());
+    }
+
+    private static String cli(String... argv) {
+        CliRunner.Result result = CliRunner.run(settings, argv);
+        assertEquals(0, result.exitCode(), result.err());
+        return result.out();
+    }
+
+    private static JsonNode cliJson(String... argv) throws Exception {
+        return JSON.readTree(cli(argv));
+    }
+
+    private static HttpResponse<String> send(JsonNode project, String body) {
+        return send(gateway.port(), project, body);
+    }
+
+    private static HttpResponse<String> send(int port, JsonNode project, String body) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/"
+                            + project.get("token").asText() + "/transaction"))
+                    .header("Authorization", "Bearer " + project.get("key").asText())
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
