@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -14,7 +15,10 @@ import io.sluice.config.TopicSetup;
 import io.sluice.engines.Ports;
 import io.sluice.gateway.GatewayMain;
 import io.sluice.processor.ProcessorMain;
+import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
+import io.sluice.replay.Replay;
+import io.sluice.replay.ReplayRequest;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SchemaMigrations;
@@ -42,6 +46,9 @@ public final class SluiceCli {
               projects set-quota TOKEN --rate N [--burst M] [--endpoint transaction|project]
                                                   (projects commands take --bootstrap-server HOST:PORT)
               schema apply [--clickhouse-url URL] create or update Sluice's ClickHouse tables
+              replay --from ISO_TIME [--to ISO_TIME] [--project TOKEN] [--what history|errors|aggregates|all] [--dry-run]
+                                                  rebuild ClickHouse rows of that event-time range from Kafka;
+                                                  idempotent: rows already there stay single, safe to run twice
               config                              print every setting with its default (markdown)
               gateway                             run only the gateway (configured by SLUICE_* variables)
               processor                           run only the processor (configured by SLUICE_* variables)
@@ -70,12 +77,13 @@ public final class SluiceCli {
 
     int run(String[] argv) {
         try {
-            Args args = Args.parse(argv, Set.of("json", "reset", "help"));
+            Args args = Args.parse(argv, Set.of("json", "reset", "help", "dry-run"));
             String command = args.positional(0) == null ? "help" : args.positional(0);
             switch (command) {
                 case "dev" -> dev(args);
                 case "projects" -> projects(args);
                 case "schema" -> schema(args);
+                case "replay" -> replay(args);
                 case "gateway" -> GatewayMain.main(new String[0]);
                 case "processor" -> ProcessorMain.main(new String[0]);
                 case "config" -> out.print(ConfigurationTable.markdown());
@@ -148,6 +156,24 @@ public final class SluiceCli {
             var applied = SchemaMigrations.apply(client, clickHouse);
             out.println(applied.isEmpty() ? "schema is up to date (" + clickHouse + ")"
                     : "applied " + String.join(", ", applied) + " (" + clickHouse + ")");
+        }
+    }
+
+    private void replay(Args args) {
+        ReplayRequest request;
+        try {
+            request = new ReplayRequest(Instant.parse(args.required("from")),
+                    args.options().containsKey("to") ? Instant.parse(args.option("to", "")) : Instant.now().plusSeconds(60),
+                    args.option("project", null), ReplayRequest.What.parse(args.option("what", "all")), args.flag("dry-run"));
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new Args.UsageException("--from and --to are ISO 8601 times such as 2026-11-22T10:00:00Z: " + e.getParsedString());
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+        ProcessorConfig config = ProcessorConfig.from(settings);
+        try (var client = ClickHouseClients.create(config.clickHouse())) {
+            new Replay(config.kafka().bootstrapServers(), config.kafka().topics(), config.eventTimeHorizon(), client,
+                    config.clickHouse(), out).run(request);
         }
     }
 

@@ -46,6 +46,11 @@ public final class ProcessorTopology {
     }
 
     public static Topology build(Topics topics, Duration horizon) {
+        return build(topics, horizon, 0);
+    }
+
+    /** @param generation of the aggregate rows' versions (raise it to recompute, see {@link Generations}) */
+    public static Topology build(Topics topics, Duration horizon, int generation) {
         StreamsBuilder builder = new StreamsBuilder();
         TimeWindows minutes = TimeWindows.ofSizeAndGrace(Duration.ofMinutes(1), horizon);
 
@@ -61,7 +66,7 @@ public final class ProcessorTopology {
                                 .withKeySerde(JsonSerde.of(TrafficKey.class)).withValueSerde(JsonSerde.of(TrafficCounts.class)))
                 .toStream(Named.as("traffic-changes"))
                 .map((window, counts) -> {
-                    TrafficRow row = TrafficRow.of(window.key(), window.window().start(), counts);
+                    TrafficRow row = TrafficRow.of(window.key(), window.window().start(), counts, generation);
                     return KeyValue.pair(row.project() + '/' + row.environment() + '/' + row.minute(), row);
                 }, Named.as("traffic-row"))
                 .to(topics.traffic(), Produced.with(Serdes.String(), JsonSerde.of(TrafficRow.class)).withName("traffic-1m-out"));
@@ -76,7 +81,7 @@ public final class ProcessorTopology {
                         .withKeySerde(JsonSerde.of(ErrorKey.class)).withValueSerde(Serdes.Long()))
                 .toStream(Named.as("error-changes"))
                 .map((window, count) -> {
-                    ErrorRow row = ErrorRow.of(window.key(), window.window().start(), count);
+                    ErrorRow row = ErrorRow.of(window.key(), window.window().start(), count, generation);
                     return KeyValue.pair(row.project() + '/' + row.environment() + '/' + row.minute() + '/' + row.exceptionType(), row);
                 }, Named.as("error-row"))
                 .to(topics.errors1m(), Produced.with(Serdes.String(), JsonSerde.of(ErrorRow.class)).withName("errors-1m-out"));

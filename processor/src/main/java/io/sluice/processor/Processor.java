@@ -49,7 +49,7 @@ public final class Processor implements AutoCloseable {
         SchemaMigrations.apply(clickHouse, config.clickHouse());
 
         Topics topics = config.kafka().topics();
-        KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon()),
+        KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation()),
                 streamsProperties(config));
         streams.setUncaughtExceptionHandler(error -> {
             LOG.error("stream thread failed; replacing it", error);

@@ -14,7 +14,7 @@ import io.sluice.sink.ClickHouseSettings;
 /** Everything the processor is configured with, read once at startup. */
 public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse, String adminHost, int adminPort,
                               String applicationId,
-                              String instanceId, Path stateDir,
+                              String instanceId, int generation, Path stateDir,
                               int streamThreads, Duration commitInterval, Duration eventTimeHorizon,
                               int sinkBatchRows, Duration sinkBatchInterval) {
     public static final Setting ADMIN_HOST = new Setting("SLUICE_PROCESSOR_ADMIN_HOST", "127.0.0.1",
@@ -25,6 +25,8 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
             "Kafka Streams application id: instances with the same id share the work.");
     public static final Setting INSTANCE_ID = new Setting("SLUICE_PROCESSOR_INSTANCE_ID", "",
             "Stable name of this instance (e.g. the pod name): a restart takes its place at once, no rebalance.");
+    public static final Setting GENERATION = new Setting("SLUICE_PROCESSOR_GENERATION", "0",
+            "Generation of aggregate rows: raise it (with a new application id) to recompute aggregates from the raw topics.");
     public static final Setting STATE_DIR = new Setting("SLUICE_PROCESSOR_STATE_DIR",
             System.getProperty("java.io.tmpdir") + "/sluice-streams",
             "Directory of the processor's local state (RocksDB); rebuilt from Kafka when lost.");
@@ -37,13 +39,13 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
     public static final Setting SINK_BATCH_INTERVAL = new Setting("SLUICE_SINK_BATCH_INTERVAL", "1s",
             "Longest a row waits before its batch is inserted.");
 
-    public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, STATE_DIR, THREADS, COMMIT_INTERVAL,
+    public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, GENERATION, STATE_DIR, THREADS, COMMIT_INTERVAL,
             SINK_BATCH_ROWS, SINK_BATCH_INTERVAL);
 
     public static ProcessorConfig from(Settings settings) {
         return new ProcessorConfig(KafkaSettings.from(settings), ClickHouseSettings.from(settings),
                 settings.get(ADMIN_HOST), settings.getInt(ADMIN_PORT),
-                settings.get(APPLICATION_ID), settings.get(INSTANCE_ID), Path.of(settings.get(STATE_DIR)), settings.getInt(THREADS),
+                settings.get(APPLICATION_ID), settings.get(INSTANCE_ID), settings.getInt(GENERATION), Path.of(settings.get(STATE_DIR)), settings.getInt(THREADS),
                 settings.getDuration(COMMIT_INTERVAL), settings.getDuration(EventTime.HORIZON),
                 settings.getInt(SINK_BATCH_ROWS), settings.getDuration(SINK_BATCH_INTERVAL));
     }

@@ -138,6 +138,12 @@ class ProcessorTopologyTest {
         return headers;
     }
 
+    @Test
+    void aHigherGenerationOutranksAnyCountOfALowerOne() {
+        assertEquals(true, Generations.version(1, 1) > Generations.version(0, 1_000_000_000L));
+        assertEquals(5, Generations.version(0, 5));
+    }
+
     private static TrafficRow latest(Map<String, TrafficRow> rows) {
         assertEquals(1, rows.size(), rows.toString());
         return new HashMap<>(rows).values().iterator().next();
