@@ -3,7 +3,6 @@ package io.sluice.gateway;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
@@ -84,9 +83,9 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
             metrics.rejected("body_too_large");
             outcomes.record(oversized instanceof io.netty.handler.codec.http.HttpRequest request
                     ? IngestRoute.tokenOf(request.uri()) : null, "body_too_large");
-            ctx.writeAndFlush(Responses.error(new Rejection(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large",
-                            "the request body is larger than " + maxContentLength() + " bytes")))
-                    .addListener(ChannelFutureListener.CLOSE);
+            // The aggregator discards the rest of this body meanwhile.
+            Responses.refuseAndClose(ctx, Responses.error(new Rejection(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                    "body_too_large", "the request body is larger than " + maxContentLength() + " bytes")));
         }
     }
 }

@@ -3,7 +3,6 @@ package io.sluice.ingest;
 import java.util.ArrayDeque;
 
 import io.netty.channel.ChannelDuplexHandler;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.TooLongFrameException;
@@ -69,7 +68,7 @@ public final class Admission extends ChannelDuplexHandler {
                 discardingBody = true;
                 metrics.rejected(refusal.code());
                 outcomes.record(head.decoderResult().isSuccess() ? IngestRoute.tokenOf(head.uri()) : null, refusal.code());
-                ctx.writeAndFlush(Responses.error(refusal)).addListener(ChannelFutureListener.CLOSE);
+                Responses.refuseAndClose(ctx, Responses.error(refusal));
             } else {
                 reserved.add(reservation);
                 metrics.inFlightRequests().incrementAndGet();

@@ -45,6 +45,20 @@ public final class Responses {
         return response;
     }
 
+    /** How long a refused connection keeps reading (and discarding) before it closes. */
+    private static final long LINGER_MILLIS = 1_000;
+
+    /**
+     * Answers and closes the connection a moment later, reading and discarding meanwhile. Closing
+     * at once while the client still sends its body would reset the connection (TCP RST on unread
+     * input), and the client could lose the answer it is owed.
+     */
+    public static void refuseAndClose(io.netty.channel.ChannelHandlerContext ctx, FullHttpResponse response) {
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        ctx.writeAndFlush(response).addListener(written -> ctx.executor()
+                .schedule(() -> ctx.close(), LINGER_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS));
+    }
+
     public static FullHttpResponse json(HttpResponseStatus status, ObjectNode body) {
         byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));

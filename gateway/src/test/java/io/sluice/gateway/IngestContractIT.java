@@ -227,7 +227,10 @@ class IngestContractIT {
     void aBodyOverTheLimitGets413() {
         byte[] big = new byte[1024 * 1024 + 1];
         java.util.Arrays.fill(big, (byte) ' ');
-        assertError(gateway.postBytes(shop, "transaction", big), 413, "body_too_large");
+        // Repeated: the answer must reach the client although it is still sending the body (no reset).
+        for (int i = 0; i < 20; i++) {
+            assertError(gateway.postBytes(shop, "transaction", big), 413, "body_too_large");
+        }
     }
 
     @Test
