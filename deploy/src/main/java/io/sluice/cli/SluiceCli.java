@@ -22,6 +22,7 @@ import io.sluice.replay.ReplayRequest;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SchemaMigrations;
+import io.sluice.stack.DemoProject;
 import io.sluice.stack.LocalStack;
 import io.sluice.stack.StackConfig;
 
@@ -50,6 +51,9 @@ public final class SluiceCli {
                                                   rebuild ClickHouse rows of that event-time range from Kafka;
                                                   idempotent: rows already there stay single, safe to run twice
               config                              print every setting with its default (markdown)
+              send-test-event --token T --key K [--url http://127.0.0.1:8080]
+                                                  send one error and one transaction, confirm both reach ClickHouse
+              stats --project TOKEN [--since 1h]  traffic per minute, 2xx–5xx distribution, last requests
               gateway                             run only the gateway (configured by SLUICE_* variables)
               processor                           run only the processor (configured by SLUICE_* variables)
               help                                this text
@@ -84,6 +88,22 @@ public final class SluiceCli {
                 case "projects" -> projects(args);
                 case "schema" -> schema(args);
                 case "replay" -> replay(args);
+                case "send-test-event" -> {
+                    ClickHouseSettings clickHouse = clickHouse(args);
+                    try (var client = ClickHouseClients.create(clickHouse)) {
+                        boolean passed = new TestEventCommand(client, clickHouse.database(), out)
+                                .run(args.option("url", "http://127.0.0.1:" + settings.get(io.sluice.gateway.GatewayConfig.PORT)),
+                                        args.required("token"), args.required("key"));
+                        return passed ? 0 : 1;
+                    }
+                }
+                case "stats" -> {
+                    ClickHouseSettings clickHouse = clickHouse(args);
+                    try (var client = ClickHouseClients.create(clickHouse)) {
+                        new StatsCommand(client, clickHouse.database(), out)
+                                .run(args.required("project"), parseSince(args.option("since", "1h")));
+                    }
+                }
                 case "gateway" -> GatewayMain.main(new String[0]);
                 case "processor" -> ProcessorMain.main(new String[0]);
                 case "config" -> out.print(ConfigurationTable.markdown());
@@ -127,9 +147,12 @@ public final class SluiceCli {
             stopped.countDown();
         }, "sluice-dev-shutdown"));
         stack.start();
+        DemoProject demo = DemoProject.ensure(config.home(), stack.kafkaBootstrapServers(),
+                KafkaSettings.from(settings).topics().projects());
         out.println();
-        out.println("Sluice is running. Create a project:  ./sluice projects create --name demo --json");
-        out.println("Then send a transaction (README.md, Quick start). Ctrl-C stops everything.");
+        out.println("Sluice is running. Ctrl-C stops everything; logs in " + config.logs() + ".");
+        out.println();
+        demo.printTryIt(out, stack.gatewayPort());
         stopped.await();
     }
 
@@ -156,6 +179,20 @@ public final class SluiceCli {
             var applied = SchemaMigrations.apply(client, clickHouse);
             out.println(applied.isEmpty() ? "schema is up to date (" + clickHouse + ")"
                     : "applied " + String.join(", ", applied) + " (" + clickHouse + ")");
+        }
+    }
+
+    private ClickHouseSettings clickHouse(Args args) {
+        return ClickHouseSettings.from(args.options().containsKey("clickhouse-url")
+                ? settings.with(Map.of(ClickHouseSettings.URL.name(), args.option("clickhouse-url", "")))
+                : settings);
+    }
+
+    private static java.time.Duration parseSince(String text) {
+        try {
+            return Settings.parseDuration(text);
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException("--since is a duration such as 15m, 1h or 7d, not " + text);
         }
     }
 

@@ -124,6 +124,41 @@ class TransactionEndToEndIT {
         assertEquals(6, queries, "README's ready-to-run queries");
     }
 
+    @Test
+    void sendTestEventGivesAPassVerdictAgainstARunningPipeline() {
+        io.sluice.cli.CliRunner.Result result = io.sluice.cli.CliRunner.run(cliSettings(), "send-test-event",
+                "--token", project.token(), "--key", project.key(), "--url", "http://127.0.0.1:" + gateway.port());
+        assertEquals(0, result.exitCode(), result.out() + result.err());
+        assertEquals(true, result.out().contains("PASS: events reach ClickHouse"), result.out());
+    }
+
+    @Test
+    void sendTestEventWithAWrongKeyGivesAFailVerdict() {
+        io.sluice.cli.CliRunner.Result result = io.sluice.cli.CliRunner.run(cliSettings(), "send-test-event",
+                "--token", project.token(), "--key", "slk_wrong", "--url", "http://127.0.0.1:" + gateway.port());
+        assertEquals(1, result.exitCode());
+        assertEquals(true, result.out().contains("✗ 401") && result.out().contains("FAIL"), result.out());
+    }
+
+    @Test
+    void statsShowTrafficTheStatusDistributionAndTheLastRequests() {
+        Await.until(ARRIVAL, "1", () -> ClickHouseQuery.run(engines,
+                "SELECT sum(status_4xx) FROM sluice_e2e.traffic_1m FINAL WHERE project = '" + project.token() + "'"));
+        io.sluice.cli.CliRunner.Result result = io.sluice.cli.CliRunner.run(cliSettings(), "stats",
+                "--project", project.token(), "--since", "2h");
+        assertEquals(0, result.exitCode(), result.err());
+        String shown = result.out();
+        assertEquals(true, shown.contains("Requests per minute") && shown.contains("Last requests"), shown);
+        assertEquals(true, shown.matches("(?s).*\\n  4xx  █+ *1 \\(.*"), shown);
+        assertEquals(true, shown.contains("GET /users/42"), shown);
+    }
+
+    private static Settings cliSettings() {
+        return new Settings(Map.of("SLUICE_CLICKHOUSE_URL", engines.clickHouseUrl(),
+                "SLUICE_CLICKHOUSE_USER", engines.clickHouseUser(), "SLUICE_CLICKHOUSE_PASSWORD", engines.clickHousePassword(),
+                "SLUICE_CLICKHOUSE_DATABASE", "sluice_e2e"));
+    }
+
     private static HttpResponse<String> post(String body) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port()
                         + "/api/v1/" + project.token() + "/transaction"))
