@@ -65,6 +65,7 @@ class ProjectsIT {
         values.put("SLUICE_GATEWAY_PORT", "0");
         values.put("SLUICE_GATEWAY_ADMIN_PORT", "0");
         values.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms");
+        values.put("SLUICE_GATEWAY_AUTH_FAILURE_BURST", "100000"); // the tests retry until keys are in force
         values.put("SLUICE_TOPIC_PARTITIONS", "2");
         for (String topic : new String[] {"TRANSACTIONS", "ERRORS", "PROJECTS", "HISTORY", "TRAFFIC", "ERROR_HISTORY",
                 "ERRORS_1M", "OUTCOMES", "DEAD_LETTERS"}) {

@@ -11,7 +11,9 @@ import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
 import io.sluice.auth.Authenticator;
+import io.sluice.auth.FailedAuthLimiter;
 import io.sluice.ingest.Admission;
 import io.sluice.ingest.BodyDecoder;
 import io.sluice.ingest.EventPublisher;
@@ -35,6 +37,8 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
     private final Admission.Limits limits;
     private final GatewayMetrics metrics;
     private final QuotaLimiter quotas;
+    private final FailedAuthLimiter failedAuth;
+    private final SslContext tls;
     private final Outcomes outcomes;
     private final AtomicBoolean draining;
     private final Authenticator authenticator;
@@ -48,6 +52,8 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
         this.limits = new Admission.Limits(config.maxConnections(), config.maxInFlightBytes(), config.maxBodyBytes());
         this.metrics = metrics;
         this.quotas = new QuotaLimiter(config.quotaShare());
+        this.failedAuth = new FailedAuthLimiter(config.authFailuresPerMinute(), config.authFailureBurst());
+        this.tls = GatewayTls.context(config);
         this.outcomes = outcomes;
         this.draining = draining;
         this.authenticator = new Authenticator(registry, Clock.systemUTC());
@@ -59,12 +65,15 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
     @Override
     protected void initChannel(SocketChannel channel) {
         ChannelPipeline pipeline = channel.pipeline();
+        if (tls != null) {
+            pipeline.addLast("tls", tls.newHandler(channel.alloc()));
+        }
         pipeline.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE_BYTES, MAX_HEADER_BYTES, 16 * 1024));
         pipeline.addLast("timeouts", new ReceiveTimeouts(config.idleTimeout(), config.receiveTimeout()));
         pipeline.addLast("admission", new Admission(limits, metrics, outcomes));
         pipeline.addLast("body", new JsonBodyLimit(config.maxBodyBytes(), metrics, outcomes));
         pipeline.addLast("ingest", new IngestHandler(authenticator, decoder, validator, publisher, Clock.systemUTC(),
-                metrics, quotas, outcomes, draining));
+                metrics, quotas, failedAuth, outcomes, draining));
     }
 
     /** Collects the body up to the limit; a larger one gets a JSON 413 and the connection closes. */

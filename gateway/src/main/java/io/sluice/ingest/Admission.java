@@ -30,7 +30,10 @@ public final class Admission extends ChannelDuplexHandler {
     /** Reservations of admitted requests on this connection, oldest first; one answer releases one. */
     private final ArrayDeque<Long> reserved = new ArrayDeque<>();
     private boolean overConnectionCap;
-    private boolean discardingBody;
+    /** Once a request is refused, everything after it on this connection is discarded. */
+    private boolean refused;
+    /** A refusal waiting for the answers to earlier requests: answers go out in request order. */
+    private Rejection deferred;
 
     /** The caps, shared by all connections of a gateway. */
     public record Limits(int maxConnections, long maxInFlightBytes, int maxBodyBytes) {
@@ -59,24 +62,29 @@ public final class Admission extends ChannelDuplexHandler {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
+        if (refused) {
+            ReferenceCountUtil.release(message); // the connection closes after the refusal
+            return;
+        }
         if (message instanceof HttpRequest head) {
             long reservation = HttpUtil.isContentLengthSet(head)
                     ? Math.min(Math.max(HttpUtil.getContentLength(head, 0L), 0L), limits.maxBodyBytes())
                     : limits.maxBodyBytes();
             Rejection refusal = refusal(head, reservation);
             if (refusal != null) {
-                discardingBody = true;
+                refused = true;
                 metrics.rejected(refusal.code());
                 outcomes.record(head.decoderResult().isSuccess() ? IngestRoute.tokenOf(head.uri()) : null, refusal.code());
-                Responses.refuseAndClose(ctx, Responses.error(refusal));
-            } else {
-                reserved.add(reservation);
-                metrics.inFlightRequests().incrementAndGet();
+                ReferenceCountUtil.release(message);
+                if (reserved.isEmpty()) {
+                    Responses.refuseAndClose(ctx, Responses.error(refusal));
+                } else {
+                    deferred = refusal; // sent once the requests before it are answered
+                }
+                return;
             }
-        }
-        if (discardingBody) {
-            ReferenceCountUtil.release(message); // the connection closes after the refusal
-            return;
+            reserved.add(reservation);
+            metrics.inFlightRequests().incrementAndGet();
         }
         ctx.fireChannelRead(message);
     }
@@ -109,13 +117,17 @@ public final class Admission extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
-        // One final answer releases one admitted request; this handler's own refusals and
-        // interim "100 Continue" answers reserved nothing.
-        if (message instanceof HttpResponse response && response.status().code() >= 200
-                && !discardingBody && !reserved.isEmpty()) {
+        // One final answer releases one admitted request (this handler's own refusals are written
+        // from its own context and do not pass here; interim "100 Continue" answers release nothing).
+        if (message instanceof HttpResponse response && response.status().code() >= 200 && !reserved.isEmpty()) {
             release();
         }
         ctx.write(message, promise);
+        if (deferred != null && reserved.isEmpty()) {
+            Rejection refusal = deferred;
+            deferred = null;
+            Responses.refuseAndClose(ctx, Responses.error(refusal));
+        }
     }
 
     private void release() {

@@ -1,6 +1,8 @@
 package io.sluice.ingest;
 
 import java.time.Clock;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -18,6 +20,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.auth.Authenticator;
+import io.sluice.auth.FailedAuthLimiter;
 import io.sluice.ops.GatewayMetrics;
 import io.sluice.ops.Outcomes;
 import io.sluice.projects.Project;
@@ -38,6 +41,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private final Clock clock;
     private final GatewayMetrics metrics;
     private final QuotaLimiter quotas;
+    private final FailedAuthLimiter failedAuth;
     private final Outcomes outcomes;
     private final AtomicBoolean draining;
     /** Pipelined requests that arrived while one was being published. */
@@ -49,6 +53,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
      */
     public IngestHandler(Authenticator authenticator, BodyDecoder decoder, EventValidator validator,
                          EventPublisher publisher, Clock clock, GatewayMetrics metrics, QuotaLimiter quotas,
+                         FailedAuthLimiter failedAuth,
                          Outcomes outcomes, AtomicBoolean draining) {
         this.authenticator = authenticator;
         this.decoder = decoder;
@@ -57,6 +62,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         this.clock = clock;
         this.metrics = metrics;
         this.quotas = quotas;
+        this.failedAuth = failedAuth;
         this.outcomes = outcomes;
         this.draining = draining;
     }
@@ -91,7 +97,15 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             endpoint = route.endpoint().pathSegment();
             token = route.token();
             metrics.received(endpoint, request.content().readableBytes());
-            Project project = authenticator.authenticate(route.token(), request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            InetAddress client = ctx.channel().remoteAddress() instanceof InetSocketAddress socket ? socket.getAddress() : null;
+            failedAuth.check(client, System.nanoTime());
+            Project project;
+            try {
+                project = authenticator.authenticate(route.token(), request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            } catch (Rejection refused) {
+                failedAuth.failed(client, System.nanoTime());
+                throw refused;
+            }
             quotas.admit(project, route.endpoint(), System.nanoTime());
             requireJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
             byte[] json = decoder.decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING));

@@ -25,6 +25,11 @@ final class RawHttp implements AutoCloseable {
                 + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body;
     }
 
+    void sendBytes(byte[] bytes) throws IOException {
+        socket.getOutputStream().write(bytes);
+        socket.getOutputStream().flush();
+    }
+
     void send(String text) throws IOException {
         socket.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
         socket.getOutputStream().flush();

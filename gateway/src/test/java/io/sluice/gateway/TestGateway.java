@@ -29,7 +29,9 @@ final class TestGateway implements AutoCloseable {
                 "SLUICE_KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers(),
                 "SLUICE_TOPIC_PARTITIONS", "4",
                 "SLUICE_GATEWAY_PORT", "0",
-                "SLUICE_GATEWAY_ADMIN_PORT", "0"));
+                "SLUICE_GATEWAY_ADMIN_PORT", "0",
+                // Tests wait for new projects by retrying (401 until the registry has them): a big budget.
+                "SLUICE_GATEWAY_AUTH_FAILURE_BURST", "100000"));
         values.putAll(overrides);
         return new TestGateway(Gateway.start(GatewayConfig.from(new Settings(values))), engines);
     }

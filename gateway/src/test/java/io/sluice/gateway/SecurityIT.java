@@ -1,0 +1,104 @@
+package io.sluice.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.RealEngines;
+
+/** Guessing keys is slow and tells nothing; TLS can end at the gateway. */
+@ExtendWith(RealEngines.class)
+class SecurityIT {
+    private static final String TRANSACTION = "{\"transaction\": \"GET /\"}";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void anAddressThatFailsTooOftenGets429EvenWithTheRightKey(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_AUTH_FAILURE_BURST", "1000"))) {
+            ProjectAdmin.NewProject project = gateway.newProject("guarded");
+            try (TestGateway strict = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_AUTH_FAILURE_BURST", "5",
+                    "SLUICE_GATEWAY_AUTH_FAILURES_PER_MINUTE", "1"))) {
+                ProjectAdmin.NewProject guess = new ProjectAdmin.NewProject(project.token(), "slk_guess", "x");
+                for (int i = 0; i < 5; i++) {
+                    assertEquals(401, strict.post(guess, "transaction", TRANSACTION).statusCode());
+                }
+                HttpResponse<String> limited = strict.post(guess, "transaction", TRANSACTION);
+                assertEquals(429, limited.statusCode());
+                assertTrue(limited.body().contains("\"too_many_failed_attempts\""), limited.body());
+                assertEquals("60", limited.headers().firstValue("Retry-After").orElse(""));
+                assertEquals(429, strict.post(project, "transaction", TRANSACTION).statusCode(),
+                        "while limited, even the right key gets 429: no oracle");
+            }
+            assertEquals(200, gateway.post(project, "transaction", TRANSACTION).statusCode(), "another gateway is unaffected");
+        }
+    }
+
+    @Test
+    void theGatewayTerminatesTlsWithAPemCertificateAndKey(Engines engines) throws Exception {
+        Path cert = dir.resolve("cert.pem");
+        Path key = dir.resolve("key.pem");
+        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
+                "-keyout", key.toString(), "-out", cert.toString()).redirectErrorStream(true).start();
+        assertTrue(openssl.waitFor(60, TimeUnit.SECONDS) && openssl.exitValue() == 0, new String(openssl.getInputStream().readAllBytes()));
+
+        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_TLS_CERTIFICATE", cert.toString(),
+                "SLUICE_GATEWAY_TLS_KEY", key.toString()))) {
+            ProjectAdmin.NewProject project;
+            try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+                project = admin.create("tls");
+            }
+            HttpClient https = HttpClient.newBuilder().sslContext(trusting(cert)).build();
+            HttpRequest request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + gateway.port()
+                            + "/api/v1/" + project.token() + "/transaction"))
+                    .header("Authorization", "Bearer " + project.key()).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(TRANSACTION)).build();
+            int status = 0;
+            for (int i = 0; i < 40 && status != 200; i++) { // until the registry has the new project
+                status = https.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+                Thread.sleep(50);
+            }
+            assertEquals(200, status);
+            HttpRequest plain = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/x/transaction"))
+                    .POST(HttpRequest.BodyPublishers.ofString(TRANSACTION)).build();
+            assertThrows(java.io.IOException.class, () -> HttpClient.newHttpClient().send(plain, HttpResponse.BodyHandlers.ofString()),
+                    "plain HTTP is not served on a TLS port");
+        }
+    }
+
+    private static SSLContext trusting(Path certificate) throws Exception {
+        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+        trust.load(null, null);
+        try (InputStream in = Files.newInputStream(certificate)) {
+            trust.setCertificateEntry("gateway", CertificateFactory.getInstance("X.509").generateCertificate(in));
+        }
+        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        factory.init(trust);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, factory.getTrustManagers(), null);
+        return context;
+    }
+}
