@@ -107,11 +107,17 @@ public final class Admission extends ChannelDuplexHandler {
             return new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE, "overloaded",
                     "the gateway is at its connection limit; retry later");
         }
-        if (metrics.inFlightBytes().addAndGet(reservation) > limits.maxInFlightBytes()) {
-            metrics.inFlightBytes().addAndGet(-reservation);
-            return new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE, "overloaded",
-                    "the gateway is at its limit of requests in flight; retry later");
-        }
+        // Reserve only what fits: a compare-and-set loop, so the total never exceeds the budget,
+        // not even for a moment.
+        java.util.concurrent.atomic.AtomicLong inFlight = metrics.inFlightBytes();
+        long current;
+        do {
+            current = inFlight.get();
+            if (current + reservation > limits.maxInFlightBytes()) {
+                return new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE, "overloaded",
+                        "the gateway is at its limit of requests in flight; retry later");
+            }
+        } while (!inFlight.compareAndSet(current, current + reservation));
         return null;
     }
 

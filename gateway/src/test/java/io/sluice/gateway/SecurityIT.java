@@ -89,6 +89,18 @@ class SecurityIT {
         }
     }
 
+    @Test
+    void healthAndMetricsAreNotServedOnThePublicPort(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of())) {
+            for (String path : new String[] {"/metrics", "/healthz", "/readyz"}) {
+                HttpResponse<String> response = TestGateway.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + gateway.port() + path)).build());
+                assertEquals(404, response.statusCode(), path);
+            }
+            assertEquals(200, gateway.admin("/metrics").statusCode(), "they are on the admin port");
+        }
+    }
+
     private static SSLContext trusting(Path certificate) throws Exception {
         KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
         trust.load(null, null);
