@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -32,6 +31,7 @@ import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
+import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
 
 /**
@@ -48,7 +48,7 @@ class FaultsIT {
         int kafkaPort = Ports.free();
         int controllerPort = Ports.free();
         KafkaBroker broker = KafkaBroker.start(workDir.resolve("kafka"), kafkaPort, controllerPort);
-        Map<String, String> values = settings(engines, broker.bootstrapServers(), "fault_broker");
+        Map<String, String> values = settings(engines, broker.bootstrapServers(), "sluice_fault_broker");
         values.put("SLUICE_GATEWAY_PUBLISH_TIMEOUT", "2s");
         Gateway gateway = Gateway.start(GatewayConfig.from(new Settings(values)));
         Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)));
@@ -72,7 +72,7 @@ class FaultsIT {
                 client.get(5, TimeUnit.MINUTES);
             }
             clients.shutdown();
-            Delivery.Report report = report("Kafka broker restart", engines, "fault_broker", project.token(), delivery);
+            Delivery.Report report = report("Kafka broker restart", engines, "sluice_fault_broker", project.token(), delivery);
             assertEquals(0, report.lost(), report.toString());
             assertEquals(0, report.duplicated(), report.toString());
             assertTrue(report.acknowledged() >= 200, "most events got through: " + report);
@@ -85,7 +85,7 @@ class FaultsIT {
 
     @Test
     void aGatewayStoppedUnderLoadAnswersWhatItTookAndLosesNothing(Engines engines) throws Exception {
-        Map<String, String> values = settings(engines, engines.kafkaBootstrapServers(), "fault_sigterm");
+        Map<String, String> values = settings(engines, engines.kafkaBootstrapServers(), "sluice_fault_sigterm");
         Gateway gateway = Gateway.start(GatewayConfig.from(new Settings(values)));
         Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)));
         Delivery delivery = new Delivery();
@@ -110,7 +110,7 @@ class FaultsIT {
                 client.get(1, TimeUnit.MINUTES);
             }
             clients.shutdown();
-            Delivery.Report report = report("gateway SIGTERM under load", engines, "fault_sigterm", project.token(), delivery);
+            Delivery.Report report = report("gateway SIGTERM under load", engines, "sluice_fault_sigterm", project.token(), delivery);
             assertEquals(0, report.lost(), report.toString());
             assertEquals(0, report.duplicated(), report.toString());
             assertTrue(delivery.refusedByStatus.keySet().stream().allMatch(status -> status == -1),
@@ -122,7 +122,7 @@ class FaultsIT {
 
     @Test
     void overloadIsShedWithRetryAfterMemoryStaysBoundedAndServiceRecovers(Engines engines) throws Exception {
-        Map<String, String> values = settings(engines, engines.kafkaBootstrapServers(), "fault_overload");
+        Map<String, String> values = settings(engines, engines.kafkaBootstrapServers(), "sluice_fault_overload");
         long budget = 2 * 1024; // about 15 requests of ~130 bytes; 64 clients offer four times that
         values.put("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", Long.toString(budget));
         Gateway gateway = Gateway.start(GatewayConfig.from(new Settings(values)));
@@ -195,25 +195,11 @@ class FaultsIT {
     }
 
     private static Map<String, String> settings(Engines engines, String bootstrap, String db) {
-        Map<String, String> values = new HashMap<>();
+        Map<String, String> values = IsolatedSettings.of(db.substring("sluice_".length()), engines,
+                Path.of(System.getProperty("java.io.tmpdir"), "sluice-" + db + "-" + UUID.randomUUID()));
         values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", bootstrap);
-        values.put("SLUICE_CLICKHOUSE_URL", engines.clickHouseUrl());
-        values.put("SLUICE_CLICKHOUSE_USER", engines.clickHouseUser());
-        values.put("SLUICE_CLICKHOUSE_PASSWORD", engines.clickHousePassword());
-        values.put("SLUICE_CLICKHOUSE_DATABASE", db);
-        values.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-" + db);
         values.put("SLUICE_PROCESSOR_INSTANCE_ID", db);
-        values.put("SLUICE_PROCESSOR_STATE_DIR", System.getProperty("java.io.tmpdir") + "/sluice-" + db + "-" + UUID.randomUUID());
-        values.put("SLUICE_PROCESSOR_THREADS", "1");
-        values.put("SLUICE_PROCESSOR_ADMIN_PORT", "0");
-        values.put("SLUICE_GATEWAY_PORT", "0");
-        values.put("SLUICE_GATEWAY_ADMIN_PORT", "0");
-        values.put("SLUICE_GATEWAY_AUTH_FAILURE_BURST", "100000");
         values.put("SLUICE_TOPIC_PARTITIONS", "2");
-        for (String topic : new String[] {"TRANSACTIONS", "ERRORS", "PROJECTS", "HISTORY", "TRAFFIC", "ERROR_HISTORY",
-                "ERRORS_1M", "OUTCOMES", "DEAD_LETTERS"}) {
-            values.put("SLUICE_TOPIC_" + topic, db.replace('_', '-') + "." + topic.toLowerCase());
-        }
         values.put("SLUICE_TOPIC_PROJECTS", "fault.projects");
         return values;
     }

@@ -10,7 +10,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
@@ -31,6 +30,7 @@ import io.sluice.processor.ProcessorConfig;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
+import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
 
 /** Projects and keys as operators run them: through ./sluice projects, against a running gateway. */
@@ -52,25 +52,9 @@ class ProjectsIT {
     @BeforeAll
     static void start(Engines realEngines) throws Exception {
         engines = realEngines;
-        Map<String, String> values = new HashMap<>();
-        values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers());
-        values.put("SLUICE_CLICKHOUSE_URL", engines.clickHouseUrl());
-        values.put("SLUICE_CLICKHOUSE_USER", engines.clickHouseUser());
-        values.put("SLUICE_CLICKHOUSE_PASSWORD", engines.clickHousePassword());
-        values.put("SLUICE_CLICKHOUSE_DATABASE", "sluice_projects");
-        values.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-projects-it");
-        values.put("SLUICE_PROCESSOR_STATE_DIR", stateDir.toString());
-        values.put("SLUICE_PROCESSOR_THREADS", "1");
-        values.put("SLUICE_PROCESSOR_ADMIN_PORT", "0");
-        values.put("SLUICE_GATEWAY_PORT", "0");
-        values.put("SLUICE_GATEWAY_ADMIN_PORT", "0");
+        Map<String, String> values = IsolatedSettings.of("projects_it", engines, stateDir);
         values.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms");
-        values.put("SLUICE_GATEWAY_AUTH_FAILURE_BURST", "100000"); // the tests retry until keys are in force
         values.put("SLUICE_TOPIC_PARTITIONS", "2");
-        for (String topic : new String[] {"TRANSACTIONS", "ERRORS", "PROJECTS", "HISTORY", "TRAFFIC", "ERROR_HISTORY",
-                "ERRORS_1M", "OUTCOMES", "DEAD_LETTERS"}) {
-            values.put("SLUICE_TOPIC_" + topic, "projects-it." + topic.toLowerCase());
-        }
         settings = new Settings(values);
         gateway = Gateway.start(GatewayConfig.from(settings));
         processor = Processor.start(ProcessorConfig.from(settings));
@@ -178,7 +162,7 @@ class ProjectsIT {
         assertEquals(429, send(project, TRANSACTION).statusCode());
         String expected = "accepted\t2\ninvalid_json\t1\nquota_exceeded\t1\nunauthorized\t3";
         assertEquals(expected, Await.until(Duration.ofSeconds(30), expected, () -> ClickHouseQuery.run(engines,
-                "SELECT outcome, sum(events) FROM sluice_projects.outcomes_1m FINAL WHERE project = {project:String} "
+                "SELECT outcome, sum(events) FROM sluice_projects_it.outcomes_1m FINAL WHERE project = {project:String} "
                         + "GROUP BY outcome ORDER BY outcome", Map.of("project", project.get("token").asText()))));
     }
 

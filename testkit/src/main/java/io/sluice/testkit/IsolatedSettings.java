@@ -1,0 +1,43 @@
+package io.sluice.testkit;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Settings (SLUICE_* values) for one test's pipeline on the shared engines: its own topics,
+ * database, application id, state directory and free ports, so test classes in one JVM never meet.
+ */
+public final class IsolatedSettings {
+    private static final String[] TOPICS = {"TRANSACTIONS", "ERRORS", "PROJECTS", "HISTORY", "TRAFFIC", "ERROR_HISTORY",
+            "ERRORS_1M", "OUTCOMES", "DEAD_LETTERS"};
+
+    private IsolatedSettings() {
+    }
+
+    /**
+     * @param name a plain word (letters, digits, underscores): database {@code sluice_<name>}, topics
+     *             {@code <name>.<topic>}, application id {@code sluice-<name>}
+     */
+    public static Map<String, String> of(String name, Engines engines, Path stateDir) {
+        Map<String, String> values = new HashMap<>();
+        values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers());
+        values.put("SLUICE_CLICKHOUSE_URL", engines.clickHouseUrl());
+        values.put("SLUICE_CLICKHOUSE_USER", engines.clickHouseUser());
+        values.put("SLUICE_CLICKHOUSE_PASSWORD", engines.clickHousePassword());
+        values.put("SLUICE_CLICKHOUSE_DATABASE", "sluice_" + name);
+        values.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-" + name);
+        values.put("SLUICE_PROCESSOR_STATE_DIR", stateDir.toString());
+        values.put("SLUICE_PROCESSOR_THREADS", "1");
+        values.put("SLUICE_PROCESSOR_ADMIN_PORT", "0");
+        values.put("SLUICE_GATEWAY_PORT", "0");
+        values.put("SLUICE_GATEWAY_ADMIN_PORT", "0");
+        // Tests wait for new projects by retrying (401 until the registry has them): a big budget.
+        values.put("SLUICE_GATEWAY_AUTH_FAILURE_BURST", "100000");
+        values.put("SLUICE_TOPIC_PARTITIONS", "3");
+        for (String topic : TOPICS) {
+            values.put("SLUICE_TOPIC_" + topic, name + "." + topic.toLowerCase().replace('_', '-'));
+        }
+        return values;
+    }
+}
