@@ -129,8 +129,9 @@ class ProjectsIT {
         // Until the gateway knows the project it answers 401, which takes nothing from the quota.
         assertEquals(200, Await.until(IN_FORCE, 200, () -> send(project, TRANSACTION).statusCode()));
         int accepted = 1;
+        long start = System.nanoTime();
         HttpResponse<String> refused = null;
-        for (int i = 0; i < 10 && refused == null; i++) {
+        for (int i = 0; i < 50 && refused == null; i++) {
             HttpResponse<String> response = send(project, TRANSACTION);
             if (response.statusCode() == 200) {
                 accepted++;
@@ -138,7 +139,10 @@ class ProjectsIT {
                 refused = response;
             }
         }
-        assertTrue(accepted >= 3 && accepted <= 4, "the burst of 3 (plus what refilled meanwhile), got " + accepted);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        int refilled = (int) Math.ceil(2 * seconds); // 2 events a second refill while the test sends
+        assertTrue(accepted >= 3 && accepted <= 3 + refilled + 1,
+                "the burst of 3 plus what refilled in " + seconds + " s, got " + accepted);
         assertEquals(429, refused.statusCode(), refused.body());
         assertEquals("1", refused.headers().firstValue("Retry-After").orElse(""));
         JsonNode body = JSON.readTree(refused.body());
@@ -157,10 +161,18 @@ class ProjectsIT {
         for (int i = 0; i < 3; i++) {
             send(wrongKey, TRANSACTION);
         }
-        assertEquals(200, send(project, TRANSACTION).statusCode());
-        assertEquals(200, send(project, TRANSACTION).statusCode());
-        assertEquals(429, send(project, TRANSACTION).statusCode());
-        String expected = "accepted\t2\ninvalid_json\t1\nquota_exceeded\t1\nunauthorized\t3";
+        int accepted = 0;
+        int limited = 0;
+        while (limited == 0 && accepted < 50) { // until the quota bites, counting what the client saw
+            int status = send(project, TRANSACTION).statusCode();
+            if (status == 200) {
+                accepted++;
+            } else {
+                assertEquals(429, status);
+                limited++;
+            }
+        }
+        String expected = "accepted\t" + accepted + "\ninvalid_json\t1\nquota_exceeded\t1\nunauthorized\t3";
         assertEquals(expected, Await.until(Duration.ofSeconds(30), expected, () -> ClickHouseQuery.run(engines,
                 "SELECT outcome, sum(events) FROM sluice_projects_it.outcomes_1m FINAL WHERE project = {project:String} "
                         + "GROUP BY outcome ORDER BY outcome", Map.of("project", project.get("token").asText()))));

@@ -70,7 +70,7 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
         }
         pipeline.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE_BYTES, MAX_HEADER_BYTES, 16 * 1024));
         pipeline.addLast("timeouts", new ReceiveTimeouts(config.idleTimeout(), config.receiveTimeout()));
-        pipeline.addLast("admission", new Admission(limits, metrics, outcomes));
+        pipeline.addLast("admission", new Admission(limits, metrics, outcomes, draining));
         pipeline.addLast("body", new JsonBodyLimit(config.maxBodyBytes(), metrics, outcomes));
         pipeline.addLast("ingest", new IngestHandler(authenticator, decoder, validator, publisher, Clock.systemUTC(),
                 metrics, quotas, failedAuth, outcomes, draining));

@@ -27,6 +27,7 @@ public final class Admission extends ChannelDuplexHandler {
     private final Limits limits;
     private final GatewayMetrics metrics;
     private final Outcomes outcomes;
+    private final java.util.concurrent.atomic.AtomicBoolean draining;
     /** Reservations of admitted requests on this connection, oldest first; one answer releases one. */
     private final ArrayDeque<Long> reserved = new ArrayDeque<>();
     private boolean overConnectionCap;
@@ -39,10 +40,15 @@ public final class Admission extends ChannelDuplexHandler {
     public record Limits(int maxConnections, long maxInFlightBytes, int maxBodyBytes) {
     }
 
-    public Admission(Limits limits, GatewayMetrics metrics, Outcomes outcomes) {
+    /**
+     * @param draining set when the gateway shuts down: new requests get 503 and go elsewhere
+     */
+    public Admission(Limits limits, GatewayMetrics metrics, Outcomes outcomes,
+                     java.util.concurrent.atomic.AtomicBoolean draining) {
         this.limits = limits;
         this.metrics = metrics;
         this.outcomes = outcomes;
+        this.draining = draining;
     }
 
     @Override
@@ -102,6 +108,10 @@ public final class Admission extends ChannelDuplexHandler {
             }
             String detail = cause instanceof TooLongFrameException ? "a part is too long" : String.valueOf(cause.getMessage());
             return new Rejection(HttpResponseStatus.BAD_REQUEST, "bad_request", "malformed HTTP request: " + detail);
+        }
+        if (draining.get()) {
+            return new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE, "shutting_down",
+                    "this gateway is shutting down; retry (another gateway will answer)");
         }
         if (overConnectionCap) {
             return new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE, "overloaded",
