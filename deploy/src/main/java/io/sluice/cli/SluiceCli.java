@@ -54,6 +54,8 @@ public final class SluiceCli {
               send-test-event --token T --key K [--url http://127.0.0.1:8080]
                                                   send one error and one transaction, confirm both reach ClickHouse
               stats --project TOKEN [--since 1h]  traffic per minute, 2xx–5xx distribution, last requests
+              bench [--seconds 10]                measure gateway, Kafka and processor against ceilings measured
+                                                  in the same run (needs wrk; installs it with apt-get as root)
               gateway                             run only the gateway (configured by SLUICE_* variables)
               processor                           run only the processor (configured by SLUICE_* variables)
               help                                this text
@@ -88,6 +90,18 @@ public final class SluiceCli {
                 case "projects" -> projects(args);
                 case "schema" -> schema(args);
                 case "replay" -> replay(args);
+                case "bench" -> {
+                    try {
+                        new io.sluice.bench.Bench(out, Integer.parseInt(args.option("seconds", "10"))).run();
+                    } catch (NumberFormatException e) {
+                        throw new Args.UsageException("--seconds is a whole number");
+                    } catch (Exception e) {
+                        if (e instanceof RuntimeException runtime) {
+                            throw runtime;
+                        }
+                        throw new IllegalStateException("the benchmark failed: " + e.getMessage(), e);
+                    }
+                }
                 case "send-test-event" -> {
                     ClickHouseSettings clickHouse = clickHouse(args);
                     try (var client = ClickHouseClients.create(clickHouse)) {

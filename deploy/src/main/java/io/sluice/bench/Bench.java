@@ -1,0 +1,334 @@
+package io.sluice.bench;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPOutputStream;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import com.clickhouse.client.api.Client;
+import com.clickhouse.data.ClickHouseFormat;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.config.Settings;
+import io.sluice.config.TopicSetup;
+import io.sluice.engines.ChdbDistribution;
+import io.sluice.engines.ClickHouseServer;
+import io.sluice.engines.KafkaBroker;
+import io.sluice.engines.Ports;
+import io.sluice.ingest.EventPublisher;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.sink.ClickHouseClients;
+import io.sluice.sink.ClickHouseSettings;
+import io.sluice.sink.SchemaMigrations;
+
+/**
+ * {@code ./sluice bench}: measures Sluice on this machine against ceilings measured in the same run,
+ * and reports the ratios — gateway vs a bare Netty server (same load generator, same body), the
+ * Kafka producer alone, the processor vs bulk-inserting the same rows into ClickHouse, and the
+ * gateway's memory at full load and under 3× overload.
+ */
+public final class Bench {
+    private static final int[] CONNECTIONS = {16, 64, 256};
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final PrintStream out;
+    private final int seconds;
+    private final Map<String, Object> results = new LinkedHashMap<>();
+
+    public Bench(PrintStream out, int seconds) {
+        this.out = out;
+        this.seconds = seconds;
+    }
+
+    public void run() throws Exception {
+        Wrk.ensureInstalled();
+        Path work = Files.createTempDirectory("sluice-bench-");
+        Wrk wrk = new Wrk(work);
+        out.println("· starting Kafka and ClickHouse in " + work);
+        ChdbDistribution chdb = ChdbDistribution.ensureInstalled(ChdbDistribution.defaultCacheDir());
+        try (ClickHouseServer clickHouse = ClickHouseServer.start(chdb, work.resolve("clickhouse"), Ports.free(), Ports.free(),
+                work.resolve("clickhouse.log"));
+             KafkaBroker kafka = KafkaBroker.start(work.resolve("kafka"), Ports.free(), Ports.free())) {
+            Map<String, String> env = environment(kafka.bootstrapServers(), clickHouse.httpUrl(), work);
+            Settings settings = new Settings(env);
+            TopicSetup.ensureTopics(KafkaSettings.from(settings));
+            ProjectAdmin.NewProject project;
+            try (ProjectAdmin admin = new ProjectAdmin(kafka.bootstrapServers(), "sluice.projects")) {
+                project = admin.create("bench");
+            }
+            byte[] body = transactionBody();
+            byte[] gzipped = gzip(body);
+            results.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "body_bytes", body.length,
+                    "gzip_bytes", gzipped.length, "seconds_per_run", seconds));
+
+            out.println("· ceiling: a bare Netty server answering 200");
+            Map<Integer, Wrk.Result> ceiling = new LinkedHashMap<>();
+            int barePort = Ports.free();
+            try (BareNettyServer bare = new BareNettyServer(barePort)) {
+                for (int connections : CONNECTIONS) {
+                    ceiling.put(connections, wrk.run("http://127.0.0.1:" + barePort + "/api/v1/x/transaction", "k", body, false,
+                            connections, seconds));
+                }
+            }
+
+            out.println("· the gateway (its own JVM), durable Kafka acks");
+            int gatewayPort = Ports.free();
+            int adminPort = Ports.free();
+            Map<String, String> gatewayEnv = new HashMap<>(env);
+            gatewayEnv.put("SLUICE_GATEWAY_PORT", Integer.toString(gatewayPort));
+            gatewayEnv.put("SLUICE_GATEWAY_ADMIN_PORT", Integer.toString(adminPort));
+            Process gateway = child("gateway", gatewayEnv, work.resolve("gateway.log"));
+            Map<Integer, Wrk.Result> gatewayResults = new LinkedHashMap<>();
+            Wrk.Result gzipResult;
+            long peakRss;
+            long overloadRss;
+            Wrk.Result overload;
+            try {
+                awaitReady(adminPort);
+                String url = "http://127.0.0.1:" + gatewayPort + "/api/v1/" + project.token() + "/transaction";
+                for (int connections : CONNECTIONS) {
+                    gatewayResults.put(connections, wrk.run(url, project.key(), body, false, connections, seconds));
+                }
+                gzipResult = wrk.run(url, project.key(), gzipped, true, 64, seconds);
+                peakRss = peakRssKb(gateway.pid());
+                overload = wrk.run(url, project.key(), body, false, 3 * CONNECTIONS[CONNECTIONS.length - 1], seconds);
+                overloadRss = peakRssKb(gateway.pid());
+            } finally {
+                gateway.destroy();
+                gateway.waitFor(30, TimeUnit.SECONDS);
+            }
+
+            out.println("· ceiling: the Kafka producer alone, same record size and settings");
+            double kafkaRate = producerCeiling(kafka.bootstrapServers(), body);
+
+            out.println("· the processor on everything the gateway published, and the ClickHouse bulk-insert ceiling");
+            long published = publishedRecords(kafka.bootstrapServers());
+            double processorRate = processorThroughput(env, clickHouse.httpUrl(), published, work);
+            double insertCeiling = clickHouseCeiling(clickHouse.httpUrl(), (int) Math.min(published, 200_000));
+
+            report(ceiling, gatewayResults, gzipResult, overload, peakRss, overloadRss, kafkaRate, published, processorRate,
+                    insertCeiling);
+        }
+    }
+
+    private void report(Map<Integer, Wrk.Result> ceiling, Map<Integer, Wrk.Result> gateway, Wrk.Result gzip,
+                        Wrk.Result overload, long peakRssKb, long overloadRssKb, double kafkaRate, long published,
+                        double processorRate, double insertCeiling) throws IOException {
+        out.println();
+        out.printf("%-34s %12s %12s %8s %9s %9s %9s%n", "run", "req/s", "ceiling", "ratio", "p50 ms", "p99 ms", "p99.9 ms");
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int connections : CONNECTIONS) {
+            Wrk.Result g = gateway.get(connections);
+            Wrk.Result c = ceiling.get(connections);
+            out.printf("%-34s %12.0f %12.0f %7.0f%% %9.2f %9.2f %9.2f%n", "gateway, " + connections + " connections",
+                    g.requestsPerSecond(), c.requestsPerSecond(), 100 * g.requestsPerSecond() / c.requestsPerSecond(),
+                    g.p50Millis(), g.p99Millis(), g.p999Millis());
+            rows.add(Map.of("connections", connections, "gateway", g, "ceiling", c));
+        }
+        Wrk.Result c64 = ceiling.get(64);
+        out.printf("%-34s %12.0f %12.0f %7.0f%% %9.2f %9.2f %9.2f%n", "gateway, gzip body, 64 connections",
+                gzip.requestsPerSecond(), c64.requestsPerSecond(), 100 * gzip.requestsPerSecond() / c64.requestsPerSecond(),
+                gzip.p50Millis(), gzip.p99Millis(), gzip.p999Millis());
+        out.printf("%-34s %12.0f %12s %8s %9.2f %9.2f %9.2f  (non-2xx %d)%n", "gateway, 3x overload (768 conn.)",
+                overload.requestsPerSecond(), "", "", overload.p50Millis(), overload.p99Millis(), overload.p999Millis(), overload.non2xx());
+        out.printf("%-34s %12.0f%n", "Kafka producer alone, records/s", kafkaRate);
+        out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d records)%n", "processor, records/s", processorRate, insertCeiling,
+                100 * processorRate / insertCeiling, published);
+        out.printf("%-34s %9d MB at full load, %d MB after 3x overload%n", "gateway peak RSS", peakRssKb / 1024, overloadRssKb / 1024);
+        results.put("gateway", rows);
+        results.put("gateway_gzip_64", gzip);
+        results.put("gateway_overload_768", overload);
+        results.put("kafka_producer_records_per_s", kafkaRate);
+        results.put("processor", Map.of("records", published, "records_per_s", processorRate,
+                "clickhouse_jsoneachrow_ceiling_rows_per_s", insertCeiling));
+        results.put("gateway_peak_rss_mb", Map.of("full_load", peakRssKb / 1024, "after_overload", overloadRssKb / 1024));
+        Path dir = Path.of("bench-results");
+        Files.createDirectories(dir);
+        Path file = dir.resolve("bench-" + Instant.now().toString().replace(':', '-') + ".json");
+        JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), results);
+        out.println();
+        out.println("written to " + file);
+    }
+
+    private static Map<String, String> environment(String bootstrap, String clickHouseUrl, Path work) {
+        Map<String, String> env = new HashMap<>();
+        env.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", bootstrap);
+        env.put("SLUICE_CLICKHOUSE_URL", clickHouseUrl);
+        env.put("SLUICE_PROCESSOR_STATE_DIR", work.resolve("processor").toString());
+        env.put("SLUICE_PROCESSOR_ADMIN_PORT", "0");
+        env.put("SLUICE_TOPIC_PARTITIONS", "4");
+        return env;
+    }
+
+    private Process child(String command, Map<String, String> env, Path log) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-XX:+UseG1GC", "-cp", System.getProperty("java.class.path"),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "io.sluice.cli.SluiceCli", command);
+        builder.environment().putAll(env);
+        builder.redirectErrorStream(true).redirectOutput(log.toFile());
+        return builder.start();
+    }
+
+    private static void awaitReady(int adminPort) throws InterruptedException {
+        HttpClient http = HttpClient.newHttpClient();
+        for (int i = 0; i < 600; i++) {
+            try {
+                if (http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/readyz")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // starting
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("the gateway did not become ready");
+    }
+
+    /** Peak resident memory of a process (VmHWM), in KiB. */
+    private static long peakRssKb(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(line.replaceAll("\\D", ""));
+            }
+        }
+        return -1;
+    }
+
+    private double producerCeiling(String bootstrap, byte[] body) throws Exception {
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("bench.producer-ceiling", 4, (short) 1)))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+        try (KafkaProducer<byte[], byte[]> producer = (KafkaProducer<byte[], byte[]>) EventPublisher.durableProducer(bootstrap,
+                java.time.Duration.ofSeconds(30))) {
+            producer.partitionsFor("bench.producer-ceiling"); // metadata first, as the gateway does
+            byte[] key = null; // spread over the partitions, like events of many projects
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            long start = System.nanoTime();
+            long sent = 0;
+            while (System.nanoTime() < deadline) {
+                try {
+                    producer.send(new ProducerRecord<>("bench.producer-ceiling", null, key, body));
+                } catch (org.apache.kafka.common.errors.TimeoutException bufferFull) {
+                    continue; // the buffer is full for a moment (max.block.ms is short on purpose)
+                }
+                sent++;
+            }
+            producer.flush();
+            return sent / ((System.nanoTime() - start) / 1e9);
+        }
+    }
+
+    private static long publishedRecords(String bootstrap) {
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(
+                Map.of("bootstrap.servers", bootstrap), new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            var partitions = consumer.partitionsFor("sluice.transactions").stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
+            return consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    /** Records/s from the first row visible in ClickHouse until all are counted in traffic_1m. */
+    private double processorThroughput(Map<String, String> env, String clickHouseUrl, long expected, Path work) throws Exception {
+        Process processor = child("processor", env, work.resolve("processor.log"));
+        try (Client client = ClickHouseClients.create(new ClickHouseSettings(clickHouseUrl, "default", "", "sluice", 90))) {
+            long first = 0;
+            while (true) {
+                long counted = 0;
+                try {
+                    counted = client.queryAll("SELECT sum(requests) AS n FROM sluice.traffic_1m FINAL").get(0).getLong("n");
+                } catch (RuntimeException tablesNotThereYet) {
+                    // the processor creates them at start
+                }
+                if (counted > 0 && first == 0) {
+                    first = System.nanoTime();
+                }
+                if (counted >= expected) {
+                    return expected / Math.max(0.001, (System.nanoTime() - first) / 1e9);
+                }
+                if (!processor.isAlive()) {
+                    throw new IllegalStateException("the processor stopped; see " + work.resolve("processor.log"));
+                }
+                Thread.sleep(250);
+            }
+        } finally {
+            processor.destroy();
+            processor.waitFor(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Rows/s of inserting history rows straight into a copy of sluice.transactions, JSONEachRow, 50k per insert. */
+    private static double clickHouseCeiling(String clickHouseUrl, int rows) throws Exception {
+        ClickHouseSettings settings = new ClickHouseSettings(clickHouseUrl, "default", "", "sluice", 90);
+        try (Client client = ClickHouseClients.create(settings)) {
+            SchemaMigrations.apply(client, settings);
+            client.execute("CREATE TABLE IF NOT EXISTS sluice.bench_ceiling AS sluice.transactions").get().close();
+            List<byte[]> batches = new ArrayList<>();
+            ByteArrayOutputStream batch = new ByteArrayOutputStream();
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < rows; i++) {
+                batch.writeBytes(("{\"event_id\":\"" + String.format("%032x", i) + "\",\"project\":\"bench\",\"timestamp\":" + now
+                        + ",\"received_at\":" + now + ",\"time_adjusted\":false,\"environment\":\"production\",\"transaction\":"
+                        + "\"GET /users/42\",\"method\":\"GET\",\"url\":\"https://shop.example/users/42\",\"path\":\"/users/42\","
+                        + "\"status_code\":200,\"user_id\":\"u" + (i % 1000) + "\",\"sdk_name\":\"sentry.python\",\"sdk_version\":"
+                        + "\"2.19.0\",\"runtime_name\":\"CPython\",\"runtime_version\":\"3.12.7\",\"os_name\":\"Linux\",\"os_version\":"
+                        + "\"6.1\",\"kafka_partition\":0,\"kafka_offset\":" + i + "}\n").getBytes(StandardCharsets.UTF_8));
+                if (batch.size() > 0 && (i + 1) % 50_000 == 0) {
+                    batches.add(batch.toByteArray());
+                    batch.reset();
+                }
+            }
+            if (batch.size() > 0) {
+                batches.add(batch.toByteArray());
+            }
+            long start = System.nanoTime();
+            for (byte[] rowsOfBatch : batches) {
+                client.insert("sluice.bench_ceiling", new ByteArrayInputStream(rowsOfBatch), ClickHouseFormat.JSONEachRow)
+                        .get(120, TimeUnit.SECONDS).close();
+            }
+            return rows / ((System.nanoTime() - start) / 1e9);
+        }
+    }
+
+    /** A realistic transaction of about 600 bytes, as SDKs send them. */
+    static byte[] transactionBody() {
+        return ("{\"transaction\": \"GET /api/users/{id}\", \"environment\": \"production\", \"release\": \"shop@2.14.0\","
+                + " \"sent_at\": \"" + Instant.now() + "\", \"platform\": \"python\","
+                + " \"tags\": {\"http.status_code\": \"200\", \"server_name\": \"web-7\"},"
+                + " \"sdk\": {\"name\": \"sentry.python.django\", \"version\": \"2.19.0\"},"
+                + " \"contexts\": {\"trace\": {\"trace_id\": \"771a43a4192642f0b136d5159a501700\", \"span_id\": \"a0cfbde2bdff3adc\","
+                + " \"op\": \"http.server\", \"status\": \"ok\", \"data\": {\"url\": \"https://shop.example/api/users/42\", \"method\": \"GET\"}},"
+                + " \"runtime\": {\"name\": \"CPython\", \"version\": \"3.12.7\"}, \"os\": {\"name\": \"Linux\", \"version\": \"6.1.0\"}},"
+                + " \"user\": {\"id\": \"account-4242\"}, \"request\": {\"url\": \"https://shop.example/api/users/42\", \"method\": \"GET\"}}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] gzip(byte[] body) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
+            gzip.write(body);
+        }
+        return out.toByteArray();
+    }
+}
