@@ -102,6 +102,11 @@ public final class Bench {
             long peakRss;
             long overloadRss;
             Wrk.Result overload;
+            long published;
+            double processorRate;
+            Freshness.Result freshness;
+            int halfRateConnections;
+            Process processor = null;
             try {
                 awaitReady(adminPort);
                 String url = "http://127.0.0.1:" + gatewayPort + "/api/v1/" + project.token() + "/transaction";
@@ -112,27 +117,56 @@ public final class Bench {
                 peakRss = peakRssKb(gateway.pid());
                 overload = wrk.run(url, project.key(), body, false, 3 * CONNECTIONS[CONNECTIONS.length - 1], seconds);
                 overloadRss = peakRssKb(gateway.pid());
+
+                out.println("· the processor on everything the gateway published");
+                published = publishedRecords(kafka.bootstrapServers());
+                processor = child("processor", env, work.resolve("processor.log"));
+                processorRate = processorThroughput(processor, clickHouse.httpUrl(), published, work);
+
+                // The gateway is latency-bound, so its rate grows with connections: about half the
+                // best rate needs about half the connections of the best run.
+                double best = Math.max(overload.requestsPerSecond(), gatewayResults.values().stream()
+                        .mapToDouble(Wrk.Result::requestsPerSecond).max().orElse(0));
+                int bestConnections = overload.requestsPerSecond() >= best ? 3 * CONNECTIONS[CONNECTIONS.length - 1]
+                        : CONNECTIONS[CONNECTIONS.length - 1];
+                halfRateConnections = Math.max(1, bestConnections / 2);
+                out.println("· freshness: 2xx to visible in traffic_1m, under " + halfRateConnections + " connections of load");
+                Wrk.Result[] background = new Wrk.Result[1];
+                Thread load = new Thread(() -> {
+                    try {
+                        background[0] = wrk.run(url, project.key(), body, false, halfRateConnections, seconds + 2);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                load.start();
+                try (Client client = ClickHouseClients.create(new ClickHouseSettings(clickHouse.httpUrl(), "default", "", "sluice", 90))) {
+                    freshness = Freshness.measure(url, project.key(), client, seconds);
+                }
+                load.join();
+                results.put("freshness_load_requests_per_s", background[0] == null ? 0 : background[0].requestsPerSecond());
+                results.put("freshness_best_requests_per_s", best);
             } finally {
+                if (processor != null) {
+                    processor.destroy();
+                    processor.waitFor(60, TimeUnit.SECONDS);
+                }
                 gateway.destroy();
                 gateway.waitFor(30, TimeUnit.SECONDS);
             }
 
-            out.println("· ceiling: the Kafka producer alone, same record size and settings");
+            out.println("· ceilings: the Kafka producer alone, and bulk inserts into ClickHouse");
             double kafkaRate = producerCeiling(kafka.bootstrapServers(), body);
-
-            out.println("· the processor on everything the gateway published, and the ClickHouse bulk-insert ceiling");
-            long published = publishedRecords(kafka.bootstrapServers());
-            double processorRate = processorThroughput(env, clickHouse.httpUrl(), published, work);
             double insertCeiling = clickHouseCeiling(clickHouse.httpUrl(), (int) Math.min(published, 200_000));
 
             report(ceiling, gatewayResults, gzipResult, overload, peakRss, overloadRss, kafkaRate, published, processorRate,
-                    insertCeiling);
+                    insertCeiling, freshness);
         }
     }
 
     private void report(Map<Integer, Wrk.Result> ceiling, Map<Integer, Wrk.Result> gateway, Wrk.Result gzip,
                         Wrk.Result overload, long peakRssKb, long overloadRssKb, double kafkaRate, long published,
-                        double processorRate, double insertCeiling) throws IOException {
+                        double processorRate, double insertCeiling, Freshness.Result freshness) throws IOException {
         out.println();
         out.printf("%-34s %12s %12s %8s %9s %9s %9s%n", "run", "req/s", "ceiling", "ratio", "p50 ms", "p99 ms", "p99.9 ms");
         List<Map<String, Object>> rows = new ArrayList<>();
@@ -154,6 +188,10 @@ public final class Bench {
         out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d records)%n", "processor, records/s", processorRate, insertCeiling,
                 100 * processorRate / insertCeiling, published);
         out.printf("%-34s %9d MB at full load, %d MB after 3x overload%n", "gateway peak RSS", peakRssKb / 1024, overloadRssKb / 1024);
+        out.printf("%-34s p50 %.0f ms, p99 %.0f ms (%d markers, load %.0f req/s of a best %.0f)%n", "freshness, 2xx to traffic_1m",
+                freshness.p50Millis(), freshness.p99Millis(), freshness.markers(),
+                (Double) results.get("freshness_load_requests_per_s"), (Double) results.get("freshness_best_requests_per_s"));
+        results.put("freshness_ms", freshness);
         results.put("gateway", rows);
         results.put("gateway_gzip_64", gzip);
         results.put("gateway_overload_768", overload);
@@ -250,8 +288,7 @@ public final class Bench {
     }
 
     /** Records/s from the first row visible in ClickHouse until all are counted in traffic_1m. */
-    private double processorThroughput(Map<String, String> env, String clickHouseUrl, long expected, Path work) throws Exception {
-        Process processor = child("processor", env, work.resolve("processor.log"));
+    private static double processorThroughput(Process processor, String clickHouseUrl, long expected, Path work) throws Exception {
         try (Client client = ClickHouseClients.create(new ClickHouseSettings(clickHouseUrl, "default", "", "sluice", 90))) {
             long first = 0;
             while (true) {
@@ -272,9 +309,6 @@ public final class Bench {
                 }
                 Thread.sleep(250);
             }
-        } finally {
-            processor.destroy();
-            processor.waitFor(60, TimeUnit.SECONDS);
         }
     }
 

@@ -63,7 +63,8 @@ public final class Gateway implements AutoCloseable {
         TopicSetup.ensureTopics(config.kafka());
         ProjectRegistry registry = new ProjectRegistry(config.kafka().bootstrapServers(), config.kafka().topics().projects());
         KafkaReachability kafka = new KafkaReachability(config.kafka().bootstrapServers());
-        var producer = EventPublisher.durableProducer(config.kafka().bootstrapServers(), config.publishTimeout());
+        var producer = EventPublisher.durableProducer(config.kafka().bootstrapServers(), config.publishTimeout(),
+                config.producerLinger());
         EventPublisher publisher = new EventPublisher(producer, config.kafka().topics(),
                 new PartitionChooser(config.floodRatePerSecond()));
         Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());

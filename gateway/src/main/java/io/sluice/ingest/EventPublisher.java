@@ -35,13 +35,17 @@ public final class EventPublisher implements AutoCloseable {
     }
 
     public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout) {
+        return durableProducer(bootstrapServers, publishTimeout, Duration.ofMillis(1));
+    }
+
+    public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout, Duration linger) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-gateway");
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, Long.toString(linger.toMillis()));
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(128 * 1024));
         int timeoutMs = (int) publishTimeout.toMillis();
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(Math.max(1, timeoutMs - 10)));
