@@ -57,10 +57,13 @@ public final class ProcessorTopology {
         KStream<String, TransactionFact> transactions = firstSightings(builder, topics.transactions(),
                 TransactionParser::parse, SEEN_TRANSACTIONS, topics.deadLetters(), horizon);
         transactions.to(topics.history(), Produced.with(Serdes.String(), TRANSACTIONS).withName("history"));
-        transactions.groupBy((token, fact) -> new TrafficKey(fact.project(), fact.environment()),
-                        Grouped.with("traffic-by-environment", JsonSerde.of(TrafficKey.class), TRANSACTIONS))
+        // Only the status travels through the repartition topic (0 for none: a null value would be
+        // dropped by the aggregation), not the whole fact: far less to serialize and move.
+        transactions.map((token, fact) -> KeyValue.pair(new TrafficKey(fact.project(), fact.environment()),
+                        fact.statusCode() == null ? 0 : fact.statusCode()), Named.as("traffic-status"))
+                .groupByKey(Grouped.with("traffic-by-environment", JsonSerde.of(TrafficKey.class), Serdes.Integer()))
                 .windowedBy(minutes)
-                .aggregate(() -> TrafficCounts.NONE, (key, fact, counts) -> counts.add(fact.statusCode()),
+                .aggregate(() -> TrafficCounts.NONE, (key, status, counts) -> counts.add(status == 0 ? null : status),
                         Named.as("count-traffic"),
                         Materialized.<TrafficKey, TrafficCounts, WindowStore<Bytes, byte[]>>as("traffic-1m")
                                 .withKeySerde(JsonSerde.of(TrafficKey.class)).withValueSerde(JsonSerde.of(TrafficCounts.class)))
@@ -74,8 +77,9 @@ public final class ProcessorTopology {
         KStream<String, ErrorFact> errors = firstSightings(builder, topics.errors(),
                 ErrorParser::parse, SEEN_ERRORS, topics.deadLetters(), horizon);
         errors.to(topics.errorHistory(), Produced.with(Serdes.String(), ERRORS).withName("error-history"));
-        errors.groupBy((token, fact) -> new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()),
-                        Grouped.with("errors-by-type", JsonSerde.of(ErrorKey.class), ERRORS))
+        errors.map((token, fact) -> KeyValue.pair(new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), 1),
+                        Named.as("error-type"))
+                .groupByKey(Grouped.with("errors-by-type", JsonSerde.of(ErrorKey.class), Serdes.Integer()))
                 .windowedBy(minutes)
                 .count(Named.as("count-errors"), Materialized.<ErrorKey, Long, WindowStore<Bytes, byte[]>>as("errors-1m")
                         .withKeySerde(JsonSerde.of(ErrorKey.class)).withValueSerde(Serdes.Long()))
