@@ -103,7 +103,11 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             try {
                 project = authenticator.authenticate(route.token(), request.headers().get(HttpHeaderNames.AUTHORIZATION));
             } catch (Rejection refused) {
-                failedAuth.failed(client, System.nanoTime());
+                // Only a key that matches nothing is a guess; a 403 (a disabled project, another
+                // project's key) comes from a real key and must not lock out its whole address.
+                if (refused.status().code() == 401) {
+                    failedAuth.failed(client, System.nanoTime());
+                }
                 throw refused;
             }
             quotas.admit(project, route.endpoint(), System.nanoTime());

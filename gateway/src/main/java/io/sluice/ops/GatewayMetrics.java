@@ -52,12 +52,6 @@ public final class GatewayMetrics {
         return openConnections;
     }
 
-    /** Total of one request counter, for tests and the admin page. */
-    public long requests(String endpoint, int status) {
-        LongAdder count = requests.get("endpoint=\"" + endpoint + "\",status=\"" + status + "\"");
-        return count == null ? 0 : count.sum();
-    }
-
     public String prometheusText() {
         StringBuilder out = new StringBuilder(4096);
         counters(out, "sluice_gateway_requests_total", "Answered requests by endpoint and HTTP status.", requests);

@@ -57,6 +57,28 @@ class SecurityIT {
     }
 
     @Test
+    void refusalsOfValidKeysDoNotCountAsGuesses(Engines engines) throws Exception {
+        io.sluice.config.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(new io.sluice.config.Settings(
+                Map.of("SLUICE_KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers(), "SLUICE_TOPIC_PARTITIONS", "4"))));
+        ProjectAdmin.NewProject shop;
+        ProjectAdmin.NewProject blog;
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+            shop = admin.create("shop-403");
+            blog = admin.create("blog-403");
+        }
+        // Started after the projects exist: a gateway reads the whole registry before it serves.
+        try (TestGateway strict = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_AUTH_FAILURE_BURST", "3",
+                "SLUICE_GATEWAY_AUTH_FAILURES_PER_MINUTE", "1"))) {
+            ProjectAdmin.NewProject wrongProject = new ProjectAdmin.NewProject(shop.token(), blog.key(), "x");
+            for (int i = 0; i < 10; i++) {
+                assertEquals(403, strict.post(wrongProject, "transaction", TRANSACTION).statusCode(),
+                        "a valid key used on the wrong project is a mistake, not a guess");
+            }
+            assertEquals(200, strict.post(shop, "transaction", TRANSACTION).statusCode());
+        }
+    }
+
+    @Test
     void theGatewayTerminatesTlsWithAPemCertificateAndKey(Engines engines) throws Exception {
         Path cert = dir.resolve("cert.pem");
         Path key = dir.resolve("key.pem");

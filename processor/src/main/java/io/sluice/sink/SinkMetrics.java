@@ -30,11 +30,6 @@ public final class SinkMetrics {
         lag.set(records);
     }
 
-    public long rowsInserted(String table) {
-        LongAdder count = rows.get(table);
-        return count == null ? 0 : count.sum();
-    }
-
     public void writeTo(StringBuilder out) {
         counter(out, "sluice_sink_rows_inserted_total", "Rows inserted into ClickHouse, by table.", rows);
         counter(out, "sluice_sink_insert_failures_total", "Failed ClickHouse inserts (retried), by table.", failures);
