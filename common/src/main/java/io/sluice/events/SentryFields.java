@@ -1,5 +1,9 @@
 package io.sluice.events;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -8,6 +12,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 public final class SentryFields {
     public static final String STATUS_TAG = "http.status_code";
+    /**
+     * Compiled pointers by their text. Jackson compiles a pointer on every {@code at(String)};
+     * the processor reads a dozen per record, and the set of pointers is the fixed few in code.
+     */
+    private static final Map<String, JsonPointer> POINTERS = new ConcurrentHashMap<>();
 
     private SentryFields() {
     }
@@ -24,11 +33,11 @@ public final class SentryFields {
         JsonNode status = tag(event, STATUS_TAG);
         String field = "tags." + STATUS_TAG;
         if (isAbsent(status)) {
-            status = event.at("/contexts/response/status_code");
+            status = at(event, "/contexts/response/status_code");
             field = "contexts.response.status_code";
         }
         if (isAbsent(status)) {
-            status = event.at("/contexts/trace/data/http.response.status_code"); // OpenTelemetry-style SDKs
+            status = at(event, "/contexts/trace/data/http.response.status_code"); // OpenTelemetry-style SDKs
             field = "contexts.trace.data.http.response.status_code";
         }
         if (isAbsent(status)) {
@@ -37,7 +46,7 @@ public final class SentryFields {
         int code;
         if (status.isIntegralNumber() && status.canConvertToInt()) {
             code = status.intValue();
-        } else if (status.isTextual() && status.textValue().strip().matches("\\d{1,3}")) {
+        } else if (status.isTextual() && isSmallNumber(status.textValue().strip())) {
             code = Integer.parseInt(status.textValue().strip());
         } else {
             throw new InvalidFieldException(field,
@@ -69,9 +78,27 @@ public final class SentryFields {
         return found;
     }
 
+    /** One to three ASCII digits. */
+    private static boolean isSmallNumber(String text) {
+        if (text.isEmpty() || text.length() > 3) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The node at a JSON pointer (a missing node when absent), the pointer compiled once. */
+    public static JsonNode at(JsonNode node, String pointer) {
+        return node.at(POINTERS.computeIfAbsent(pointer, JsonPointer::compile));
+    }
+
     /** A string at a JSON pointer, or "" when absent; numbers become their text (user ids often are). */
     public static String text(JsonNode event, String pointer) {
-        JsonNode node = event.at(pointer);
+        JsonNode node = at(event, pointer);
         if (node.isTextual()) {
             return node.textValue();
         }

@@ -51,7 +51,7 @@ public final class ErrorParser {
         if (exception == null) {
             return "";
         }
-        JsonNode frames = exception.at("/stacktrace/frames");
+        JsonNode frames = SentryFields.at(exception, "/stacktrace/frames");
         if (!frames.isArray() || frames.isEmpty()) {
             return "";
         }

@@ -4,6 +4,8 @@ import java.io.IOException;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 
 import org.apache.kafka.common.errors.SerializationException;
@@ -25,16 +27,19 @@ public final class JsonSerde {
     }
 
     public static <T> Serde<T> of(Class<T> type) {
+        // Bound to the type once: no serializer lookup per record.
+        ObjectWriter writer = MAPPER.writerFor(type);
+        ObjectReader reader = MAPPER.readerFor(type);
         Serializer<T> serializer = (topic, value) -> {
             try {
-                return value == null ? null : MAPPER.writeValueAsBytes(value);
+                return value == null ? null : writer.writeValueAsBytes(value);
             } catch (IOException e) {
                 throw new SerializationException("cannot write " + type.getSimpleName() + " for " + topic, e);
             }
         };
         Deserializer<T> deserializer = (topic, bytes) -> {
             try {
-                return bytes == null ? null : MAPPER.readValue(bytes, type);
+                return bytes == null ? null : reader.readValue(bytes);
             } catch (IOException e) {
                 throw new SerializationException("cannot read " + type.getSimpleName() + " from " + topic, e);
             }
