@@ -56,7 +56,10 @@ public final class Gateway implements AutoCloseable {
         this.metrics = new GatewayMetrics();
         this.draining = new AtomicBoolean();
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        this.workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+        // One loop per core by default, not Netty's two: the Kafka producer's I/O thread needs a
+        // core's share too, and fewer loops handle more ready connections per wake-up.
+        int ioThreads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+        this.workers = new MultiThreadIoEventLoopGroup(ioThreads, NioIoHandler.newFactory());
     }
 
     public static Gateway start(GatewayConfig config) throws InterruptedException {

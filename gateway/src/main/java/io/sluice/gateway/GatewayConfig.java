@@ -16,7 +16,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                             Duration shutdownTimeout, long floodRatePerSecond, double quotaShare,
                             Duration outcomesInterval, long authFailuresPerMinute, long authFailureBurst,
                             String tlsCertificate, String tlsKey, Duration producerLinger, Duration eventTimeHorizon,
-                            Duration readyTimeout) {
+                            Duration readyTimeout, int ioThreads) {
     public static final Setting HOST = new Setting("SLUICE_GATEWAY_HOST", "127.0.0.1",
             "Address the gateway listens on (0.0.0.0 to accept from other machines).");
     public static final Setting PORT = new Setting("SLUICE_GATEWAY_PORT", "8080", "Port of the ingest API.");
@@ -59,10 +59,13 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
     public static final Setting READY_TIMEOUT = new Setting("SLUICE_GATEWAY_READY_TIMEOUT", "60s",
             "How long startup waits for Kafka and the project registry before giving up.");
 
+    public static final Setting IO_THREADS = new Setting("SLUICE_GATEWAY_IO_THREADS", "0",
+            "Event loop threads that serve connections; 0 for one per CPU core.");
+
     public static final List<Setting> SETTINGS = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, MAX_BODY_BYTES,
             MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, IDLE_TIMEOUT, RECEIVE_TIMEOUT,
             PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, FLOOD_RATE, QUOTA_SHARE, OUTCOMES_INTERVAL, AUTH_FAILURES_PER_MINUTE,
-            AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, READY_TIMEOUT);
+            AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, READY_TIMEOUT, IO_THREADS);
 
     public static GatewayConfig from(Settings settings) {
         return new GatewayConfig(settings.get(HOST), settings.getInt(PORT), settings.get(ADMIN_HOST),
@@ -75,7 +78,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                 settings.getLong(AUTH_FAILURES_PER_MINUTE), settings.getLong(AUTH_FAILURE_BURST),
                 settings.get(TLS_CERTIFICATE), settings.get(TLS_KEY), settings.getDuration(PRODUCER_LINGER),
                 settings.getDuration(EventTime.HORIZON),
-                settings.getDuration(READY_TIMEOUT));
+                settings.getDuration(READY_TIMEOUT), settings.getInt(IO_THREADS));
     }
 
     /** Every setting the gateway reads, its own and the shared ones. */

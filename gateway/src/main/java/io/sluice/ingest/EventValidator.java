@@ -8,7 +8,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
-import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -124,7 +124,7 @@ public final class EventValidator {
 
     private static String eventId(JsonNode id) {
         if (SentryFields.isAbsent(id)) {
-            return UUID.randomUUID().toString().replace("-", "");
+            return randomEventId();
         }
         String text = id.isTextual() ? id.textValue().strip() : "";
         if (HEX_32.matcher(text).matches()) {
@@ -134,6 +134,23 @@ public final class EventValidator {
             return text.replace("-", "").toLowerCase(Locale.ROOT);
         }
         throw Rejection.invalid("event_id", "'event_id' must be 32 hex digits or a UUID, got " + SentryFields.abbreviate(id));
+    }
+
+    /**
+     * A random (version 4) UUID as 32 hex digits. From ThreadLocalRandom, not UUID.randomUUID():
+     * an event id needs to be unique, not unguessable, and SecureRandom is shared by all event
+     * loops behind one lock.
+     */
+    private static String randomEventId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
+        long low = (random.nextLong() & ~(0xC000L << 48)) | (0x8000L << 48);
+        char[] hex = new char[32];
+        for (int i = 0; i < 16; i++) {
+            hex[15 - i] = Character.forDigit((int) (high >>> (4 * i)) & 0xF, 16);
+            hex[31 - i] = Character.forDigit((int) (low >>> (4 * i)) & 0xF, 16);
+        }
+        return new String(hex);
     }
 
     /** Event time in epoch ms from {@code timestamp}, else {@code sent_at}; null when neither is present. */
@@ -158,6 +175,10 @@ public final class EventValidator {
             String text = value.textValue().strip();
             if (EPOCH_SECONDS.matcher(text).matches()) {
                 return epochSecondsToMillis(field, new java.math.BigDecimal(text));
+            }
+            long common = IsoTimestamps.parseMillis(text);
+            if (IsoTimestamps.isOfThisShape(common)) {
+                return common;
             }
             try {
                 return OffsetDateTime.parse(text).toInstant().toEpochMilli();

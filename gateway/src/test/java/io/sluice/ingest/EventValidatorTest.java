@@ -2,6 +2,7 @@ package io.sluice.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -94,6 +95,16 @@ class EventValidatorTest {
     @Test
     void aMalformedEventIdIsRefused() {
         assertEquals("event_id", assertThrows(Rejection.class, () -> transaction("\"event_id\": \"42\"")).field());
+    }
+
+    @Test
+    void aMissingEventIdGetsAFreshVersion4Uuid() {
+        String first = transaction("").eventId();
+        assertTrue(first.matches("[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}"), first);
+        assertNotEquals(first, transaction("").eventId());
+        java.util.UUID uuid = java.util.UUID.fromString(first.replaceFirst("(.{8})(.{4})(.{4})(.{4})(.{12})", "$1-$2-$3-$4-$5"));
+        assertEquals(4, uuid.version());
+        assertEquals(2, uuid.variant());
     }
 
     @Test

@@ -1,0 +1,75 @@
+package io.sluice.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+class IsoTimestampsTest {
+
+    /** What the validator did before the fast path: java.time, offset optional (then UTC). */
+    private static Long javaTime(String text) {
+        try {
+            return OffsetDateTime.parse(text).toInstant().toEpochMilli();
+        } catch (DateTimeParseException withoutOffset) {
+            try {
+                return LocalDateTime.parse(text).toInstant(ZoneOffset.UTC).toEpochMilli();
+            } catch (DateTimeParseException e) {
+                return null;
+            }
+        }
+    }
+
+    private static void agreesWithJavaTime(String text) {
+        long fast = IsoTimestamps.parseMillis(text);
+        if (IsoTimestamps.isOfThisShape(fast)) {
+            assertEquals(javaTime(text), fast, text);
+        }
+    }
+
+    @Test
+    void readsTheCommonShapes() {
+        assertEquals(Instant.parse("2026-11-22T06:00:00Z").toEpochMilli(), IsoTimestamps.parseMillis("2026-11-22T06:00:00Z"));
+        assertEquals(Instant.parse("2026-11-22T06:00:00.123Z").toEpochMilli(), IsoTimestamps.parseMillis("2026-11-22T06:00:00.123456789Z"));
+        assertEquals(Instant.parse("2026-11-22T05:00:00.500Z").toEpochMilli(), IsoTimestamps.parseMillis("2026-11-22T06:00:00.5+01:00"));
+        assertEquals(Instant.parse("2026-11-22T06:00:00Z").toEpochMilli(), IsoTimestamps.parseMillis("2026-11-22T06:00:00"));
+    }
+
+    @Test
+    void leavesOtherShapesAndImpossibleTimesToJavaTime() {
+        for (String text : List.of("2026-11-22T06:00Z", "2026-11-22 06:00:00Z", "2026-02-30T00:00:00Z", "2026-11-22T24:00:00Z",
+                "2026-11-22T06:00:60Z", "2026-11-22T06:00:00.Z", "2026-11-22T06:00:00.1234567890Z", "2026-11-22T06:00:00+0100",
+                "2026-11-22T06:00:00+18:01", "2026-11-22T06:00:00+01:00:00", "2026-11-22T06:00:00UTC", "+2026-11-22T06:00:00Z",
+                "2026-1a-22T06:00:00Z")) {
+            assertFalse(IsoTimestamps.isOfThisShape(IsoTimestamps.parseMillis(text)), text);
+        }
+    }
+
+    @Test
+    void agreesWithJavaTimeOnEdgeCases() {
+        for (String text : List.of("0000-01-01T00:00:00Z", "1969-12-31T23:59:59.999Z", "2024-02-29T12:00:00z",
+                "2026-11-22t06:00:00-18:00", "2026-11-22T06:00:00+18:00", "2026-11-22T06:00:00.000000001-00:00")) {
+            agreesWithJavaTime(text);
+        }
+    }
+
+    @Test
+    void agreesWithJavaTimeOnManyRandomTimes() {
+        Random random = new Random(42);
+        for (int i = 0; i < 20_000; i++) {
+            Instant instant = Instant.ofEpochSecond(random.nextLong(-2_000_000_000L, 4_000_000_000L), random.nextInt(1_000_000_000));
+            ZoneOffset offset = ZoneOffset.ofTotalSeconds(random.nextInt(-18 * 60, 18 * 60 + 1) * 60);
+            String text = OffsetDateTime.ofInstant(instant, offset).toString();
+            agreesWithJavaTime(text);
+            assertEquals(javaTime(text), IsoTimestamps.parseMillis(text), text);
+        }
+    }
+}
