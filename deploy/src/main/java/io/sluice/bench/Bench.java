@@ -35,6 +35,7 @@ import io.sluice.engines.ClickHouseServer;
 import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;
 import io.sluice.ingest.EventPublisher;
+import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
@@ -48,15 +49,22 @@ import io.sluice.sink.SchemaMigrations;
  */
 public final class Bench {
     private static final int[] CONNECTIONS = {16, 64, 256};
+    /** Few enough connections that the whole pipeline keeps up on one small machine. */
+    private static final int LIGHT_LOAD_CONNECTIONS = 4;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final PrintStream out;
     private final int seconds;
+    private final boolean profile;
+    private final Path resultsDir = Path.of("bench-results");
+    private final String runName = "bench-" + Instant.now().toString().replace(':', '-');
     private final Map<String, Object> results = new LinkedHashMap<>();
 
-    public Bench(PrintStream out, int seconds) {
+    /** @param profile record a JFR profile of the gateway and the processor next to the results */
+    public Bench(PrintStream out, int seconds, boolean profile) {
         this.out = out;
         this.seconds = seconds;
+        this.profile = profile;
     }
 
     public void run() throws Exception {
@@ -84,6 +92,7 @@ public final class Bench {
             Map<Integer, Wrk.Result> ceiling = new LinkedHashMap<>();
             int barePort = Ports.free();
             try (BareNettyServer bare = new BareNettyServer(barePort)) {
+                warmUp(wrk, "http://127.0.0.1:" + barePort + "/api/v1/x/transaction", "k", body);
                 for (int connections : CONNECTIONS) {
                     ceiling.put(connections, wrk.run("http://127.0.0.1:" + barePort + "/api/v1/x/transaction", "k", body, false,
                             connections, seconds));
@@ -104,12 +113,14 @@ public final class Bench {
             Wrk.Result overload;
             long published;
             double processorRate;
-            Freshness.Result freshness;
+            LoadedFreshness freshness;
+            LoadedFreshness lightFreshness;
             int halfRateConnections;
             Process processor = null;
             try {
                 awaitReady(adminPort);
                 String url = "http://127.0.0.1:" + gatewayPort + "/api/v1/" + project.token() + "/transaction";
+                warmUp(wrk, url, project.key(), body);
                 for (int connections : CONNECTIONS) {
                     gatewayResults.put(connections, wrk.run(url, project.key(), body, false, connections, seconds));
                 }
@@ -131,20 +142,10 @@ public final class Bench {
                         : CONNECTIONS[CONNECTIONS.length - 1];
                 halfRateConnections = Math.max(1, bestConnections / 2);
                 out.println("· freshness: 2xx to visible in traffic_1m, under " + halfRateConnections + " connections of load");
-                Wrk.Result[] background = new Wrk.Result[1];
-                Thread load = new Thread(() -> {
-                    try {
-                        background[0] = wrk.run(url, project.key(), body, false, halfRateConnections, seconds + 2);
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                load.start();
-                try (Client client = ClickHouseClients.create(new ClickHouseSettings(clickHouse.httpUrl(), "default", "", "sluice", 90))) {
-                    freshness = Freshness.measure(url, project.key(), client, seconds);
-                }
-                load.join();
-                results.put("freshness_load_requests_per_s", background[0] == null ? 0 : background[0].requestsPerSecond());
+                freshness = freshnessUnder(wrk, url, project.key(), body, halfRateConnections, clickHouse.httpUrl(), "fresh-half-");
+                out.println("· freshness under light load (" + LIGHT_LOAD_CONNECTIONS + " connections)");
+                lightFreshness = freshnessUnder(wrk, url, project.key(), body, LIGHT_LOAD_CONNECTIONS, clickHouse.httpUrl(),
+                        "fresh-light-");
                 results.put("freshness_best_requests_per_s", best);
             } finally {
                 if (processor != null) {
@@ -157,16 +158,20 @@ public final class Bench {
 
             out.println("· ceilings: the Kafka producer alone, and bulk inserts into ClickHouse");
             double kafkaRate = producerCeiling(kafka.bootstrapServers(), body);
-            double insertCeiling = clickHouseCeiling(clickHouse.httpUrl(), (int) Math.min(published, 200_000));
+            out.println("· ceiling: Kafka Streams copying the raw topic, exactly once, nothing else");
+            double streamsRate = StreamsCeiling.measure(ProcessorConfig.from(settings), "sluice.transactions", published,
+                    work.resolve("streams-ceiling"));
+            InsertCeilings insertCeilings = clickHouseCeilings(clickHouse.httpUrl(), (int) Math.min(published, 200_000));
 
             report(ceiling, gatewayResults, gzipResult, overload, peakRss, overloadRss, kafkaRate, published, processorRate,
-                    insertCeiling, freshness);
+                    streamsRate, insertCeilings, freshness, lightFreshness);
         }
     }
 
     private void report(Map<Integer, Wrk.Result> ceiling, Map<Integer, Wrk.Result> gateway, Wrk.Result gzip,
                         Wrk.Result overload, long peakRssKb, long overloadRssKb, double kafkaRate, long published,
-                        double processorRate, double insertCeiling, Freshness.Result freshness) throws IOException {
+                        double processorRate, double streamsRate, InsertCeilings insertCeilings,
+                        LoadedFreshness freshness, LoadedFreshness lightFreshness) throws IOException {
         out.println();
         out.printf("%-34s %12s %12s %8s %9s %9s %9s%n", "run", "req/s", "ceiling", "ratio", "p50 ms", "p99 ms", "p99.9 ms");
         List<Map<String, Object>> rows = new ArrayList<>();
@@ -185,23 +190,31 @@ public final class Bench {
         out.printf("%-34s %12.0f %12s %8s %9.2f %9.2f %9.2f  (non-2xx %d)%n", "gateway, 3x overload (768 conn.)",
                 overload.requestsPerSecond(), "", "", overload.p50Millis(), overload.p99Millis(), overload.p999Millis(), overload.non2xx());
         out.printf("%-34s %12.0f%n", "Kafka producer alone, records/s", kafkaRate);
-        out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d records)%n", "processor, records/s", processorRate, insertCeiling,
-                100 * processorRate / insertCeiling, published);
+        out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d records; ceiling: RowBinary insert)%n", "processor, records/s",
+                processorRate, insertCeilings.rowBinary(), 100 * processorRate / insertCeilings.rowBinary(), published);
+        out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: JSONEachRow insert, the sink's format)%n", "",
+                processorRate, insertCeilings.jsonEachRow(), 100 * processorRate / insertCeilings.jsonEachRow());
+        out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: Kafka Streams copying raw, exactly once)%n", "",
+                processorRate, streamsRate, 100 * processorRate / streamsRate);
         out.printf("%-34s %9d MB at full load, %d MB after 3x overload%n", "gateway peak RSS", peakRssKb / 1024, overloadRssKb / 1024);
-        out.printf("%-34s p50 %.0f ms, p99 %.0f ms (%d markers, load %.0f req/s of a best %.0f)%n", "freshness, 2xx to traffic_1m",
-                freshness.p50Millis(), freshness.p99Millis(), freshness.markers(),
-                (Double) results.get("freshness_load_requests_per_s"), (Double) results.get("freshness_best_requests_per_s"));
-        results.put("freshness_ms", freshness);
+        for (LoadedFreshness f : List.of(freshness, lightFreshness)) {
+            out.printf("%-34s p50 %.0f ms, p99 %.0f ms (%d markers, load %.0f req/s of a best %.0f)%n",
+                    "freshness, 2xx to traffic_1m", f.freshness().p50Millis(), f.freshness().p99Millis(),
+                    f.freshness().markers(), f.loadRequestsPerSecond(), (Double) results.get("freshness_best_requests_per_s"));
+        }
+        results.put("freshness_half_load", freshness);
+        results.put("freshness_light_load", lightFreshness);
         results.put("gateway", rows);
         results.put("gateway_gzip_64", gzip);
         results.put("gateway_overload_768", overload);
         results.put("kafka_producer_records_per_s", kafkaRate);
         results.put("processor", Map.of("records", published, "records_per_s", processorRate,
-                "clickhouse_jsoneachrow_ceiling_rows_per_s", insertCeiling));
+                "clickhouse_rowbinary_ceiling_rows_per_s", insertCeilings.rowBinary(),
+                "clickhouse_jsoneachrow_ceiling_rows_per_s", insertCeilings.jsonEachRow(),
+                "kafka_streams_copy_ceiling_records_per_s", streamsRate));
         results.put("gateway_peak_rss_mb", Map.of("full_load", peakRssKb / 1024, "after_overload", overloadRssKb / 1024));
-        Path dir = Path.of("bench-results");
-        Files.createDirectories(dir);
-        Path file = dir.resolve("bench-" + Instant.now().toString().replace(':', '-') + ".json");
+        Files.createDirectories(resultsDir);
+        Path file = resultsDir.resolve(runName + ".json");
         JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), results);
         out.println();
         out.println("written to " + file);
@@ -219,8 +232,19 @@ public final class Bench {
 
     private Process child(String command, Map<String, String> env, Path log) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-XX:+UseG1GC", "-cp", System.getProperty("java.class.path"),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "io.sluice.cli.SluiceCli", command);
+        List<String> commandLine = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseG1GC"));
+        if (profile) {
+            // The "profile" settings sample every thread's stack every 10–20 ms; written when the child exits.
+            Files.createDirectories(resultsDir);
+            Path recording = resultsDir.resolve(runName + "-" + command + ".jfr").toAbsolutePath();
+            // JDK 25 and newer can also sample by CPU time (also in native code and syscalls): far more accurate.
+            String cpuTime = Runtime.version().feature() >= 25 ? ",jdk.CPUTimeSample#enabled=true" : "";
+            commandLine.add("-XX:StartFlightRecording=settings=profile" + cpuTime + ",filename=" + recording);
+            out.println("  recording " + recording);
+        }
+        commandLine.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "io.sluice.cli.SluiceCli", command));
+        ProcessBuilder builder = new ProcessBuilder(commandLine);
         builder.environment().putAll(env);
         builder.redirectErrorStream(true).redirectOutput(log.toFile());
         return builder.start();
@@ -240,6 +264,37 @@ public final class Bench {
             Thread.sleep(100);
         }
         throw new IllegalStateException("the gateway did not become ready");
+    }
+
+    /** Freshness under a load, and the rate that load ran at. */
+    record LoadedFreshness(Freshness.Result freshness, double loadRequestsPerSecond) {
+    }
+
+    private LoadedFreshness freshnessUnder(Wrk wrk, String url, String key, byte[] body, int connections,
+                                           String clickHouseUrl, String markerPrefix) throws Exception {
+        Wrk.Result[] background = new Wrk.Result[1];
+        Thread load = new Thread(() -> {
+            try {
+                background[0] = wrk.run(url, key, body, false, connections, seconds + 2);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        load.start();
+        Freshness.Result result;
+        try (Client client = ClickHouseClients.create(new ClickHouseSettings(clickHouseUrl, "default", "", "sluice", 90))) {
+            result = Freshness.measure(url, key, client, seconds, markerPrefix);
+        }
+        load.join();
+        return new LoadedFreshness(result, background[0] == null ? 0 : background[0].requestsPerSecond());
+    }
+
+    /**
+     * A few seconds of load before measuring, discarded: the JIT compiles the hot path during the
+     * first seconds of a JVM, and that compiling would otherwise be billed to the first run.
+     */
+    private void warmUp(Wrk wrk, String url, String key, byte[] body) throws Exception {
+        wrk.run(url, key, body, false, 64, Math.max(3, seconds / 2));
     }
 
     /** Peak resident memory of a process (VmHWM), in KiB. */
@@ -287,62 +342,93 @@ public final class Bench {
         }
     }
 
-    /** Records/s from the first row visible in ClickHouse until all are counted in traffic_1m. */
+    /**
+     * Records/s from 20% of the records in the history table to all of them there and counted in
+     * traffic_1m: the sustained rate, without the start-up and JIT warm-up of the first fifth.
+     * (Progress is read from the history, which is written as records are parsed; under a backlog
+     * the aggregation's repartitioned input lags behind it and catches up at the end.)
+     */
     private static double processorThroughput(Process processor, String clickHouseUrl, long expected, Path work) throws Exception {
         try (Client client = ClickHouseClients.create(new ClickHouseSettings(clickHouseUrl, "default", "", "sluice", 90))) {
-            long first = 0;
+            long startedAt = 0;
             while (true) {
+                long history = 0;
                 long counted = 0;
                 try {
+                    history = client.queryAll("SELECT count() AS n FROM sluice.transactions").get(0).getLong("n");
                     counted = client.queryAll("SELECT sum(requests) AS n FROM sluice.traffic_1m FINAL").get(0).getLong("n");
                 } catch (RuntimeException tablesNotThereYet) {
                     // the processor creates them at start
                 }
-                if (counted > 0 && first == 0) {
-                    first = System.nanoTime();
+                if (history >= expected / 5 && startedAt == 0) {
+                    startedAt = System.nanoTime();
                 }
-                if (counted >= expected) {
-                    return expected / Math.max(0.001, (System.nanoTime() - first) / 1e9);
+                if (history >= expected && counted >= expected) {
+                    return (expected - expected / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
                 }
                 if (!processor.isAlive()) {
                     throw new IllegalStateException("the processor stopped; see " + work.resolve("processor.log"));
                 }
-                Thread.sleep(250);
+                Thread.sleep(100);
             }
         }
     }
 
-    /** Rows/s of inserting history rows straight into a copy of sluice.transactions, JSONEachRow, 50k per insert. */
-    private static double clickHouseCeiling(String clickHouseUrl, int rows) throws Exception {
+    /** Rows/s of bulk-inserting history rows straight into ClickHouse, in the sink's format and in RowBinary. */
+    record InsertCeilings(double jsonEachRow, double rowBinary) {
+    }
+
+    /**
+     * Inserts the same {@code rows} history rows (as the processor writes them) into a copy of
+     * sluice.transactions twice, 50,000 per insert: once as JSONEachRow (the sink's format), once
+     * as RowBinary (ClickHouse's cheapest row format to parse).
+     */
+    private static InsertCeilings clickHouseCeilings(String clickHouseUrl, int rows) throws Exception {
         ClickHouseSettings settings = new ClickHouseSettings(clickHouseUrl, "default", "", "sluice", 90);
         try (Client client = ClickHouseClients.create(settings)) {
             SchemaMigrations.apply(client, settings);
             client.execute("CREATE TABLE IF NOT EXISTS sluice.bench_ceiling AS sluice.transactions").get().close();
-            List<byte[]> batches = new ArrayList<>();
-            ByteArrayOutputStream batch = new ByteArrayOutputStream();
+            List<byte[]> json = new ArrayList<>();
+            List<byte[]> binary = new ArrayList<>();
+            ByteArrayOutputStream jsonBatch = new ByteArrayOutputStream();
+            RowBinaryRows binaryBatch = new RowBinaryRows();
             long now = System.currentTimeMillis();
             for (int i = 0; i < rows; i++) {
-                batch.writeBytes(("{\"event_id\":\"" + String.format("%032x", i) + "\",\"project\":\"bench\",\"timestamp\":" + now
+                String eventId = String.format("%032x", i);
+                String userId = "u" + (i % 1000);
+                jsonBatch.writeBytes(("{\"event_id\":\"" + eventId + "\",\"project\":\"bench\",\"timestamp\":" + now
                         + ",\"received_at\":" + now + ",\"time_adjusted\":false,\"environment\":\"production\",\"transaction\":"
                         + "\"GET /users/42\",\"method\":\"GET\",\"url\":\"https://shop.example/users/42\",\"path\":\"/users/42\","
-                        + "\"status_code\":200,\"user_id\":\"u" + (i % 1000) + "\",\"sdk_name\":\"sentry.python\",\"sdk_version\":"
+                        + "\"status_code\":200,\"user_id\":\"" + userId + "\",\"sdk_name\":\"sentry.python\",\"sdk_version\":"
                         + "\"2.19.0\",\"runtime_name\":\"CPython\",\"runtime_version\":\"3.12.7\",\"os_name\":\"Linux\",\"os_version\":"
                         + "\"6.1\",\"kafka_partition\":0,\"kafka_offset\":" + i + "}\n").getBytes(StandardCharsets.UTF_8));
-                if (batch.size() > 0 && (i + 1) % 50_000 == 0) {
-                    batches.add(batch.toByteArray());
-                    batch.reset();
+                binaryBatch.string(eventId).string("bench").dateTime64Millis(now).dateTime64Millis(now).bool(false)
+                        .string("production").string("GET /users/42").string("GET").string("https://shop.example/users/42")
+                        .string("/users/42").nullableUInt16(200).string(userId).string("sentry.python").string("2.19.0")
+                        .string("CPython").string("3.12.7").string("Linux").string("6.1").uint32(0).uint64(i);
+                if ((i + 1) % 50_000 == 0 || i == rows - 1) {
+                    json.add(jsonBatch.toByteArray());
+                    jsonBatch.reset();
+                    binary.add(binaryBatch.takeBytes());
                 }
             }
-            if (batch.size() > 0) {
-                batches.add(batch.toByteArray());
+            double jsonRate = insertRate(client, json, ClickHouseFormat.JSONEachRow, rows);
+            client.execute("TRUNCATE TABLE sluice.bench_ceiling").get().close();
+            double binaryRate = insertRate(client, binary, ClickHouseFormat.RowBinary, rows);
+            long stored = client.queryAll("SELECT count() AS n FROM sluice.bench_ceiling").get(0).getLong("n");
+            if (stored != rows) {
+                throw new IllegalStateException("the RowBinary ceiling stored " + stored + " of " + rows + " rows");
             }
-            long start = System.nanoTime();
-            for (byte[] rowsOfBatch : batches) {
-                client.insert("sluice.bench_ceiling", new ByteArrayInputStream(rowsOfBatch), ClickHouseFormat.JSONEachRow)
-                        .get(120, TimeUnit.SECONDS).close();
-            }
-            return rows / ((System.nanoTime() - start) / 1e9);
+            return new InsertCeilings(jsonRate, binaryRate);
         }
+    }
+
+    private static double insertRate(Client client, List<byte[]> batches, ClickHouseFormat format, int rows) throws Exception {
+        long start = System.nanoTime();
+        for (byte[] batch : batches) {
+            client.insert("sluice.bench_ceiling", new ByteArrayInputStream(batch), format).get(120, TimeUnit.SECONDS).close();
+        }
+        return rows / ((System.nanoTime() - start) / 1e9);
     }
 
     /** A realistic transaction of about 600 bytes, as SDKs send them. */

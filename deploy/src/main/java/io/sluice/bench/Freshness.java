@@ -23,7 +23,8 @@ final class Freshness {
     record Result(int markers, double p50Millis, double p99Millis) {
     }
 
-    static Result measure(String url, String key, Client clickHouse, int seconds) throws InterruptedException {
+    /** @param markerPrefix starts every marker's environment; unique per measurement in a run */
+    static Result measure(String url, String key, Client clickHouse, int seconds, String markerPrefix) throws InterruptedException {
         Map<String, Long> acknowledgedAt = new ConcurrentHashMap<>();
         Map<String, Long> visibleAt = new ConcurrentHashMap<>();
         AtomicBoolean running = new AtomicBoolean(true);
@@ -31,7 +32,7 @@ final class Freshness {
             while (running.get() || visibleAt.size() < acknowledgedAt.size()) {
                 try {
                     for (GenericRecord row : clickHouse.queryAll(
-                            "SELECT DISTINCT environment FROM sluice.traffic_1m WHERE environment LIKE 'fresh-%'")) {
+                            "SELECT DISTINCT environment FROM sluice.traffic_1m WHERE startsWith(environment, '" + markerPrefix + "')")) {
                         visibleAt.putIfAbsent(row.getString("environment"), System.nanoTime());
                     }
                     Thread.sleep(20);
@@ -46,7 +47,7 @@ final class Freshness {
         HttpClient http = HttpClient.newHttpClient();
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         for (int i = 0; System.nanoTime() < deadline; i++) {
-            String marker = "fresh-" + i;
+            String marker = markerPrefix + i;
             try {
                 int status = http.send(HttpRequest.newBuilder(URI.create(url))
                         .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")

@@ -54,8 +54,9 @@ public final class SluiceCli {
               send-test-event --token T --key K [--url http://127.0.0.1:8080]
                                                   send one error and one transaction, confirm both reach ClickHouse
               stats --project TOKEN [--since 1h]  traffic per minute, 2xx–5xx distribution, last requests
-              bench [--seconds 10]                measure gateway, Kafka and processor against ceilings measured
-                                                  in the same run (needs wrk; installs it with apt-get as root)
+              bench [--seconds 10] [--profile]    measure gateway, Kafka and processor against ceilings measured
+                                                  in the same run (needs wrk; installs it with apt-get as root);
+                                                  --profile records JFR of gateway and processor in bench-results/
               gateway                             run only the gateway (configured by SLUICE_* variables)
               processor                           run only the processor (configured by SLUICE_* variables)
               help                                this text
@@ -83,7 +84,7 @@ public final class SluiceCli {
 
     int run(String[] argv) {
         try {
-            Args args = Args.parse(argv, Set.of("json", "reset", "help", "dry-run"));
+            Args args = Args.parse(argv, Set.of("json", "reset", "help", "dry-run", "profile"));
             String command = args.positional(0) == null ? "help" : args.positional(0);
             switch (command) {
                 case "dev" -> dev(args);
@@ -92,7 +93,7 @@ public final class SluiceCli {
                 case "replay" -> replay(args);
                 case "bench" -> {
                     try {
-                        new io.sluice.bench.Bench(out, Integer.parseInt(args.option("seconds", "10"))).run();
+                        new io.sluice.bench.Bench(out, Integer.parseInt(args.option("seconds", "10")), args.flag("profile")).run();
                     } catch (NumberFormatException e) {
                         throw new Args.UsageException("--seconds is a whole number");
                     } catch (Exception e) {
