@@ -1,5 +1,6 @@
 package io.sluice.aggregate;
 
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
@@ -29,12 +30,17 @@ final class ParseRaw<F extends Fact> implements FixedKeyProcessor<String, byte[]
             }
             parsed = new Parsed<>(parser.parse(record.value(), record.headers(), record.timestamp(),
                     source.partition(), source.offset()), null, null);
+            // The fact holds all the rest needs. Kept, the gateway's seven headers would be copied
+            // onto every history and repartition record, encoded, and sized again on each hop
+            // (header work showed all over the stream threads' profile in ./sluice bench --profile).
+            context.forward(record.withValue(parsed).withHeaders(new RecordHeaders()));
+            return;
         } catch (UnprocessableRecordException e) {
             parsed = new Parsed<>(null, record.value(), e.getMessage());
         } catch (RuntimeException e) {
             // A parser bug must not stop the partition either: the record waits in the dead letters.
             parsed = new Parsed<>(null, record.value(), "unexpected " + e);
         }
-        context.forward(record.withValue(parsed));
+        context.forward(record.withValue(parsed)); // with its headers: the dead letter keeps them
     }
 }

@@ -102,6 +102,20 @@ class ProcessorTopologyTest {
     }
 
     @Test
+    void aDeadLetterKeepsTheGatewaysHeaders() {
+        transactions.pipeInput(new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
+        assertEquals("bad", EventHeaders.get(deadLetters.readRecordsToList().get(0).headers(), EventHeaders.EVENT_ID));
+    }
+
+    @Test
+    void historyRecordsCarryTheFactNotTheRawHeaders() {
+        sendTransaction("e1", MINUTE.plusSeconds(1), "200");
+        TestRecord<String, TransactionFact> stored = history.readRecord();
+        assertEquals("e1", stored.value().eventId());
+        assertEquals(0, stored.headers().toArray().length);
+    }
+
+    @Test
     void errorsAreCountedPerExceptionTypeAndStoredWithTheirTopFrame() {
         sendError("e1", "ValueError", MINUTE.plusSeconds(1));
         sendError("e2", "ValueError", MINUTE.plusSeconds(2));
