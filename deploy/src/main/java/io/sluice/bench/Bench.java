@@ -32,6 +32,7 @@ import io.sluice.config.Settings;
 import io.sluice.config.TopicSetup;
 import io.sluice.engines.ChdbDistribution;
 import io.sluice.engines.ClickHouseServer;
+import io.sluice.engines.Directories;
 import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;
 import io.sluice.ingest.EventPublisher;
@@ -156,16 +157,19 @@ public final class Bench {
                 gateway.waitFor(30, TimeUnit.SECONDS);
             }
 
-            out.println("· ceilings: the Kafka producer alone, and bulk inserts into ClickHouse");
+            out.println("· ceiling: the Kafka producer alone");
             double kafkaRate = producerCeiling(kafka.bootstrapServers(), body);
             out.println("· ceiling: Kafka Streams copying the raw topic, exactly once, nothing else");
             double streamsRate = StreamsCeiling.measure(ProcessorConfig.from(settings), "sluice.transactions", published,
                     work.resolve("streams-ceiling"));
+            out.println("· ceiling: bulk inserts into ClickHouse, RowBinary and JSONEachRow");
             InsertCeilings insertCeilings = clickHouseCeilings(clickHouse.httpUrl(), (int) Math.min(published, 200_000));
 
             report(ceiling, gatewayResults, gzipResult, overload, peakRss, overloadRss, kafkaRate, published, processorRate,
                     streamsRate, insertCeilings, freshness, lightFreshness);
         }
+        // Gigabytes of Kafka and ClickHouse data; kept (with the logs) only when the run failed.
+        Directories.deleteRecursively(work);
     }
 
     private void report(Map<Integer, Wrk.Result> ceiling, Map<Integer, Wrk.Result> gateway, Wrk.Result gzip,

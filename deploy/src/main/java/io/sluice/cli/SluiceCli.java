@@ -148,7 +148,11 @@ public final class SluiceCli {
     private void dev(Args args) throws InterruptedException {
         StackConfig config = StackConfig.from(settings);
         if (args.flag("reset")) {
-            deleteRecursively(config.home());
+            try {
+                io.sluice.engines.Directories.deleteRecursively(config.home());
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot wipe " + config.home() + ": " + e.getMessage(), e);
+            }
             out.println("· wiped " + config.home());
         }
         out.println("Starting Sluice locally (data in " + config.home() + ", logs in " + config.logs() + ")");
@@ -226,19 +230,6 @@ public final class SluiceCli {
         try (var client = ClickHouseClients.create(config.clickHouse())) {
             new Replay(config.kafka().bootstrapServers(), config.kafka().topics(), config.eventTimeHorizon(), client,
                     config.clickHouse(), out).run(request);
-        }
-    }
-
-    private static void deleteRecursively(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (var paths = Files.walk(root)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot wipe " + root + ": " + e.getMessage(), e);
         }
     }
 }

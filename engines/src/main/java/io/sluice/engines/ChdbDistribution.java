@@ -80,7 +80,7 @@ public final class ChdbDistribution {
         }
         // Move into place last, so an interrupted download is never mistaken for an installed one.
         Files.move(work.resolve("package/libchdb.so"), library(), StandardCopyOption.ATOMIC_MOVE);
-        deleteRecursively(work);
+        Directories.deleteRecursively(work);
     }
 
     private void buildLauncher() throws IOException {
@@ -114,17 +114,6 @@ public final class ChdbDistribution {
         if (process.exitValue() != 0) {
             throw new IOException("failed to " + what + " (exit " + process.exitValue() + "): "
                     + Files.readString(log).strip());
-        }
-    }
-
-    static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (var paths = Files.walk(root)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
         }
     }
 }

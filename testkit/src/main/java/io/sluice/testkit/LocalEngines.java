@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import io.sluice.engines.ChdbDistribution;
+import io.sluice.engines.Directories;
 import io.sluice.engines.ClickHouseServer;
 import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;
@@ -64,8 +65,6 @@ final class LocalEngines implements Engines, AutoCloseable {
     public void close() throws IOException {
         kafka.close();
         clickHouse.close();
-        try (var paths = Files.walk(workDir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
+        Directories.deleteRecursively(workDir);
     }
 }
