@@ -36,8 +36,9 @@ public final class GatewayMetrics {
         bytesIn.computeIfAbsent("endpoint=\"" + endpoint + "\"", k -> new LongAdder()).add(bytes);
     }
 
-    public void produced(long startNanos) {
-        produceDuration.recordNanos(System.nanoTime() - startNanos);
+    /** Kafka's acknowledgement took {@code nanos}. */
+    public void produced(long nanos) {
+        produceDuration.recordNanos(nanos);
     }
 
     public AtomicLong inFlightRequests() {
