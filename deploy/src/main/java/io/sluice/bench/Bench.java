@@ -134,6 +134,7 @@ public final class Bench {
                 published = publishedRecords(kafka.bootstrapServers());
                 processor = child("processor", env, work.resolve("processor.log"));
                 processorRate = processorThroughput(processor, clickHouse.httpUrl(), published, work);
+                long processorBacklogRss = peakRssKb(processor.pid());
 
                 // The gateway is latency-bound, so its rate grows with connections: about half the
                 // best rate needs about half the connections of the best run.
@@ -148,6 +149,8 @@ public final class Bench {
                 lightFreshness = freshnessUnder(wrk, url, project.key(), body, LIGHT_LOAD_CONNECTIONS, clickHouse.httpUrl(),
                         "fresh-light-");
                 results.put("freshness_best_requests_per_s", best);
+                results.put("processor_peak_rss_mb", Map.of("working_off_backlog", processorBacklogRss / 1024,
+                        "after_freshness_runs", peakRssKb(processor.pid()) / 1024));
             } finally {
                 if (processor != null) {
                     processor.destroy();
@@ -201,6 +204,10 @@ public final class Bench {
         out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: Kafka Streams copying raw, exactly once)%n", "",
                 processorRate, streamsRate, 100 * processorRate / streamsRate);
         out.printf("%-34s %9d MB at full load, %d MB after 3x overload%n", "gateway peak RSS", peakRssKb / 1024, overloadRssKb / 1024);
+        @SuppressWarnings("unchecked")
+        Map<String, Long> processorRss = (Map<String, Long>) results.get("processor_peak_rss_mb");
+        out.printf("%-34s %9d MB working off %d records at full speed, %d MB after the freshness runs%n", "processor peak RSS",
+                processorRss.get("working_off_backlog"), published, processorRss.get("after_freshness_runs"));
         for (LoadedFreshness f : List.of(freshness, lightFreshness)) {
             out.printf("%-34s p50 %.0f ms, p99 %.0f ms (%d markers, load %.0f req/s of a best %.0f)%n",
                     "freshness, 2xx to traffic_1m", f.freshness().p50Millis(), f.freshness().p99Millis(),
