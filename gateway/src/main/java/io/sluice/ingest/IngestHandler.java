@@ -28,9 +28,8 @@ import io.sluice.quota.QuotaLimiter;
 
 /**
  * One request's path, in order: route → authenticate → content type → decode → validate →
- * publish → answer once Kafka acknowledged. Nothing here blocks: the Kafka callback hands the
- * answer to the event loop. One instance per connection; pipelined requests are answered in
- * order, one at a time.
+ * publish → answer once Kafka acknowledged. Nothing here blocks: the Kafka callback writes the
+ * answer. One instance per connection; pipelined requests are answered in order, one at a time.
  */
 public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(IngestHandler.class);
@@ -117,12 +116,20 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             AcceptedEvent event = validator.validate(route.endpoint(), json, receivedAt);
             String answeredEndpoint = endpoint;
             long produceStart = System.nanoTime();
-            // The callback runs on the producer's one I/O thread, which completes every
-            // acknowledgement of this gateway: it only hands over, the event loop does the rest.
             publisher.publish(route, event, json, receivedAt).whenComplete((ignored, error) -> {
-                long produceNanos = System.nanoTime() - produceStart;
-                ctx.executor().execute(() -> acknowledged(ctx, route, event, error, produceNanos, keepAlive,
-                        answeredEndpoint, startNanos));
+                metrics.produced(produceStart);
+                if (error == null) {
+                    outcomes.record(route.token(), "accepted");
+                    respond(ctx, Responses.accepted(event.eventId()), keepAlive, answeredEndpoint, startNanos);
+                } else {
+                    LOG.warn("Kafka did not acknowledge event {} of project {}: {}",
+                            event.eventId(), route.token(), error.toString());
+                    Rejection unavailable = new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                            "unavailable", "the event could not be stored right now; retry later");
+                    metrics.rejected(unavailable.code());
+                    outcomes.record(route.token(), unavailable.code());
+                    respond(ctx, Responses.error(unavailable), keepAlive, answeredEndpoint, startNanos);
+                }
             });
         } catch (Rejection rejection) {
             metrics.rejected(rejection.code());
@@ -135,23 +142,6 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Answers an event Kafka acknowledged (2xx) or failed to (503), on the event loop. */
-    private void acknowledged(ChannelHandlerContext ctx, IngestRoute route, AcceptedEvent event, Throwable error,
-                              long produceNanos, boolean keepAlive, String endpoint, long startNanos) {
-        metrics.produced(produceNanos);
-        if (error == null) {
-            outcomes.record(route.token(), "accepted");
-            respond(ctx, Responses.accepted(event.eventId()), keepAlive, endpoint, startNanos);
-            return;
-        }
-        LOG.warn("Kafka did not acknowledge event {} of project {}: {}", event.eventId(), route.token(), error.toString());
-        Rejection unavailable = new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE,
-                "unavailable", "the event could not be stored right now; retry later");
-        metrics.rejected(unavailable.code());
-        outcomes.record(route.token(), unavailable.code());
-        respond(ctx, Responses.error(unavailable), keepAlive, endpoint, startNanos);
-    }
-
     private static void requireJson(String contentType) {
         String mediaType = contentType == null ? "" : contentType.split(";", 2)[0].strip();
         if (!mediaType.equalsIgnoreCase("application/json")) {
@@ -160,9 +150,13 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Writes the answer (on the event loop, as everything here), then serves the next pipelined request, if any. */
+    /** Writes the answer on the event loop, then serves the next pipelined request, if any. */
     private void respond(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive,
                          String endpoint, long startNanos) {
+        if (!ctx.executor().inEventLoop()) {
+            ctx.executor().execute(() -> respond(ctx, response, keepAlive, endpoint, startNanos));
+            return;
+        }
         metrics.answered(endpoint, response.status().code(), startNanos);
         if (keepAlive && !draining.get()) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);

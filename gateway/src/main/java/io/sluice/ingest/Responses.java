@@ -20,9 +20,8 @@ public final class Responses {
     private Responses() {
     }
 
-    /** {@code {"id":"<event id>"}}; written directly, as the id is always 32 hex digits (the validator's). */
     public static FullHttpResponse accepted(String eventId) {
-        return json(HttpResponseStatus.OK, ("{\"id\":\"" + eventId + "\"}").getBytes(StandardCharsets.US_ASCII));
+        return json(HttpResponseStatus.OK, JSON.createObjectNode().put("id", eventId));
     }
 
     public static FullHttpResponse error(Rejection rejection) {
@@ -61,10 +60,7 @@ public final class Responses {
     }
 
     public static FullHttpResponse json(HttpResponseStatus status, ObjectNode body) {
-        return json(status, body.toString().getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static FullHttpResponse json(HttpResponseStatus status, byte[] bytes) {
+        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
         response.headers()
                 .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)

@@ -36,9 +36,8 @@ public final class GatewayMetrics {
         bytesIn.computeIfAbsent("endpoint=\"" + endpoint + "\"", k -> new LongAdder()).add(bytes);
     }
 
-    /** Kafka's acknowledgement took {@code nanos}. */
-    public void produced(long nanos) {
-        produceDuration.recordNanos(nanos);
+    public void produced(long startNanos) {
+        produceDuration.recordNanos(System.nanoTime() - startNanos);
     }
 
     public AtomicLong inFlightRequests() {
