@@ -3,10 +3,6 @@ package io.sluice.ingest;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
@@ -180,14 +176,9 @@ public final class EventValidator {
             if (IsoTimestamps.isOfThisShape(common)) {
                 return common;
             }
-            try {
-                return OffsetDateTime.parse(text).toInstant().toEpochMilli();
-            } catch (DateTimeParseException withoutOffset) {
-                try {
-                    return LocalDateTime.parse(text).toInstant(ZoneOffset.UTC).toEpochMilli();
-                } catch (DateTimeParseException e) {
-                    // fall through to the rejection below
-                }
+            Long general = IsoTimestamps.parseMillisWithJavaTime(text);
+            if (general != null) {
+                return general;
             }
         }
         throw Rejection.invalid(field, "'" + field + "' must be an ISO 8601 time or epoch seconds, got " + SentryFields.abbreviate(value));

@@ -1,11 +1,15 @@
 package io.sluice.ingest;
 
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 
 /**
  * The common shape of SDK timestamps, {@code 2026-11-22T06:00:00.123456Z} (fraction and offset
  * optional, offset {@code Z} or {@code ±HH:MM}), read without java.time's general parser, which
- * cost more than the rest of validation (measured). Anything else is left to that parser.
+ * cost more than the rest of validation (measured); and that parser, for anything else.
  */
 final class IsoTimestamps {
     private static final long NOT_THIS_SHAPE = Long.MIN_VALUE;
@@ -67,6 +71,19 @@ final class IsoTimestamps {
         long epochDay = LocalDate.of(year, month, day).toEpochDay();
         long epochSecond = epochDay * 86_400 + hour * 3600L + minute * 60L + second - offsetSeconds;
         return epochSecond * 1000 + millis;
+    }
+
+    /** Any ISO 8601 date-time java.time reads, with an offset or without (then UTC); null when unreadable. */
+    static Long parseMillisWithJavaTime(String text) {
+        try {
+            return OffsetDateTime.parse(text).toInstant().toEpochMilli();
+        } catch (DateTimeParseException withoutOffset) {
+            try {
+                return LocalDateTime.parse(text).toInstant(ZoneOffset.UTC).toEpochMilli();
+            } catch (DateTimeParseException e) {
+                return null;
+            }
+        }
     }
 
     static boolean isOfThisShape(long parsed) {
