@@ -30,9 +30,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
 import io.sluice.config.TopicSetup;
-import io.sluice.engines.ChdbDistribution;
 import io.sluice.engines.ClickHouseServer;
 import io.sluice.engines.Directories;
+import io.sluice.engines.EnginePair;
 import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;
 import io.sluice.ingest.EventPublisher;
@@ -73,10 +73,9 @@ public final class Bench {
         Path work = Files.createTempDirectory("sluice-bench-");
         Wrk wrk = new Wrk(work);
         out.println("· starting Kafka and ClickHouse in " + work);
-        ChdbDistribution chdb = ChdbDistribution.ensureInstalled(ChdbDistribution.defaultCacheDir());
-        try (ClickHouseServer clickHouse = ClickHouseServer.start(chdb, work.resolve("clickhouse"), Ports.free(), Ports.free(),
-                work.resolve("clickhouse.log"));
-             KafkaBroker kafka = KafkaBroker.start(work.resolve("kafka"), Ports.free(), Ports.free())) {
+        try (EnginePair engines = EnginePair.start(work)) {
+            KafkaBroker kafka = engines.kafka();
+            ClickHouseServer clickHouse = engines.clickHouse();
             Map<String, String> env = environment(kafka.bootstrapServers(), clickHouse.httpUrl(), work);
             Settings settings = new Settings(env);
             TopicSetup.ensureTopics(KafkaSettings.from(settings));
