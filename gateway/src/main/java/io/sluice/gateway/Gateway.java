@@ -18,7 +18,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.sluice.config.TopicSetup;
 import io.sluice.ingest.EventPublisher;
-import io.sluice.ingest.PartitionChooser;
 import io.sluice.ops.AdminServer;
 import io.sluice.ops.GatewayMetrics;
 import io.sluice.ops.KafkaReachability;
@@ -68,8 +67,7 @@ public final class Gateway implements AutoCloseable {
         KafkaReachability kafka = new KafkaReachability(config.kafka().bootstrapServers());
         var producer = EventPublisher.durableProducer(config.kafka().bootstrapServers(), config.publishTimeout(),
                 config.producerLinger());
-        EventPublisher publisher = new EventPublisher(producer, config.kafka().topics(),
-                new PartitionChooser(config.floodRatePerSecond()));
+        EventPublisher publisher = new EventPublisher(producer, config.kafka().topics());
         Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());
         Gateway gateway = new Gateway(config, registry, kafka, publisher, outcomes);
         try {

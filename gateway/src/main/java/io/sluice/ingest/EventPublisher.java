@@ -25,13 +25,11 @@ public final class EventPublisher implements AutoCloseable {
 
     private final Producer<byte[], byte[]> producer;
     private final Topics topics;
-    private final PartitionChooser partitions;
     private final java.util.Map<String, Integer> partitionCounts = new java.util.concurrent.ConcurrentHashMap<>();
 
-    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics, PartitionChooser partitions) {
+    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics) {
         this.producer = producer;
         this.topics = topics;
-        this.partitions = partitions;
     }
 
     public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout) {
@@ -79,7 +77,7 @@ public final class EventPublisher implements AutoCloseable {
 
     public CompletableFuture<Void> publish(IngestRoute route, AcceptedEvent event, byte[] json, long receivedAtMillis) {
         String topic = route.endpoint() == Endpoint.TRANSACTION ? topics.transactions() : topics.errors();
-        int partition = partitions.partition(route.token(), event.eventId(), partitionCounts.get(topic), receivedAtMillis);
+        int partition = PartitionChooser.partition(route.token(), event.eventId(), partitionCounts.get(topic));
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition, event.eventTimeMillis(),
                 route.token().getBytes(StandardCharsets.UTF_8), json);
         EventHeaders.put(record.headers(), EventHeaders.EVENT_ID, event.eventId());
