@@ -66,7 +66,7 @@ public final class Gateway implements AutoCloseable {
         ProjectRegistry registry = new ProjectRegistry(config.kafka().bootstrapServers(), config.kafka().topics().projects());
         KafkaReachability kafka = new KafkaReachability(config.kafka().bootstrapServers());
         var producer = EventPublisher.durableProducer(config.kafka().bootstrapServers(), config.publishTimeout(),
-                config.producerLinger());
+                config.producerLinger(), config.maxDecompressedBytes());
         EventPublisher publisher = new EventPublisher(producer, config.kafka().topics());
         Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());
         Gateway gateway = new Gateway(config, registry, kafka, publisher, outcomes);

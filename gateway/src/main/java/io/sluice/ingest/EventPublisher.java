@@ -11,6 +11,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import io.sluice.config.TopicSetup;
 import io.sluice.config.Topics;
 import io.sluice.events.EventHeaders;
 
@@ -32,12 +33,28 @@ public final class EventPublisher implements AutoCloseable {
         this.topics = topics;
     }
 
+    /** Room for an event's key, headers and the record batch's own bytes, beyond its JSON. */
+    static final int RECORD_OVERHEAD_BYTES = 64 * 1024;
+
     public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout) {
-        return durableProducer(bootstrapServers, publishTimeout, Duration.ofMillis(1));
+        return durableProducer(bootstrapServers, publishTimeout, Duration.ofMillis(1), 1024 * 1024);
     }
 
-    public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout, Duration linger) {
+    /**
+     * @param maxEventBytes the largest event JSON the gateway accepts (decompressed): the
+     *                      producer must take it with its headers, or it would answer 503 forever
+     */
+    public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout, Duration linger,
+                                                           int maxEventBytes) {
+        long maxRequestBytes = (long) maxEventBytes + RECORD_OVERHEAD_BYTES;
+        if (maxRequestBytes > TopicSetup.MAX_EVENT_RECORD_BYTES) {
+            throw new IllegalArgumentException("events of up to " + maxEventBytes + " bytes (decompressed) do not fit "
+                    + "the event topics' " + TopicSetup.MAX_EVENT_RECORD_BYTES + " bytes per record; lower "
+                    + "SLUICE_GATEWAY_MAX_DECOMPRESSED_BYTES to at most "
+                    + (TopicSetup.MAX_EVENT_RECORD_BYTES - RECORD_OVERHEAD_BYTES));
+        }
         Properties props = new Properties();
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(maxRequestBytes));
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-gateway");
         props.put(ProducerConfig.ACKS_CONFIG, "all");
