@@ -53,6 +53,7 @@ public final class Gateway implements AutoCloseable {
         this.publisher = publisher;
         this.outcomes = outcomes;
         this.metrics = new GatewayMetrics();
+        metrics.countRegistrySkips(registry::skippedRecords);
         this.draining = new AtomicBoolean();
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         // One loop per core by default, not Netty's two: the Kafka producer's I/O thread needs a
@@ -118,6 +119,9 @@ public final class Gateway implements AutoCloseable {
         }
         if (!registry.isLoaded()) {
             reasons.add("project registry not loaded");
+        }
+        if (registry.failure() != null) {
+            reasons.add(registry.failure());
         }
         if (!kafka.reachable()) {
             reasons.add("Kafka unreachable");
