@@ -74,7 +74,8 @@ public final class Gateway implements AutoCloseable {
         try {
             if (!registry.awaitLoaded(config.readyTimeout())) {
                 throw new IllegalStateException("the project registry (" + config.kafka().topics().projects()
-                        + ") did not load within " + config.readyTimeout().toSeconds() + " s");
+                        + ") did not load within " + config.readyTimeout().toSeconds() + " s"
+                        + (registry.failure() == null ? "" : ": " + registry.failure()));
             }
             publisher.warmUp(config.readyTimeout());
             gateway.listen();
