@@ -8,8 +8,9 @@ import java.time.format.DateTimeParseException;
 
 /**
  * The common shape of SDK timestamps, {@code 2026-11-22T06:00:00.123456Z} (fraction and offset
- * optional, offset {@code Z}, {@code ±HH:MM}, {@code ±HHMM} or {@code ±HH}), read without java.time's general parser, which
- * cost more than the rest of validation (measured); and that parser, for anything else.
+ * optional, offset {@code Z}, {@code ±HH:MM}, {@code ±HHMM} or {@code ±HH}), read without
+ * java.time's general parser, which cost more than the rest of validation (measured); and that
+ * parser, for anything else.
  */
 final class IsoTimestamps {
     private static final long NOT_THIS_SHAPE = Long.MIN_VALUE;
