@@ -19,6 +19,12 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * processor and CLI call it at start, so a new cluster needs no manual step.
  */
 public final class TopicSetup {
+    /**
+     * Largest record batch the topics of events take (the broker's default is about 1 MiB): well
+     * above the largest event the gateway accepts, so an accepted event is never refused by Kafka.
+     */
+    public static final int MAX_EVENT_RECORD_BYTES = 8 * 1024 * 1024;
+
     private TopicSetup() {
     }
 
@@ -26,7 +32,8 @@ public final class TopicSetup {
         Topics topics = kafka.topics();
         String rawRetention = Long.toString(topics.rawRetention().toMillis());
         Map<String, String> raw = Map.of(TopicConfig.RETENTION_MS_CONFIG, rawRetention,
-                TopicConfig.COMPRESSION_TYPE_CONFIG, "producer");
+                TopicConfig.COMPRESSION_TYPE_CONFIG, "producer",
+                TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_EVENT_RECORD_BYTES));
         Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         // Per-minute rows: only the newest per key matters, and old minutes may go with the raw data.
         Map<String, String> latestPerKey = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,

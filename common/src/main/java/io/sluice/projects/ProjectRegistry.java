@@ -10,6 +10,7 @@ import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,6 +29,7 @@ import org.slf4j.LoggerFactory;
 public final class ProjectRegistry implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProjectRegistry.class);
     private static final Duration POLL = Duration.ofMillis(200);
+    private static final java.util.regex.Pattern SHA256_HEX = java.util.regex.Pattern.compile("[0-9a-fA-F]{64}");
 
     private final String topic;
     private final KafkaConsumer<byte[], byte[]> consumer;
@@ -35,8 +37,11 @@ public final class ProjectRegistry implements AutoCloseable {
     /** SHA-256 (hex) of every key → its project's token: tells "another project's key" from "no key". */
     private final Map<String, String> tokenByKeyHash = new ConcurrentHashMap<>();
     private final CountDownLatch loaded = new CountDownLatch(1);
+    private final AtomicLong skipped = new AtomicLong();
     private final Thread follower;
     private volatile boolean closing;
+    /** Why the follower stopped while not closing, or null while it follows. */
+    private volatile String stoppedBecause;
 
     public ProjectRegistry(String bootstrapServers, String topic) {
         this.topic = topic;
@@ -79,6 +84,19 @@ public final class ProjectRegistry implements AutoCloseable {
         return byToken.size();
     }
 
+    /** Registry records skipped as malformed since start. */
+    public long skippedRecords() {
+        return skipped.get();
+    }
+
+    /**
+     * Why the registry no longer follows its topic (project changes are then not seen: the
+     * gateway is not ready), or null while it follows.
+     */
+    public String failure() {
+        return stoppedBecause;
+    }
+
     private void follow() {
         try {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
@@ -97,34 +115,50 @@ public final class ProjectRegistry implements AutoCloseable {
             }
         } catch (WakeupException e) {
             if (!closing) {
-                throw e;
+                stopped(e);
             }
-        } catch (RuntimeException e) {
-            LOG.error("project registry stopped following {}: gateways will not see project changes", topic, e);
+        } catch (RuntimeException | Error e) {
+            stopped(e);
         } finally {
-            consumer.close();
+            try {
+                consumer.close();
+            } catch (RuntimeException e) {
+                LOG.debug("closing the registry consumer: {}", e.toString());
+            }
         }
+    }
+
+    private void stopped(Throwable cause) {
+        stoppedBecause = "project registry stopped following " + topic + ": " + cause;
+        LOG.error("project registry stopped following {}: gateways will not see project changes", topic, cause);
     }
 
     private boolean caughtUp(Map<TopicPartition, Long> endAtStart) {
         return endAtStart.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
     }
 
+    /** Applies a record; a malformed one is skipped with its reason, so one bad record cannot stop the follower. */
     private void apply(ConsumerRecord<byte[], byte[]> record) {
+        try {
+            applyOrThrow(record);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("skipping malformed registry record at offset {} of {} ({} skipped since start): {}",
+                    record.offset(), topic, skipped.incrementAndGet(), e.toString());
+        }
+    }
+
+    private void applyOrThrow(ConsumerRecord<byte[], byte[]> record) throws IOException {
+        if (record.key() == null) {
+            throw new IOException("no key (the key must be the project token)");
+        }
         String token = new String(record.key(), StandardCharsets.UTF_8);
         Project previous;
         if (record.value() == null) {
             previous = byToken.remove(token);
         } else {
-            try {
-                Project project = ProjectJson.read(record.value());
-                previous = byToken.put(token, project);
-                project.keys().forEach(key -> tokenByKeyHash.put(key.sha256(), token));
-            } catch (IOException e) {
-                LOG.warn("skipping unreadable registry record for token {} at offset {}: {}",
-                        token, record.offset(), e.getMessage());
-                return;
-            }
+            Project project = wellFormed(ProjectJson.read(record.value()));
+            previous = byToken.put(token, project);
+            project.keys().forEach(key -> tokenByKeyHash.put(key.sha256(), token));
         }
         if (previous != null) {
             Project current = byToken.get(token);
@@ -132,6 +166,19 @@ public final class ProjectRegistry implements AutoCloseable {
                     .filter(old -> current == null || current.keys().stream().noneMatch(k -> k.sha256().equals(old.sha256())))
                     .forEach(old -> tokenByKeyHash.remove(old.sha256(), token));
         }
+    }
+
+    /** The project, if everything the gateway relies on is there (checked here, not on the first request). */
+    private static Project wellFormed(Project project) throws IOException {
+        if (project == null) {
+            throw new IOException("the value is JSON null, not a project");
+        }
+        for (ProjectKey key : project.keys()) {
+            if (key == null || key.sha256() == null || !SHA256_HEX.matcher(key.sha256()).matches()) {
+                throw new IOException("a key without a SHA-256 of 64 hex digits");
+            }
+        }
+        return project;
     }
 
     @Override

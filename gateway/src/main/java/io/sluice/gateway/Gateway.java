@@ -18,7 +18,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.sluice.config.TopicSetup;
 import io.sluice.ingest.EventPublisher;
-import io.sluice.ingest.PartitionChooser;
 import io.sluice.ops.AdminServer;
 import io.sluice.ops.GatewayMetrics;
 import io.sluice.ops.KafkaReachability;
@@ -54,6 +53,7 @@ public final class Gateway implements AutoCloseable {
         this.publisher = publisher;
         this.outcomes = outcomes;
         this.metrics = new GatewayMetrics();
+        metrics.countRegistrySkips(registry::skippedRecords);
         this.draining = new AtomicBoolean();
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         // One loop per core by default, not Netty's two: the Kafka producer's I/O thread needs a
@@ -67,15 +67,15 @@ public final class Gateway implements AutoCloseable {
         ProjectRegistry registry = new ProjectRegistry(config.kafka().bootstrapServers(), config.kafka().topics().projects());
         KafkaReachability kafka = new KafkaReachability(config.kafka().bootstrapServers());
         var producer = EventPublisher.durableProducer(config.kafka().bootstrapServers(), config.publishTimeout(),
-                config.producerLinger());
-        EventPublisher publisher = new EventPublisher(producer, config.kafka().topics(),
-                new PartitionChooser(config.floodRatePerSecond()));
+                config.producerLinger(), config.maxDecompressedBytes());
+        EventPublisher publisher = new EventPublisher(producer, config.kafka().topics());
         Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());
         Gateway gateway = new Gateway(config, registry, kafka, publisher, outcomes);
         try {
             if (!registry.awaitLoaded(config.readyTimeout())) {
                 throw new IllegalStateException("the project registry (" + config.kafka().topics().projects()
-                        + ") did not load within " + config.readyTimeout().toSeconds() + " s");
+                        + ") did not load within " + config.readyTimeout().toSeconds() + " s"
+                        + (registry.failure() == null ? "" : ": " + registry.failure()));
             }
             publisher.warmUp(config.readyTimeout());
             gateway.listen();
@@ -120,6 +120,9 @@ public final class Gateway implements AutoCloseable {
         }
         if (!registry.isLoaded()) {
             reasons.add("project registry not loaded");
+        }
+        if (registry.failure() != null) {
+            reasons.add(registry.failure());
         }
         if (!kafka.reachable()) {
             reasons.add("Kafka unreachable");

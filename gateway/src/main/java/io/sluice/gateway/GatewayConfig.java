@@ -13,7 +13,7 @@ import io.sluice.events.EventTime;
 public record GatewayConfig(String host, int port, String adminHost, int adminPort, KafkaSettings kafka,
                             int maxBodyBytes, int maxDecompressedBytes, int maxConnections, long maxInFlightBytes,
                             Duration idleTimeout, Duration receiveTimeout, Duration publishTimeout,
-                            Duration shutdownTimeout, long floodRatePerSecond, double quotaShare,
+                            Duration shutdownTimeout, double quotaShare,
                             Duration outcomesInterval, long authFailuresPerMinute, long authFailureBurst,
                             String tlsCertificate, String tlsKey, Duration producerLinger, Duration eventTimeHorizon,
                             Duration readyTimeout, int ioThreads) {
@@ -38,8 +38,6 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "A request must be received completely within this once it began; else 408.");
     public static final Setting SHUTDOWN_TIMEOUT = new Setting("SLUICE_GATEWAY_SHUTDOWN_TIMEOUT", "20s",
             "On SIGTERM, how long in-flight requests may take to finish.");
-    public static final Setting FLOOD_RATE = new Setting("SLUICE_GATEWAY_FLOOD_RATE", "1000",
-            "Events per second of one project (per gateway) above which its events spread over all partitions.");
     public static final Setting QUOTA_SHARE = new Setting("SLUICE_GATEWAY_QUOTA_SHARE", "1.0",
             "Share of each project's quota this gateway allows (quotas are per gateway: 1/N with N gateways).");
     public static final Setting OUTCOMES_INTERVAL = new Setting("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "5s",
@@ -64,7 +62,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
 
     public static final List<Setting> SETTINGS = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, MAX_BODY_BYTES,
             MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, IDLE_TIMEOUT, RECEIVE_TIMEOUT,
-            PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, FLOOD_RATE, QUOTA_SHARE, OUTCOMES_INTERVAL, AUTH_FAILURES_PER_MINUTE,
+            PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, QUOTA_SHARE, OUTCOMES_INTERVAL, AUTH_FAILURES_PER_MINUTE,
             AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, READY_TIMEOUT, IO_THREADS);
 
     public static GatewayConfig from(Settings settings) {
@@ -74,7 +72,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                 settings.getInt(MAX_CONNECTIONS), settings.getLong(MAX_IN_FLIGHT_BYTES),
                 settings.getDuration(IDLE_TIMEOUT), settings.getDuration(RECEIVE_TIMEOUT),
                 settings.getDuration(PUBLISH_TIMEOUT), settings.getDuration(SHUTDOWN_TIMEOUT),
-                settings.getLong(FLOOD_RATE), settings.getDouble(QUOTA_SHARE), settings.getDuration(OUTCOMES_INTERVAL),
+                settings.getDouble(QUOTA_SHARE), settings.getDuration(OUTCOMES_INTERVAL),
                 settings.getLong(AUTH_FAILURES_PER_MINUTE), settings.getLong(AUTH_FAILURE_BURST),
                 settings.get(TLS_CERTIFICATE), settings.get(TLS_KEY), settings.getDuration(PRODUCER_LINGER),
                 settings.getDuration(EventTime.HORIZON),

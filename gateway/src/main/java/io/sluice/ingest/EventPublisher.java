@@ -11,6 +11,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import io.sluice.config.TopicSetup;
 import io.sluice.config.Topics;
 import io.sluice.events.EventHeaders;
 
@@ -25,21 +26,35 @@ public final class EventPublisher implements AutoCloseable {
 
     private final Producer<byte[], byte[]> producer;
     private final Topics topics;
-    private final PartitionChooser partitions;
     private final java.util.Map<String, Integer> partitionCounts = new java.util.concurrent.ConcurrentHashMap<>();
 
-    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics, PartitionChooser partitions) {
+    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics) {
         this.producer = producer;
         this.topics = topics;
-        this.partitions = partitions;
     }
+
+    /** Room for an event's key, headers and the record batch's own bytes, beyond its JSON. */
+    static final int RECORD_OVERHEAD_BYTES = 64 * 1024;
 
     public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout) {
-        return durableProducer(bootstrapServers, publishTimeout, Duration.ofMillis(1));
+        return durableProducer(bootstrapServers, publishTimeout, Duration.ofMillis(1), 1024 * 1024);
     }
 
-    public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout, Duration linger) {
+    /**
+     * @param maxEventBytes the largest event JSON the gateway accepts (decompressed): the
+     *                      producer must take it with its headers, or it would answer 503 forever
+     */
+    public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout, Duration linger,
+                                                           int maxEventBytes) {
+        long maxRequestBytes = (long) maxEventBytes + RECORD_OVERHEAD_BYTES;
+        if (maxRequestBytes > TopicSetup.MAX_EVENT_RECORD_BYTES) {
+            throw new IllegalArgumentException("events of up to " + maxEventBytes + " bytes (decompressed) do not fit "
+                    + "the event topics' " + TopicSetup.MAX_EVENT_RECORD_BYTES + " bytes per record; lower "
+                    + "SLUICE_GATEWAY_MAX_DECOMPRESSED_BYTES to at most "
+                    + (TopicSetup.MAX_EVENT_RECORD_BYTES - RECORD_OVERHEAD_BYTES));
+        }
         Properties props = new Properties();
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(maxRequestBytes));
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-gateway");
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -79,7 +94,7 @@ public final class EventPublisher implements AutoCloseable {
 
     public CompletableFuture<Void> publish(IngestRoute route, AcceptedEvent event, byte[] json, long receivedAtMillis) {
         String topic = route.endpoint() == Endpoint.TRANSACTION ? topics.transactions() : topics.errors();
-        int partition = partitions.partition(route.token(), event.eventId(), partitionCounts.get(topic), receivedAtMillis);
+        int partition = PartitionChooser.partition(route.token(), event.eventId(), partitionCounts.get(topic));
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition, event.eventTimeMillis(),
                 route.token().getBytes(StandardCharsets.UTF_8), json);
         EventHeaders.put(record.headers(), EventHeaders.EVENT_ID, event.eventId());

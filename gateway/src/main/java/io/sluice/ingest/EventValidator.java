@@ -176,7 +176,13 @@ public final class EventValidator {
             if (IsoTimestamps.isOfThisShape(common)) {
                 return common;
             }
-            Long general = IsoTimestamps.parseMillisWithJavaTime(text);
+            Long general;
+            try {
+                general = IsoTimestamps.parseMillisWithJavaTime(text);
+            } catch (ArithmeticException | java.time.DateTimeException beyondEpochMillis) {
+                // Like an epoch number too large to hold: refused, not re-timed.
+                throw Rejection.invalid(field, "'" + field + "' is out of range: " + SentryFields.abbreviate(value));
+            }
             if (general != null) {
                 return general;
             }

@@ -124,11 +124,9 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
                 } else {
                     LOG.warn("Kafka did not acknowledge event {} of project {}: {}",
                             event.eventId(), route.token(), error.toString());
-                    Rejection unavailable = new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE,
-                            "unavailable", "the event could not be stored right now; retry later");
-                    metrics.rejected(unavailable.code());
-                    outcomes.record(route.token(), unavailable.code());
-                    respond(ctx, Responses.error(unavailable), keepAlive, answeredEndpoint, startNanos);
+                    metrics.rejected(Responses.PUBLISH_UNCONFIRMED.code());
+                    outcomes.record(route.token(), Responses.PUBLISH_UNCONFIRMED.code());
+                    respond(ctx, Responses.publishUnconfirmed(event.eventId()), keepAlive, answeredEndpoint, startNanos);
                 }
             });
         } catch (Rejection rejection) {

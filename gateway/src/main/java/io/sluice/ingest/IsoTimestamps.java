@@ -8,8 +8,9 @@ import java.time.format.DateTimeParseException;
 
 /**
  * The common shape of SDK timestamps, {@code 2026-11-22T06:00:00.123456Z} (fraction and offset
- * optional, offset {@code Z} or {@code ±HH:MM}), read without java.time's general parser, which
- * cost more than the rest of validation (measured); and that parser, for anything else.
+ * optional, offset {@code Z}, {@code ±HH:MM}, {@code ±HHMM} or {@code ±HH}), read without
+ * java.time's general parser, which cost more than the rest of validation (measured); and that
+ * parser, for anything else.
  */
 final class IsoTimestamps {
     private static final long NOT_THIS_SHAPE = Long.MIN_VALUE;
@@ -57,10 +58,19 @@ final class IsoTimestamps {
             offsetSeconds = 0; // no offset: UTC, as the validator reads such times
         } else if (position + 1 == length && (text.charAt(position) == 'Z' || text.charAt(position) == 'z')) {
             offsetSeconds = 0;
-        } else if (position + 6 == length && (text.charAt(position) == '+' || text.charAt(position) == '-')
-                && text.charAt(position + 3) == ':') {
-            int offsetHours = digits(text, position + 1, 2);
-            int offsetMinutes = digits(text, position + 4, 2);
+        } else if (text.charAt(position) == '+' || text.charAt(position) == '-') {
+            // ±HH:MM, or ISO 8601's basic forms ±HHMM and ±HH
+            int offsetHours = digits(text, position + 1, Math.min(2, length - position - 1));
+            int offsetMinutes;
+            if (position + 6 == length && text.charAt(position + 3) == ':') {
+                offsetMinutes = digits(text, position + 4, 2);
+            } else if (position + 5 == length) {
+                offsetMinutes = digits(text, position + 3, 2);
+            } else if (position + 3 == length) {
+                offsetMinutes = 0;
+            } else {
+                return NOT_THIS_SHAPE;
+            }
             if (offsetHours < 0 || offsetMinutes < 0 || offsetMinutes > 59 || offsetHours * 60 + offsetMinutes > 18 * 60) {
                 return NOT_THIS_SHAPE;
             }
@@ -73,17 +83,41 @@ final class IsoTimestamps {
         return epochSecond * 1000 + millis;
     }
 
-    /** Any ISO 8601 date-time java.time reads, with an offset or without (then UTC); null when unreadable. */
+    /**
+     * Any ISO 8601 date-time java.time reads, with an offset (extended {@code ±HH:MM} or basic
+     * {@code ±HHMM}, {@code ±HH}) or without (then UTC); null when unreadable.
+     *
+     * @throws ArithmeticException when the time is readable but beyond what epoch milliseconds hold
+     *                             (such as year +999999999)
+     */
     static Long parseMillisWithJavaTime(String text) {
+        String extended = withExtendedOffset(text);
         try {
-            return OffsetDateTime.parse(text).toInstant().toEpochMilli();
+            return OffsetDateTime.parse(extended).toInstant().toEpochMilli();
         } catch (DateTimeParseException withoutOffset) {
             try {
-                return LocalDateTime.parse(text).toInstant(ZoneOffset.UTC).toEpochMilli();
+                return LocalDateTime.parse(extended).toInstant(ZoneOffset.UTC).toEpochMilli();
             } catch (DateTimeParseException e) {
                 return null;
             }
         }
+    }
+
+    /** The text with a basic offset ({@code +0100}, {@code +01}) written as java.time reads it ({@code +01:00}). */
+    private static String withExtendedOffset(String text) {
+        int time = Math.max(text.indexOf('T'), text.indexOf('t'));
+        int sign = Math.max(text.lastIndexOf('+'), text.lastIndexOf('-'));
+        if (time < 0 || sign < time) {
+            return text;
+        }
+        String offset = text.substring(sign + 1);
+        if (offset.length() == 4 && digits(offset, 0, 4) >= 0) {
+            return text.substring(0, sign + 3) + ':' + offset.substring(2);
+        }
+        if (offset.length() == 2 && digits(offset, 0, 2) >= 0) {
+            return text + ":00";
+        }
+        return text;
     }
 
     static boolean isOfThisShape(long parsed) {

@@ -45,6 +45,24 @@ public final class Responses {
         return response;
     }
 
+    /** The code and message of a publish that Kafka did not acknowledge in time. */
+    public static final Rejection PUBLISH_UNCONFIRMED = new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable",
+            "the event may or may not have been stored; retry with the same event_id (given here as 'id') to have it counted once");
+
+    /**
+     * A publish Kafka did not confirm in time: the record may still be written afterwards, so the
+     * answer never says "not stored", and it carries the event id the gateway used, so that a
+     * client that sent none can retry with it as {@code event_id} and be counted once.
+     */
+    public static FullHttpResponse publishUnconfirmed(String eventId) {
+        FullHttpResponse response = json(PUBLISH_UNCONFIRMED.status(), JSON.createObjectNode()
+                .put("error", PUBLISH_UNCONFIRMED.code())
+                .put("message", PUBLISH_UNCONFIRMED.getMessage())
+                .put("id", eventId));
+        response.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(PUBLISH_UNCONFIRMED.retryAfterSeconds()));
+        return response;
+    }
+
     /** How long a refused connection keeps reading (and discarding) before it closes. */
     private static final long LINGER_MILLIS = 1_000;
 

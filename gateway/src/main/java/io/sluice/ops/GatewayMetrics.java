@@ -5,6 +5,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 import io.sluice.metrics.Histogram;
 
@@ -21,6 +22,7 @@ public final class GatewayMetrics {
     private final AtomicLong inFlightRequests = new AtomicLong();
     private final AtomicLong inFlightBytes = new AtomicLong();
     private final AtomicLong openConnections = new AtomicLong();
+    private volatile LongSupplier registrySkips = () -> 0;
 
     /** One answered request: its endpoint ({@code transaction}, {@code project} or {@code other}) and status. */
     public void answered(String endpoint, int status, long startNanos) {
@@ -52,6 +54,11 @@ public final class GatewayMetrics {
         return openConnections;
     }
 
+    /** Where the count of malformed registry records skipped comes from. */
+    public void countRegistrySkips(LongSupplier skipped) {
+        this.registrySkips = skipped;
+    }
+
     public String prometheusText() {
         StringBuilder out = new StringBuilder(4096);
         counters(out, "sluice_gateway_requests_total", "Answered requests by endpoint and HTTP status.", requests);
@@ -62,6 +69,9 @@ public final class GatewayMetrics {
         gauge(out, "sluice_gateway_in_flight_requests", "Requests waiting for Kafka.", inFlightRequests.get());
         gauge(out, "sluice_gateway_in_flight_bytes", "Bytes of requests admitted and not yet answered.", inFlightBytes.get());
         gauge(out, "sluice_gateway_open_connections", "Open client connections.", openConnections.get());
+        out.append("# HELP sluice_gateway_registry_skipped_records_total Malformed project registry records skipped.\n")
+                .append("# TYPE sluice_gateway_registry_skipped_records_total counter\n")
+                .append("sluice_gateway_registry_skipped_records_total ").append(registrySkips.getAsLong()).append('\n');
         return out.toString();
     }
 

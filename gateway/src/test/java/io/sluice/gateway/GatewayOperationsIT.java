@@ -7,10 +7,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -112,22 +109,6 @@ class GatewayOperationsIT {
     }
 
     @Test
-    void aFloodingProjectSpreadsOverAllPartitionsWhileACalmOneStaysOnOne(Engines engines) throws Exception {
-        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_FLOOD_RATE", "5"))) {
-            ProjectAdmin.NewProject flood = gateway.newProject("flood");
-            ProjectAdmin.NewProject calm = gateway.newProject("calm");
-            for (int i = 0; i < 60; i++) {
-                assertEquals(200, gateway.post(flood, "transaction", TRANSACTION).statusCode());
-            }
-            for (int i = 0; i < 3; i++) {
-                assertEquals(200, gateway.post(calm, "transaction", TRANSACTION).statusCode());
-            }
-            assertEquals(4, partitionsUsed(engines, flood, 60).size());
-            assertEquals(1, partitionsUsed(engines, calm, 3).size());
-        }
-    }
-
-    @Test
     void theAdminPortServesHealthReadinessAndMetrics(Engines engines) throws Exception {
         try (TestGateway gateway = TestGateway.start(engines, Map.of())) {
             ProjectAdmin.NewProject project = gateway.newProject("observed");
@@ -177,12 +158,5 @@ class GatewayOperationsIT {
         } catch (java.io.IOException refused) {
             return false;
         }
-    }
-
-    private static Set<Integer> partitionsUsed(Engines engines, ProjectAdmin.NewProject project, int count) {
-        List<ConsumerRecord<byte[], byte[]>> records = KafkaRecords.find(engines, "sluice.transactions", count,
-                Duration.ofSeconds(15), KafkaRecords.withHeader(EventHeaders.PROJECT, project.token()));
-        assertEquals(count, records.size());
-        return records.stream().map(ConsumerRecord::partition).collect(Collectors.toSet());
     }
 }

@@ -233,6 +233,42 @@ class IngestContractIT {
         }
     }
 
+    /** Issue #13 item 8: the producer's 1 MiB max.request.size refused it, and the client got 503 on every retry. */
+    @Test
+    void aTransactionOfExactlyTheDecompressedLimitIsAcceptedAndPublished() throws Exception {
+        String eventId = "b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1";
+        String head = "{\"event_id\": \"" + eventId + "\", \"transaction\": \"GET /big\", \"extra\": {\"pad\": \"";
+        String tail = "\"}}";
+        java.util.Random random = new java.util.Random(7); // random letters: lz4 cannot shrink them much
+        StringBuilder json = new StringBuilder(head);
+        while (json.length() < 1024 * 1024 - tail.length()) {
+            json.append((char) ('a' + random.nextInt(26)));
+        }
+        byte[] body = json.append(tail).toString().getBytes(StandardCharsets.UTF_8);
+        assertEquals(1024 * 1024, body.length);
+
+        HttpResponse<String> response = gateway.postBytes(shop, "transaction", body);
+        assertEquals(200, response.statusCode(), response.body());
+        List<ConsumerRecord<byte[], byte[]>> records = KafkaRecords.find(engines, "sluice.transactions", 1,
+                Duration.ofSeconds(10), KafkaRecords.withHeader(EventHeaders.EVENT_ID, eventId));
+        assertEquals(1, records.size());
+        assertTrue(java.util.Arrays.equals(body, records.get(0).value()), "published unchanged");
+    }
+
+    @Test
+    void theEventTopicsTakeRecordsLargerThanTheLargestAcceptedEvent() throws Exception {
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                Map.of("bootstrap.servers", engines.kafkaBootstrapServers()))) {
+            for (String topic : List.of("sluice.transactions", "sluice.errors")) {
+                var resource = new org.apache.kafka.common.config.ConfigResource(
+                        org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
+                String maxMessageBytes = admin.describeConfigs(List.of(resource)).all().get().get(resource)
+                        .get("max.message.bytes").value();
+                assertEquals(Integer.toString(8 * 1024 * 1024), maxMessageBytes, topic);
+            }
+        }
+    }
+
     @Test
     void aGzipBombGets413AfterOneMebibyteOfOutput() throws Exception {
         ByteArrayOutputStream compressed = new ByteArrayOutputStream();

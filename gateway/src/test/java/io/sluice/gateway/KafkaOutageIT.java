@@ -9,6 +9,9 @@ import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.config.Settings;
@@ -50,6 +53,16 @@ class KafkaOutageIT {
             HttpResponse<String> response = client.post(project, "transaction", TRANSACTION);
             assertEquals(503, response.statusCode(), response.body());
             assertTrue(response.body().contains("\"unavailable\""), response.body());
+            // The record may still be written after the timeout: the answer must not say "not
+            // stored", and gives the id to retry with (the client sent none).
+            JsonNode body = new ObjectMapper().readTree(response.body());
+            assertEquals("the event may or may not have been stored; retry with the same event_id (given here as 'id') "
+                    + "to have it counted once", body.path("message").asText(), response.body());
+            assertTrue(body.path("id").asText().matches("[0-9a-f]{32}"), response.body());
+            HttpResponse<String> withOwnId = client.post(project, "transaction",
+                    "{\"event_id\": \"7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a\", \"transaction\": \"GET /\"}");
+            assertEquals(503, withOwnId.statusCode(), withOwnId.body());
+            assertEquals("7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a", new ObjectMapper().readTree(withOwnId.body()).path("id").asText());
             assertEquals("1", response.headers().firstValue("Retry-After").orElse(""));
             assertTrue(System.nanoTime() - start < Duration.ofSeconds(4).toNanos(), "bounded by the publish timeout");
             String reasons = "{\"status\":\"not_ready\",\"reasons\":[\"Kafka unreachable\"]}";

@@ -92,6 +92,46 @@ class EventValidatorTest {
         assertEquals("timestamp", assertThrows(Rejection.class, () -> transaction("\"timestamp\": 1e309")).field());
     }
 
+    /** Issue #13 item 8: year +999999999 overflowed epoch milliseconds and closed the connection unanswered. */
+    @Test
+    void anIsoTimeBeyondEpochMillisecondsIsRefusedAsOutOfRange() {
+        for (String time : java.util.List.of("+999999999-12-31T23:59:59Z", "-999999999-01-01T00:00:00Z",
+                "+999999999-12-31T23:59:59", "+300000000-01-01T00:00:00+01:00")) {
+            Rejection rejection = assertThrows(Rejection.class, () -> transaction("\"timestamp\": \"" + time + "\""), time);
+            assertEquals("invalid_field", rejection.code(), time);
+            assertEquals("timestamp", rejection.field(), time);
+            assertEquals("'timestamp' is out of range: \"" + time + "\"", rejection.getMessage(), time);
+        }
+    }
+
+    @Test
+    void anEpochNumberBeyondAnyTimeIsRefusedAsOutOfRange() {
+        for (String time : java.util.List.of("31556889864404", "9223372036854775807", "99999999999999999999999999",
+                "1e300", "-1")) {
+            Rejection rejection = assertThrows(Rejection.class, () -> transaction("\"sent_at\": " + time), time);
+            assertEquals("invalid_field", rejection.code(), time);
+            assertEquals("sent_at", rejection.field(), time);
+        }
+    }
+
+    @Test
+    void aFarButRepresentableIsoTimeIsAdjustedToReceiveTime() {
+        AcceptedEvent event = transaction("\"timestamp\": \"+200000-01-01T00:00:00Z\"");
+        assertEquals(RECEIVED, event.eventTimeMillis());
+        assertTrue(event.timeAdjusted());
+    }
+
+    @Test
+    void anIsoTimeWithABasicOffsetIsKept() {
+        long expected = Instant.parse("2026-11-22T09:00:00Z").toEpochMilli();
+        for (String time : java.util.List.of("2026-11-22T10:00:00+0100", "2026-11-22T10:00:00+01", "2026-11-22T10:00:00.000+0100",
+                "2026-11-22T10:00+0100", "2026-11-22T10:00+01")) {
+            AcceptedEvent event = transaction("\"timestamp\": \"" + time + "\"");
+            assertEquals(expected, event.eventTimeMillis(), time);
+            assertFalse(event.timeAdjusted(), time);
+        }
+    }
+
     @Test
     void aMalformedEventIdIsRefused() {
         assertEquals("event_id", assertThrows(Rejection.class, () -> transaction("\"event_id\": \"42\"")).field());

@@ -31,11 +31,24 @@ class IsoTimestampsTest {
     @Test
     void leavesOtherShapesAndImpossibleTimesToJavaTime() {
         for (String text : List.of("2026-11-22T06:00Z", "2026-11-22 06:00:00Z", "2026-02-30T00:00:00Z", "2026-11-22T24:00:00Z",
-                "2026-11-22T06:00:60Z", "2026-11-22T06:00:00.Z", "2026-11-22T06:00:00.1234567890Z", "2026-11-22T06:00:00+0100",
-                "2026-11-22T06:00:00+18:01", "2026-11-22T06:00:00+01:00:00", "2026-11-22T06:00:00UTC", "+2026-11-22T06:00:00Z",
+                "2026-11-22T06:00:60Z", "2026-11-22T06:00:00.Z", "2026-11-22T06:00:00.1234567890Z", "2026-11-22T06:00:00+010",
+                "2026-11-22T06:00:00+18:01", "2026-11-22T06:00:00+1801", "2026-11-22T06:00:00+19", "2026-11-22T06:00:00+0160", "2026-11-22T06:00:00+1", "2026-11-22T06:00:00+01:00:00", "2026-11-22T06:00:00UTC", "+2026-11-22T06:00:00Z",
                 "2026-1a-22T06:00:00Z")) {
             assertFalse(IsoTimestamps.isOfThisShape(IsoTimestamps.parseMillis(text)), text);
         }
+    }
+
+    /** Issue #13 item 8: ISO 8601's basic offsets (+HHMM, +HH) were refused. */
+    @Test
+    void readsBasicOffsetsOnBothPaths() {
+        long nineUtc = Instant.parse("2026-11-22T09:00:00Z").toEpochMilli();
+        for (String text : List.of("2026-11-22T10:00:00+0100", "2026-11-22T10:00:00+01", "2026-11-22T10:00:00+01:00",
+                "2026-11-22T08:30:00-0030", "2026-11-22T07:00:00-02")) {
+            assertEquals(nineUtc, IsoTimestamps.parseMillis(text), "fast path: " + text);
+            assertEquals(nineUtc, IsoTimestamps.parseMillisWithJavaTime(text), "general path: " + text);
+        }
+        assertEquals(nineUtc, IsoTimestamps.parseMillisWithJavaTime("2026-11-22T10:00+0100"), "general path, no seconds");
+        assertEquals(nineUtc, IsoTimestamps.parseMillisWithJavaTime("2026-11-22T10:00+01"), "general path, no seconds");
     }
 
     @Test
