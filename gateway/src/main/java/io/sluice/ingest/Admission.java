@@ -197,8 +197,13 @@ public final class Admission extends ChannelDuplexHandler {
     public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
         // One final answer releases one admitted request (this handler's own refusals are written
         // from its own context and do not pass here; interim "100 Continue" answers release nothing).
-        if (message instanceof HttpResponse response && response.status().code() >= 200 && !reserved.isEmpty()) {
-            release();
+        if (message instanceof HttpResponse response && response.status().code() >= 200) {
+            if (!reserved.isEmpty()) {
+                release();
+            }
+            if (!HttpUtil.isKeepAlive(response)) {
+                refused = true; // the connection closes after this answer: nothing sent after it is taken on
+            }
         }
         ctx.write(message, promise);
         if (deferred != null && reserved.isEmpty()) {

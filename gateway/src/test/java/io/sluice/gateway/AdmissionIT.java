@@ -18,11 +18,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.sluice.config.KafkaSettings;
+import io.sluice.events.EventHeaders;
 import io.sluice.config.Settings;
 import io.sluice.config.TopicSetup;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
+import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
 
 /**
@@ -128,6 +130,22 @@ class AdmissionIT {
                     "what fits once decompressed is accepted");
             assertEquals(0L, Await.until(Duration.ofSeconds(10), 0L, () -> gateway.gateway.metrics().inFlightBytes().get()));
             assertTrue(gateway.admin("/metrics").body().contains("\nsluice_gateway_in_flight_bytes 0\n"));
+        }
+    }
+
+    @Test
+    void nothingPipelinedAfterABodyRefusedForItsSizeIsTakenOn(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of()); RawHttp http = new RawHttp(gateway.port())) {
+            ProjectAdmin.NewProject project = gateway.newProject("oversized");
+            String path = "/api/v1/" + project.token() + "/transaction";
+            String tooLarge = "{\"transaction\": \"" + "A".repeat(MIB + 10) + "\"}";
+            String after = "{\"event_id\": \"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee\", \"transaction\": \"GET /\"}";
+            http.send(RawHttp.post(path, project.key(), tooLarge) + RawHttp.post(path, project.key(), after));
+            assertEquals(413, http.read().status());
+            assertTrue(http.closedByServer(), "an answer that closes the connection is its last");
+            assertEquals(List.of(), KafkaRecords.find(engines, "sluice.transactions", 1, Duration.ofSeconds(3),
+                    KafkaRecords.withHeader(EventHeaders.EVENT_ID, "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee")));
+            assertEquals(0L, Await.until(Duration.ofSeconds(10), 0L, () -> gateway.gateway.metrics().inFlightBytes().get()));
         }
     }
 
