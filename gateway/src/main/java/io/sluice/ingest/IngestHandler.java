@@ -24,8 +24,8 @@ import io.sluice.quota.QuotaLimiter;
 
 /**
  * One request's path, in order: (routed and authenticated from its head by {@link Admission}) →
- * quota → content type → decode → validate → publish → answer once Kafka acknowledged. Nothing here blocks: the Kafka callback writes the
- * answer. One instance per connection; pipelined requests are answered in order, one at a time.
+ * quota → content type → decode → validate → publish → answer once Kafka acknowledged. Nothing
+ * here blocks: the Kafka callback writes the answer. One instance per connection; pipelined requests are answered in order, one at a time.
  */
 public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(IngestHandler.class);
