@@ -1,29 +1,46 @@
 package io.sluice.auth;
 
 import java.net.InetAddress;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.sluice.ingest.Rejection;
 
 /**
- * Limits failed authentications per source address, so keys cannot be guessed at speed: each
+ * Limits failed authentications per client address, so keys cannot be guessed at speed: each
  * address may fail {@code burst} times at once and {@code perMinute} times a minute after that.
  * Past the limit every request from the address gets 429 before its credentials are looked at,
- * so a guess tells nothing, until the budget refills. Addresses with no recent failure are
- * forgotten, so the table stays as small as the set of misbehaving clients.
+ * so a guess tells nothing, until the budget refills.
+ *
+ * <p>The table is bounded whatever the number of addresses: addresses whose budget has refilled
+ * are forgotten (swept at most once a minute), and beyond {@code maxTracked} the address that
+ * first failed longest ago is forgotten first. Lookups, made for every request, take no lock;
+ * only failures do.
  */
 public final class FailedAuthLimiter {
-    private static final int MAX_TRACKED = 100_000;
+    static final int MAX_TRACKED = 100_000;
+    private static final long SWEEP_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final double perSecond;
     private final double burst;
+    private final int maxTracked;
     private final Map<InetAddress, Budget> budgets = new ConcurrentHashMap<>();
+    /** The tracked addresses, oldest first; changed only under its own lock, together with {@link #budgets}. */
+    private final ArrayDeque<InetAddress> order = new ArrayDeque<>();
+    private boolean swept;
+    private long lastSweepNanos;
 
     public FailedAuthLimiter(long perMinute, long burst) {
+        this(perMinute, burst, MAX_TRACKED);
+    }
+
+    FailedAuthLimiter(long perMinute, long burst, int maxTracked) {
         this.perSecond = perMinute / 60.0;
         this.burst = burst;
+        this.maxTracked = maxTracked;
     }
 
     /** Throws 429 while this address has used up its failures. */
@@ -40,10 +57,39 @@ public final class FailedAuthLimiter {
         if (address == null) {
             return;
         }
-        if (budgets.size() > MAX_TRACKED) {
-            budgets.entrySet().removeIf(entry -> entry.getValue().full(nowNanos));
+        Budget budget = budgets.get(address);
+        if (budget == null) {
+            budget = track(address, nowNanos);
         }
-        budgets.computeIfAbsent(address, a -> new Budget(burst, nowNanos)).spend(nowNanos);
+        budget.spend(nowNanos);
+    }
+
+    /** How many addresses are tracked now. */
+    int tracked() {
+        return budgets.size();
+    }
+
+    private Budget track(InetAddress address, long nowNanos) {
+        synchronized (order) {
+            Budget budget = budgets.get(address);
+            if (budget != null) {
+                return budget;
+            }
+            // Sweeping is linear in the table: on a timer, never per failure, so a flood of new
+            // addresses costs constant work each.
+            if (!swept || nowNanos - lastSweepNanos > SWEEP_INTERVAL_NANOS) {
+                swept = true;
+                lastSweepNanos = nowNanos;
+                order.removeIf(tracked -> budgets.get(tracked).full(nowNanos) && budgets.remove(tracked) != null);
+            }
+            while (budgets.size() >= maxTracked) {
+                budgets.remove(order.poll());
+            }
+            budget = new Budget(burst, nowNanos);
+            budgets.put(address, budget);
+            order.add(address);
+            return budget;
+        }
     }
 
     private final class Budget {
@@ -71,8 +117,8 @@ public final class FailedAuthLimiter {
         }
 
         private void refill(long nowNanos) {
-            left = Math.min(burst, left + (nowNanos - lastNanos) / 1e9 * perSecond);
-            lastNanos = nowNanos;
+            left = Math.min(burst, left + Math.max(0, nowNanos - lastNanos) / 1e9 * perSecond);
+            lastNanos = Math.max(lastNanos, nowNanos);
         }
     }
 }

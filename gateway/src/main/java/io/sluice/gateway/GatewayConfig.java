@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
+import io.sluice.auth.TrustedProxies;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Setting;
 import io.sluice.config.Settings;
@@ -12,6 +13,7 @@ import io.sluice.events.EventTime;
 /** Everything the gateway is configured with, read once at startup. */
 public record GatewayConfig(String host, int port, String adminHost, int adminPort, KafkaSettings kafka,
                             int maxBodyBytes, int maxDecompressedBytes, int maxConnections, long maxInFlightBytes,
+                            long maxInFlightBytesPerClient, TrustedProxies trustedProxies,
                             Duration idleTimeout, Duration receiveTimeout, Duration publishTimeout,
                             Duration shutdownTimeout, double quotaShare,
                             Duration outcomesInterval, long authFailuresPerMinute, long authFailureBurst,
@@ -32,6 +34,10 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "Open connections beyond this get 503 and are closed.");
     public static final Setting MAX_IN_FLIGHT_BYTES = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "67108864",
             "Bytes of requests being received or published at once; beyond, new requests get 503.");
+    public static final Setting MAX_IN_FLIGHT_BYTES_PER_CLIENT = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_CLIENT", "0",
+            "Share of the in-flight bytes one client address may hold; 0 for an eighth of the total (at least one largest body).");
+    public static final Setting TRUSTED_PROXIES = new Setting("SLUICE_GATEWAY_TRUSTED_PROXIES", "",
+            "Comma-separated CIDR blocks of proxies whose X-Forwarded-For names the client; empty: trust none, the peer is the client.");
     public static final Setting IDLE_TIMEOUT = new Setting("SLUICE_GATEWAY_IDLE_TIMEOUT", "60s",
             "A connection with no request under way is closed after this.");
     public static final Setting RECEIVE_TIMEOUT = new Setting("SLUICE_GATEWAY_RECEIVE_TIMEOUT", "10s",
@@ -61,7 +67,8 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "Event loop threads that serve connections; 0 for one per CPU core.");
 
     public static final List<Setting> SETTINGS = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, MAX_BODY_BYTES,
-            MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, IDLE_TIMEOUT, RECEIVE_TIMEOUT,
+            MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_CLIENT, TRUSTED_PROXIES,
+            IDLE_TIMEOUT, RECEIVE_TIMEOUT,
             PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, QUOTA_SHARE, OUTCOMES_INTERVAL, AUTH_FAILURES_PER_MINUTE,
             AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, READY_TIMEOUT, IO_THREADS);
 
@@ -69,7 +76,8 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
         return new GatewayConfig(settings.get(HOST), settings.getInt(PORT), settings.get(ADMIN_HOST),
                 settings.getInt(ADMIN_PORT), KafkaSettings.from(settings),
                 settings.getInt(MAX_BODY_BYTES), settings.getInt(MAX_DECOMPRESSED_BYTES),
-                settings.getInt(MAX_CONNECTIONS), settings.getLong(MAX_IN_FLIGHT_BYTES),
+                settings.getInt(MAX_CONNECTIONS), settings.getLong(MAX_IN_FLIGHT_BYTES), perClient(settings),
+                trustedProxies(settings),
                 settings.getDuration(IDLE_TIMEOUT), settings.getDuration(RECEIVE_TIMEOUT),
                 settings.getDuration(PUBLISH_TIMEOUT), settings.getDuration(SHUTDOWN_TIMEOUT),
                 settings.getDouble(QUOTA_SHARE), settings.getDuration(OUTCOMES_INTERVAL),
@@ -77,6 +85,23 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                 settings.get(TLS_CERTIFICATE), settings.get(TLS_KEY), settings.getDuration(PRODUCER_LINGER),
                 settings.getDuration(EventTime.HORIZON),
                 settings.getDuration(READY_TIMEOUT), settings.getInt(IO_THREADS));
+    }
+
+    /** The per-client share of the in-flight budget: as set, or an eighth of it but at least one largest body. */
+    private static long perClient(Settings settings) {
+        long total = settings.getLong(MAX_IN_FLIGHT_BYTES);
+        long set = settings.getLong(MAX_IN_FLIGHT_BYTES_PER_CLIENT);
+        return Math.min(total, set > 0 ? set : Math.max(total / 8, settings.getInt(MAX_BODY_BYTES)));
+    }
+
+    private static TrustedProxies trustedProxies(Settings settings) {
+        String value = settings.get(TRUSTED_PROXIES);
+        try {
+            return TrustedProxies.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(TRUSTED_PROXIES.name() + "=" + value + " is not a list of CIDR blocks ("
+                    + e.getMessage() + ")", e);
+        }
     }
 
     /** Every setting the gateway reads, its own and the shared ones. */

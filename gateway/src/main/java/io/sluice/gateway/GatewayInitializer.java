@@ -18,6 +18,7 @@ import io.sluice.ingest.Admission;
 import io.sluice.ingest.BodyDecoder;
 import io.sluice.ingest.EventPublisher;
 import io.sluice.ingest.EventValidator;
+import io.sluice.ingest.InFlightBudget;
 import io.sluice.ingest.IngestHandler;
 import io.sluice.ingest.ReceiveTimeouts;
 import io.sluice.ingest.Rejection;
@@ -35,13 +36,12 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
 
     private final GatewayConfig config;
     private final Admission.Limits limits;
+    private final Admission.Gate gate;
     private final GatewayMetrics metrics;
     private final QuotaLimiter quotas;
-    private final FailedAuthLimiter failedAuth;
     private final SslContext tls;
     private final Outcomes outcomes;
     private final AtomicBoolean draining;
-    private final Authenticator authenticator;
     private final BodyDecoder decoder;
     private final EventValidator validator;
     private final EventPublisher publisher;
@@ -49,14 +49,15 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
     GatewayInitializer(GatewayConfig config, ProjectRegistry registry, EventPublisher publisher,
                        GatewayMetrics metrics, Outcomes outcomes, AtomicBoolean draining) {
         this.config = config;
-        this.limits = new Admission.Limits(config.maxConnections(), config.maxInFlightBytes(), config.maxBodyBytes());
+        this.limits = new Admission.Limits(config.maxConnections(), config.maxBodyBytes());
+        this.gate = new Admission.Gate(new Authenticator(registry, Clock.systemUTC()),
+                new FailedAuthLimiter(config.authFailuresPerMinute(), config.authFailureBurst()), config.trustedProxies(),
+                new InFlightBudget(config.maxInFlightBytes(), config.maxInFlightBytesPerClient(), metrics.inFlightBytes()));
         this.metrics = metrics;
         this.quotas = new QuotaLimiter(config.quotaShare());
-        this.failedAuth = new FailedAuthLimiter(config.authFailuresPerMinute(), config.authFailureBurst());
         this.tls = GatewayTls.context(config);
         this.outcomes = outcomes;
         this.draining = draining;
-        this.authenticator = new Authenticator(registry, Clock.systemUTC());
         this.decoder = new BodyDecoder(config.maxDecompressedBytes());
         this.validator = new EventValidator(config.eventTimeHorizon());
         this.publisher = publisher;
@@ -70,10 +71,11 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
         }
         pipeline.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE_BYTES, MAX_HEADER_BYTES, 16 * 1024));
         pipeline.addLast("timeouts", new ReceiveTimeouts(config.idleTimeout(), config.receiveTimeout()));
-        pipeline.addLast("admission", new Admission(limits, metrics, outcomes, draining));
+        Admission admission = new Admission(limits, gate, metrics, outcomes, draining);
+        pipeline.addLast("admission", admission);
         pipeline.addLast("body", new JsonBodyLimit(config.maxBodyBytes(), metrics, outcomes));
-        pipeline.addLast("ingest", new IngestHandler(authenticator, decoder, validator, publisher, Clock.systemUTC(),
-                metrics, quotas, failedAuth, outcomes, draining));
+        pipeline.addLast("ingest", new IngestHandler(admission, decoder, validator, publisher, Clock.systemUTC(),
+                metrics, quotas, outcomes, draining));
     }
 
     /** Collects the body up to the limit; a larger one gets a JSON 413 and the connection closes. */

@@ -20,7 +20,9 @@ import io.netty.handler.codec.http.HttpResponseStatus;
  * Turns the body as sent into the JSON bytes: decompresses per {@code Content-Encoding}
  * (identity, gzip, deflate, zstd, br), or gzip when the body starts with gzip's magic bytes
  * (the API description names no header for it). Output is bounded while decompressing, so a
- * bomb is refused after at most {@code maxDecompressedBytes} of work and memory.
+ * bomb is refused after at most {@code maxDecompressedBytes} of work and memory. The
+ * decompressed bytes are memory too: they are taken from the request's in-flight reservation as
+ * they grow, so a small compressed body cannot hold much more than the budget counts.
  */
 public final class BodyDecoder {
     private static final int GZIP_MAGIC_1 = 0x1f;
@@ -33,7 +35,16 @@ public final class BodyDecoder {
         this.maxDecompressedBytes = maxDecompressedBytes;
     }
 
+    /** Decodes without counting the decompressed bytes anywhere (tests, tools). */
     public byte[] decode(ByteBuf body, String contentEncoding) {
+        return decode(body, contentEncoding, null);
+    }
+
+    /**
+     * @param reservation the request's share of the in-flight budget, extended by the decompressed
+     *                    size (503 {@code overloaded} when that does not fit); null to count nothing
+     */
+    public byte[] decode(ByteBuf body, String contentEncoding, InFlightBudget.Reservation reservation) {
         String encoding = contentEncoding == null ? "" : contentEncoding.strip().toLowerCase(Locale.ROOT);
         if (encoding.isEmpty() || encoding.equals("identity")) {
             encoding = startsWithGzipMagic(body) ? "gzip" : "identity";
@@ -43,7 +54,7 @@ public final class BodyDecoder {
         }
         try (InputStream compressed = new ByteBufInputStream(body.duplicate());
              InputStream decompressed = decompressing(encoding, compressed, body)) {
-            return readBounded(decompressed);
+            return readBounded(decompressed, reservation);
         } catch (IOException | RuntimeException e) {
             if (e instanceof Rejection rejection) {
                 throw rejection;
@@ -74,13 +85,20 @@ public final class BodyDecoder {
         return bytes;
     }
 
-    private byte[] readBounded(InputStream in) throws IOException {
+    private byte[] readBounded(InputStream in, InFlightBudget.Reservation reservation) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(CHUNK);
         byte[] chunk = new byte[CHUNK];
+        long counted = 0;
         int read;
         while ((read = in.read(chunk)) >= 0) {
             if (out.size() + read > maxDecompressedBytes) {
                 throw tooLarge();
+            }
+            if (reservation != null && out.size() + read > counted) {
+                // Grows in doubling steps, as the buffer does: a few reservations per body, not one per chunk.
+                long more = Math.min(Math.max(out.size() + read, 2 * counted), maxDecompressedBytes) - counted;
+                reservation.extend(more);
+                counted += more;
             }
             out.write(chunk, 0, read);
         }

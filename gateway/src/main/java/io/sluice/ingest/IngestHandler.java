@@ -1,8 +1,6 @@
 package io.sluice.ingest;
 
 import java.time.Clock;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -19,29 +17,26 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
-import io.sluice.auth.Authenticator;
-import io.sluice.auth.FailedAuthLimiter;
 import io.sluice.ops.GatewayMetrics;
 import io.sluice.ops.Outcomes;
 import io.sluice.projects.Project;
 import io.sluice.quota.QuotaLimiter;
 
 /**
- * One request's path, in order: route → authenticate → content type → decode → validate →
- * publish → answer once Kafka acknowledged. Nothing here blocks: the Kafka callback writes the
- * answer. One instance per connection; pipelined requests are answered in order, one at a time.
+ * One request's path, in order: (routed and authenticated from its head by {@link Admission}) →
+ * quota → content type → decode → validate → publish → answer once Kafka acknowledged. Nothing
+ * here blocks: the Kafka callback writes the answer. One instance per connection; pipelined requests are answered in order, one at a time.
  */
 public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(IngestHandler.class);
 
-    private final Authenticator authenticator;
+    private final Admission admission;
     private final BodyDecoder decoder;
     private final EventValidator validator;
     private final EventPublisher publisher;
     private final Clock clock;
     private final GatewayMetrics metrics;
     private final QuotaLimiter quotas;
-    private final FailedAuthLimiter failedAuth;
     private final Outcomes outcomes;
     private final AtomicBoolean draining;
     /** Pipelined requests that arrived while one was being published. */
@@ -49,20 +44,19 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private boolean busy;
 
     /**
-     * @param draining set when the gateway shuts down: answers then close their connections
+     * @param admission this connection's admission, which hands over each request's route, project and reservation
+     * @param draining  set when the gateway shuts down: answers then close their connections
      */
-    public IngestHandler(Authenticator authenticator, BodyDecoder decoder, EventValidator validator,
+    public IngestHandler(Admission admission, BodyDecoder decoder, EventValidator validator,
                          EventPublisher publisher, Clock clock, GatewayMetrics metrics, QuotaLimiter quotas,
-                         FailedAuthLimiter failedAuth,
                          Outcomes outcomes, AtomicBoolean draining) {
-        this.authenticator = authenticator;
+        this.admission = admission;
         this.decoder = decoder;
         this.validator = validator;
         this.publisher = publisher;
         this.clock = clock;
         this.metrics = metrics;
         this.quotas = quotas;
-        this.failedAuth = failedAuth;
         this.outcomes = outcomes;
         this.draining = draining;
     }
@@ -87,32 +81,27 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         String endpoint = "other";
         String token = null;
+        Admission.Admitted admitted = admission.next();
+        if (admitted == null) { // cannot happen: every request passes admission first
+            request.release();
+            ctx.close();
+            return;
+        }
         try {
             if (!request.decoderResult().isSuccess()) {
                 throw new Rejection(HttpResponseStatus.BAD_REQUEST, "bad_request",
                         "malformed HTTP request: " + request.decoderResult().cause().getMessage());
             }
             long receivedAt = clock.millis();
-            IngestRoute route = IngestRoute.of(request.method(), request.uri());
+            IngestRoute route = admitted.route();
             endpoint = route.endpoint().pathSegment();
             token = route.token();
             metrics.received(endpoint, request.content().readableBytes());
-            InetAddress client = ctx.channel().remoteAddress() instanceof InetSocketAddress socket ? socket.getAddress() : null;
-            failedAuth.check(client, System.nanoTime());
-            Project project;
-            try {
-                project = authenticator.authenticate(route.token(), request.headers().get(HttpHeaderNames.AUTHORIZATION));
-            } catch (Rejection refused) {
-                // Only a key that matches nothing is a guess; a 403 (a disabled project, another
-                // project's key) comes from a real key and must not lock out its whole address.
-                if (refused.status().code() == 401) {
-                    failedAuth.failed(client, System.nanoTime());
-                }
-                throw refused;
-            }
+            Project project = admitted.project();
             quotas.admit(project, route.endpoint(), System.nanoTime());
             requireJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
-            byte[] json = decoder.decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING));
+            byte[] json = decoder.decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING),
+                    admitted.reservation());
             AcceptedEvent event = validator.validate(route.endpoint(), json, receivedAt);
             String answeredEndpoint = endpoint;
             long produceStart = System.nanoTime();

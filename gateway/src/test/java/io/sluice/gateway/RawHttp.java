@@ -14,7 +14,12 @@ final class RawHttp implements AutoCloseable {
     private final InputStream in;
 
     RawHttp(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(port, "127.0.0.1");
+    }
+
+    /** From this local address (any of 127.0.0.0/8 on Linux): another client as the gateway sees it. */
+    RawHttp(int port, String localAddress) throws IOException {
+        socket = new Socket(java.net.InetAddress.getByName("127.0.0.1"), port, java.net.InetAddress.getByName(localAddress), 0);
         socket.setSoTimeout(15_000);
         in = socket.getInputStream();
     }
