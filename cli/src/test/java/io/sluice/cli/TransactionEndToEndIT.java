@@ -1,4 +1,4 @@
-package io.sluice.stack;
+package io.sluice.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -126,7 +126,7 @@ class TransactionEndToEndIT {
 
     @Test
     void sendTestEventGivesAPassVerdictAgainstARunningPipeline() {
-        io.sluice.cli.CliRunner.Result result = io.sluice.cli.CliRunner.run(cliSettings(), "send-test-event",
+        CliRunner.Result result = CliRunner.run(cliSettings(), "send-test-event",
                 "--token", project.token(), "--key", project.key(), "--url", "http://127.0.0.1:" + gateway.port());
         assertEquals(0, result.exitCode(), result.out() + result.err());
         assertEquals(true, result.out().contains("PASS: events reach ClickHouse"), result.out());
@@ -134,7 +134,7 @@ class TransactionEndToEndIT {
 
     @Test
     void sendTestEventWithAWrongKeyGivesAFailVerdict() {
-        io.sluice.cli.CliRunner.Result result = io.sluice.cli.CliRunner.run(cliSettings(), "send-test-event",
+        CliRunner.Result result = CliRunner.run(cliSettings(), "send-test-event",
                 "--token", project.token(), "--key", "slk_wrong", "--url", "http://127.0.0.1:" + gateway.port());
         assertEquals(1, result.exitCode());
         assertEquals(true, result.out().contains("✗ 401") && result.out().contains("FAIL"), result.out());
@@ -144,7 +144,7 @@ class TransactionEndToEndIT {
     void statsShowTrafficTheStatusDistributionAndTheLastRequests() {
         Await.until(ARRIVAL, "1", () -> ClickHouseQuery.run(engines,
                 "SELECT sum(status_4xx) FROM sluice_e2e.traffic_1m FINAL WHERE project = '" + project.token() + "'"));
-        io.sluice.cli.CliRunner.Result result = io.sluice.cli.CliRunner.run(cliSettings(), "stats",
+        CliRunner.Result result = CliRunner.run(cliSettings(), "stats",
                 "--project", project.token(), "--since", "2h");
         assertEquals(0, result.exitCode(), result.err());
         String shown = result.out();
