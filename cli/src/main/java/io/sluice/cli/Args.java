@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Set;
 
 /** Command-line words: positional ones, {@code --option value} and {@code --flag}. */
-record Args(List<String> positional, Map<String, String> options, Set<String> flags) {
+public record Args(List<String> positional, Map<String, String> options, Set<String> flags) {
 
-    static Args parse(String[] words, Set<String> knownFlags) {
+    public static Args parse(String[] words, Set<String> knownFlags) {
         List<String> positional = new ArrayList<>();
         Map<String, String> options = new HashMap<>();
         java.util.HashSet<String> flags = new java.util.HashSet<>();
@@ -30,15 +30,15 @@ record Args(List<String> positional, Map<String, String> options, Set<String> fl
         return new Args(List.copyOf(positional), Map.copyOf(options), Set.copyOf(flags));
     }
 
-    String positional(int index) {
+    public String positional(int index) {
         return index < positional.size() ? positional.get(index) : null;
     }
 
-    String option(String name, String fallback) {
+    public String option(String name, String fallback) {
         return options.getOrDefault(name, fallback);
     }
 
-    String required(String name) {
+    public String required(String name) {
         String value = options.get(name);
         if (value == null || value.isBlank()) {
             throw new UsageException("--" + name + " is required");
@@ -46,15 +46,15 @@ record Args(List<String> positional, Map<String, String> options, Set<String> fl
         return value;
     }
 
-    boolean flag(String name) {
+    public boolean flag(String name) {
         return flags.contains(name);
     }
 
     /** A mistake in how the command was called: exit code 2 and the usage. */
-    static final class UsageException extends RuntimeException {
+    public static final class UsageException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        UsageException(String message) {
+        public UsageException(String message) {
             super(message);
         }
     }

@@ -7,7 +7,6 @@ import java.util.Map;
 import io.sluice.config.Setting;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.processor.ProcessorConfig;
-import io.sluice.stack.StackConfig;
 
 /**
  * The README's configuration table, generated from the settings' declarations
@@ -17,18 +16,23 @@ public final class ConfigurationTable {
     private ConfigurationTable() {
     }
 
-    /** Every setting once, in a stable order: gateway, processor, then the local stack's own. */
+    /** The server's settings once each, in a stable order: gateway, then processor. */
     public static List<Setting> allSettings() {
+        return allSettings(List.of());
+    }
+
+    /** The server's settings, then {@code extra} (the developer's ./sluice adds the local stack's). */
+    public static List<Setting> allSettings(List<Setting> extra) {
         Map<String, Setting> byName = new LinkedHashMap<>();
-        for (List<Setting> group : List.of(GatewayConfig.allSettings(), ProcessorConfig.allSettings(), StackConfig.SETTINGS)) {
+        for (List<Setting> group : List.of(GatewayConfig.allSettings(), ProcessorConfig.allSettings(), extra)) {
             group.forEach(setting -> byName.putIfAbsent(setting.name(), setting));
         }
         return List.copyOf(byName.values());
     }
 
-    public static String markdown() {
+    public static String markdown(List<Setting> extra) {
         StringBuilder table = new StringBuilder("| Variable | Default | Meaning |\n|---|---|---|\n");
-        for (Setting setting : allSettings()) {
+        for (Setting setting : allSettings(extra)) {
             String shown = setting.name().equals(ProcessorConfig.STATE_DIR.name()) ? "`$TMPDIR/sluice-streams`"
                     : setting.defaultValue().isEmpty() ? "(empty)" : "`" + setting.defaultValue() + "`";
             table.append("| `").append(setting.name()).append("` | ").append(shown).append(" | ")

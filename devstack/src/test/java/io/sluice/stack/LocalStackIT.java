@@ -22,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.sluice.cli.CliRunner;
 import io.sluice.config.Settings;
 import io.sluice.engines.Ports;
 import io.sluice.testkit.Await;
@@ -53,7 +52,7 @@ class LocalStackIT {
         String clickHouse;
         try (LocalStack stack = new LocalStack(config, settings, quiet).start()) {
             clickHouse = stack.clickHouseUrl();
-            CliRunner.Result created = CliRunner.run(settings, "projects", "create", "--name", "demo", "--json",
+            DeveloperCliRunner.Result created = DeveloperCliRunner.run(settings, "projects", "create", "--name", "demo", "--json",
                     "--bootstrap-server", stack.kafkaBootstrapServers());
             assertEquals(0, created.exitCode(), created.err());
             JsonNode project = new ObjectMapper().readTree(created.out());
