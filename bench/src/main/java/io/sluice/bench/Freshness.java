@@ -24,7 +24,7 @@ final class Freshness {
     }
 
     /** @param markerPrefix starts every marker's environment; unique per measurement in a run */
-    static Result measure(String url, String key, Client clickHouse, int seconds, String markerPrefix) throws InterruptedException {
+    static Result measure(String url, String key, Client clickHouse, String database, int seconds, String markerPrefix) throws InterruptedException {
         Map<String, Long> acknowledgedAt = new ConcurrentHashMap<>();
         Map<String, Long> visibleAt = new ConcurrentHashMap<>();
         AtomicBoolean running = new AtomicBoolean(true);
@@ -32,7 +32,7 @@ final class Freshness {
             while (running.get() || visibleAt.size() < acknowledgedAt.size()) {
                 try {
                     for (GenericRecord row : clickHouse.queryAll(
-                            "SELECT DISTINCT environment FROM sluice.traffic_1m WHERE startsWith(environment, '" + markerPrefix + "')")) {
+                            "SELECT DISTINCT environment FROM " + database + ".traffic_1m WHERE startsWith(environment, '" + markerPrefix + "')")) {
                         visibleAt.putIfAbsent(row.getString("environment"), System.nanoTime());
                     }
                     Thread.sleep(20);
