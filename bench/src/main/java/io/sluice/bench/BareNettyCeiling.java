@@ -12,6 +12,7 @@ final class BareNettyCeiling {
     }
 
     /** Requests/s and latencies per number of connections, in the order given. */
+    @SuppressWarnings("try") // the server only has to be open while wrk runs
     static Map<Integer, Wrk.Result> measure(Wrk wrk, byte[] body, List<Integer> connections, int seconds) throws Exception {
         Map<Integer, Wrk.Result> results = new LinkedHashMap<>();
         int port = Ports.free();

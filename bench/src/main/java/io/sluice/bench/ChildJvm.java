@@ -87,8 +87,13 @@ final class ChildJvm implements AutoCloseable {
 
     /** SIGTERM, so the child shuts down cleanly (and writes its JFR recording). */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        process.waitFor(60, TimeUnit.SECONDS);
+        try {
+            process.waitFor(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
     }
 }
