@@ -1,0 +1,89 @@
+package io.sluice.bench;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.config.Settings;
+import io.sluice.config.TopicSetup;
+import io.sluice.config.Topics;
+import io.sluice.engines.Directories;
+import io.sluice.engines.EnginePair;
+import io.sluice.processor.ProcessorConfig;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.sink.ClickHouseSettings;
+
+/**
+ * {@code ./sluice bench}: measures Sluice on this machine against ceilings measured in the same run,
+ * and reports the ratios — gateway vs a bare Netty server (same load generator, same body), the
+ * Kafka producer alone, the processor vs bulk-inserting the same rows into ClickHouse and vs Kafka
+ * Streams copying the raw topic, and the gateway's memory at full load and under 3× overload.
+ * This class only puts the run in order; each measurement is a class of its own.
+ */
+public final class Bench {
+    private final PrintStream out;
+    private final int seconds;
+    private final boolean profile;
+
+    /** @param profile record a JFR profile of the gateway and the processor next to the results */
+    public Bench(PrintStream out, int seconds, boolean profile) {
+        this.out = out;
+        this.seconds = seconds;
+        this.profile = profile;
+    }
+
+    public void run() throws Exception {
+        Wrk.ensureInstalled();
+        ResultFiles files = ResultFiles.forNewRun();
+        Path work = Files.createTempDirectory("sluice-bench-");
+        Wrk wrk = new Wrk(work);
+        out.println("· starting Kafka and ClickHouse in " + work);
+        try (EnginePair engines = EnginePair.start(work)) {
+            Map<String, String> env = environment(engines.kafka().bootstrapServers(), engines.clickHouse().httpUrl(), work);
+            Settings settings = new Settings(env);
+            KafkaSettings kafka = KafkaSettings.from(settings);
+            TopicSetup.ensureTopics(kafka);
+            ProjectAdmin.NewProject project;
+            try (ProjectAdmin admin = new ProjectAdmin(kafka.bootstrapServers(), kafka.topics().projects())) {
+                project = admin.create("bench");
+            }
+            byte[] body = Payloads.transaction();
+            byte[] gzipped = Payloads.gzip(body);
+            Map<String, Object> machine = Map.of("cores", Runtime.getRuntime().availableProcessors(), "body_bytes", body.length,
+                    "gzip_bytes", gzipped.length, "seconds_per_run", seconds);
+
+            out.println("· ceiling: a bare Netty server answering 200");
+            Map<Integer, Wrk.Result> nettyCeiling = BareNettyCeiling.measure(wrk, body, PipelineRun.CONNECTIONS, seconds);
+            PipelineResults pipeline = new PipelineRun(env, wrk, seconds, work, profile ? Optional.of(files) : Optional.empty(), out)
+                    .measure(project, body, gzipped);
+            out.println("· ceiling: the Kafka producer alone");
+            double producerCeiling = ProducerCeiling.measure(kafka.bootstrapServers(), body, seconds);
+            out.println("· ceiling: Kafka Streams copying the raw topic, exactly once, nothing else");
+            double streamsCeiling = StreamsCeiling.measure(ProcessorConfig.from(settings), kafka.topics().transactions(),
+                    pipeline.published(), work.resolve("streams-ceiling"));
+            out.println("· ceiling: bulk inserts into ClickHouse, RowBinary and JSONEachRow");
+            InsertCeilings insertCeilings = InsertCeilings.measure(ClickHouseSettings.from(settings),
+                    (int) Math.min(pipeline.published(), 200_000));
+
+            new BenchReport(out).write(new BenchResults(machine, nettyCeiling, pipeline, producerCeiling, streamsCeiling,
+                    insertCeilings), files.json());
+        }
+        // Gigabytes of Kafka and ClickHouse data; kept (with the logs) only when the run failed.
+        Directories.deleteRecursively(work);
+    }
+
+    /** The settings of the gateway and processor under test (their children get them as environment variables). */
+    private static Map<String, String> environment(String bootstrap, String clickHouseUrl, Path work) {
+        Map<String, String> env = new HashMap<>();
+        env.put(KafkaSettings.BOOTSTRAP_SERVERS.name(), bootstrap);
+        env.put(ClickHouseSettings.URL.name(), clickHouseUrl);
+        env.put(ProcessorConfig.STATE_DIR.name(), work.resolve("processor").toString());
+        env.put(ProcessorConfig.ADMIN_PORT.name(), "0");
+        env.put(Topics.PARTITIONS.name(), "4");
+        return env;
+    }
+}

@@ -1,0 +1,99 @@
+package io.sluice.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The gateway or the processor in a JVM of its own (so its memory and CPU are its own), on this
+ * JVM's class path, configured by environment variables, logging to a file.
+ */
+final class ChildJvm implements AutoCloseable {
+    private final Process process;
+    private final Path log;
+
+    private ChildJvm(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+    }
+
+    /** @param recording where to write a JFR profile when the child exits, if at all */
+    static ChildJvm start(Class<?> mainClass, Map<String, String> env, Path log, Optional<Path> recording, PrintStream out)
+            throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> commandLine = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseG1GC"));
+        if (recording.isPresent()) {
+            // The "profile" settings sample every thread's stack every 10–20 ms; written when the child exits.
+            // JDK 25 and newer can also sample by CPU time (also in native code and syscalls): far more accurate.
+            String cpuTime = Runtime.version().feature() >= 25 ? ",jdk.CPUTimeSample#enabled=true" : "";
+            commandLine.add("-XX:StartFlightRecording=settings=profile" + cpuTime + ",filename=" + recording.get());
+            out.println("  recording " + recording.get());
+        }
+        commandLine.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.NetworkClient=error",
+                mainClass.getName()));
+        ProcessBuilder builder = new ProcessBuilder(commandLine);
+        builder.environment().putAll(env);
+        builder.redirectErrorStream(true).redirectOutput(log.toFile());
+        return new ChildJvm(builder.start(), log);
+    }
+
+    /** Waits up to a minute for the admin port's {@code /readyz} to answer 200. */
+    void awaitReady(int adminPort) throws InterruptedException {
+        HttpClient http = HttpClient.newHttpClient();
+        for (int i = 0; i < 600; i++) {
+            try {
+                if (http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/readyz")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // starting
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("the gateway did not become ready");
+    }
+
+    /** Peak resident memory (VmHWM), in KiB. */
+    long peakRssKb() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(line.replaceAll("\\D", ""));
+            }
+        }
+        return -1;
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    Path log() {
+        return log;
+    }
+
+    /** SIGTERM, so the child shuts down cleanly (and writes its JFR recording). */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            process.waitFor(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package io.sluice.bench;
+
+import java.util.Map;
+
+/**
+ * What the gateway and the processor achieved: per-connection gateway runs, the gzip and overload
+ * runs, memory (KiB), the processor's rate over {@code published} records, and freshness.
+ */
+record PipelineResults(Map<Integer, Wrk.Result> gateway, Wrk.Result gzip, Wrk.Result overload,
+                       long gatewayPeakRssKb, long gatewayOverloadRssKb,
+                       long published, double processorRate, long processorBacklogRssKb, long processorAfterFreshnessRssKb,
+                       double freshnessBestRequestsPerSecond, LoadedFreshness freshness, LoadedFreshness lightFreshness) {
+}

@@ -1,0 +1,45 @@
+package io.sluice.bench;
+
+import com.clickhouse.client.api.Client;
+
+import io.sluice.sink.ClickHouseClients;
+import io.sluice.sink.ClickHouseSettings;
+
+/** How fast the processor works off a backlog, read from what reaches ClickHouse. */
+final class ProcessorThroughput {
+    private ProcessorThroughput() {
+    }
+
+    /**
+     * Records/s from 20% of the records in the history table to all of them there and counted in
+     * traffic_1m: the sustained rate, without the start-up and JIT warm-up of the first fifth.
+     * (Progress is read from the history, which is written as records are parsed; under a backlog
+     * the aggregation's repartitioned input lags behind it and catches up at the end.)
+     */
+    static double measure(ChildJvm processor, ClickHouseSettings clickHouse, long expected) throws Exception {
+        String database = clickHouse.database();
+        try (Client client = ClickHouseClients.create(clickHouse)) {
+            long startedAt = 0;
+            while (true) {
+                long history = 0;
+                long counted = 0;
+                try {
+                    history = client.queryAll("SELECT count() AS n FROM " + database + ".transactions").get(0).getLong("n");
+                    counted = client.queryAll("SELECT sum(requests) AS n FROM " + database + ".traffic_1m FINAL").get(0).getLong("n");
+                } catch (RuntimeException tablesNotThereYet) {
+                    // the processor creates them at start
+                }
+                if (history >= expected / 5 && startedAt == 0) {
+                    startedAt = System.nanoTime();
+                }
+                if (history >= expected && counted >= expected) {
+                    return (expected - expected / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
+                }
+                if (!processor.isAlive()) {
+                    throw new IllegalStateException("the processor stopped; see " + processor.log());
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.sluice.bench;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
+
+import io.sluice.ingest.EventPublisher;
+
+/** Ceiling of publishing: the gateway's durable producer alone, sending the same body as fast as it can. */
+final class ProducerCeiling {
+    /** The bench's own topic, so the pipeline's topics hold only what the gateway published. */
+    private static final String TOPIC = "bench.producer-ceiling";
+
+    private ProducerCeiling() {
+    }
+
+    /** Records/s over {@code seconds}. */
+    static double measure(String bootstrap, byte[] body, int seconds) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 4, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        try (KafkaProducer<byte[], byte[]> producer = (KafkaProducer<byte[], byte[]>) EventPublisher.durableProducer(bootstrap,
+                Duration.ofSeconds(30))) {
+            producer.partitionsFor(TOPIC); // metadata first, as the gateway does
+            byte[] key = null; // spread over the partitions, like events of many projects
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            long start = System.nanoTime();
+            long sent = 0;
+            while (System.nanoTime() < deadline) {
+                try {
+                    producer.send(new ProducerRecord<>(TOPIC, null, key, body));
+                } catch (TimeoutException bufferFull) {
+                    continue; // the buffer is full for a moment (max.block.ms is short on purpose)
+                }
+                sent++;
+            }
+            producer.flush();
+            return sent / ((System.nanoTime() - start) / 1e9);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.sluice.cli;
+
+/** What {@code ./sluice help} prints, and what a wrongly called command prints after its error. */
+public final class Usage {
+    public static final String TEXT = """
+            usage: ./sluice <command> [options]
+
+              dev [--reset]                       run everything locally (Kafka, ClickHouse, processor, gateway);
+                                                  data in .sluice/ ($SLUICE_HOME); --reset wipes it first
+              projects create --name NAME [--rate N --burst M] [--json]
+                                                  create a project; prints its token and private key (shown once)
+              projects list [--json]              every project (no secrets)
+              projects show TOKEN [--json]        one project: keys (ids, expiry), quota, state
+              projects rotate-key TOKEN [--grace 24h] [--json]
+                                                  a new key; the old ones keep working for the grace period
+              projects revoke-key TOKEN KEY_ID    remove a key at once
+              projects disable TOKEN | enable TOKEN
+              projects set-quota TOKEN --rate N [--burst M] [--endpoint transaction|project]
+                                                  (projects commands take --bootstrap-server HOST:PORT)
+              schema apply [--clickhouse-url URL] create or update Sluice's ClickHouse tables
+              replay --from ISO_TIME [--to ISO_TIME] [--project TOKEN] [--what history|errors|aggregates|all] [--dry-run]
+                                                  rebuild ClickHouse rows of that event-time range from Kafka;
+                                                  idempotent: rows already there stay single, safe to run twice
+              config                              print every setting with its default (markdown)
+              send-test-event --token T --key K [--url http://127.0.0.1:8080]
+                                                  send one error and one transaction, confirm both reach ClickHouse
+              stats --project TOKEN [--since 1h]  traffic per minute, 2xx–5xx distribution, last requests
+              bench [--seconds 10] [--profile]    measure gateway, Kafka and processor against ceilings measured
+                                                  in the same run (needs wrk; installs it with apt-get as root);
+                                                  --profile records JFR of gateway and processor in bench-results/
+              gateway                             run only the gateway (configured by SLUICE_* variables)
+              processor                           run only the processor (configured by SLUICE_* variables)
+              help                                this text
+
+            Configuration: SLUICE_* environment variables, see README.md.""";
+
+    private Usage() {
+    }
+}

@@ -1,0 +1,171 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.sluice.config.Settings;
+import io.sluice.gateway.Gateway;
+import io.sluice.gateway.GatewayConfig;
+import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorConfig;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.testkit.Await;
+import io.sluice.testkit.ClickHouseQuery;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.RealEngines;
+
+/** The walking skeleton: HTTP POST → gateway → Kafka → Streams → ClickHouse, all real. */
+@ExtendWith(RealEngines.class)
+class TransactionEndToEndIT {
+    private static final Duration ARRIVAL = Duration.ofSeconds(30);
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TempDir
+    static Path stateDir;
+
+    static Engines engines;
+    static Gateway gateway;
+    static Processor processor;
+    static ProjectAdmin.NewProject project;
+    /** The answer to the one transaction every test here looks for downstream. */
+    static HttpResponse<String> response;
+
+    @BeforeAll
+    static void startPipeline(Engines realEngines) throws Exception {
+        engines = realEngines;
+        Settings settings = new Settings(Map.ofEntries(
+                Map.entry("SLUICE_KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers()),
+                Map.entry("SLUICE_TOPIC_PARTITIONS", "3"),
+                Map.entry("SLUICE_CLICKHOUSE_URL", engines.clickHouseUrl()),
+                Map.entry("SLUICE_CLICKHOUSE_USER", engines.clickHouseUser()),
+                Map.entry("SLUICE_CLICKHOUSE_PASSWORD", engines.clickHousePassword()),
+                Map.entry("SLUICE_CLICKHOUSE_DATABASE", "sluice_e2e"),
+                Map.entry("SLUICE_GATEWAY_PORT", "0"),
+                Map.entry("SLUICE_GATEWAY_ADMIN_PORT", "0"),
+                Map.entry("SLUICE_PROCESSOR_STATE_DIR", stateDir.toString()),
+                Map.entry("SLUICE_PROCESSOR_THREADS", "1"),
+                Map.entry("SLUICE_PROCESSOR_ADMIN_PORT", "0")));
+        io.sluice.config.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+            project = admin.create("e2e");
+        }
+        gateway = Gateway.start(GatewayConfig.from(settings));
+        processor = Processor.start(ProcessorConfig.from(settings));
+        String body = """
+                {"event_id": "6f1e7f3c9a0b4d2e8c1f0a9b8c7d6e5f",
+                 "transaction": "GET /users/42",
+                 "sent_at": "2020-01-01T10:15:30.250+01:00",
+                 "environment": "production",
+                 "tags": {"http.status_code": "404"},
+                 "sdk": {"name": "curl", "version": "8.5"},
+                 "contexts": {"trace": {"data": {"url": "https://shop.example/users/42", "method": "GET"}},
+                              "runtime": {"name": "CPython", "version": "3.12"}},
+                 "user": {"id": "account-7"}}
+                """;
+        response = post(body);
+    }
+
+    @AfterAll
+    static void stopPipeline() {
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (processor != null) {
+            processor.close();
+        }
+    }
+
+    @Test
+    void aPostedTransactionBecomesOneHistoryRowAndOneCountInItsMinute() throws Exception {
+
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals("{\"id\":\"6f1e7f3c9a0b4d2e8c1f0a9b8c7d6e5f\"}", response.body());
+        String historyRow = "6f1e7f3c9a0b4d2e8c1f0a9b8c7d6e5f\tGET /users/42\tGET\t/users/42\t404\taccount-7";
+        assertEquals(historyRow, Await.until(ARRIVAL, historyRow, () -> ClickHouseQuery.run(engines,
+                "SELECT event_id, transaction, method, path, status_code, user_id FROM sluice_e2e.transactions FINAL "
+                        + "WHERE project = '" + project.token() + "'")));
+        // sent_at is older than the 24 h horizon: the event is counted in the minute it was received.
+        String counts = "1\t0\t0\t1\t0";
+        assertEquals(counts, Await.until(ARRIVAL, counts, () -> ClickHouseQuery.run(engines,
+                "SELECT sum(requests), sum(status_2xx), sum(status_3xx), sum(status_4xx), sum(status_5xx) "
+                        + "FROM sluice_e2e.traffic_1m FINAL WHERE project = '" + project.token() + "'")));
+    }
+
+    @Test
+    void everyQueryInTheReadmeRuns() throws Exception {
+        String historyRow = "GET /users/42";
+        Await.until(ARRIVAL, historyRow, () -> ClickHouseQuery.run(engines,
+                "SELECT transaction FROM sluice_e2e.transactions FINAL WHERE project = '" + project.token() + "'"));
+        String readme = java.nio.file.Files.readString(Path.of("..", "README.md"));
+        java.util.regex.Matcher block = java.util.regex.Pattern.compile("```sql\n(.*?)```", java.util.regex.Pattern.DOTALL)
+                .matcher(readme);
+        int queries = 0;
+        while (block.find()) {
+            String sql = block.group(1).replace("sluice.", "sluice_e2e.");
+            String answer = ClickHouseQuery.run(engines, sql, Map.of("project", project.token()));
+            if (sql.contains("request history")) {
+                assertEquals(true, answer.contains("/users/42"), answer);
+            }
+            queries++;
+        }
+        assertEquals(6, queries, "README's ready-to-run queries");
+    }
+
+    @Test
+    void sendTestEventGivesAPassVerdictAgainstARunningPipeline() {
+        CliRunner.Result result = CliRunner.run(cliSettings(), "send-test-event",
+                "--token", project.token(), "--key", project.key(), "--url", "http://127.0.0.1:" + gateway.port());
+        assertEquals(0, result.exitCode(), result.out() + result.err());
+        assertEquals(true, result.out().contains("PASS: events reach ClickHouse"), result.out());
+    }
+
+    @Test
+    void sendTestEventWithAWrongKeyGivesAFailVerdict() {
+        CliRunner.Result result = CliRunner.run(cliSettings(), "send-test-event",
+                "--token", project.token(), "--key", "slk_wrong", "--url", "http://127.0.0.1:" + gateway.port());
+        assertEquals(1, result.exitCode());
+        assertEquals(true, result.out().contains("✗ 401") && result.out().contains("FAIL"), result.out());
+    }
+
+    @Test
+    void statsShowTrafficTheStatusDistributionAndTheLastRequests() {
+        Await.until(ARRIVAL, "1", () -> ClickHouseQuery.run(engines,
+                "SELECT sum(status_4xx) FROM sluice_e2e.traffic_1m FINAL WHERE project = '" + project.token() + "'"));
+        CliRunner.Result result = CliRunner.run(cliSettings(), "stats",
+                "--project", project.token(), "--since", "2h");
+        assertEquals(0, result.exitCode(), result.err());
+        String shown = result.out();
+        assertEquals(true, shown.contains("Requests per minute") && shown.contains("Last requests"), shown);
+        assertEquals(true, shown.matches("(?s).*\\n  4xx  █+ *1 \\(.*"), shown);
+        assertEquals(true, shown.contains("GET /users/42"), shown);
+    }
+
+    private static Settings cliSettings() {
+        return new Settings(Map.of("SLUICE_CLICKHOUSE_URL", engines.clickHouseUrl(),
+                "SLUICE_CLICKHOUSE_USER", engines.clickHouseUser(), "SLUICE_CLICKHOUSE_PASSWORD", engines.clickHousePassword(),
+                "SLUICE_CLICKHOUSE_DATABASE", "sluice_e2e"));
+    }
+
+    private static HttpResponse<String> post(String body) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port()
+                        + "/api/v1/" + project.token() + "/transaction"))
+                .header("Authorization", "Bearer " + project.key())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,65 @@
+package io.sluice.stack;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.concurrent.CountDownLatch;
+
+import io.sluice.cli.Args;
+import io.sluice.cli.Command;
+import io.sluice.config.KafkaSettings;
+import io.sluice.config.Settings;
+import io.sluice.engines.Directories;
+
+/** {@code ./sluice dev [--reset]}: runs the local stack until Ctrl-C, then stops it in order. */
+final class DevCommand implements Command {
+    private final Settings settings;
+    private final PrintStream out;
+
+    DevCommand(Settings settings, PrintStream out) {
+        this.settings = settings;
+        this.out = out;
+    }
+
+    @Override
+    public int run(Args args) throws InterruptedException {
+        StackConfig config = StackConfig.from(settings);
+        if (args.flag("reset")) {
+            try {
+                Directories.deleteRecursively(config.home());
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot wipe " + config.home() + ": " + e.getMessage(), e);
+            }
+            out.println("· wiped " + config.home());
+        }
+        out.println("Starting Sluice locally (data in " + config.home() + ", logs in " + config.logs() + ")");
+        LocalStack stack = new LocalStack(config, settings, out);
+        CountDownLatch stopped = stopOnShutdown(stack, config);
+        stack.start();
+        DemoProject demo = DemoProject.ensure(config.home(), stack.kafkaBootstrapServers(),
+                KafkaSettings.from(settings).topics().projects());
+        out.println();
+        out.println("Sluice is running. Ctrl-C stops everything; logs in " + config.logs() + ".");
+        out.println();
+        demo.printTryIt(out, stack.gatewayPort());
+        stopped.await();
+        return 0;
+    }
+
+    /** Registered before starting, so Ctrl-C halfway through start stops what already runs. */
+    private CountDownLatch stopOnShutdown(LocalStack stack, StackConfig config) {
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            out.println("\nStopping Sluice…");
+            stack.close();
+            out.println("✓ stopped; data kept in " + config.home());
+            stopped.countDown();
+        }, "sluice-dev-shutdown"));
+        return stopped;
+    }
+
+    /** Main must not exit: the shutdown hook ends the JVM, and System.exit inside it would hang. */
+    @Override
+    public boolean keepsRunning() {
+        return true;
+    }
+}

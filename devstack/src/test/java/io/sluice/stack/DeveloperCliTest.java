@@ -1,0 +1,40 @@
+package io.sluice.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.sluice.cli.Usage;
+import io.sluice.config.Settings;
+
+/** The developer's ./sluice is the server's command line plus dev and bench. */
+class DeveloperCliTest {
+    private static final Settings NONE = new Settings(Map.of());
+
+    @Test
+    void helpListsDevAndBench() {
+        DeveloperCliRunner.Result result = DeveloperCliRunner.run(NONE, "help");
+        assertEquals(0, result.exitCode());
+        assertEquals(Usage.TEXT + "\n", result.out());
+        assertTrue(result.out().contains("\n  dev [--reset]") && result.out().contains("\n  bench [--seconds 10] [--profile]"));
+    }
+
+    @Test
+    void configListsTheLocalStacksSettingsAfterTheServers() {
+        DeveloperCliRunner.Result result = DeveloperCliRunner.run(NONE, "config");
+        assertEquals(0, result.exitCode());
+        assertTrue(result.out().contains("| `SLUICE_GATEWAY_PORT` |"), result.out());
+        assertTrue(result.out().endsWith("| `SLUICE_DEV_CLICKHOUSE_TCP_PORT` | `9000` | ClickHouse native-protocol port of the local stack. |\n"),
+                result.out());
+    }
+
+    @Test
+    void benchSecondsMustBeAWholeNumber() {
+        DeveloperCliRunner.Result result = DeveloperCliRunner.run(NONE, "bench", "--seconds", "ten");
+        assertEquals(2, result.exitCode());
+        assertTrue(result.err().startsWith("sluice: --seconds is a whole number\nusage: ./sluice"), result.err());
+    }
+}

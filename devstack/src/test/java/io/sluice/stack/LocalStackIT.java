@@ -1,0 +1,104 @@
+package io.sluice.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.config.Settings;
+import io.sluice.engines.Ports;
+import io.sluice.testkit.Await;
+
+/** {@code ./sluice dev} as a user runs it: start, create a project, send, see it; restart keeps it. */
+class LocalStackIT {
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TempDir
+    Path home;
+
+    @Test
+    void aTransactionSentToTheLocalStackIsCountedAndSurvivesARestart() throws Exception {
+        Settings settings = new Settings(Map.of(
+                "SLUICE_HOME", home.toString(),
+                "SLUICE_GATEWAY_PORT", Integer.toString(Ports.free()),
+                "SLUICE_GATEWAY_ADMIN_PORT", "0",
+                "SLUICE_DEV_KAFKA_PORT", Integer.toString(Ports.free()),
+                "SLUICE_DEV_KAFKA_CONTROLLER_PORT", Integer.toString(Ports.free()),
+                "SLUICE_DEV_CLICKHOUSE_HTTP_PORT", Integer.toString(Ports.free()),
+                "SLUICE_DEV_CLICKHOUSE_TCP_PORT", Integer.toString(Ports.free()),
+                "SLUICE_TOPIC_PARTITIONS", "2",
+                "SLUICE_PROCESSOR_THREADS", "1",
+                "SLUICE_PROCESSOR_ADMIN_PORT", "0"));
+        StackConfig config = StackConfig.from(settings);
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+
+        String clickHouse;
+        try (LocalStack stack = new LocalStack(config, settings, quiet).start()) {
+            clickHouse = stack.clickHouseUrl();
+            DeveloperCliRunner.Result created = DeveloperCliRunner.run(settings, "projects", "create", "--name", "demo", "--json",
+                    "--bootstrap-server", stack.kafkaBootstrapServers());
+            assertEquals(0, created.exitCode(), created.err());
+            JsonNode project = new ObjectMapper().readTree(created.out());
+            assertEquals("demo", project.get("name").asText());
+
+            HttpRequest send = HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                            + stack.gatewayPort() + "/api/v1/" + project.get("token").asText() + "/transaction"))
+                    .header("Authorization", "Bearer " + project.get("key").asText())
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(
+                            "{\"transaction\": \"GET /users/42\", \"tags\": {\"http.status_code\": 200}}"))
+                    .build();
+            // The gateway follows the registry topic: the new key is in force within a poll.
+            assertEquals(200, Await.until(Duration.ofSeconds(2), 200, () -> status(send)));
+
+            DemoProject demo = DemoProject.ensure(config.home(), stack.kafkaBootstrapServers(), "sluice.projects");
+            assertEquals(demo, DemoProject.ensure(config.home(), stack.kafkaBootstrapServers(), "sluice.projects"),
+                    "the demo project is created once");
+            String url = clickHouse;
+            Supplier<String> requests = () -> query(url, "SELECT sum(requests) FROM sluice.traffic_1m FINAL");
+            assertEquals("1", Await.until(Duration.ofSeconds(15), "1", requests));
+        }
+
+        try (LocalStack restarted = new LocalStack(config, settings, quiet).start()) {
+            assertEquals(clickHouse, restarted.clickHouseUrl());
+            assertEquals("1", query(clickHouse, "SELECT sum(requests) FROM sluice.traffic_1m FINAL"));
+            assertEquals("1", query(clickHouse, "SELECT count() FROM sluice.transactions FINAL"));
+        }
+        assertTrue(home.resolve("logs/clickhouse.log").toFile().exists(), "ClickHouse logs into SLUICE_HOME/logs");
+    }
+
+    private static int status(HttpRequest request) {
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    private static String query(String clickHouseUrl, String sql) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create(clickHouseUrl + "/?query="
+                            + URLEncoder.encode(sql, StandardCharsets.UTF_8))).build(),
+                    HttpResponse.BodyHandlers.ofString()).body().strip();
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+}
