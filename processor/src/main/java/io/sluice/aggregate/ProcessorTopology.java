@@ -33,12 +33,21 @@ import io.sluice.config.Topics;
  *                                                                        exception type, minute ─▶ errors-1m
  * </pre>
  * Records carry their event time as the Kafka timestamp (set by the gateway), so windows are
- * event-time minutes; a minute stays open for the horizon, so late events count in their minute.
+ * event-time minutes; a minute stays open for the horizon plus {@link #LATE_MARGIN}, so late
+ * events count in their minute.
  * Output rows are absolute counts: the sink may write them any number of times.
  */
 public final class ProcessorTopology {
     static final String SEEN_TRANSACTIONS = "seen-transactions";
     static final String SEEN_ERRORS = "seen-errors";
+    /**
+     * How long a minute stays open beyond the horizon. Stream time is the latest event time seen,
+     * which runs ahead of a gateway's clock by the 60 s an event may lie in the future, by the skew
+     * between gateways' clocks and by how far the processor lags; without it, an event the gateway
+     * accepted at the edge of the horizon would find its minute closed and not be counted. Also
+     * what the dedup memory keeps beyond the horizon.
+     */
+    public static final Duration LATE_MARGIN = Duration.ofMinutes(10);
     private static final Serde<TransactionFact> TRANSACTIONS = JsonSerde.of(TransactionFact.class);
     private static final Serde<ErrorFact> ERRORS = JsonSerde.of(ErrorFact.class);
 
@@ -52,7 +61,8 @@ public final class ProcessorTopology {
     /** @param generation of the aggregate rows' versions (raise it to recompute, see {@link Generations}) */
     public static Topology build(Topics topics, Duration horizon, int generation) {
         StreamsBuilder builder = new StreamsBuilder();
-        TimeWindows minutes = TimeWindows.ofSizeAndGrace(Duration.ofMinutes(1), horizon);
+        // The window stores keep size + grace by default: exactly what an open minute needs.
+        TimeWindows minutes = TimeWindows.ofSizeAndGrace(Duration.ofMinutes(1), horizon.plus(LATE_MARGIN));
 
         KStream<String, TransactionFact> transactions = firstSightings(builder, topics.transactions(),
                 TransactionParser::parse, SEEN_TRANSACTIONS, topics.deadLetters(), horizon);
