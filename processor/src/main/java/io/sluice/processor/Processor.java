@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Properties;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -15,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import com.clickhouse.client.api.Client;
 
 import io.sluice.aggregate.ProcessorTopology;
+import io.sluice.aggregate.UnproducibleToDeadLetters;
 import io.sluice.config.TopicSetup;
 import io.sluice.config.Topics;
 import io.sluice.ops.ProcessorAdmin;
@@ -28,6 +30,8 @@ import io.sluice.sink.SchemaMigrations;
  */
 public final class Processor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Processor.class);
+    /** The stream producer's largest request: 1 MiB, as the brokers accept by default. */
+    static final int MAX_REQUEST_BYTES = 1024 * 1024;
 
     private final KafkaStreams streams;
     private final ClickHouseSink sink;
@@ -88,6 +92,12 @@ public final class Processor implements AutoCloseable {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
+        // Rows are bounded by io.sluice.aggregate.Columns far below this, the brokers' default
+        // message.max.bytes (1 MiB + 12); a record that still cannot be produced goes to the dead
+        // letters instead of failing its task again and again.
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), MAX_REQUEST_BYTES);
+        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, UnproducibleToDeadLetters.class);
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.kafka().topics().deadLetters());
         if (!config.instanceId().isEmpty()) {
             // Static membership: a restarted instance reclaims its partitions without waiting for
             // the old member's session to time out.
