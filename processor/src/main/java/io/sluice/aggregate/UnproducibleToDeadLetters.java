@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.StreamsConfig;
@@ -16,15 +15,19 @@ import org.slf4j.LoggerFactory;
 import io.sluice.events.EventHeaders;
 
 /**
- * A record Streams cannot produce (larger than the producer allows, or unserializable) would
- * fail the task, and the same input record would fail it again after every restart: that
- * partition would never move again. Instead its input record goes to the dead-letter topic
- * ({@value StreamsConfig#ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG}) with the reason, in the same
- * transaction, and the partition moves on. Other errors keep Kafka Streams' default handling.
+ * A record Streams cannot serialize (including one larger than the producer may send, which
+ * {@link JsonSerde} refuses) would fail the task, and the same input record would fail it again
+ * after every restart: that partition would never move again. Instead its input record goes to
+ * the dead-letter topic ({@value StreamsConfig#ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG}) with
+ * the reason, in the same transaction, and the partition moves on.
+ *
+ * <p>Errors of the producer itself keep Kafka Streams' default handling (retry what is
+ * retriable, else fail): under exactly-once a refused send leaves the transaction in an error
+ * state, so nothing more (not even a dead letter) can be written in it.
  */
 public final class UnproducibleToDeadLetters implements ProductionExceptionHandler {
     /** Input values larger than this are left out of the dead letter (they stay at their source offset). */
-    static final int MAX_DEAD_LETTER_VALUE_BYTES = 960 * 1024;
+    static final int MAX_DEAD_LETTER_VALUE_BYTES = JsonSerde.MAX_REQUEST_BYTES - 64 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(UnproducibleToDeadLetters.class);
 
     private String deadLetters;
@@ -42,9 +45,6 @@ public final class UnproducibleToDeadLetters implements ProductionExceptionHandl
     public Response handleError(ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record, Exception exception) {
         if (exception instanceof RetriableException) {
             return Response.retry();
-        }
-        if (exception instanceof RecordTooLargeException) {
-            return Response.resume(deadLetter(context, record.topic(), exception));
         }
         return Response.fail();
     }

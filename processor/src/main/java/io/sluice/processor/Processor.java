@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import com.clickhouse.client.api.Client;
 
+import io.sluice.aggregate.JsonSerde;
 import io.sluice.aggregate.ProcessorTopology;
 import io.sluice.aggregate.UnproducibleToDeadLetters;
 import io.sluice.config.TopicSetup;
@@ -30,8 +31,6 @@ import io.sluice.sink.SchemaMigrations;
  */
 public final class Processor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Processor.class);
-    /** The stream producer's largest request: 1 MiB, as the brokers accept by default. */
-    static final int MAX_REQUEST_BYTES = 1024 * 1024;
 
     private final KafkaStreams streams;
     private final ClickHouseSink sink;
@@ -93,9 +92,9 @@ public final class Processor implements AutoCloseable {
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
         // Rows are bounded by io.sluice.aggregate.Columns far below this, the brokers' default
-        // message.max.bytes (1 MiB + 12); a record that still cannot be produced goes to the dead
-        // letters instead of failing its task again and again.
-        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), MAX_REQUEST_BYTES);
+        // message.max.bytes; one that is still larger fails to serialize (JsonSerde) and goes to
+        // the dead letters instead of failing its task again and again.
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), JsonSerde.MAX_REQUEST_BYTES);
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, UnproducibleToDeadLetters.class);
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.kafka().topics().deadLetters());
         if (!config.instanceId().isEmpty()) {
