@@ -33,8 +33,9 @@ final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F
     static StoreBuilder<WindowStore<String, Long>> store(String name, Duration horizon) {
         // Measured in receive time, which the gateways' clocks set: the margin covers their skew.
         Duration retention = horizon.plus(ProcessorTopology.LATE_MARGIN);
+        // Before the margin, the retention was the horizon plus 2 minutes.
         return Stores.windowStoreBuilder(
-                Stores.persistentWindowStore(name, retention, Duration.ofMillis(1), false),
+                WindowStores.plain(name, retention, Duration.ofMillis(1), horizon.plusMinutes(2)),
                 Serdes.String(), Serdes.Long());
     }
 

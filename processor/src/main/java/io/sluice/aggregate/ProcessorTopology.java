@@ -4,7 +4,6 @@ import java.time.Duration;
 
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -16,7 +15,6 @@ import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.TimeWindows;
-import org.apache.kafka.streams.state.WindowStore;
 
 import io.sluice.config.Topics;
 
@@ -61,8 +59,11 @@ public final class ProcessorTopology {
     /** @param generation of the aggregate rows' versions (raise it to recompute, see {@link Generations}) */
     public static Topology build(Topics topics, Duration horizon, int generation) {
         StreamsBuilder builder = new StreamsBuilder();
-        // The window stores keep size + grace by default: exactly what an open minute needs.
-        TimeWindows minutes = TimeWindows.ofSizeAndGrace(Duration.ofMinutes(1), horizon.plus(LATE_MARGIN));
+        Duration minute = Duration.ofMinutes(1);
+        TimeWindows minutes = TimeWindows.ofSizeAndGrace(minute, horizon.plus(LATE_MARGIN));
+        // Kept for size + grace, what an open minute needs; before the margin that was minute + horizon.
+        Duration countsRetention = minute.plus(horizon).plus(LATE_MARGIN);
+        Duration formerRetention = minute.plus(horizon);
 
         KStream<String, TransactionFact> transactions = firstSightings(builder, topics.transactions(),
                 TransactionParser::parse, SEEN_TRANSACTIONS, topics.deadLetters(), horizon);
@@ -75,7 +76,8 @@ public final class ProcessorTopology {
                 .windowedBy(minutes)
                 .aggregate(() -> TrafficCounts.NONE, (key, status, counts) -> counts.add(status == 0 ? null : status),
                         Named.as("count-traffic"),
-                        Materialized.<TrafficKey, TrafficCounts, WindowStore<Bytes, byte[]>>as("traffic-1m")
+                        Materialized.<TrafficKey, TrafficCounts>as(
+                                        WindowStores.timestamped("traffic-1m", countsRetention, minute, formerRetention))
                                 .withKeySerde(JsonSerde.of(TrafficKey.class)).withValueSerde(JsonSerde.of(TrafficCounts.class)))
                 .toStream(Named.as("traffic-changes"))
                 .map((window, counts) -> {
@@ -91,7 +93,8 @@ public final class ProcessorTopology {
                         Named.as("error-type"))
                 .groupByKey(Grouped.with("errors-by-type", JsonSerde.of(ErrorKey.class), Serdes.Integer()))
                 .windowedBy(minutes)
-                .count(Named.as("count-errors"), Materialized.<ErrorKey, Long, WindowStore<Bytes, byte[]>>as("errors-1m")
+                .count(Named.as("count-errors"), Materialized.<ErrorKey, Long>as(
+                        WindowStores.timestamped("errors-1m", countsRetention, minute, formerRetention))
                         .withKeySerde(JsonSerde.of(ErrorKey.class)).withValueSerde(Serdes.Long()))
                 .toStream(Named.as("error-changes"))
                 .map((window, count) -> {
