@@ -1,6 +1,5 @@
 package io.sluice.aggregate;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -35,7 +34,7 @@ public final class ErrorParser {
                 SentryFields.text(event, "/sdk/name"), SentryFields.text(event, "/sdk/version"),
                 SentryFields.text(event, "/contexts/runtime/name"), SentryFields.text(event, "/contexts/runtime/version"),
                 SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"),
-                partition, offset, new String(json, StandardCharsets.UTF_8));
+                partition, offset, Columns.payload(json));
     }
 
     private static JsonNode lastException(JsonNode exception) {

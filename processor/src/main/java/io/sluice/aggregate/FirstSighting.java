@@ -12,12 +12,14 @@ import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
 
 /**
- * Lets an event through only the first time its (project, event id) is seen within the horizon,
- * so a client's retry is counted once. A window store keeps the ids: whole segments older than
- * the horizon are dropped by stream time, with no scan.
+ * Lets an event through only the first time its (project, event id) is seen within the horizon
+ * of its first receipt, so a client's retry is counted once wherever its event time lands (a
+ * retry sent after the event's time left the horizon comes re-timed to its receive time). A
+ * window store keeps the ids under their receive time: whole segments older than the retention
+ * are dropped as receive time moves on, with no scan.
  *
- * <p>Exact because every copy of an event lands in the same partition: the gateway partitions by
- * project, and a flooding project's events by event id.
+ * <p>Exact because every copy of an event lands in the same partition: the gateway chooses the
+ * partition from a hash of project and event id.
  */
 final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F, F> {
     private final String storeName;
@@ -29,10 +31,11 @@ final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F
     }
 
     static StoreBuilder<WindowStore<String, Long>> store(String name, Duration horizon) {
-        // Retention covers the horizon plus the minute an event may lie in the future.
-        Duration retention = horizon.plusMinutes(2);
+        // Measured in receive time, which the gateways' clocks set: the margin covers their skew.
+        Duration retention = horizon.plus(ProcessorTopology.LATE_MARGIN);
+        // Before the margin, the retention was the horizon plus 2 minutes.
         return Stores.windowStoreBuilder(
-                Stores.persistentWindowStore(name, retention, Duration.ofMillis(1), false),
+                WindowStores.plain(name, retention, Duration.ofMillis(1), horizon.plusMinutes(2)),
                 Serdes.String(), Serdes.Long());
     }
 
@@ -51,7 +54,7 @@ final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F
                 return; // a retry of an event already counted
             }
         }
-        seen.put(id, fact.receivedAt(), record.timestamp());
+        seen.put(id, fact.receivedAt(), fact.receivedAt());
         context.forward(record);
     }
 }

@@ -4,7 +4,6 @@ import java.time.Duration;
 
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -16,7 +15,6 @@ import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.TimeWindows;
-import org.apache.kafka.streams.state.WindowStore;
 
 import io.sluice.config.Topics;
 
@@ -33,12 +31,21 @@ import io.sluice.config.Topics;
  *                                                                        exception type, minute ─▶ errors-1m
  * </pre>
  * Records carry their event time as the Kafka timestamp (set by the gateway), so windows are
- * event-time minutes; a minute stays open for the horizon, so late events count in their minute.
+ * event-time minutes; a minute stays open for the horizon plus {@link #LATE_MARGIN}, so late
+ * events count in their minute.
  * Output rows are absolute counts: the sink may write them any number of times.
  */
 public final class ProcessorTopology {
     static final String SEEN_TRANSACTIONS = "seen-transactions";
     static final String SEEN_ERRORS = "seen-errors";
+    /**
+     * How long a minute stays open beyond the horizon. Stream time is the latest event time seen,
+     * which runs ahead of a gateway's clock by the 60 s an event may lie in the future, by the skew
+     * between gateways' clocks and by how far the processor lags; without it, an event the gateway
+     * accepted at the edge of the horizon would find its minute closed and not be counted. Also
+     * what the dedup memory keeps beyond the horizon.
+     */
+    public static final Duration LATE_MARGIN = Duration.ofMinutes(10);
     private static final Serde<TransactionFact> TRANSACTIONS = JsonSerde.of(TransactionFact.class);
     private static final Serde<ErrorFact> ERRORS = JsonSerde.of(ErrorFact.class);
 
@@ -52,7 +59,11 @@ public final class ProcessorTopology {
     /** @param generation of the aggregate rows' versions (raise it to recompute, see {@link Generations}) */
     public static Topology build(Topics topics, Duration horizon, int generation) {
         StreamsBuilder builder = new StreamsBuilder();
-        TimeWindows minutes = TimeWindows.ofSizeAndGrace(Duration.ofMinutes(1), horizon);
+        Duration minute = Duration.ofMinutes(1);
+        TimeWindows minutes = TimeWindows.ofSizeAndGrace(minute, horizon.plus(LATE_MARGIN));
+        // Kept for size + grace, what an open minute needs; before the margin that was minute + horizon.
+        Duration countsRetention = minute.plus(horizon).plus(LATE_MARGIN);
+        Duration formerRetention = minute.plus(horizon);
 
         KStream<String, TransactionFact> transactions = firstSightings(builder, topics.transactions(),
                 TransactionParser::parse, SEEN_TRANSACTIONS, topics.deadLetters(), horizon);
@@ -65,7 +76,8 @@ public final class ProcessorTopology {
                 .windowedBy(minutes)
                 .aggregate(() -> TrafficCounts.NONE, (key, status, counts) -> counts.add(status == 0 ? null : status),
                         Named.as("count-traffic"),
-                        Materialized.<TrafficKey, TrafficCounts, WindowStore<Bytes, byte[]>>as("traffic-1m")
+                        Materialized.<TrafficKey, TrafficCounts>as(
+                                        WindowStores.timestamped("traffic-1m", countsRetention, minute, formerRetention))
                                 .withKeySerde(JsonSerde.of(TrafficKey.class)).withValueSerde(JsonSerde.of(TrafficCounts.class)))
                 .toStream(Named.as("traffic-changes"))
                 .map((window, counts) -> {
@@ -81,7 +93,8 @@ public final class ProcessorTopology {
                         Named.as("error-type"))
                 .groupByKey(Grouped.with("errors-by-type", JsonSerde.of(ErrorKey.class), Serdes.Integer()))
                 .windowedBy(minutes)
-                .count(Named.as("count-errors"), Materialized.<ErrorKey, Long, WindowStore<Bytes, byte[]>>as("errors-1m")
+                .count(Named.as("count-errors"), Materialized.<ErrorKey, Long>as(
+                        WindowStores.timestamped("errors-1m", countsRetention, minute, formerRetention))
                         .withKeySerde(JsonSerde.of(ErrorKey.class)).withValueSerde(Serdes.Long()))
                 .toStream(Named.as("error-changes"))
                 .map((window, count) -> {

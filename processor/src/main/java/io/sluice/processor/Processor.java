@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Properties;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -14,7 +15,9 @@ import org.slf4j.LoggerFactory;
 
 import com.clickhouse.client.api.Client;
 
+import io.sluice.aggregate.JsonSerde;
 import io.sluice.aggregate.ProcessorTopology;
+import io.sluice.aggregate.UnproducibleToDeadLetters;
 import io.sluice.config.TopicSetup;
 import io.sluice.config.Topics;
 import io.sluice.ops.ProcessorAdmin;
@@ -88,6 +91,12 @@ public final class Processor implements AutoCloseable {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
+        // Rows are bounded by io.sluice.aggregate.Columns far below this, the brokers' default
+        // message.max.bytes; one that is still larger fails to serialize (JsonSerde) and goes to
+        // the dead letters instead of failing its task again and again.
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), JsonSerde.MAX_REQUEST_BYTES);
+        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, UnproducibleToDeadLetters.class);
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.kafka().topics().deadLetters());
         if (!config.instanceId().isEmpty()) {
             // Static membership: a restarted instance reclaims its partitions without waiting for
             // the old member's session to time out.

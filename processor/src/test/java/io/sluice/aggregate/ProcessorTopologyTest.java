@@ -2,9 +2,12 @@ package io.sluice.aggregate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +34,7 @@ import io.sluice.events.EventHeaders;
 class ProcessorTopologyTest {
     private static final Topics TOPICS = Topics.from(new Settings(Map.of()));
     private static final Instant MINUTE = Instant.parse("2026-11-22T10:15:00Z");
+    private static final String TRANSACTION_JSON = "{\"transaction\": \"GET /users/42\", \"environment\": \"production\"}";
 
     private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> transactions;
@@ -144,12 +148,84 @@ class ProcessorTopologyTest {
     }
 
     private static RecordHeaders headers(String eventId, Instant eventTime) {
+        return headers(eventId, eventTime, eventTime);
+    }
+
+    private static RecordHeaders headers(String eventId, Instant eventTime, Instant receivedAt) {
         RecordHeaders headers = new RecordHeaders();
         EventHeaders.put(headers, EventHeaders.EVENT_ID, eventId);
         EventHeaders.put(headers, EventHeaders.PROJECT, "shop");
         EventHeaders.put(headers, EventHeaders.EVENT_TIME, Long.toString(eventTime.toEpochMilli()));
-        EventHeaders.put(headers, EventHeaders.RECEIVED_AT, Long.toString(eventTime.toEpochMilli()));
+        EventHeaders.put(headers, EventHeaders.RECEIVED_AT, Long.toString(receivedAt.toEpochMilli()));
         return headers;
+    }
+
+    private void sendTransactionJson(String eventId, Instant eventTime, Instant receivedAt, String json) {
+        transactions.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8),
+                headers(eventId, eventTime, receivedAt), eventTime));
+    }
+
+    private static long requests(Map<String, TrafficRow> rows, Instant minute) {
+        TrafficRow row = rows.get("shop/production/" + minute.truncatedTo(ChronoUnit.MINUTES).getEpochSecond());
+        return row == null ? 0 : row.requests();
+    }
+
+    @Test
+    void loneSurrogateInHistoryRowIsStoredAsReplacementCharacter() throws Exception {
+        TestOutputTopic<String, byte[]> rawHistory = driver.createOutputTopic(TOPICS.history(), new StringDeserializer(),
+                Serdes.ByteArray().deserializer());
+        sendTransactionJson("s1", MINUTE, MINUTE, "{\"transaction\": \"GET /\\ud800x\", \"environment\": \"production\"}");
+        byte[] row = rawHistory.readValue();
+        String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(row)).toString(); // throws unless valid UTF-8
+        assertEquals("GET /\uFFFDx", JsonSerde.MAPPER.readTree(text).get("transaction").textValue());
+    }
+
+    @Test
+    void oversizedFieldsAreCutToTheirColumnLimitsAtACodePointBoundary() {
+        String url = "https://shop.example/" + "a".repeat(Columns.URL - 22) + "\uD83D\uDE00" + "b".repeat(600_000);
+        sendTransactionJson("big", MINUTE, MINUTE, "{\"transaction\": \"GET /" + "t".repeat(600_000) + "\", "
+                + "\"environment\": \"production\", \"request\": {\"url\": \"" + url + "\"}}");
+        TransactionFact row = history.readValue();
+        assertEquals(Columns.TRANSACTION, row.transaction().length());
+        assertEquals(url.substring(0, Columns.URL - 1), row.url()); // the emoji's pair would not fit whole
+        assertEquals(Columns.PATH, row.path().length());
+        assertEquals(1, latest(traffic.readKeyValuesToMap()).requests());
+    }
+
+    @Test
+    void anOversizedErrorPayloadIsReplacedByANoteAndItsMessageCut() throws Exception {
+        String json = "{\"environment\": \"production\", \"exception\": {\"values\": [{\"type\": \"Huge\", \"value\": \""
+                + "m".repeat(600_000) + "\"}]}}";
+        errors.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers("e1", MINUTE), MINUTE));
+        ErrorFact stored = driver.createOutputTopic(TOPICS.errorHistory(), new StringDeserializer(),
+                JsonSerde.of(ErrorFact.class).deserializer()).readValue();
+        assertEquals(Columns.EXCEPTION_VALUE, stored.exceptionValue().length());
+        assertEquals(Columns.omittedPayload(json.length()), stored.payload());
+        assertEquals(json.length(), JsonSerde.MAPPER.readTree(stored.payload()).at("/sluice_payload_omitted/bytes").asInt());
+    }
+
+    @Test
+    void aRetryWithinTheHorizonOfItsFirstReceiptIsCountedOnceWhereverItsEventTimeLands() {
+        Instant now = MINUTE.plusSeconds(30);
+        sendTransactionJson("old", now.minus(Duration.ofHours(23)), now, TRANSACTION_JSON);
+        Instant later = now.plus(Duration.ofHours(2));
+        sendTransactionJson("other", later, later, TRANSACTION_JSON); // ordinary traffic meanwhile
+        // The retry's event time is now 25 h old: the gateway re-timed it to its receive time.
+        sendTransactionJson("old", later.plusSeconds(1), later.plusSeconds(1), TRANSACTION_JSON);
+        assertEquals(List.of("old", "other"), history.readValuesToList().stream().map(TransactionFact::eventId).toList());
+        Map<String, TrafficRow> rows = traffic.readKeyValuesToMap();
+        assertEquals(1, requests(rows, now.minus(Duration.ofHours(23))));
+        assertEquals(1, requests(rows, later));
+    }
+
+    @Test
+    void anEventAtTheEdgeOfTheHorizonIsCountedAfterAFutureEventAdvancedStreamTime() {
+        Instant now = MINUTE.plusSeconds(30);
+        sendTransactionJson("future", now.plusSeconds(61), now, TRANSACTION_JSON); // 61 s ahead: another gateway's clock
+        Instant edge = now.minus(Duration.ofHours(24)).plusSeconds(1);
+        sendTransactionJson("edge", edge, now, TRANSACTION_JSON);
+        assertEquals(1, requests(traffic.readKeyValuesToMap(), edge));
     }
 
     @Test
