@@ -286,7 +286,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private final class Rebalance implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            if (!backingOff() && partitions.stream().anyMatch(pending::containsKey) && !flush()) {
+            if (!backingOff() && !closing && partitions.stream().anyMatch(pending::containsKey) && !flush()) {
                 LOG.warn("could not write the rows of revoked partitions {}; their next owner reads them again", partitions);
             }
             drop(partitions, "partitions revoked");

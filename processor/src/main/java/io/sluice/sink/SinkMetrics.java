@@ -53,6 +53,7 @@ public final class SinkMetrics {
     /** The sink committed, or has nothing to do: it is not behind. */
     void progressed() {
         lastProgressNanos = System.nanoTime();
+        lastError = "";
     }
 
     public Duration sinceProgress() {
