@@ -15,7 +15,7 @@ import io.sluice.sink.SinkMetrics;
 
 /**
  * The processor's operators' port: {@code /healthz} (streams alive and the sink running),
- * {@code /readyz} (streams RUNNING: partitions assigned, state restored) and {@code /metrics}
+ * {@code /readyz} (streams RUNNING: partitions assigned, state restored; and the sink not stalled) and {@code /metrics}
  * (Prometheus text). The JDK's own HTTP server: three read-only paths need nothing more.
  */
 public final class ProcessorAdmin implements AutoCloseable {
@@ -40,8 +40,10 @@ public final class ProcessorAdmin implements AutoCloseable {
         });
         server.createContext("/readyz", exchange -> {
             KafkaStreams.State state = streams.state();
-            boolean ready = state == KafkaStreams.State.RUNNING;
-            answer(exchange, ready ? 200 : 503, "{\"status\":\"" + (ready ? "ready" : "not_ready") + "\",\"streams\":\"" + state + "\"}");
+            java.util.Optional<String> stalled = sink.stalled();
+            boolean ready = state == KafkaStreams.State.RUNNING && stalled.isEmpty();
+            answer(exchange, ready ? 200 : 503, "{\"status\":\"" + (ready ? "ready" : "not_ready") + "\",\"streams\":\"" + state + "\""
+                    + stalled.map(reason -> ",\"reason\":\"" + jsonEscape(reason) + "\"").orElse("") + "}");
         });
         server.createContext("/metrics", exchange -> {
             StringBuilder text = new StringBuilder(4096);
@@ -68,6 +70,24 @@ public final class ProcessorAdmin implements AutoCloseable {
                         && e.getKey().tags().size() == 1)
                 .mapToLong(e -> e.getValue().metricValue() instanceof Double d && !d.isNaN() ? d.longValue() : 0L)
                 .max().orElse(0L);
+    }
+
+    private static String jsonEscape(String text) {
+        StringBuilder out = new StringBuilder(text.length() + 16);
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.toString();
     }
 
     private static void answer(HttpExchange exchange, int status, String body) throws IOException {

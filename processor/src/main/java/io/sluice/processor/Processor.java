@@ -66,7 +66,7 @@ public final class Processor implements AutoCloseable {
                 Map.of(topics.history(), db + ".transactions", topics.traffic(), db + ".traffic_1m",
                         topics.errorHistory(), db + ".errors", topics.errors1m(), db + ".errors_1m",
                         topics.outcomes(), db + ".outcomes_1m"),
-                config.sinkBatchRows(), config.sinkBatchInterval());
+                topics.deadLetters(), config.sinkLimits());
         Thread sinkThread = new Thread(sink, "sluice-clickhouse-sink");
         sinkThread.start();
         ProcessorAdmin admin;

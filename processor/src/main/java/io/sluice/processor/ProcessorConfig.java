@@ -10,13 +10,15 @@ import io.sluice.config.Setting;
 import io.sluice.config.Settings;
 import io.sluice.events.EventTime;
 import io.sluice.sink.ClickHouseSettings;
+import io.sluice.sink.SinkLimits;
 
 /** Everything the processor is configured with, read once at startup. */
 public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse, String adminHost, int adminPort,
                               String applicationId,
                               String instanceId, int generation, Path stateDir,
                               int streamThreads, Duration commitInterval, Duration eventTimeHorizon,
-                              int sinkBatchRows, Duration sinkBatchInterval) {
+                              int sinkBatchRows, long sinkBatchBytes, Duration sinkBatchInterval,
+                              Duration sinkStallTimeout) {
     public static final Setting ADMIN_HOST = new Setting("SLUICE_PROCESSOR_ADMIN_HOST", "127.0.0.1",
             "Address of the processor's /healthz, /readyz and /metrics.");
     public static final Setting ADMIN_PORT = new Setting("SLUICE_PROCESSOR_ADMIN_PORT", "8082",
@@ -36,18 +38,27 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
             "How often exactly-once transactions commit: bounds how fresh aggregates are.");
     public static final Setting SINK_BATCH_ROWS = new Setting("SLUICE_SINK_BATCH_ROWS", "20000",
             "Most rows in one ClickHouse insert.");
+    public static final Setting SINK_BATCH_BYTES = new Setting("SLUICE_SINK_BATCH_BYTES", "16777216",
+            "Most bytes (of JSON rows) in one ClickHouse insert.");
     public static final Setting SINK_BATCH_INTERVAL = new Setting("SLUICE_SINK_BATCH_INTERVAL", "1s",
             "Longest a row waits before its batch is inserted.");
+    public static final Setting SINK_STALL_TIMEOUT = new Setting("SLUICE_SINK_STALL_TIMEOUT", "60s",
+            "How long the sink may commit nothing while rows wait before /readyz fails and sluice_sink_stalled is 1.");
 
     public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, GENERATION, STATE_DIR, THREADS, COMMIT_INTERVAL,
-            SINK_BATCH_ROWS, SINK_BATCH_INTERVAL);
+            SINK_BATCH_ROWS, SINK_BATCH_BYTES, SINK_BATCH_INTERVAL, SINK_STALL_TIMEOUT);
 
     public static ProcessorConfig from(Settings settings) {
         return new ProcessorConfig(KafkaSettings.from(settings), ClickHouseSettings.from(settings),
                 settings.get(ADMIN_HOST), settings.getInt(ADMIN_PORT),
                 settings.get(APPLICATION_ID), settings.get(INSTANCE_ID), settings.getInt(GENERATION), Path.of(settings.get(STATE_DIR)), settings.getInt(THREADS),
                 settings.getDuration(COMMIT_INTERVAL), settings.getDuration(EventTime.HORIZON),
-                settings.getInt(SINK_BATCH_ROWS), settings.getDuration(SINK_BATCH_INTERVAL));
+                settings.getInt(SINK_BATCH_ROWS), settings.getLong(SINK_BATCH_BYTES), settings.getDuration(SINK_BATCH_INTERVAL),
+                settings.getDuration(SINK_STALL_TIMEOUT));
+    }
+
+    public SinkLimits sinkLimits() {
+        return new SinkLimits(sinkBatchRows, sinkBatchBytes, sinkBatchInterval, sinkStallTimeout);
     }
 
     /** Every setting the processor reads, its own and the shared ones. */

@@ -1,7 +1,5 @@
 package io.sluice.replay;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -11,7 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -21,12 +18,12 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import com.clickhouse.client.api.Client;
-import com.clickhouse.data.ClickHouseFormat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.config.Topics;
 import io.sluice.sink.ClickHouseSettings;
+import io.sluice.sink.RowInserter;
 
 /**
  * Rebuilds ClickHouse tables from the processor's retained output topics: the parsed history
@@ -39,6 +36,7 @@ public final class Replay {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int BATCH_ROWS = 20_000;
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
+    private static final int REFUSALS_PRINTED = 20;
 
     private final String bootstrapServers;
     private final Topics topics;
@@ -46,6 +44,7 @@ public final class Replay {
     private final Client clickHouse;
     private final ClickHouseSettings clickHouseSettings;
     private final PrintStream out;
+    private final RowInserter inserter;
 
     public Replay(String bootstrapServers, Topics topics, Duration horizon, Client clickHouse,
                   ClickHouseSettings clickHouseSettings, PrintStream out) {
@@ -55,14 +54,15 @@ public final class Replay {
         this.clickHouse = clickHouse;
         this.clickHouseSettings = clickHouseSettings;
         this.out = out;
+        this.inserter = new RowInserter(clickHouse, Duration.ofSeconds(120));
     }
 
     /** One table's share of the work: where its rows come from and which field holds their time. */
     private record Source(String topic, String table, String timeField, boolean timeInMillis, boolean perMinute) {
     }
 
-    /** Per table: rows re-sent, and how many of them were already present. */
-    public record TableSummary(String table, long recordsRead, long rowsResent, long rowsAlreadyPresent) {
+    /** Per table: rows re-sent, how many of them were already present, and how many ClickHouse refused. */
+    public record TableSummary(String table, long recordsRead, long rowsResent, long rowsAlreadyPresent, long rowsRefused) {
     }
 
     public List<TableSummary> run(ReplayRequest request) {
@@ -86,10 +86,11 @@ public final class Replay {
             summaries.add(replay(source, request));
         }
         out.println();
-        out.printf("%-28s %14s %14s %18s%n", "table", "records read", "rows re-sent", "already present");
+        out.printf("%-28s %14s %14s %18s %10s%n", "table", "records read", "rows re-sent", "already present", "refused");
         for (TableSummary summary : summaries) {
-            out.printf("%-28s %14d %14d %18s%n", summary.table(), summary.recordsRead(), summary.rowsResent(),
-                    request.dryRun() ? "-" : Long.toString(summary.rowsAlreadyPresent()));
+            out.printf("%-28s %14d %14d %18s %10s%n", summary.table(), summary.recordsRead(), summary.rowsResent(),
+                    request.dryRun() ? "-" : Long.toString(summary.rowsAlreadyPresent()),
+                    request.dryRun() ? "-" : Long.toString(summary.rowsRefused()));
         }
         return summaries;
     }
@@ -98,6 +99,7 @@ public final class Replay {
         long before = request.dryRun() ? 0 : rowsInRange(source, request);
         long read = 0;
         long resent = 0;
+        long refused = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
             List<TopicPartition> partitions = consumer.partitionsFor(source.topic(), Duration.ofSeconds(30)).stream()
                     .map(p -> new TopicPartition(source.topic(), p.partition())).toList();
@@ -109,9 +111,8 @@ public final class Replay {
             long total = partitions.stream().mapToLong(p -> end.get(p) - start.get(p)).sum();
 
             // Per-minute topics hold every update of a row until compaction: keep the newest per key.
-            Map<String, byte[]> newestPerKey = new java.util.LinkedHashMap<>();
-            ByteArrayOutputStream batch = new ByteArrayOutputStream();
-            int batchRows = 0;
+            Map<String, RowInserter.Row> newestPerKey = new java.util.LinkedHashMap<>();
+            List<RowInserter.Row> batch = new ArrayList<>();
             long begun = System.nanoTime();
             long lastProgress = begun;
             while (!caughtUp(consumer, partitions, end)) {
@@ -124,15 +125,15 @@ public final class Replay {
                         continue;
                     }
                     if (source.perMinute()) {
-                        newestPerKey.put(new String(record.key(), java.nio.charset.StandardCharsets.UTF_8), record.value());
+                        newestPerKey.put(new String(record.key(), java.nio.charset.StandardCharsets.UTF_8), new RowInserter.Row(
+                                record.key(), record.value(), record.topic() + "/" + record.partition() + "@" + record.offset()));
                         continue;
                     }
                     resent++;
-                    batch.writeBytes(record.value());
-                    batch.write('\n');
-                    if (++batchRows >= BATCH_ROWS) {
-                        insert(source.table(), batch, request.dryRun());
-                        batchRows = 0;
+                    batch.add(new RowInserter.Row(record.key(), record.value(),
+                            record.topic() + "/" + record.partition() + "@" + record.offset()));
+                    if (batch.size() >= BATCH_ROWS) {
+                        refused += insert(source.table(), batch, request.dryRun(), refused);
                     }
                 }
                 if (System.nanoTime() - lastProgress > PROGRESS_EVERY.toNanos()) {
@@ -140,23 +141,21 @@ public final class Replay {
                     progress(source.table(), read, resent + newestPerKey.size(), total, begun);
                 }
             }
-            for (byte[] row : newestPerKey.values()) {
+            for (RowInserter.Row row : newestPerKey.values()) {
                 resent++;
-                batch.writeBytes(row);
-                batch.write('\n');
-                if (++batchRows >= BATCH_ROWS) {
-                    insert(source.table(), batch, request.dryRun());
-                    batchRows = 0;
+                batch.add(row);
+                if (batch.size() >= BATCH_ROWS) {
+                    refused += insert(source.table(), batch, request.dryRun(), refused);
                 }
             }
-            if (batchRows > 0) {
-                insert(source.table(), batch, request.dryRun());
+            if (!batch.isEmpty()) {
+                refused += insert(source.table(), batch, request.dryRun(), refused);
             }
             progress(source.table(), read, resent, total, begun);
             out.println();
         }
         long after = request.dryRun() ? 0 : rowsInRange(source, request);
-        return new TableSummary(source.table(), read, resent, Math.max(0, resent - (after - before)));
+        return new TableSummary(source.table(), read, resent, Math.max(0, resent - refused - (after - before)), refused);
     }
 
     /** History topics: from the first record of {@code from - horizon} (an event may arrive that late); per-minute topics: from the start. */
@@ -214,17 +213,30 @@ public final class Replay {
         }
     }
 
-    private void insert(String table, ByteArrayOutputStream batch, boolean dryRun) {
+    /**
+     * Inserts the batch through the sink's insert path and empties it. Rows ClickHouse refuses for
+     * their content are reported and skipped (the live sink sent them to the dead-letter topic when
+     * it met them); returns how many. ClickHouse unavailable stops the replay: run it again.
+     */
+    private int insert(String table, List<RowInserter.Row> batch, boolean dryRun, long refusedBefore) {
+        List<RowInserter.Refused> refused = List.of();
         if (!dryRun) {
             try {
-                clickHouse.insert(table, new ByteArrayInputStream(batch.toByteArray()), ClickHouseFormat.JSONEachRow)
-                        .get(120, TimeUnit.SECONDS).close();
+                refused = inserter.insert(table, batch);
             } catch (Exception e) {
                 throw new IllegalStateException("inserting into " + table + " failed; nothing is lost, run the same "
                         + "replay again: " + e.getMessage(), e);
             }
         }
-        batch.reset();
+        batch.clear();
+        long printed = refusedBefore;
+        for (RowInserter.Refused row : refused) {
+            if (printed++ < REFUSALS_PRINTED) {
+                out.println();
+                out.println("! " + table + ": ClickHouse refused " + row.row().source() + ", skipped: " + row.reason());
+            }
+        }
+        return refused.size();
     }
 
     private long rowsInRange(Source source, ReplayRequest request) {

@@ -20,6 +20,7 @@ import io.sluice.config.Settings;
 import io.sluice.config.TopicSetup;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
+import io.sluice.sink.SinkLimits;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
@@ -120,7 +121,7 @@ class ProcessorExactnessIT {
             ClickHouseSink again = new ClickHouseSink(client, engines.kafkaBootstrapServers(), "exact-redelivery", "",
                     Map.of("exact.history", db + ".transactions", "exact.traffic-1m", db + ".traffic_1m",
                             "exact.error-history", db + ".errors", "exact.errors-1m", db + ".errors_1m"),
-                    10_000, Duration.ofMillis(200));
+                    "exact.dead-letters", new SinkLimits(10_000, 16 << 20, Duration.ofMillis(200), Duration.ofSeconds(60)));
             Thread thread = new Thread(again);
             thread.start();
             Await.until(ARRIVAL, true, () -> Long.parseLong(query("SELECT count() FROM " + db + ".transactions")) >= 2 * rowsBefore);

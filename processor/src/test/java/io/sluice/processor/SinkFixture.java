@@ -1,0 +1,93 @@
+package io.sluice.processor;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import com.clickhouse.client.api.Client;
+
+import io.sluice.config.Settings;
+import io.sluice.config.TopicSetup;
+import io.sluice.sink.ClickHouseClients;
+import io.sluice.sink.ClickHouseSink;
+import io.sluice.sink.SchemaMigrations;
+import io.sluice.sink.SinkLimits;
+import io.sluice.testkit.Engines;
+
+/**
+ * A sink alone, on its own topics and database: rows are produced straight into the history
+ * topic (as the processor would write them) and land in {@code <db>.transactions}.
+ */
+final class SinkFixture implements AutoCloseable {
+    final ProcessorConfig config;
+    final String db;
+    final String history;
+    final String deadLetters;
+    final Client client;
+    private final KafkaProducer<byte[], byte[]> producer;
+
+    SinkFixture(String name, Engines engines, String clickHouseUrl, Path stateDir) {
+        config = ProcessorConfig.from(new Settings(PipelineSettings.forTest(name, engines, clickHouseUrl, stateDir)));
+        TopicSetup.ensureTopics(config.kafka());
+        client = ClickHouseClients.create(config.clickHouse());
+        SchemaMigrations.apply(client, config.clickHouse());
+        db = config.clickHouse().database();
+        history = config.kafka().topics().history();
+        deadLetters = config.kafka().topics().deadLetters();
+        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, engines.kafkaBootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    ClickHouseSink sink(String group, SinkLimits limits) {
+        return new ClickHouseSink(client, config.kafka().bootstrapServers(), group, "", Map.of(history, db + ".transactions"),
+                deadLetters, limits);
+    }
+
+    static SinkLimits limits(int rows, long bytes, Duration interval) {
+        return new SinkLimits(rows, bytes, interval, Duration.ofSeconds(60));
+    }
+
+    /** A history row as the processor writes it, padded with a long url to {@code size} bytes when asked. */
+    static String row(String eventId, long timestamp, String transaction, int size) {
+        String start = "{\"event_id\":\"" + eventId + "\",\"project\":\"shop\",\"timestamp\":" + timestamp
+                + ",\"received_at\":" + timestamp + ",\"transaction\":\"" + transaction + "\",\"url\":\"";
+        String end = "\"}";
+        int padding = Math.max(0, size - start.length() - end.length());
+        return start + "x".repeat(padding) + end;
+    }
+
+    void send(int partition, String json) {
+        send(partition, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    void send(int partition, byte[] value) {
+        try {
+            producer.send(new ProducerRecord<>(history, partition, "shop".getBytes(StandardCharsets.UTF_8), value)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot write a history row", e);
+        }
+    }
+
+    static Thread start(ClickHouseSink sink, String name) {
+        Thread thread = new Thread(sink, name);
+        thread.start();
+        return thread;
+    }
+
+    static void stop(ClickHouseSink sink, Thread thread) throws InterruptedException {
+        sink.close();
+        thread.join(30_000);
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+        client.close();
+    }
+}
