@@ -17,11 +17,12 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.sluice.config.TopicSetup;
-import io.sluice.ingest.EventPublisher;
-import io.sluice.ops.AdminServer;
-import io.sluice.ops.GatewayMetrics;
-import io.sluice.ops.KafkaReachability;
-import io.sluice.ops.Outcomes;
+import io.sluice.gateway.http.GatewayInitializer;
+import io.sluice.gateway.ops.AdminServer;
+import io.sluice.gateway.ops.GatewayMetrics;
+import io.sluice.gateway.ops.KafkaReachability;
+import io.sluice.gateway.publish.EventPublisher;
+import io.sluice.gateway.publish.Outcomes;
 import io.sluice.projects.ProjectRegistry;
 
 /**
