@@ -27,13 +27,11 @@ import io.sluice.gateway.admit.Rejection;
  * the event id, the event time, and per endpoint the fields that make the event meaningful.
  */
 public final class EventValidator {
-    /** Sentry events nest a few levels; far deeper JSON is an attack on the parser. */
-    static final int MAX_NESTING_DEPTH = 200;
     private static final Pattern HEX_32 = Pattern.compile("[0-9a-fA-F]{32}");
     private static final Pattern UUID_TEXT = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final Pattern EPOCH_SECONDS = Pattern.compile("\\d{1,12}(\\.\\d{1,9})?");
     private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(SentryFields.MAX_NESTING_DEPTH).build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build());
 
@@ -89,17 +87,17 @@ public final class EventValidator {
     }
 
     private static void checkErrorReport(JsonNode event) {
-        if (hasException(event.get("exception")) || hasMessage(event.get("message"))
-                || (event.get("logentry") != null && event.get("logentry").isObject())) {
+        if (hasException(event) || SentryFields.hasMessage(event)) {
             return;
         }
         throw Rejection.invalid("exception", "an error report needs 'exception' (with a non-empty 'values' array "
                 + "of items with 'type' or 'value'), 'message' or 'logentry'");
     }
 
-    private static boolean hasException(JsonNode exception) {
-        JsonNode values = exception != null && exception.isObject() ? exception.get("values") : exception;
-        if (values == null || !values.isArray() || values.isEmpty()) {
+    /** Exceptions that each say what was thrown: a {@code type} or a {@code value}. */
+    private static boolean hasException(JsonNode event) {
+        JsonNode values = SentryFields.exceptions(event);
+        if (values == null) {
             return false;
         }
         for (JsonNode item : values) {
@@ -108,16 +106,6 @@ public final class EventValidator {
             }
         }
         return true;
-    }
-
-    private static boolean hasMessage(JsonNode message) {
-        if (message == null) {
-            return false;
-        }
-        if (message.isTextual()) {
-            return !message.textValue().isBlank();
-        }
-        return message.isObject() && (message.hasNonNull("message") || message.hasNonNull("formatted"));
     }
 
     private static String eventId(JsonNode id) {
