@@ -8,12 +8,12 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 
 /** TLS for the public port, from PEM files, when both are configured (else plain HTTP behind a balancer). */
-public final class GatewayTls {
+final class GatewayTls {
     private GatewayTls() {
     }
 
     /** The server's TLS context, or null when the gateway serves plain HTTP. */
-    public static SslContext context(GatewayConfig config) {
+    static SslContext context(GatewayConfig config) {
         boolean certificate = !config.tlsCertificate().isEmpty();
         boolean key = !config.tlsKey().isEmpty();
         if (!certificate && !key) {

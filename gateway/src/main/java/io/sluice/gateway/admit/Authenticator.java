@@ -2,7 +2,7 @@ package io.sluice.gateway.admit;
 
 import java.time.Clock;
 
-import io.netty.handler.codec.http.HttpResponseStatus;
+import io.sluice.outcomes.Outcome;
 import io.sluice.projects.Project;
 import io.sluice.projects.ProjectRegistry;
 import io.sluice.projects.Secrets;
@@ -42,21 +42,21 @@ public final class Authenticator {
         }
         if (project.hasActiveKey(keyHash, clock.instant())) {
             if (project.disabled()) {
-                throw new Rejection(HttpResponseStatus.FORBIDDEN, "project_disabled",
+                throw new Rejection(Outcome.PROJECT_DISABLED,
                         "this project is disabled; its events are not accepted");
             }
             return project;
         }
         String owner = registry.tokenOwningKey(keyHash);
         if (owner != null && !owner.equals(token)) {
-            throw new Rejection(HttpResponseStatus.FORBIDDEN, "key_of_another_project",
+            throw new Rejection(Outcome.KEY_OF_ANOTHER_PROJECT,
                     "this key belongs to another project than the token in the path");
         }
         throw unauthorized();
     }
 
     private static Rejection unauthorized() {
-        return new Rejection(HttpResponseStatus.UNAUTHORIZED, "unauthorized",
+        return new Rejection(Outcome.UNAUTHORIZED,
                 "missing or invalid credentials: send Authorization: Bearer <private key of this project>");
     }
 }

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import io.netty.handler.codec.http.HttpResponseStatus;
+import io.sluice.outcomes.Outcome;
 
 /**
  * Limits failed authentications per client address, so keys cannot be guessed at speed: each
@@ -46,7 +46,7 @@ public final class FailedAuthLimiter {
     public void check(InetAddress address, long nowNanos) {
         Budget budget = address == null ? null : budgets.get(address);
         if (budget != null && budget.exhausted(nowNanos)) {
-            throw new Rejection(HttpResponseStatus.TOO_MANY_REQUESTS, "too_many_failed_attempts",
+            throw new Rejection(Outcome.TOO_MANY_FAILED_ATTEMPTS,
                     "too many failed authentications from this address; retry later", null, null, 60);
         }
     }

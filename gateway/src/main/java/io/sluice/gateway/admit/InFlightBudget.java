@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.netty.handler.codec.http.HttpResponseStatus;
+import io.sluice.outcomes.Outcome;
 
 /**
  * The bytes of requests the gateway holds at once (bodies being received or published, and
@@ -101,7 +101,7 @@ public final class InFlightBudget {
         /** Takes {@code more} bytes for the same request, or throws 503 {@code overloaded}. */
         public void extend(long more) {
             if (!take(client, more)) {
-                throw new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE, "overloaded",
+                throw new Rejection(Outcome.OVERLOADED,
                         "the gateway is at its limit of requests in flight (in total or for this client); retry later");
             }
             bytes += more;

@@ -1,14 +1,13 @@
 package io.sluice.gateway.admit;
 
-import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpResponseStatus;
+import io.sluice.outcomes.Outcome;
 
 /** A request's target: which project's which endpoint. Parsed from {@code /api/v1/<token>/<endpoint>}. */
 public record IngestRoute(String token, Endpoint endpoint) {
     private static final String PREFIX = "/api/v1/";
 
     /** The route of a request, or a 404/405 {@link Rejection}. */
-    public static IngestRoute of(HttpMethod method, String uri) {
+    public static IngestRoute of(String method, String uri) {
         int query = uri.indexOf('?');
         String path = query < 0 ? uri : uri.substring(0, query);
         if (path.endsWith("/")) {
@@ -26,9 +25,8 @@ public record IngestRoute(String token, Endpoint endpoint) {
         if (endpoint == null) {
             throw notFound();
         }
-        if (!HttpMethod.POST.equals(method)) {
-            throw new Rejection(HttpResponseStatus.METHOD_NOT_ALLOWED, "method_not_allowed",
-                    method + " is not allowed here; send the event with POST");
+        if (!"POST".equals(method)) {
+            throw new Rejection(Outcome.METHOD_NOT_ALLOWED, method + " is not allowed here; send the event with POST");
         }
         return new IngestRoute(rest.substring(0, slash), endpoint);
     }
@@ -36,14 +34,14 @@ public record IngestRoute(String token, Endpoint endpoint) {
     /** The token named in an ingest path, or null: for counting a request that was refused before routing. */
     public static String tokenOf(String uri) {
         try {
-            return of(HttpMethod.POST, uri).token();
+            return of("POST", uri).token();
         } catch (Rejection notAnIngestPath) {
             return null;
         }
     }
 
     private static Rejection notFound() {
-        return new Rejection(HttpResponseStatus.NOT_FOUND, "not_found",
+        return new Rejection(Outcome.NOT_FOUND,
                 "no such endpoint; use POST /api/v1/<project_token>/transaction or /api/v1/<project_token>/project");
     }
 }

@@ -3,7 +3,7 @@ package io.sluice.gateway.admit;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.netty.handler.codec.http.HttpResponseStatus;
+import io.sluice.outcomes.Outcome;
 import io.sluice.projects.Project;
 import io.sluice.projects.Quota;
 
@@ -38,7 +38,7 @@ public final class QuotaLimiter {
                 existing != null && existing.rate == rate && existing.capacity == burst ? existing : new TokenBucket(rate, burst, nowNanos));
         long waitSeconds = bucket.take(nowNanos);
         if (waitSeconds > 0) {
-            throw new Rejection(HttpResponseStatus.TOO_MANY_REQUESTS, "quota_exceeded",
+            throw new Rejection(Outcome.QUOTA_EXCEEDED,
                     "this project's " + scope + " quota of " + quota + " is used up; retry after " + waitSeconds + " s",
                     null, quota.ratePerSecond() + "/s burst " + quota.burst(), waitSeconds);
         }

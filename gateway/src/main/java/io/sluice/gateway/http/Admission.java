@@ -3,50 +3,39 @@ package io.sluice.gateway.http;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
-import io.sluice.gateway.admit.Authenticator;
-import io.sluice.gateway.admit.ClientKey;
-import io.sluice.gateway.admit.FailedAuthLimiter;
+import io.sluice.gateway.admit.Admitted;
 import io.sluice.gateway.admit.InFlightBudget;
 import io.sluice.gateway.admit.IngestRoute;
 import io.sluice.gateway.admit.Rejection;
-import io.sluice.gateway.admit.TrustedProxies;
-import io.sluice.gateway.ops.GatewayMetrics;
-import io.sluice.gateway.publish.Outcomes;
-import io.sluice.projects.Project;
+import io.sluice.gateway.admit.RequestHead;
+import io.sluice.outcomes.Outcome;
 
 /**
  * Decides, from a request's head and before its body is buffered, whether the gateway takes it
- * on: refuses malformed heads (431, 414, 400), unknown routes (404, 405), clients that failed
- * authentication too often (429) and bad credentials (401, 403), and answers 503 with
- * Retry-After when the connection cap or the in-flight budget (in total, or the client's share)
- * is exhausted. So a stranger never holds memory, and the memory of admitted requests stays
- * bounded. An admitted request reserves its declared size (or the body limit) until its answer
- * is written; a refused one closes its connection, its body discarded unread.
+ * on: refuses malformed heads (431, 414, 400), answers 503 with Retry-After while the gateway
+ * drains or the connection cap is exceeded, and otherwise asks the
+ * {@link io.sluice.gateway.admit.Gate} (route, client, credentials, in-flight budget). So a
+ * stranger never holds memory, and the memory of admitted requests stays bounded. An admitted
+ * request holds its reservation until its answer is written; a refused one closes its
+ * connection, its body discarded unread.
  */
 public final class Admission extends ChannelDuplexHandler {
     private static final String X_FORWARDED_FOR = "X-Forwarded-For";
 
-    private final Limits limits;
-    private final Gate gate;
-    private final GatewayMetrics metrics;
-    private final Outcomes outcomes;
-    private final AtomicBoolean draining;
+    private final int maxConnections;
+    private final GatewayServices services;
     /** Reservations of admitted requests on this connection, oldest first; one answer releases one. */
     private final ArrayDeque<InFlightBudget.Reservation> reserved = new ArrayDeque<>();
     /** Admitted requests the ingest handler has not taken yet, in order. */
@@ -57,44 +46,26 @@ public final class Admission extends ChannelDuplexHandler {
     /** A refusal waiting for the answers to earlier requests: answers go out in request order. */
     private Rejection deferred;
 
-    /** The caps, shared by all connections of a gateway. */
-    public record Limits(int maxConnections, int maxBodyBytes) {
-    }
-
-    /** Who may come in, shared by all connections of a gateway. */
-    public record Gate(Authenticator authenticator, FailedAuthLimiter failedAuth, TrustedProxies proxies,
-                       InFlightBudget budget) {
-    }
-
-    /** A request taken on: where it goes, whose it is, and its share of the in-flight budget. */
-    public record Admitted(IngestRoute route, Project project, InFlightBudget.Reservation reservation) {
-    }
-
-    /**
-     * @param draining set when the gateway shuts down: new requests get 503 and go elsewhere
-     */
-    public Admission(Limits limits, Gate gate, GatewayMetrics metrics, Outcomes outcomes, AtomicBoolean draining) {
-        this.limits = limits;
-        this.gate = gate;
-        this.metrics = metrics;
-        this.outcomes = outcomes;
-        this.draining = draining;
+    /** @param maxConnections open connections beyond this get 503 */
+    Admission(int maxConnections, GatewayServices services) {
+        this.maxConnections = maxConnections;
+        this.services = services;
     }
 
     /** The next admitted request, in the order their bodies arrive; null if none. */
-    public Admitted next() {
+    Admitted next() {
         return admitted.poll();
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        overConnectionCap = metrics.openConnections().incrementAndGet() > limits.maxConnections();
+        overConnectionCap = services.metrics().openConnections().incrementAndGet() > maxConnections;
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        metrics.openConnections().decrementAndGet();
+        services.metrics().openConnections().decrementAndGet();
         while (!reserved.isEmpty()) {
             release();
         }
@@ -120,7 +91,7 @@ public final class Admission extends ChannelDuplexHandler {
             }
             reserved.add(request.reservation());
             admitted.add(request);
-            metrics.inFlightRequests().incrementAndGet();
+            services.metrics().inFlightRequests().incrementAndGet();
         }
         ctx.fireChannelRead(message);
     }
@@ -130,54 +101,35 @@ public final class Admission extends ChannelDuplexHandler {
         if (head.decoderResult().isFailure()) {
             throw malformed(head.decoderResult().cause());
         }
-        if (draining.get()) {
-            throw new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE, "shutting_down",
-                    "this gateway is shutting down; retry (another gateway will answer)");
+        if (services.draining().get()) {
+            throw new Rejection(Outcome.SHUTTING_DOWN, "this gateway is shutting down; retry (another gateway will answer)");
         }
         if (overConnectionCap) {
-            throw new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE, "overloaded",
-                    "the gateway is at its connection limit; retry later");
+            throw new Rejection(Outcome.OVERLOADED, "the gateway is at its connection limit; retry later");
         }
-        IngestRoute route = IngestRoute.of(head.method(), head.uri());
         InetAddress peer = ctx.channel().remoteAddress() instanceof InetSocketAddress socket ? socket.getAddress() : null;
-        List<String> forwardedFor = peer != null && gate.proxies().trusts(peer) ? head.headers().getAll(X_FORWARDED_FOR) : List.of();
-        InetAddress client = ClientKey.of(gate.proxies().clientOf(peer, forwardedFor));
-        gate.failedAuth().check(client, System.nanoTime());
-        Project project;
-        try {
-            project = gate.authenticator().authenticate(route.token(), head.headers().get(HttpHeaderNames.AUTHORIZATION));
-        } catch (Rejection refusedCredentials) {
-            // Only a key that matches nothing is a guess; a 403 (a disabled project, another
-            // project's key) comes from a real key and must not lock out its whole address.
-            if (refusedCredentials.status().code() == 401) {
-                gate.failedAuth().failed(client, System.nanoTime());
-            }
-            throw refusedCredentials;
-        }
-        long size = HttpUtil.isContentLengthSet(head)
-                ? Math.min(Math.max(HttpUtil.getContentLength(head, 0L), 0L), limits.maxBodyBytes())
-                : limits.maxBodyBytes();
-        return new Admitted(route, project, gate.budget().reserve(client, size));
+        long contentLength = HttpUtil.isContentLengthSet(head) ? Math.max(HttpUtil.getContentLength(head, 0L), 0L) : -1;
+        return services.gate().admit(new RequestHead(head.method().name(), head.uri(), peer,
+                head.headers().getAll(X_FORWARDED_FOR), head.headers().get(HttpHeaderNames.AUTHORIZATION), contentLength));
     }
 
     private static Rejection malformed(Throwable cause) {
         if (cause instanceof TooLongHttpHeaderException) {
-            return new Rejection(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "headers_too_large",
-                    "the request headers are too large");
+            return new Rejection(Outcome.HEADERS_TOO_LARGE, "the request headers are too large");
         }
         if (cause instanceof TooLongHttpLineException) {
-            return new Rejection(HttpResponseStatus.REQUEST_URI_TOO_LONG, "uri_too_long", "the request line is too long");
+            return new Rejection(Outcome.URI_TOO_LONG, "the request line is too long");
         }
         String detail = cause instanceof TooLongFrameException ? "a part is too long" : String.valueOf(cause.getMessage());
-        return new Rejection(HttpResponseStatus.BAD_REQUEST, "bad_request", "malformed HTTP request: " + detail);
+        return new Rejection(Outcome.BAD_REQUEST, "malformed HTTP request: " + detail);
     }
 
     private void refuse(ChannelHandlerContext ctx, HttpRequest head, Rejection refusal, long startNanos) {
         refused = true;
         String token = head.decoderResult().isSuccess() ? IngestRoute.tokenOf(head.uri()) : null;
-        metrics.rejected(refusal.code());
-        metrics.answered(endpointOf(head), refusal.status().code(), startNanos);
-        outcomes.record(token, refusal.code());
+        services.metrics().rejected(refusal.outcome());
+        services.metrics().answered(endpointOf(head), refusal.status(), startNanos);
+        services.outcomes().record(token, refusal.outcome());
         if (reserved.isEmpty()) {
             Responses.refuseAndClose(ctx, Responses.error(refusal));
         } else {
@@ -190,7 +142,7 @@ public final class Admission extends ChannelDuplexHandler {
             return "other";
         }
         try {
-            return IngestRoute.of(HttpMethod.POST, head.uri()).endpoint().pathSegment();
+            return IngestRoute.of("POST", head.uri()).endpoint().pathSegment();
         } catch (Rejection notAnIngestPath) {
             return "other";
         }
@@ -224,6 +176,6 @@ public final class Admission extends ChannelDuplexHandler {
             admitted.poll();
         }
         answered.release();
-        metrics.inFlightRequests().decrementAndGet();
+        services.metrics().inFlightRequests().decrementAndGet();
     }
 }

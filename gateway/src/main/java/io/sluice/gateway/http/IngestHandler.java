@@ -1,8 +1,6 @@
 package io.sluice.gateway.http;
 
-import java.time.Clock;
 import java.util.ArrayDeque;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,57 +12,36 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
+import io.sluice.gateway.admit.Admitted;
 import io.sluice.gateway.admit.IngestRoute;
-import io.sluice.gateway.admit.QuotaLimiter;
 import io.sluice.gateway.admit.Rejection;
 import io.sluice.gateway.ops.GatewayMetrics;
-import io.sluice.gateway.publish.EventPublisher;
-import io.sluice.gateway.publish.Outcomes;
 import io.sluice.gateway.validate.AcceptedEvent;
-import io.sluice.gateway.validate.BodyDecoder;
-import io.sluice.gateway.validate.EventValidator;
-import io.sluice.projects.Project;
+import io.sluice.outcomes.Outcome;
 
 /**
  * One request's path, in order: (routed and authenticated from its head by {@link Admission}) →
  * quota → content type → decode → validate → publish → answer once Kafka acknowledged. Nothing
- * here blocks: the Kafka callback writes the answer. One instance per connection; pipelined requests are answered in order, one at a time.
+ * here waits for Kafka's acknowledgement: its callback writes the answer. One instance per
+ * connection; pipelined requests are answered in order, one at a time.
  */
 public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(IngestHandler.class);
 
     private final Admission admission;
-    private final BodyDecoder decoder;
-    private final EventValidator validator;
-    private final EventPublisher publisher;
-    private final Clock clock;
+    private final GatewayServices services;
     private final GatewayMetrics metrics;
-    private final QuotaLimiter quotas;
-    private final Outcomes outcomes;
-    private final AtomicBoolean draining;
     /** Pipelined requests that arrived while one was being published. */
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
     private boolean busy;
 
-    /**
-     * @param admission this connection's admission, which hands over each request's route, project and reservation
-     * @param draining  set when the gateway shuts down: answers then close their connections
-     */
-    public IngestHandler(Admission admission, BodyDecoder decoder, EventValidator validator,
-                         EventPublisher publisher, Clock clock, GatewayMetrics metrics, QuotaLimiter quotas,
-                         Outcomes outcomes, AtomicBoolean draining) {
+    /** @param admission this connection's admission, which hands over each request's route, project and reservation */
+    IngestHandler(Admission admission, GatewayServices services) {
         this.admission = admission;
-        this.decoder = decoder;
-        this.validator = validator;
-        this.publisher = publisher;
-        this.clock = clock;
-        this.metrics = metrics;
-        this.quotas = quotas;
-        this.outcomes = outcomes;
-        this.draining = draining;
+        this.services = services;
+        this.metrics = services.metrics();
     }
 
     @Override
@@ -87,7 +64,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         String endpoint = "other";
         String token = null;
-        Admission.Admitted admitted = admission.next();
+        Admitted admitted = admission.next();
         if (admitted == null) { // cannot happen: every request passes admission first
             request.release();
             ctx.close();
@@ -95,41 +72,40 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         }
         try {
             if (!request.decoderResult().isSuccess()) {
-                throw new Rejection(HttpResponseStatus.BAD_REQUEST, "bad_request",
+                throw new Rejection(Outcome.BAD_REQUEST,
                         "malformed HTTP request: " + request.decoderResult().cause().getMessage());
             }
-            long receivedAt = clock.millis();
+            long receivedAt = services.clock().millis();
             IngestRoute route = admitted.route();
             endpoint = route.endpoint().pathSegment();
             token = route.token();
             metrics.received(endpoint, request.content().readableBytes());
-            Project project = admitted.project();
-            quotas.admit(project, route.endpoint(), System.nanoTime());
+            services.quotas().admit(admitted.project(), route.endpoint(), System.nanoTime());
             requireJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
-            byte[] json = decoder.decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING),
+            byte[] json = services.decoder().decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING),
                     admitted.reservation());
-            AcceptedEvent event = validator.validate(route.endpoint(), json, receivedAt);
+            AcceptedEvent event = services.validator().validate(route.endpoint(), json, receivedAt);
             String answeredEndpoint = endpoint;
             long produceStart = System.nanoTime();
-            publisher.publish(route, event, json, receivedAt).whenComplete((ignored, error) -> {
+            services.publisher().publish(route, event, json, receivedAt).whenComplete((ignored, error) -> {
                 metrics.produced(produceStart);
                 if (error == null) {
-                    outcomes.record(route.token(), "accepted");
+                    services.outcomes().record(route.token(), Outcome.ACCEPTED);
                     respond(ctx, Responses.accepted(event.eventId()), keepAlive, answeredEndpoint, startNanos);
                 } else {
                     LOG.warn("Kafka did not acknowledge event {} of project {}: {}",
                             event.eventId(), route.token(), error.toString());
-                    metrics.rejected(Responses.PUBLISH_UNCONFIRMED.code());
-                    outcomes.record(route.token(), Responses.PUBLISH_UNCONFIRMED.code());
+                    metrics.rejected(Responses.PUBLISH_UNCONFIRMED.outcome());
+                    services.outcomes().record(route.token(), Responses.PUBLISH_UNCONFIRMED.outcome());
                     respond(ctx, Responses.publishUnconfirmed(event.eventId()), keepAlive, answeredEndpoint, startNanos);
                 }
             });
         } catch (Rejection rejection) {
-            metrics.rejected(rejection.code());
+            metrics.rejected(rejection.outcome());
             if (token != null) {
-                outcomes.record(token, rejection.code());
+                services.outcomes().record(token, rejection.outcome());
             }
-            respond(ctx, Responses.error(rejection), keepAlive && rejection.status().code() < 500, endpoint, startNanos);
+            respond(ctx, Responses.error(rejection), keepAlive && rejection.status() < 500, endpoint, startNanos);
         } finally {
             request.release();
         }
@@ -138,7 +114,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private static void requireJson(String contentType) {
         String mediaType = contentType == null ? "" : contentType.split(";", 2)[0].strip();
         if (!mediaType.equalsIgnoreCase("application/json")) {
-            throw new Rejection(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
+            throw new Rejection(Outcome.UNSUPPORTED_MEDIA_TYPE,
                     "Content-Type must be application/json, got '" + (contentType == null ? "" : contentType) + "'");
         }
     }
@@ -151,7 +127,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         metrics.answered(endpoint, response.status().code(), startNanos);
-        if (keepAlive && !draining.get()) {
+        if (keepAlive && !services.draining().get()) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
             ctx.writeAndFlush(response);
         } else {

@@ -10,9 +10,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.sluice.gateway.admit.Rejection;
+import io.sluice.outcomes.Outcome;
 
 /**
  * Slow clients cannot hold connections: a connection with no request under way closes after the
@@ -41,7 +41,7 @@ public final class ReceiveTimeouts extends ChannelDuplexHandler {
         if (message instanceof HttpRequest) {
             receiving = true;
             arm(ctx, receiveTimeout, () -> {
-                Rejection tooSlow = new Rejection(HttpResponseStatus.REQUEST_TIMEOUT, "request_timeout",
+                Rejection tooSlow = new Rejection(Outcome.REQUEST_TIMEOUT,
                         "the request was not received completely within " + receiveTimeout.toSeconds() + " s");
                 ctx.writeAndFlush(Responses.error(tooSlow)).addListener(ChannelFutureListener.CLOSE);
             });

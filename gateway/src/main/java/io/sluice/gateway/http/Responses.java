@@ -13,8 +13,9 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.sluice.gateway.admit.Rejection;
+import io.sluice.outcomes.Outcome;
 
-/** Every answer the gateway gives is JSON; errors are {@code {"error", "message"[, "field"]}}. */
+/** Every answer the gateway gives is JSON; errors are {@code {"error", "message"[, "field"][, "limit"]}}. */
 public final class Responses {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -35,19 +36,19 @@ public final class Responses {
         if (rejection.limit() != null) {
             body.put("limit", rejection.limit());
         }
-        FullHttpResponse response = json(rejection.status(), body);
-        if (rejection.status().equals(HttpResponseStatus.METHOD_NOT_ALLOWED)) {
+        HttpResponseStatus status = HttpResponseStatus.valueOf(rejection.status());
+        FullHttpResponse response = json(status, body);
+        if (status.equals(HttpResponseStatus.METHOD_NOT_ALLOWED)) {
             response.headers().set(HttpHeaderNames.ALLOW, "POST");
         }
-        if (rejection.status().equals(HttpResponseStatus.SERVICE_UNAVAILABLE)
-                || rejection.status().equals(HttpResponseStatus.TOO_MANY_REQUESTS)) {
+        if (status.equals(HttpResponseStatus.SERVICE_UNAVAILABLE) || status.equals(HttpResponseStatus.TOO_MANY_REQUESTS)) {
             response.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(rejection.retryAfterSeconds()));
         }
         return response;
     }
 
     /** The code and message of a publish that Kafka did not acknowledge in time. */
-    public static final Rejection PUBLISH_UNCONFIRMED = new Rejection(HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable",
+    public static final Rejection PUBLISH_UNCONFIRMED = new Rejection(Outcome.UNAVAILABLE,
             "the event may or may not have been stored; retry with the same event_id (given here as 'id') to have it counted once");
 
     /**
@@ -56,7 +57,7 @@ public final class Responses {
      * client that sent none can retry with it as {@code event_id} and be counted once.
      */
     public static FullHttpResponse publishUnconfirmed(String eventId) {
-        FullHttpResponse response = json(PUBLISH_UNCONFIRMED.status(), JSON.createObjectNode()
+        FullHttpResponse response = json(HttpResponseStatus.valueOf(PUBLISH_UNCONFIRMED.status()), JSON.createObjectNode()
                 .put("error", PUBLISH_UNCONFIRMED.code())
                 .put("message", PUBLISH_UNCONFIRMED.getMessage())
                 .put("id", eventId));

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 import io.sluice.metrics.Histogram;
+import io.sluice.outcomes.Outcome;
 
 /**
  * The gateway's metrics, exposed in Prometheus text format on the admin port. Labels are
@@ -30,8 +31,8 @@ public final class GatewayMetrics {
         requestDuration.recordNanos(System.nanoTime() - startNanos);
     }
 
-    public void rejected(String reason) {
-        rejections.computeIfAbsent("reason=\"" + reason + "\"", k -> new LongAdder()).increment();
+    public void rejected(Outcome reason) {
+        rejections.computeIfAbsent("reason=\"" + reason.code() + "\"", k -> new LongAdder()).increment();
     }
 
     public void received(String endpoint, long bytes) {

@@ -68,8 +68,9 @@ public final class EventPublisher implements AutoCloseable {
         int timeoutMs = (int) publishTimeout.toMillis();
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(Math.max(1, timeoutMs - 10)));
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(timeoutMs));
-        // send() must not stall the event loop: metadata is fetched at startup, and a full
-        // buffer fails the send at once (the client gets 503) instead of blocking.
+        // send() runs on the event loop, so it may block only briefly: metadata is fetched at
+        // startup (warmUp), and with the buffer full a send waits at most this long, then fails
+        // (the client gets 503).
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "100");
         return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }

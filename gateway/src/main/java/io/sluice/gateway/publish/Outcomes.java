@@ -1,6 +1,5 @@
 package io.sluice.gateway.publish;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -16,20 +15,19 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
+import io.sluice.outcomes.Outcome;
+import io.sluice.outcomes.OutcomeRow;
 import io.sluice.projects.ProjectRegistry;
 
 /**
- * Counts what happened to every request per project, outcome ({@code accepted} or the error code)
- * and minute, in memory, and publishes the absolute counts of this gateway every few seconds to
- * the outcomes topic; the processor's sink writes them to {@code sluice.outcomes_1m}. So a
+ * Counts what happened to every request per project, {@link Outcome} and minute, in memory, and
+ * publishes the absolute counts of this gateway every interval to the outcomes topic, as
+ * {@link OutcomeRow}s; the processor's sink writes them to {@code sluice.outcomes_1m}. So a
  * platform can tell a tenant exactly what was dropped and why. Requests naming an unknown token
  * count under the project "" (so garbage tokens cannot grow the table).
  */
 public final class Outcomes implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Outcomes.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final long KEEP_MINUTES = 5;
 
     private final String gatewayId = UUID.randomUUID().toString().substring(0, 8);
@@ -43,7 +41,7 @@ public final class Outcomes implements AutoCloseable {
     private final Map<Key, Long> sending = new ConcurrentHashMap<>();
     private final ScheduledExecutorService flusher;
 
-    private record Key(String project, String outcome, long minute) {
+    private record Key(String project, Outcome outcome, long minute) {
     }
 
     public Outcomes(ProjectRegistry registry, Producer<byte[], byte[]> producer, String topic, Duration every) {
@@ -63,7 +61,7 @@ public final class Outcomes implements AutoCloseable {
     }
 
     /** @param token the token in the request's path, or null when there was none */
-    public void record(String token, String outcome) {
+    public void record(String token, Outcome outcome) {
         String project = token != null && knownToken.test(token) ? token : "";
         long minute = System.currentTimeMillis() / 60_000 * 60;
         counts.computeIfAbsent(new Key(project, outcome, minute), k -> new LongAdder()).increment();
@@ -83,14 +81,11 @@ public final class Outcomes implements AutoCloseable {
                 if (total == published.getOrDefault(key, -1L) || total == sending.getOrDefault(key, -1L)) {
                     return;
                 }
-                String row = JSON.createObjectNode().put("project", key.project()).put("minute", key.minute())
-                        .put("outcome", key.outcome()).put("gateway", gatewayId).put("events", total)
-                        .put("version", total).toString();
-                String recordKey = key.project() + '/' + key.outcome() + '/' + key.minute() + '/' + gatewayId;
+                OutcomeRow row = OutcomeRow.of(key.project(), key.minute(), key.outcome(), gatewayId, total);
                 sending.put(key, total);
                 try {
-                    producer.send(new ProducerRecord<>(topic, recordKey.getBytes(StandardCharsets.UTF_8),
-                            row.getBytes(StandardCharsets.UTF_8)), (metadata, error) -> acknowledged(key, total, error));
+                    producer.send(new ProducerRecord<>(topic, row.key(), row.json()),
+                            (metadata, error) -> acknowledged(key, total, error));
                 } catch (RuntimeException e) {
                     acknowledged(key, total, e);
                 }

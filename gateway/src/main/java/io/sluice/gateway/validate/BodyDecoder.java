@@ -14,9 +14,9 @@ import com.github.luben.zstd.ZstdInputStream;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.sluice.gateway.admit.InFlightBudget;
 import io.sluice.gateway.admit.Rejection;
+import io.sluice.outcomes.Outcome;
 
 /**
  * Turns the body as sent into the JSON bytes: decompresses per {@code Content-Encoding}
@@ -61,7 +61,7 @@ public final class BodyDecoder {
             if (e instanceof Rejection rejection) {
                 throw rejection;
             }
-            throw new Rejection(HttpResponseStatus.BAD_REQUEST, "corrupt_body",
+            throw new Rejection(Outcome.CORRUPT_BODY,
                     "the body is not valid " + encoding + " data (" + e.getClass().getSimpleName() + ")");
         }
     }
@@ -73,7 +73,7 @@ public final class BodyDecoder {
             case "deflate" -> new InflaterInputStream(in, new Inflater(!looksLikeZlib(body)), CHUNK);
             case "zstd" -> new ZstdInputStream(in);
             case "br" -> new BrotliInputStream(in);
-            default -> throw new Rejection(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_encoding",
+            default -> throw new Rejection(Outcome.UNSUPPORTED_ENCODING,
                     "Content-Encoding '" + encoding + "' is not supported; use identity, gzip, deflate, zstd or br");
         };
     }
@@ -124,7 +124,7 @@ public final class BodyDecoder {
     }
 
     private Rejection tooLarge() {
-        return new Rejection(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large",
+        return new Rejection(Outcome.BODY_TOO_LARGE,
                 "the decompressed body is larger than " + maxDecompressedBytes + " bytes");
     }
 }

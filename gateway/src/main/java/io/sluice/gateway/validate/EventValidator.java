@@ -14,12 +14,12 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.sluice.events.EventTime;
 import io.sluice.events.InvalidFieldException;
 import io.sluice.events.SentryFields;
 import io.sluice.gateway.admit.Endpoint;
 import io.sluice.gateway.admit.Rejection;
+import io.sluice.outcomes.Outcome;
 
 /**
  * The one place that reads the JSON and decides whether an event is acceptable. Unknown fields
@@ -62,13 +62,12 @@ public final class EventValidator {
         try {
             event = MAPPER.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new Rejection(HttpResponseStatus.BAD_REQUEST, "invalid_json",
-                    "the body is not valid JSON: " + e.getOriginalMessage());
+            throw new Rejection(Outcome.INVALID_JSON, "the body is not valid JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
-            throw new Rejection(HttpResponseStatus.BAD_REQUEST, "invalid_json", "the body cannot be read as JSON");
+            throw new Rejection(Outcome.INVALID_JSON, "the body cannot be read as JSON");
         }
         if (event == null || !event.isObject()) {
-            throw new Rejection(HttpResponseStatus.BAD_REQUEST, "invalid_json", "the body must be a JSON object");
+            throw new Rejection(Outcome.INVALID_JSON, "the body must be a JSON object");
         }
         return event;
     }

@@ -11,7 +11,10 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.outcomes.Outcome;
 
 /** Outcome counts are absolute per gateway and key, published until Kafka acknowledges them. */
 class OutcomesTest {
@@ -33,14 +36,35 @@ class OutcomesTest {
     }
 
     @Test
+    void aRowNamesTheProjectMinuteOutcomeAndGatewayByItsWireCode() throws Exception {
+        outcomes.record("shop", Outcome.TOO_MANY_FAILED_ATTEMPTS);
+        outcomes.flush();
+
+        var record = kafka.history().get(0);
+        JsonNode row = JSON.readTree(record.value());
+        assertEquals("too_many_failed_attempts", row.get("outcome").textValue());
+        assertEquals("shop", row.get("project").textValue());
+        assertEquals(0, row.get("minute").asLong() % 60);
+        assertEquals("shop/too_many_failed_attempts/" + row.get("minute").asLong() + "/" + row.get("gateway").textValue(),
+                new String(record.key(), StandardCharsets.UTF_8));
+        assertEquals(List.of("project", "minute", "outcome", "gateway", "events", "version"), fieldNames(row));
+    }
+
+    private static List<String> fieldNames(JsonNode row) {
+        List<String> names = new java.util.ArrayList<>();
+        row.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    @Test
     void aCountThatGrewAfterAFailedSendIsPublishedWhole() {
         for (int i = 0; i < 3; i++) {
-            outcomes.record("shop", "accepted");
+            outcomes.record("shop", Outcome.ACCEPTED);
         }
         outcomes.flush();
         kafka.errorNext(new TimeoutException("Kafka is down")); // the delivery callback reports the failure
 
-        outcomes.record("shop", "accepted");
+        outcomes.record("shop", Outcome.ACCEPTED);
         outcomes.flush(); // Kafka is back
         kafka.completeNext();
         outcomes.flush(); // nothing new: nothing sent
@@ -50,7 +74,7 @@ class OutcomesTest {
 
     @Test
     void aCountIsNotSentAgainWhileOnItsWayNorOnceAcknowledged() {
-        outcomes.record("shop", "accepted");
+        outcomes.record("shop", Outcome.ACCEPTED);
         outcomes.flush();
         outcomes.flush(); // still on its way
         kafka.completeNext();
@@ -62,8 +86,8 @@ class OutcomesTest {
     /** Issue #13 item 8: the count was marked published before Kafka acknowledged it, and lost when it failed. */
     @Test
     void countsRecordedWhileKafkaIsDownArePublishedAfterItReturns() {
-        outcomes.record("shop", "invalid_field");
-        outcomes.record("shop", "invalid_field");
+        outcomes.record("shop", Outcome.INVALID_FIELD);
+        outcomes.record("shop", Outcome.INVALID_FIELD);
         outcomes.flush();
         kafka.errorNext(new TimeoutException("Kafka is down"));
         outcomes.flush();
