@@ -16,8 +16,9 @@ import io.sluice.outcomes.Outcome;
  *
  * <p>The table is bounded whatever the number of addresses: addresses whose budget has refilled
  * are forgotten (swept at most once a minute), and beyond {@code maxTracked} the address that
- * first failed longest ago is forgotten first. Lookups, made for every request, take no lock;
- * only failures do.
+ * first failed longest ago is forgotten first. A lookup, made for every request, takes no lock
+ * for an address that never failed, and only that address's own lock otherwise; only an
+ * address's first failure takes the table's lock.
  */
 public final class FailedAuthLimiter {
     static final int MAX_TRACKED = 100_000;

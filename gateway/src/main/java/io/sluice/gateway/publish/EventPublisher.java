@@ -21,7 +21,7 @@ import io.sluice.gateway.validate.AcceptedEvent;
 /**
  * Publishes accepted events to the raw topics, durably: the future completes only when every
  * in-sync replica has the record ({@code acks=all}, idempotent producer), and fails when Kafka
- * does not acknowledge within the publish timeout.
+ * does not acknowledge within the publish timeout or the send itself fails.
  */
 public final class EventPublisher implements AutoCloseable {
     public static final String GATEWAY_VERSION = EventPublisher.class.getPackage().getImplementationVersion() == null

@@ -22,7 +22,7 @@ import io.sluice.outcomes.Outcome;
  * Turns the body as sent into the JSON bytes: decompresses per {@code Content-Encoding}
  * (identity, gzip, deflate, zstd, br), or gzip when the body starts with gzip's magic bytes
  * (the API description names no header for it). Output is bounded while decompressing, so a
- * bomb is refused after at most {@code maxDecompressedBytes} of work and memory. The
+ * bomb is refused as soon as its output would pass {@code maxDecompressedBytes}. The
  * decompressed bytes are memory too: they are taken from the request's in-flight reservation as
  * they grow, so a small compressed body cannot hold much more than the budget counts.
  */
