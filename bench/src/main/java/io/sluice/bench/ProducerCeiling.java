@@ -11,7 +11,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
 
-import io.sluice.ingest.EventPublisher;
+import io.sluice.gateway.publish.EventPublisher;
 
 /** Ceiling of publishing: the gateway's durable producer alone, sending the same body as fast as it can. */
 final class ProducerCeiling {

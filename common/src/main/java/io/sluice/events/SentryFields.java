@@ -13,6 +13,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 public final class SentryFields {
     public static final String STATUS_TAG = "http.status_code";
     /**
+     * How deep a payload's JSON may nest. Sentry events nest a few levels; far deeper JSON is an
+     * attack on the parser. Gateway and processor read with the same limit, so the processor can
+     * read every event the gateway accepted.
+     */
+    public static final int MAX_NESTING_DEPTH = 200;
+    /** Where an error report's message may be when {@code message} is not a string, in order of preference. */
+    private static final String[] MESSAGE_POINTERS = {"/message/formatted", "/message/message", "/logentry/formatted", "/logentry/message"};
+    /**
      * Compiled pointers by their text. Jackson compiles a pointer on every {@code at(String)};
      * the processor reads a dozen per record, and the set of pointers is the fixed few in code.
      */
@@ -76,6 +84,74 @@ public final class SentryFields {
             }
         }
         return found;
+    }
+
+    /**
+     * The exceptions of an error report, oldest first (a chained exception's cause before it):
+     * {@code exception.values}, or {@code exception} itself when it is a bare list. Null when
+     * there is no non-empty list.
+     */
+    public static JsonNode exceptions(JsonNode event) {
+        JsonNode exception = event.get("exception");
+        JsonNode values = exception != null && exception.isObject() ? exception.get("values") : exception;
+        return values != null && values.isArray() && !values.isEmpty() ? values : null;
+    }
+
+    /** The exception an error report is about: the last of {@link #exceptions}; null when there is none. */
+    public static JsonNode reportedException(JsonNode event) {
+        JsonNode values = exceptions(event);
+        return values == null ? null : values.get(values.size() - 1);
+    }
+
+    /** {@code function (file:line)} of the frame where the exception was raised, the last of its stack trace; "" when none. */
+    public static String topFrame(JsonNode exception) {
+        if (exception == null) {
+            return "";
+        }
+        JsonNode frames = at(exception, "/stacktrace/frames");
+        if (!frames.isArray() || frames.isEmpty()) {
+            return "";
+        }
+        JsonNode frame = frames.get(frames.size() - 1);
+        String where = text(frame, "/filename");
+        if (where.isEmpty()) {
+            where = text(frame, "/module");
+        }
+        String line = text(frame, "/lineno");
+        return text(frame, "/function") + " (" + where + (line.isEmpty() ? "" : ":" + line) + ")";
+    }
+
+    /**
+     * An error report's message: {@code message} when it is a string, else the first non-empty of
+     * {@code message.formatted}, {@code message.message}, {@code logentry.formatted} and
+     * {@code logentry.message}; "" when there is none.
+     */
+    public static String message(JsonNode event) {
+        JsonNode message = event.get("message");
+        if (message != null && message.isTextual()) {
+            return message.textValue();
+        }
+        for (String pointer : MESSAGE_POINTERS) {
+            String text = text(event, pointer);
+            if (!text.isEmpty()) {
+                return text;
+            }
+        }
+        return "";
+    }
+
+    /**
+     * Whether an error report carries a message: a non-blank {@code message} string, a
+     * {@code message} object with a {@code formatted} or {@code message} field, or any
+     * {@code logentry} object.
+     */
+    public static boolean hasMessage(JsonNode event) {
+        JsonNode message = event.get("message");
+        boolean text = message != null && message.isTextual() && !message.textValue().isBlank();
+        boolean object = message != null && message.isObject()
+                && (message.hasNonNull("formatted") || message.hasNonNull("message"));
+        JsonNode logentry = event.get("logentry");
+        return text || object || (logentry != null && logentry.isObject());
     }
 
     /** One to three ASCII digits. */

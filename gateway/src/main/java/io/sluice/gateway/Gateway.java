@@ -1,6 +1,7 @@
 package io.sluice.gateway;
 
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -17,18 +18,28 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.sluice.config.TopicSetup;
-import io.sluice.ingest.EventPublisher;
-import io.sluice.ops.AdminServer;
-import io.sluice.ops.GatewayMetrics;
-import io.sluice.ops.KafkaReachability;
-import io.sluice.ops.Outcomes;
+import io.sluice.gateway.admit.Authenticator;
+import io.sluice.gateway.admit.FailedAuthLimiter;
+import io.sluice.gateway.admit.Gate;
+import io.sluice.gateway.admit.InFlightBudget;
+import io.sluice.gateway.admit.QuotaLimiter;
+import io.sluice.gateway.http.GatewayInitializer;
+import io.sluice.gateway.http.GatewayServices;
+import io.sluice.gateway.http.HttpLimits;
+import io.sluice.gateway.ops.AdminServer;
+import io.sluice.gateway.ops.GatewayMetrics;
+import io.sluice.gateway.ops.KafkaReachability;
+import io.sluice.gateway.publish.EventPublisher;
+import io.sluice.gateway.publish.Outcomes;
+import io.sluice.gateway.validate.BodyDecoder;
+import io.sluice.gateway.validate.EventValidator;
 import io.sluice.projects.ProjectRegistry;
 
 /**
  * A running gateway: the project registry it authenticates against, the producer it publishes
- * with, the public HTTP server and the admin server. {@link #start} returns once it accepts
- * requests; {@link #close} drains: stops accepting, lets in-flight requests get their answer,
- * flushes the producer.
+ * with, the services a request passes through, the public HTTP server and the admin server.
+ * {@link #start} builds them all and returns once it accepts requests; {@link #close} drains:
+ * stops accepting, lets in-flight requests get their answer, flushes the producer.
  */
 public final class Gateway implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
@@ -40,6 +51,7 @@ public final class Gateway implements AutoCloseable {
     private final Outcomes outcomes;
     private final GatewayMetrics metrics;
     private final AtomicBoolean draining;
+    private final GatewayServices services;
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
     private Channel serverChannel;
@@ -55,6 +67,7 @@ public final class Gateway implements AutoCloseable {
         this.metrics = new GatewayMetrics();
         metrics.countRegistrySkips(registry::skippedRecords);
         this.draining = new AtomicBoolean();
+        this.services = services(config, registry, publisher, outcomes, metrics, draining);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         // One loop per core by default, not Netty's two: the Kafka producer's I/O thread needs a
         // core's share too, and fewer loops handle more ready connections per wake-up.
@@ -86,14 +99,26 @@ public final class Gateway implements AutoCloseable {
         }
     }
 
+    private static GatewayServices services(GatewayConfig config, ProjectRegistry registry, EventPublisher publisher,
+                                            Outcomes outcomes, GatewayMetrics metrics, AtomicBoolean draining) {
+        Gate gate = new Gate(new Authenticator(registry, Clock.systemUTC()),
+                new FailedAuthLimiter(config.authFailuresPerMinute(), config.authFailureBurst()), config.trustedProxies(),
+                new InFlightBudget(config.maxInFlightBytes(), config.maxInFlightBytesPerClient(), metrics.inFlightBytes()),
+                config.maxBodyBytes());
+        return new GatewayServices(gate, new QuotaLimiter(config.quotaShare()), new BodyDecoder(config.maxDecompressedBytes()),
+                new EventValidator(config.eventTimeHorizon()), publisher, outcomes, metrics, Clock.systemUTC(), draining);
+    }
+
     private void listen() throws InterruptedException {
+        HttpLimits limits = new HttpLimits(config.maxConnections(), config.maxBodyBytes(), config.idleTimeout(),
+                config.receiveTimeout());
         admin = AdminServer.start(config.adminHost(), config.adminPort(), acceptor, metrics, this::notReadyReasons);
         serverChannel = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new GatewayInitializer(config, registry, publisher, metrics, outcomes, draining))
+                .childHandler(new GatewayInitializer(GatewayTls.context(config), limits, services))
                 .bind(new InetSocketAddress(config.host(), config.port()))
                 .sync().channel();
         LOG.info("gateway listening on {}:{} (admin {}:{}), {} projects", config.host(), port(),

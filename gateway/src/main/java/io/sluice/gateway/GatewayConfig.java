@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
-import io.sluice.auth.TrustedProxies;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Setting;
 import io.sluice.config.Settings;
 import io.sluice.events.EventTime;
+import io.sluice.gateway.admit.TrustedProxies;
 
 /** Everything the gateway is configured with, read once at startup. */
 public record GatewayConfig(String host, int port, String adminHost, int adminPort, KafkaSettings kafka,

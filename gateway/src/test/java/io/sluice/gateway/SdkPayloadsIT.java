@@ -50,7 +50,7 @@ class SdkPayloadsIT {
         java.util.List<String> files = payloads().toList();
         for (int i = 0; i < 300; i++) {
             String file = files.get(random.nextInt(files.size()));
-            byte[] body = io.sluice.ingest.Mutator.mutate(Files.readAllBytes(PAYLOADS.resolve(file)), random);
+            byte[] body = io.sluice.gateway.validate.Mutator.mutate(Files.readAllBytes(PAYLOADS.resolve(file)), random);
             HttpResponse<String> response = gateway.postBytes(project, file.contains("-transaction") ? "transaction" : "project", body);
             org.junit.jupiter.api.Assertions.assertTrue(response.statusCode() == 200
                     || (response.statusCode() >= 400 && response.statusCode() < 500 && response.body().startsWith("{\"error\":")),

@@ -1,0 +1,57 @@
+package io.sluice.outcomes;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/**
+ * What happened to a request at the gateway: accepted, or why it was refused. The code is what
+ * the outcomes topic and {@code outcomes_1m.outcome} hold, and what an error answer's
+ * {@code "error"} says; codes are never renamed, since stored rows keep them.
+ */
+public enum Outcome {
+    /** Published, and acknowledged by Kafka. */
+    ACCEPTED("accepted"),
+
+    // Who may send: credentials, limits per project and per client.
+    UNAUTHORIZED("unauthorized"),
+    KEY_OF_ANOTHER_PROJECT("key_of_another_project"),
+    PROJECT_DISABLED("project_disabled"),
+    QUOTA_EXCEEDED("quota_exceeded"),
+    TOO_MANY_FAILED_ATTEMPTS("too_many_failed_attempts"),
+
+    // What was sent: the request and its body.
+    NOT_FOUND("not_found"),
+    METHOD_NOT_ALLOWED("method_not_allowed"),
+    BAD_REQUEST("bad_request"),
+    URI_TOO_LONG("uri_too_long"),
+    HEADERS_TOO_LARGE("headers_too_large"),
+    BODY_TOO_LARGE("body_too_large"),
+    REQUEST_TIMEOUT("request_timeout"),
+    UNSUPPORTED_MEDIA_TYPE("unsupported_media_type"),
+    UNSUPPORTED_ENCODING("unsupported_encoding"),
+    CORRUPT_BODY("corrupt_body"),
+    INVALID_JSON("invalid_json"),
+    INVALID_FIELD("invalid_field"),
+
+    // The gateway's own state: the client should retry.
+    OVERLOADED("overloaded"),
+    SHUTTING_DOWN("shutting_down"),
+    /** Kafka did not acknowledge in time: the event may or may not be stored. */
+    UNAVAILABLE("unavailable");
+
+    private final String code;
+
+    Outcome(String code) {
+        this.code = code;
+    }
+
+    /** The wire code, such as {@code quota_exceeded}. */
+    @JsonValue
+    public String code() {
+        return code;
+    }
+
+    @Override
+    public String toString() {
+        return code;
+    }
+}

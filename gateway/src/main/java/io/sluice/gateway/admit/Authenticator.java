@@ -1,0 +1,62 @@
+package io.sluice.gateway.admit;
+
+import java.time.Clock;
+
+import io.sluice.outcomes.Outcome;
+import io.sluice.projects.Project;
+import io.sluice.projects.ProjectRegistry;
+import io.sluice.projects.Secrets;
+
+/**
+ * Checks {@code Authorization: Bearer <private key>} against the project named in the path.
+ * A missing or malformed header, an unknown key and an unknown token all get the same 401, so
+ * the answer tells nobody which tokens exist. A valid key of another project, or the right key
+ * of a disabled project, gets 403. The key itself is hashed at once and never kept or logged.
+ */
+public final class Authenticator {
+    private static final String BEARER = "Bearer ";
+    private static final int MAX_KEY_LENGTH = 256;
+
+    private final ProjectRegistry registry;
+    private final Clock clock;
+
+    public Authenticator(ProjectRegistry registry, Clock clock) {
+        this.registry = registry;
+        this.clock = clock;
+    }
+
+    /** The authenticated project, or a 401/403 {@link Rejection}. */
+    public Project authenticate(String token, String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
+                || authorization.length() > BEARER.length() + MAX_KEY_LENGTH) {
+            throw unauthorized();
+        }
+        String key = authorization.substring(BEARER.length()).strip();
+        if (key.isEmpty()) {
+            throw unauthorized();
+        }
+        byte[] keyHash = Secrets.sha256(key);
+        Project project = registry.find(token);
+        if (project == null) {
+            throw unauthorized();
+        }
+        if (project.hasActiveKey(keyHash, clock.instant())) {
+            if (project.disabled()) {
+                throw new Rejection(Outcome.PROJECT_DISABLED,
+                        "this project is disabled; its events are not accepted");
+            }
+            return project;
+        }
+        String owner = registry.tokenOwningKey(keyHash);
+        if (owner != null && !owner.equals(token)) {
+            throw new Rejection(Outcome.KEY_OF_ANOTHER_PROJECT,
+                    "this key belongs to another project than the token in the path");
+        }
+        throw unauthorized();
+    }
+
+    private static Rejection unauthorized() {
+        return new Rejection(Outcome.UNAUTHORIZED,
+                "missing or invalid credentials: send Authorization: Bearer <private key of this project>");
+    }
+}

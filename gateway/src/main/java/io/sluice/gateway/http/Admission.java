@@ -1,0 +1,181 @@
+package io.sluice.gateway.http;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.util.ReferenceCountUtil;
+import io.sluice.gateway.admit.Admitted;
+import io.sluice.gateway.admit.InFlightBudget;
+import io.sluice.gateway.admit.IngestRoute;
+import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.admit.RequestHead;
+import io.sluice.outcomes.Outcome;
+
+/**
+ * Decides, from a request's head and before its body is buffered, whether the gateway takes it
+ * on: refuses malformed heads (431, 414, 400), answers 503 with Retry-After while the gateway
+ * drains or the connection cap is exceeded, and otherwise asks the
+ * {@link io.sluice.gateway.admit.Gate} (route, client, credentials, in-flight budget). So a
+ * stranger never holds memory, and the memory of admitted requests stays bounded. An admitted
+ * request holds its reservation until its answer is written; a refused one closes its
+ * connection, its body discarded unread.
+ */
+public final class Admission extends ChannelDuplexHandler {
+    private static final String X_FORWARDED_FOR = "X-Forwarded-For";
+
+    private final int maxConnections;
+    private final GatewayServices services;
+    /** Reservations of admitted requests on this connection, oldest first; one answer releases one. */
+    private final ArrayDeque<InFlightBudget.Reservation> reserved = new ArrayDeque<>();
+    /** Admitted requests the ingest handler has not taken yet, in order. */
+    private final ArrayDeque<Admitted> admitted = new ArrayDeque<>();
+    private boolean overConnectionCap;
+    /** Once a request is refused, everything after it on this connection is discarded. */
+    private boolean refused;
+    /** A refusal waiting for the answers to earlier requests: answers go out in request order. */
+    private Rejection deferred;
+
+    /** @param maxConnections open connections beyond this get 503 */
+    Admission(int maxConnections, GatewayServices services) {
+        this.maxConnections = maxConnections;
+        this.services = services;
+    }
+
+    /** The next admitted request, in the order their bodies arrive; null if none. */
+    Admitted next() {
+        return admitted.poll();
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        overConnectionCap = services.metrics().openConnections().incrementAndGet() > maxConnections;
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        services.metrics().openConnections().decrementAndGet();
+        while (!reserved.isEmpty()) {
+            release();
+        }
+        admitted.clear();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+        if (refused) {
+            ReferenceCountUtil.release(message); // the connection closes after the refusal
+            return;
+        }
+        if (message instanceof HttpRequest head) {
+            long startNanos = System.nanoTime();
+            Admitted request;
+            try {
+                request = admit(ctx, head);
+            } catch (Rejection refusal) {
+                ReferenceCountUtil.release(message);
+                refuse(ctx, head, refusal, startNanos);
+                return;
+            }
+            reserved.add(request.reservation());
+            admitted.add(request);
+            services.metrics().inFlightRequests().incrementAndGet();
+        }
+        ctx.fireChannelRead(message);
+    }
+
+    /** The admitted request, or the {@link Rejection} that refuses it. */
+    private Admitted admit(ChannelHandlerContext ctx, HttpRequest head) {
+        if (head.decoderResult().isFailure()) {
+            throw malformed(head.decoderResult().cause());
+        }
+        if (services.draining().get()) {
+            throw new Rejection(Outcome.SHUTTING_DOWN, "this gateway is shutting down; retry (another gateway will answer)");
+        }
+        if (overConnectionCap) {
+            throw new Rejection(Outcome.OVERLOADED, "the gateway is at its connection limit; retry later");
+        }
+        InetAddress peer = ctx.channel().remoteAddress() instanceof InetSocketAddress socket ? socket.getAddress() : null;
+        long contentLength = HttpUtil.isContentLengthSet(head) ? Math.max(HttpUtil.getContentLength(head, 0L), 0L) : -1;
+        return services.gate().admit(new RequestHead(head.method().name(), head.uri(), peer,
+                head.headers().getAll(X_FORWARDED_FOR), head.headers().get(HttpHeaderNames.AUTHORIZATION), contentLength));
+    }
+
+    private static Rejection malformed(Throwable cause) {
+        if (cause instanceof TooLongHttpHeaderException) {
+            return new Rejection(Outcome.HEADERS_TOO_LARGE, "the request headers are too large");
+        }
+        if (cause instanceof TooLongHttpLineException) {
+            return new Rejection(Outcome.URI_TOO_LONG, "the request line is too long");
+        }
+        String detail = cause instanceof TooLongFrameException ? "a part is too long" : String.valueOf(cause.getMessage());
+        return new Rejection(Outcome.BAD_REQUEST, "malformed HTTP request: " + detail);
+    }
+
+    private void refuse(ChannelHandlerContext ctx, HttpRequest head, Rejection refusal, long startNanos) {
+        refused = true;
+        String token = head.decoderResult().isSuccess() ? IngestRoute.tokenOf(head.uri()) : null;
+        services.metrics().rejected(refusal.outcome());
+        services.metrics().answered(endpointOf(head), refusal.status(), startNanos);
+        services.outcomes().record(token, refusal.outcome());
+        if (reserved.isEmpty()) {
+            Responses.refuseAndClose(ctx, Responses.error(refusal));
+        } else {
+            deferred = refusal; // sent once the requests before it are answered
+        }
+    }
+
+    private static String endpointOf(HttpRequest head) {
+        if (head.decoderResult().isFailure()) {
+            return "other";
+        }
+        try {
+            return IngestRoute.of("POST", head.uri()).endpoint().pathSegment();
+        } catch (Rejection notAnIngestPath) {
+            return "other";
+        }
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
+        // One final answer releases one admitted request (this handler's own refusals are written
+        // from its own context and do not pass here; interim "100 Continue" answers release nothing).
+        if (message instanceof HttpResponse response && response.status().code() >= 200) {
+            if (!reserved.isEmpty()) {
+                release();
+            }
+            if (!HttpUtil.isKeepAlive(response)) {
+                refused = true; // the connection closes after this answer: nothing sent after it is taken on
+            }
+        }
+        ctx.write(message, promise);
+        if (deferred != null && reserved.isEmpty()) {
+            Rejection refusal = deferred;
+            deferred = null;
+            Responses.refuseAndClose(ctx, Responses.error(refusal));
+        }
+    }
+
+    private void release() {
+        InFlightBudget.Reservation answered = reserved.poll();
+        // Answered before the ingest handler took it (its body was refused on the way, 413): it is
+        // not the next one the handler gets.
+        if (!admitted.isEmpty() && admitted.peek().reservation() == answered) {
+            admitted.poll();
+        }
+        answered.release();
+        services.metrics().inFlightRequests().decrementAndGet();
+    }
+}

@@ -1,0 +1,24 @@
+package io.sluice.gateway.http;
+
+import java.time.Clock;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.sluice.gateway.admit.Gate;
+import io.sluice.gateway.admit.QuotaLimiter;
+import io.sluice.gateway.ops.GatewayMetrics;
+import io.sluice.gateway.publish.EventPublisher;
+import io.sluice.gateway.publish.Outcomes;
+import io.sluice.gateway.validate.BodyDecoder;
+import io.sluice.gateway.validate.EventValidator;
+
+/**
+ * What the pipeline's handlers use, built once where the gateway starts and shared by all
+ * connections.
+ *
+ * @param clock    gives a request's receive time
+ * @param draining set when the gateway shuts down: new requests get 503, answers close their connections
+ */
+public record GatewayServices(Gate gate, QuotaLimiter quotas, BodyDecoder decoder, EventValidator validator,
+                              EventPublisher publisher, Outcomes outcomes, GatewayMetrics metrics, Clock clock,
+                              AtomicBoolean draining) {
+}

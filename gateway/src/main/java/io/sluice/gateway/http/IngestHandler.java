@@ -1,0 +1,158 @@
+package io.sluice.gateway.http;
+
+import java.util.ArrayDeque;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.util.ReferenceCountUtil;
+import io.sluice.gateway.admit.Admitted;
+import io.sluice.gateway.admit.IngestRoute;
+import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ops.GatewayMetrics;
+import io.sluice.gateway.validate.AcceptedEvent;
+import io.sluice.outcomes.Outcome;
+
+/**
+ * One request's path, in order: (routed and authenticated from its head by {@link Admission}) →
+ * quota → content type → decode → validate → publish → answer once Kafka acknowledged. Nothing
+ * here waits for Kafka's acknowledgement: its callback writes the answer. One instance per
+ * connection; pipelined requests are answered in order, one at a time.
+ */
+public final class IngestHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(IngestHandler.class);
+
+    private final Admission admission;
+    private final GatewayServices services;
+    private final GatewayMetrics metrics;
+    /** Pipelined requests that arrived while one was being published. */
+    private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
+    private boolean busy;
+
+    /** @param admission this connection's admission, which hands over each request's route, project and reservation */
+    IngestHandler(Admission admission, GatewayServices services) {
+        this.admission = admission;
+        this.services = services;
+        this.metrics = services.metrics();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+        if (!(message instanceof FullHttpRequest request)) {
+            ReferenceCountUtil.release(message);
+            return;
+        }
+        if (busy) {
+            waiting.add(request);
+            ctx.channel().config().setAutoRead(false); // hold the client until we catch up
+            return;
+        }
+        busy = true;
+        handle(ctx, request);
+    }
+
+    private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
+        long startNanos = System.nanoTime();
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        String endpoint = "other";
+        String token = null;
+        Admitted admitted = admission.next();
+        if (admitted == null) { // cannot happen: every request passes admission first
+            request.release();
+            ctx.close();
+            return;
+        }
+        try {
+            if (!request.decoderResult().isSuccess()) {
+                throw new Rejection(Outcome.BAD_REQUEST,
+                        "malformed HTTP request: " + request.decoderResult().cause().getMessage());
+            }
+            long receivedAt = services.clock().millis();
+            IngestRoute route = admitted.route();
+            endpoint = route.endpoint().pathSegment();
+            token = route.token();
+            metrics.received(endpoint, request.content().readableBytes());
+            services.quotas().admit(admitted.project(), route.endpoint(), System.nanoTime());
+            requireJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
+            byte[] json = services.decoder().decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING),
+                    admitted.reservation());
+            AcceptedEvent event = services.validator().validate(route.endpoint(), json, receivedAt);
+            String answeredEndpoint = endpoint;
+            long produceStart = System.nanoTime();
+            services.publisher().publish(route, event, json, receivedAt).whenComplete((ignored, error) -> {
+                metrics.produced(produceStart);
+                if (error == null) {
+                    services.outcomes().record(route.token(), Outcome.ACCEPTED);
+                    respond(ctx, Responses.accepted(event.eventId()), keepAlive, answeredEndpoint, startNanos);
+                } else {
+                    LOG.warn("Kafka did not acknowledge event {} of project {}: {}",
+                            event.eventId(), route.token(), error.toString());
+                    metrics.rejected(Responses.PUBLISH_UNCONFIRMED.outcome());
+                    services.outcomes().record(route.token(), Responses.PUBLISH_UNCONFIRMED.outcome());
+                    respond(ctx, Responses.publishUnconfirmed(event.eventId()), keepAlive, answeredEndpoint, startNanos);
+                }
+            });
+        } catch (Rejection rejection) {
+            metrics.rejected(rejection.outcome());
+            if (token != null) {
+                services.outcomes().record(token, rejection.outcome());
+            }
+            respond(ctx, Responses.error(rejection), keepAlive && rejection.status() < 500, endpoint, startNanos);
+        } finally {
+            request.release();
+        }
+    }
+
+    private static void requireJson(String contentType) {
+        String mediaType = contentType == null ? "" : contentType.split(";", 2)[0].strip();
+        if (!mediaType.equalsIgnoreCase("application/json")) {
+            throw new Rejection(Outcome.UNSUPPORTED_MEDIA_TYPE,
+                    "Content-Type must be application/json, got '" + (contentType == null ? "" : contentType) + "'");
+        }
+    }
+
+    /** Writes the answer on the event loop, then serves the next pipelined request, if any. */
+    private void respond(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive,
+                         String endpoint, long startNanos) {
+        if (!ctx.executor().inEventLoop()) {
+            ctx.executor().execute(() -> respond(ctx, response, keepAlive, endpoint, startNanos));
+            return;
+        }
+        metrics.answered(endpoint, response.status().code(), startNanos);
+        if (keepAlive && !services.draining().get()) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            ctx.writeAndFlush(response);
+        } else {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        }
+        FullHttpRequest next = waiting.poll();
+        if (next == null) {
+            busy = false;
+            ctx.channel().config().setAutoRead(true);
+        } else {
+            handle(ctx, next);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        waiting.forEach(FullHttpRequest::release);
+        waiting.clear();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("closing connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}

@@ -1,0 +1,90 @@
+package io.sluice.gateway.http;
+
+import java.nio.charset.StandardCharsets;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.sluice.gateway.admit.Rejection;
+import io.sluice.outcomes.Outcome;
+
+/** Every answer the gateway gives is JSON; errors are {@code {"error", "message"[, "field"][, "limit"]}}. */
+public final class Responses {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Responses() {
+    }
+
+    public static FullHttpResponse accepted(String eventId) {
+        return json(HttpResponseStatus.OK, JSON.createObjectNode().put("id", eventId));
+    }
+
+    public static FullHttpResponse error(Rejection rejection) {
+        ObjectNode body = JSON.createObjectNode()
+                .put("error", rejection.code())
+                .put("message", rejection.getMessage());
+        if (rejection.field() != null) {
+            body.put("field", rejection.field());
+        }
+        if (rejection.limit() != null) {
+            body.put("limit", rejection.limit());
+        }
+        HttpResponseStatus status = HttpResponseStatus.valueOf(rejection.status());
+        FullHttpResponse response = json(status, body);
+        if (status.equals(HttpResponseStatus.METHOD_NOT_ALLOWED)) {
+            response.headers().set(HttpHeaderNames.ALLOW, "POST");
+        }
+        if (status.equals(HttpResponseStatus.SERVICE_UNAVAILABLE) || status.equals(HttpResponseStatus.TOO_MANY_REQUESTS)) {
+            response.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(rejection.retryAfterSeconds()));
+        }
+        return response;
+    }
+
+    /** The code and message of a publish that Kafka did not acknowledge in time. */
+    public static final Rejection PUBLISH_UNCONFIRMED = new Rejection(Outcome.UNAVAILABLE,
+            "the event may or may not have been stored; retry with the same event_id (given here as 'id') to have it counted once");
+
+    /**
+     * A publish Kafka did not confirm in time: the record may still be written afterwards, so the
+     * answer never says "not stored", and it carries the event id the gateway used, so that a
+     * client that sent none can retry with it as {@code event_id} and be counted once.
+     */
+    public static FullHttpResponse publishUnconfirmed(String eventId) {
+        FullHttpResponse response = json(HttpResponseStatus.valueOf(PUBLISH_UNCONFIRMED.status()), JSON.createObjectNode()
+                .put("error", PUBLISH_UNCONFIRMED.code())
+                .put("message", PUBLISH_UNCONFIRMED.getMessage())
+                .put("id", eventId));
+        response.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(PUBLISH_UNCONFIRMED.retryAfterSeconds()));
+        return response;
+    }
+
+    /** How long a refused connection keeps reading (and discarding) before it closes. */
+    private static final long LINGER_MILLIS = 1_000;
+
+    /**
+     * Answers and closes the connection a moment later, reading and discarding meanwhile. Closing
+     * at once while the client still sends its body would reset the connection (TCP RST on unread
+     * input), and the client could lose the answer it is owed.
+     */
+    public static void refuseAndClose(io.netty.channel.ChannelHandlerContext ctx, FullHttpResponse response) {
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        ctx.writeAndFlush(response).addListener(written -> ctx.executor()
+                .schedule(() -> ctx.close(), LINGER_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS));
+    }
+
+    public static FullHttpResponse json(HttpResponseStatus status, ObjectNode body) {
+        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+        return response;
+    }
+}

@@ -1,0 +1,50 @@
+package io.sluice.gateway.ops;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/** Asks Kafka every few seconds whether it answers; {@code /readyz} reads the last answer. */
+public final class KafkaReachability implements AutoCloseable {
+    private static final Duration EVERY = Duration.ofSeconds(3);
+
+    private final Admin admin;
+    private final ScheduledExecutorService checker;
+    private volatile boolean reachable;
+
+    public KafkaReachability(String bootstrapServers) {
+        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000",
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "2500"));
+        this.checker = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "sluice-kafka-check");
+            thread.setDaemon(true);
+            return thread;
+        });
+        check();
+        checker.scheduleWithFixedDelay(this::check, EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public boolean reachable() {
+        return reachable;
+    }
+
+    private void check() {
+        try {
+            reachable = !admin.describeCluster().nodes().get(2500, TimeUnit.MILLISECONDS).isEmpty();
+        } catch (Exception e) {
+            reachable = false;
+        }
+    }
+
+    @Override
+    public void close() {
+        checker.shutdownNow();
+        admin.close(Duration.ofSeconds(2));
+    }
+}

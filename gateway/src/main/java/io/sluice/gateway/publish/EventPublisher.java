@@ -1,0 +1,132 @@
+package io.sluice.gateway.publish;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import io.sluice.config.TopicSetup;
+import io.sluice.config.Topics;
+import io.sluice.events.EventHeaders;
+import io.sluice.gateway.admit.Endpoint;
+import io.sluice.gateway.admit.IngestRoute;
+import io.sluice.gateway.validate.AcceptedEvent;
+
+/**
+ * Publishes accepted events to the raw topics, durably: the future completes only when every
+ * in-sync replica has the record ({@code acks=all}, idempotent producer), and fails when Kafka
+ * does not acknowledge within the publish timeout or the send itself fails.
+ */
+public final class EventPublisher implements AutoCloseable {
+    public static final String GATEWAY_VERSION = EventPublisher.class.getPackage().getImplementationVersion() == null
+            ? "dev" : EventPublisher.class.getPackage().getImplementationVersion();
+
+    private final Producer<byte[], byte[]> producer;
+    private final Topics topics;
+    private final java.util.Map<String, Integer> partitionCounts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics) {
+        this.producer = producer;
+        this.topics = topics;
+    }
+
+    /** Room for an event's key, headers and the record batch's own bytes, beyond its JSON. */
+    static final int RECORD_OVERHEAD_BYTES = 64 * 1024;
+
+    public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout) {
+        return durableProducer(bootstrapServers, publishTimeout, Duration.ofMillis(1), 1024 * 1024);
+    }
+
+    /**
+     * @param maxEventBytes the largest event JSON the gateway accepts (decompressed): the
+     *                      producer must take it with its headers, or it would answer 503 forever
+     */
+    public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout, Duration linger,
+                                                           int maxEventBytes) {
+        long maxRequestBytes = (long) maxEventBytes + RECORD_OVERHEAD_BYTES;
+        if (maxRequestBytes > TopicSetup.MAX_EVENT_RECORD_BYTES) {
+            throw new IllegalArgumentException("events of up to " + maxEventBytes + " bytes (decompressed) do not fit "
+                    + "the event topics' " + TopicSetup.MAX_EVENT_RECORD_BYTES + " bytes per record; lower "
+                    + "SLUICE_GATEWAY_MAX_DECOMPRESSED_BYTES to at most "
+                    + (TopicSetup.MAX_EVENT_RECORD_BYTES - RECORD_OVERHEAD_BYTES));
+        }
+        Properties props = new Properties();
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(maxRequestBytes));
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-gateway");
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, Long.toString(linger.toMillis()));
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(128 * 1024));
+        int timeoutMs = (int) publishTimeout.toMillis();
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(Math.max(1, timeoutMs - 10)));
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(timeoutMs));
+        // send() runs on the event loop, so it may block only briefly: metadata is fetched at
+        // startup (warmUp), and with the buffer full a send waits at most this long, then fails
+        // (the client gets 503).
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "100");
+        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /**
+     * Fetches topic metadata now, so that no send waits for it on the event loop. Each attempt
+     * is bounded by the producer's short max.block.ms, so this retries until {@code timeout}.
+     */
+    public void warmUp(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (String topic : new String[] {topics.transactions(), topics.errors()}) {
+            while (true) {
+                try {
+                    partitionCounts.put(topic, producer.partitionsFor(topic).size());
+                    break;
+                } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("no metadata for topic " + topic + " from Kafka within "
+                                + timeout.toSeconds() + " s", e);
+                    }
+                }
+            }
+        }
+    }
+
+    public CompletableFuture<Void> publish(IngestRoute route, AcceptedEvent event, byte[] json, long receivedAtMillis) {
+        String topic = route.endpoint() == Endpoint.TRANSACTION ? topics.transactions() : topics.errors();
+        int partition = PartitionChooser.partition(route.token(), event.eventId(), partitionCounts.get(topic));
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition, event.eventTimeMillis(),
+                route.token().getBytes(StandardCharsets.UTF_8), json);
+        EventHeaders.put(record.headers(), EventHeaders.EVENT_ID, event.eventId());
+        EventHeaders.put(record.headers(), EventHeaders.PROJECT, route.token());
+        EventHeaders.put(record.headers(), EventHeaders.ENDPOINT, route.endpoint().pathSegment());
+        EventHeaders.put(record.headers(), EventHeaders.RECEIVED_AT, Long.toString(receivedAtMillis));
+        EventHeaders.put(record.headers(), EventHeaders.EVENT_TIME, Long.toString(event.eventTimeMillis()));
+        EventHeaders.put(record.headers(), EventHeaders.TIME_ADJUSTED, Boolean.toString(event.timeAdjusted()));
+        EventHeaders.put(record.headers(), EventHeaders.GATEWAY_VERSION, GATEWAY_VERSION);
+
+        CompletableFuture<Void> acknowledged = new CompletableFuture<>();
+        try {
+            producer.send(record, (metadata, error) -> {
+                if (error == null) {
+                    acknowledged.complete(null);
+                } else {
+                    acknowledged.completeExceptionally(error);
+                }
+            });
+        } catch (RuntimeException e) {
+            acknowledged.completeExceptionally(e);
+        }
+        return acknowledged;
+    }
+
+    /** Sends what is buffered and waits for it, bounded, before closing. */
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(10));
+    }
+}

@@ -1,0 +1,188 @@
+package io.sluice.gateway.validate;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.events.EventTime;
+import io.sluice.events.InvalidFieldException;
+import io.sluice.events.SentryFields;
+import io.sluice.gateway.admit.Endpoint;
+import io.sluice.gateway.admit.Rejection;
+import io.sluice.outcomes.Outcome;
+
+/**
+ * The one place that reads the JSON and decides whether an event is acceptable. Unknown fields
+ * are kept (the bytes are published unchanged); only what Sluice relies on is checked:
+ * the event id, the event time, and per endpoint the fields that make the event meaningful.
+ */
+public final class EventValidator {
+    private static final Pattern HEX_32 = Pattern.compile("[0-9a-fA-F]{32}");
+    private static final Pattern UUID_TEXT = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    private static final Pattern EPOCH_SECONDS = Pattern.compile("\\d{1,12}(\\.\\d{1,9})?");
+    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(SentryFields.MAX_NESTING_DEPTH).build())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build());
+
+    private final Duration horizon;
+
+    public EventValidator(Duration horizon) {
+        this.horizon = horizon;
+    }
+
+    public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis) {
+        JsonNode event = parse(json);
+        switch (endpoint) {
+            case TRANSACTION -> checkTransaction(event);
+            case ERROR_REPORT -> checkErrorReport(event);
+        }
+        String eventId = eventId(event.get("event_id"));
+        Long clientTime = eventTime(event);
+        long tooOld = receivedAtMillis - horizon.toMillis();
+        long tooNew = receivedAtMillis + EventTime.MAX_FUTURE.toMillis();
+        if (clientTime == null || clientTime < tooOld || clientTime > tooNew) {
+            return new AcceptedEvent(eventId, receivedAtMillis, true);
+        }
+        return new AcceptedEvent(eventId, clientTime, false);
+    }
+
+    static JsonNode parse(byte[] json) {
+        JsonNode event;
+        try {
+            event = MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new Rejection(Outcome.INVALID_JSON, "the body is not valid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new Rejection(Outcome.INVALID_JSON, "the body cannot be read as JSON");
+        }
+        if (event == null || !event.isObject()) {
+            throw new Rejection(Outcome.INVALID_JSON, "the body must be a JSON object");
+        }
+        return event;
+    }
+
+    private static void checkTransaction(JsonNode event) {
+        JsonNode name = event.get("transaction");
+        if (name == null || !name.isTextual() || name.textValue().isBlank()) {
+            throw Rejection.invalid("transaction",
+                    "'transaction' must be a non-empty string naming the request, such as \"GET /users/42\"");
+        }
+        try {
+            SentryFields.statusCode(event);
+        } catch (InvalidFieldException e) {
+            throw Rejection.invalid(e.field(), e.getMessage());
+        }
+    }
+
+    private static void checkErrorReport(JsonNode event) {
+        if (hasException(event) || SentryFields.hasMessage(event)) {
+            return;
+        }
+        throw Rejection.invalid("exception", "an error report needs 'exception' (with a non-empty 'values' array "
+                + "of items with 'type' or 'value'), 'message' or 'logentry'");
+    }
+
+    /** Exceptions that each say what was thrown: a {@code type} or a {@code value}. */
+    private static boolean hasException(JsonNode event) {
+        JsonNode values = SentryFields.exceptions(event);
+        if (values == null) {
+            return false;
+        }
+        for (JsonNode item : values) {
+            if (!item.isObject() || (SentryFields.isAbsent(item.get("type")) && SentryFields.isAbsent(item.get("value")))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String eventId(JsonNode id) {
+        if (SentryFields.isAbsent(id)) {
+            return randomEventId();
+        }
+        String text = id.isTextual() ? id.textValue().strip() : "";
+        if (HEX_32.matcher(text).matches()) {
+            return text.toLowerCase(Locale.ROOT);
+        }
+        if (UUID_TEXT.matcher(text).matches()) {
+            return text.replace("-", "").toLowerCase(Locale.ROOT);
+        }
+        throw Rejection.invalid("event_id", "'event_id' must be 32 hex digits or a UUID, got " + SentryFields.abbreviate(id));
+    }
+
+    /**
+     * A random (version 4) UUID as 32 hex digits. From ThreadLocalRandom, not UUID.randomUUID():
+     * an event id needs to be unique, not unguessable, and SecureRandom is shared by all event
+     * loops behind one lock.
+     */
+    private static String randomEventId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
+        long low = (random.nextLong() & ~(0xC000L << 48)) | (0x8000L << 48);
+        char[] hex = new char[32];
+        for (int i = 0; i < 16; i++) {
+            hex[15 - i] = Character.forDigit((int) (high >>> (4 * i)) & 0xF, 16);
+            hex[31 - i] = Character.forDigit((int) (low >>> (4 * i)) & 0xF, 16);
+        }
+        return new String(hex);
+    }
+
+    /** Event time in epoch ms from {@code timestamp}, else {@code sent_at}; null when neither is present. */
+    private static Long eventTime(JsonNode event) {
+        for (String field : new String[] {"timestamp", "sent_at"}) {
+            JsonNode value = event.get(field);
+            if (!SentryFields.isAbsent(value)) {
+                return parseTime(field, value);
+            }
+        }
+        return null;
+    }
+
+    static long parseTime(String field, JsonNode value) {
+        if (value.isNumber()) {
+            if (value.isFloatingPointNumber() && !Double.isFinite(value.doubleValue())) {
+                throw Rejection.invalid(field, "'" + field + "' is out of range: " + SentryFields.abbreviate(value));
+            }
+            return epochSecondsToMillis(field, value.decimalValue());
+        }
+        if (value.isTextual()) {
+            String text = value.textValue().strip();
+            if (EPOCH_SECONDS.matcher(text).matches()) {
+                return epochSecondsToMillis(field, new java.math.BigDecimal(text));
+            }
+            long common = IsoTimestamps.parseMillis(text);
+            if (IsoTimestamps.isOfThisShape(common)) {
+                return common;
+            }
+            Long general;
+            try {
+                general = IsoTimestamps.parseMillisWithJavaTime(text);
+            } catch (ArithmeticException | java.time.DateTimeException beyondEpochMillis) {
+                // Like an epoch number too large to hold: refused, not re-timed.
+                throw Rejection.invalid(field, "'" + field + "' is out of range: " + SentryFields.abbreviate(value));
+            }
+            if (general != null) {
+                return general;
+            }
+        }
+        throw Rejection.invalid(field, "'" + field + "' must be an ISO 8601 time or epoch seconds, got " + SentryFields.abbreviate(value));
+    }
+
+    private static long epochSecondsToMillis(String field, java.math.BigDecimal seconds) {
+        if (seconds.signum() < 0 || seconds.compareTo(java.math.BigDecimal.valueOf(Instant.MAX.getEpochSecond() / 1000)) > 0) {
+            throw Rejection.invalid(field, "'" + field + "' is out of range: " + seconds.toPlainString());
+        }
+        return seconds.movePointRight(3).longValue();
+    }
+}

@@ -1,0 +1,44 @@
+package io.sluice.gateway.admit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.net.InetAddress;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+class InFlightBudgetTest {
+    private final AtomicLong total = new AtomicLong();
+    private final InFlightBudget budget = new InFlightBudget(1000, 400, total);
+
+    @Test
+    void oneClientHoldsAtMostItsShareWhileOthersStillFit() throws Exception {
+        InetAddress hog = InetAddress.getByName("203.0.113.7");
+        budget.reserve(hog, 300);
+        assertEquals("overloaded", assertThrows(Rejection.class, () -> budget.reserve(hog, 101)).code());
+        budget.reserve(InetAddress.getByName("198.51.100.9"), 400);
+        assertEquals(700, total.get(), "a refused reservation takes nothing");
+    }
+
+    @Test
+    void theTotalIsCappedAcrossClients() throws Exception {
+        budget.reserve(InetAddress.getByName("10.0.0.1"), 400);
+        budget.reserve(InetAddress.getByName("10.0.0.2"), 400);
+        InetAddress third = InetAddress.getByName("10.0.0.3");
+        assertEquals("overloaded", assertThrows(Rejection.class, () -> budget.reserve(third, 201)).code());
+        assertEquals(0, budget.reserve(third, 200).bytes() - 200);
+        assertEquals(1000, total.get());
+    }
+
+    @Test
+    void anExtendedReservationGivesEverythingBackAndLeavesNoEntry() throws Exception {
+        InFlightBudget.Reservation reservation = budget.reserve(InetAddress.getByName("10.0.0.1"), 100);
+        reservation.extend(250);
+        assertThrows(Rejection.class, () -> reservation.extend(51));
+        assertEquals(350, reservation.bytes());
+        reservation.release();
+        assertEquals(0, total.get());
+        assertEquals(0, budget.clientsHolding());
+    }
+}

@@ -1,0 +1,98 @@
+package io.sluice.gateway.publish;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.outcomes.Outcome;
+
+/** Outcome counts are absolute per gateway and key, published until Kafka acknowledges them. */
+class OutcomesTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final MockProducer<byte[], byte[]> kafka = new MockProducer<>(false, null,
+            new ByteArraySerializer(), new ByteArraySerializer());
+    /** Flushed by hand: the scheduled flush comes after the test. */
+    private final Outcomes outcomes = new Outcomes(token -> true, kafka, "sluice.outcomes", Duration.ofHours(1));
+
+    private List<Long> eventsSent() {
+        return kafka.history().stream().map(record -> {
+            try {
+                return JSON.readTree(new String(record.value(), StandardCharsets.UTF_8)).get("events").asLong();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }).toList();
+    }
+
+    @Test
+    void aRowNamesTheProjectMinuteOutcomeAndGatewayByItsWireCode() throws Exception {
+        outcomes.record("shop", Outcome.TOO_MANY_FAILED_ATTEMPTS);
+        outcomes.flush();
+
+        var record = kafka.history().get(0);
+        JsonNode row = JSON.readTree(record.value());
+        assertEquals("too_many_failed_attempts", row.get("outcome").textValue());
+        assertEquals("shop", row.get("project").textValue());
+        assertEquals(0, row.get("minute").asLong() % 60);
+        assertEquals("shop/too_many_failed_attempts/" + row.get("minute").asLong() + "/" + row.get("gateway").textValue(),
+                new String(record.key(), StandardCharsets.UTF_8));
+        assertEquals(List.of("project", "minute", "outcome", "gateway", "events", "version"), fieldNames(row));
+    }
+
+    private static List<String> fieldNames(JsonNode row) {
+        List<String> names = new java.util.ArrayList<>();
+        row.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    @Test
+    void aCountThatGrewAfterAFailedSendIsPublishedWhole() {
+        for (int i = 0; i < 3; i++) {
+            outcomes.record("shop", Outcome.ACCEPTED);
+        }
+        outcomes.flush();
+        kafka.errorNext(new TimeoutException("Kafka is down")); // the delivery callback reports the failure
+
+        outcomes.record("shop", Outcome.ACCEPTED);
+        outcomes.flush(); // Kafka is back
+        kafka.completeNext();
+        outcomes.flush(); // nothing new: nothing sent
+
+        assertEquals(List.of(3L, 4L), eventsSent());
+    }
+
+    @Test
+    void aCountIsNotSentAgainWhileOnItsWayNorOnceAcknowledged() {
+        outcomes.record("shop", Outcome.ACCEPTED);
+        outcomes.flush();
+        outcomes.flush(); // still on its way
+        kafka.completeNext();
+        outcomes.flush(); // acknowledged
+
+        assertEquals(List.of(1L), eventsSent());
+    }
+
+    /** Issue #13 item 8: the count was marked published before Kafka acknowledged it, and lost when it failed. */
+    @Test
+    void countsRecordedWhileKafkaIsDownArePublishedAfterItReturns() {
+        outcomes.record("shop", Outcome.INVALID_FIELD);
+        outcomes.record("shop", Outcome.INVALID_FIELD);
+        outcomes.flush();
+        kafka.errorNext(new TimeoutException("Kafka is down"));
+        outcomes.flush();
+        kafka.completeNext();
+
+        assertEquals(List.of(2L, 2L), eventsSent());
+    }
+}
