@@ -6,8 +6,8 @@ import java.time.format.DateTimeParseException;
 
 import io.sluice.config.Settings;
 import io.sluice.processor.ProcessorConfig;
-import io.sluice.replay.Replay;
-import io.sluice.replay.ReplayRequest;
+import io.sluice.sink.replay.Replay;
+import io.sluice.sink.replay.ReplayRequest;
 import io.sluice.sink.ClickHouseClients;
 
 /** {@code ./sluice replay}: rebuilds ClickHouse rows of an event-time range from Kafka. */

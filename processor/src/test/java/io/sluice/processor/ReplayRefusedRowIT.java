@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.sluice.replay.Replay;
-import io.sluice.replay.ReplayRequest;
+import io.sluice.sink.replay.Replay;
+import io.sluice.sink.replay.ReplayRequest;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;

@@ -1,4 +1,4 @@
-package io.sluice.replay;
+package io.sluice.sink.replay;
 
 import java.time.Instant;
 import java.util.Set;
