@@ -15,12 +15,12 @@ import org.slf4j.LoggerFactory;
 
 import com.clickhouse.client.api.Client;
 
-import io.sluice.aggregate.JsonSerde;
-import io.sluice.aggregate.ProcessorTopology;
-import io.sluice.aggregate.UnproducibleToDeadLetters;
 import io.sluice.config.TopicSetup;
 import io.sluice.config.Topics;
-import io.sluice.ops.ProcessorAdmin;
+import io.sluice.processor.ops.ProcessorAdmin;
+import io.sluice.processor.topology.JsonSerde;
+import io.sluice.processor.topology.ProcessorTopology;
+import io.sluice.processor.topology.UnproducibleToDeadLetters;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
 import io.sluice.sink.SchemaMigrations;
@@ -91,7 +91,7 @@ public final class Processor implements AutoCloseable {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
-        // Rows are bounded by io.sluice.aggregate.Columns far below this, the brokers' default
+        // Rows are bounded by io.sluice.processor.rows.Columns far below this, the brokers' default
         // message.max.bytes; one that is still larger fails to serialize (JsonSerde) and goes to
         // the dead letters instead of failing its task again and again.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), JsonSerde.MAX_REQUEST_BYTES);

@@ -20,7 +20,7 @@ import io.sluice.events.EventHeaders;
  * only once Kafka has them, so the sink may then commit past them.
  */
 public final class DeadLetters implements AutoCloseable {
-    /** The header names of io.sluice.aggregate.ToDeadLetter. */
+    /** The header names of io.sluice.processor.topology.ToDeadLetter. */
     public static final String REASON = "sluice.dead_letter.reason";
     public static final String SOURCE = "sluice.dead_letter.source";
     private static final int MAX_REASON_CHARS = 4096;

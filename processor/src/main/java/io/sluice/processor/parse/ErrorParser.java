@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.kafka.common.header.Headers;
 
 import io.sluice.events.SentryFields;
+import io.sluice.processor.rows.Columns;
+import io.sluice.processor.rows.ErrorFact;
 
 /**
  * Turns a raw error report into an {@link ErrorFact}. The reported exception is the last of

@@ -2,6 +2,8 @@ package io.sluice.processor.parse;
 
 import org.apache.kafka.common.header.Headers;
 
+import io.sluice.processor.rows.Fact;
+
 /** Turns a raw record into a fact, or throws {@link UnprocessableRecordException} with the reason. */
 @FunctionalInterface
 public interface RawParser<F extends Fact> {

@@ -9,6 +9,7 @@ import org.apache.kafka.common.header.Headers;
 
 import io.sluice.events.InvalidFieldException;
 import io.sluice.events.SentryFields;
+import io.sluice.processor.rows.TransactionFact;
 
 /**
  * Turns a raw transaction record (the client's JSON plus the gateway's headers) into a

@@ -11,6 +11,8 @@ import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
 
+import io.sluice.processor.rows.Fact;
+
 /**
  * Lets an event through only the first time its (project, event id) is seen within the horizon
  * of its first receipt, so a client's retry is counted once wherever its event time lands (a

@@ -6,6 +6,10 @@ import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
+import io.sluice.processor.parse.RawParser;
+import io.sluice.processor.parse.UnprocessableRecordException;
+import io.sluice.processor.rows.Fact;
+
 /** Parses each raw record; failures are passed on with their reason instead of stopping the partition. */
 final class ParseRaw<F extends Fact> implements FixedKeyProcessor<String, byte[], Parsed<F>> {
     private final RawParser<F> parser;

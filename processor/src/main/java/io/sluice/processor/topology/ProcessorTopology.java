@@ -17,6 +17,18 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.TimeWindows;
 
 import io.sluice.config.Topics;
+import io.sluice.processor.parse.ErrorParser;
+import io.sluice.processor.parse.RawParser;
+import io.sluice.processor.parse.TransactionParser;
+import io.sluice.processor.rows.ErrorFact;
+import io.sluice.processor.rows.ErrorKey;
+import io.sluice.processor.rows.ErrorRow;
+import io.sluice.processor.rows.Fact;
+import io.sluice.processor.rows.Generations;
+import io.sluice.processor.rows.TrafficCounts;
+import io.sluice.processor.rows.TrafficKey;
+import io.sluice.processor.rows.TrafficRow;
+import io.sluice.processor.rows.TransactionFact;
 
 /**
  * The processor's whole dataflow, with no I/O of its own:

@@ -6,6 +6,7 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 import io.sluice.events.EventHeaders;
+import io.sluice.processor.rows.Fact;
 
 /**
  * Sends an unusable record on to the dead-letter topic: the original bytes and headers, plus

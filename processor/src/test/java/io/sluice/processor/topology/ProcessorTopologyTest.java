@@ -30,6 +30,12 @@ import org.junit.jupiter.api.Test;
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
 import io.sluice.events.EventHeaders;
+import io.sluice.processor.rows.Columns;
+import io.sluice.processor.rows.ErrorFact;
+import io.sluice.processor.rows.ErrorRow;
+import io.sluice.processor.rows.Generations;
+import io.sluice.processor.rows.TrafficRow;
+import io.sluice.processor.rows.TransactionFact;
 
 class ProcessorTopologyTest {
     private static final Topics TOPICS = Topics.from(new Settings(Map.of()));
