@@ -1,4 +1,4 @@
-package io.sluice.config;
+package io.sluice.kafka;
 
 import java.util.ArrayList;
 import java.util.List;
