@@ -9,10 +9,10 @@ import java.util.Optional;
 
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
-import io.sluice.config.TopicSetup;
 import io.sluice.config.Topics;
 import io.sluice.engines.Directories;
 import io.sluice.engines.EnginePair;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.sink.ClickHouseSettings;

@@ -9,10 +9,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.config.Topics;
 
 /**
  * Creates Sluice's topics if they are missing; existing topics are left as they are. Gateway,
@@ -51,7 +53,7 @@ public final class TopicSetup {
         // One partition: the registry is small and every gateway reads all of it.
         wanted.add(topic(topics.projects(), 1, topics, compacted));
 
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+        try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
             if (missing.isEmpty()) {

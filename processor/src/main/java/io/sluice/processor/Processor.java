@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 
 import com.clickhouse.client.api.Client;
 
-import io.sluice.config.TopicSetup;
 import io.sluice.config.Topics;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.ops.ProcessorAdmin;
 import io.sluice.processor.topology.JsonSerde;
 import io.sluice.processor.topology.ProcessorTopology;

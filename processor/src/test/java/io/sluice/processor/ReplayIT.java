@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 import com.clickhouse.client.api.Client;
 
 import io.sluice.config.Settings;
-import io.sluice.config.TopicSetup;
 import io.sluice.config.Topics;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.sink.replay.Replay;
 import io.sluice.sink.replay.ReplayRequest;
 import io.sluice.sink.ClickHouseClients;

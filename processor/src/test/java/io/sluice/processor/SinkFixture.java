@@ -13,7 +13,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import com.clickhouse.client.api.Client;
 
 import io.sluice.config.Settings;
-import io.sluice.config.TopicSetup;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
 import io.sluice.sink.SchemaMigrations;
