@@ -48,7 +48,7 @@ public final class Bench {
             KafkaSettings kafka = KafkaSettings.from(settings);
             TopicSetup.ensureTopics(kafka);
             ProjectAdmin.NewProject project;
-            try (ProjectAdmin admin = new ProjectAdmin(kafka.bootstrapServers(), kafka.topics().projects())) {
+            try (ProjectAdmin admin = new ProjectAdmin(kafka)) {
                 project = admin.create("bench");
             }
             byte[] body = Payloads.transaction();
@@ -61,7 +61,7 @@ public final class Bench {
             PipelineResults pipeline = new PipelineRun(env, wrk, seconds, work, profile ? Optional.of(files) : Optional.empty(), out)
                     .measure(project, body, gzipped);
             out.println("· ceiling: the Kafka producer alone");
-            double producerCeiling = ProducerCeiling.measure(kafka.bootstrapServers(), body, seconds);
+            double producerCeiling = ProducerCeiling.measure(kafka, body, seconds);
             out.println("· ceiling: Kafka Streams copying the raw topic, exactly once, nothing else");
             double streamsCeiling = StreamsCeiling.measure(ProcessorConfig.from(settings), kafka.topics().transactions(),
                     pipeline.published(), work.resolve("streams-ceiling"));

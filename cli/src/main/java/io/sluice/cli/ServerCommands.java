@@ -50,7 +50,7 @@ final class ServerCommands {
     private static int projects(Settings settings, PrintStream out, Args args) {
         KafkaSettings kafka = CommandLineSettings.kafka(settings, args);
         TopicSetup.ensureTopics(kafka);
-        try (ProjectAdmin admin = new ProjectAdmin(kafka.bootstrapServers(), kafka.topics().projects())) {
+        try (ProjectAdmin admin = new ProjectAdmin(kafka)) {
             new ProjectsCommand(admin, out).run(args);
         }
         return 0;

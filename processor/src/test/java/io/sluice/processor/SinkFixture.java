@@ -45,7 +45,7 @@ final class SinkFixture implements AutoCloseable {
     }
 
     ClickHouseSink sink(String group, SinkLimits limits) {
-        return new ClickHouseSink(client, config.kafka().bootstrapServers(), group, "", Map.of(history, db + ".transactions"),
+        return new ClickHouseSink(client, config.kafka(), group, "", Map.of(history, db + ".transactions"),
                 deadLetters, limits);
     }
 

@@ -16,6 +16,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import io.sluice.config.KafkaSettings;
+import io.sluice.kafka.KafkaClients;
+
 /**
  * Reads and changes projects in the registry topic; every gateway follows that topic. A change
  * reads the current record, changes it and writes it back (last writer wins: run one admin change
@@ -24,18 +27,26 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class ProjectAdmin implements AutoCloseable {
     private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(30);
 
-    private final String bootstrapServers;
+    private final KafkaSettings kafka;
     private final String topic;
     private final KafkaProducer<byte[], byte[]> producer;
 
+    /** Changes the registry topic of these settings. */
+    public ProjectAdmin(KafkaSettings kafka) {
+        this(kafka, kafka.topics().projects());
+    }
+
+    /** Changes {@code topic} at these brokers. */
     public ProjectAdmin(String bootstrapServers, String topic) {
-        this.bootstrapServers = bootstrapServers;
+        this(KafkaSettings.at(bootstrapServers), topic);
+    }
+
+    private ProjectAdmin(KafkaSettings kafka, String topic) {
+        this.kafka = kafka;
         this.topic = topic;
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Properties props = KafkaClients.producerProperties(kafka, "sluice-project-admin");
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-project-admin");
         this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
@@ -131,11 +142,11 @@ public final class ProjectAdmin implements AutoCloseable {
     }
 
     private ProjectRegistry loadedRegistry() {
-        ProjectRegistry registry = new ProjectRegistry(bootstrapServers, topic);
+        ProjectRegistry registry = new ProjectRegistry(kafka, topic);
         try {
             if (!registry.awaitLoaded(LOAD_TIMEOUT)) {
                 registry.close();
-                throw new IllegalStateException("cannot read the project registry " + topic + " from " + bootstrapServers);
+                throw new IllegalStateException("cannot read the project registry " + topic + " from " + kafka.bootstrapServers());
             }
             return registry;
         } catch (InterruptedException e) {

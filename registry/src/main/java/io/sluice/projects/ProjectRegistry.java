@@ -21,6 +21,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.sluice.config.KafkaSettings;
+import io.sluice.kafka.KafkaClients;
+
 /**
  * The gateway's view of all projects: reads the compacted registry topic from the beginning,
  * then follows it, on one background thread. Lookups are map reads, so an unknown token costs
@@ -43,13 +46,21 @@ public final class ProjectRegistry implements AutoCloseable {
     /** Why the follower stopped while not closing, or null while it follows. */
     private volatile String stoppedBecause;
 
+    /** Follows the registry topic of these settings. */
+    public ProjectRegistry(KafkaSettings kafka) {
+        this(kafka, kafka.topics().projects());
+    }
+
+    /** Follows {@code topic} at these brokers. */
     public ProjectRegistry(String bootstrapServers, String topic) {
+        this(KafkaSettings.at(bootstrapServers), topic);
+    }
+
+    ProjectRegistry(KafkaSettings kafka, String topic) {
         this.topic = topic;
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Properties props = KafkaClients.consumerProperties(kafka, "sluice-registry");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-registry");
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.follower = new Thread(this::follow, "sluice-registry");
         this.follower.setDaemon(true);

@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
 
 import com.clickhouse.client.api.Client;
 
+import io.sluice.config.KafkaSettings;
+import io.sluice.kafka.KafkaClients;
+
 /**
  * Copies the processor's output topics into ClickHouse tables. Rows are batched (by count, bytes
  * and age), inserted as JSONEachRow, and only then are the Kafka offsets committed. The tables are
@@ -76,16 +79,14 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
      * @param deadLetterTopic where rows ClickHouse refuses go
      * @param instanceId      stable name of this instance for static group membership, or "" for none
      */
-    public ClickHouseSink(Client client, String bootstrapServers, String groupId, String instanceId,
+    public ClickHouseSink(Client client, KafkaSettings kafka, String groupId, String instanceId,
                           Map<String, String> tableByTopic, String deadLetterTopic, SinkLimits limits) {
         this.inserter = new RowInserter(client, INSERT_TIMEOUT);
         this.tableByTopic = Map.copyOf(tableByTopic);
         this.limits = limits;
         this.metrics = new SinkMetrics(limits.stallTimeout());
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Properties props = KafkaClients.consumerProperties(kafka, groupId);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, groupId);
         // Only what exactly-once transactions committed; aborted attempts never reach ClickHouse.
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -95,7 +96,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
             props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId);
         }
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        this.deadLetters = new DeadLetters(bootstrapServers, deadLetterTopic, groupId + "-dead-letters");
+        this.deadLetters = new DeadLetters(kafka, deadLetterTopic, groupId + "-dead-letters");
     }
 
     @Override

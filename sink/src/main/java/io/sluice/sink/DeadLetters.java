@@ -12,7 +12,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import io.sluice.config.KafkaSettings;
 import io.sluice.events.EventHeaders;
+import io.sluice.kafka.KafkaClients;
 
 /**
  * Puts rows ClickHouse refused into the dead-letter topic, with the same headers as the
@@ -28,11 +30,9 @@ public final class DeadLetters implements AutoCloseable {
     private final String topic;
     private final KafkaProducer<byte[], byte[]> producer;
 
-    public DeadLetters(String bootstrapServers, String topic, String clientId) {
+    public DeadLetters(KafkaSettings kafka, String topic, String clientId) {
         this.topic = topic;
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        Properties props = KafkaClients.producerProperties(kafka, clientId);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(16 * 1024 * 1024));

@@ -1,7 +1,6 @@
 package io.sluice.sink.replay;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,9 +20,11 @@ import com.clickhouse.client.api.Client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.sluice.config.Topics;
+import io.sluice.config.KafkaSettings;
+import io.sluice.kafka.KafkaClients;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.RowInserter;
+import io.sluice.sink.SinkTables;
 
 /**
  * Rebuilds ClickHouse tables from the processor's retained output topics: the parsed history
@@ -36,29 +37,22 @@ public final class Replay {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int BATCH_ROWS = 20_000;
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
-    private static final int REFUSALS_PRINTED = 20;
 
-    private final String bootstrapServers;
-    private final Topics topics;
+    private final KafkaSettings kafka;
     private final Duration horizon;
     private final Client clickHouse;
-    private final ClickHouseSettings clickHouseSettings;
-    private final PrintStream out;
+    private final SinkTables tables;
+    private final ReplayListener listener;
     private final RowInserter inserter;
 
-    public Replay(String bootstrapServers, Topics topics, Duration horizon, Client clickHouse,
-                  ClickHouseSettings clickHouseSettings, PrintStream out) {
-        this.bootstrapServers = bootstrapServers;
-        this.topics = topics;
+    public Replay(KafkaSettings kafka, Duration horizon, Client clickHouse, ClickHouseSettings clickHouseSettings,
+                  ReplayListener listener) {
+        this.kafka = kafka;
         this.horizon = horizon;
         this.clickHouse = clickHouse;
-        this.clickHouseSettings = clickHouseSettings;
-        this.out = out;
+        this.tables = SinkTables.of(kafka.topics(), clickHouseSettings.database());
+        this.listener = listener;
         this.inserter = new RowInserter(clickHouse, Duration.ofSeconds(120));
-    }
-
-    /** One table's share of the work: where its rows come from and which field holds their time. */
-    private record Source(String topic, String table, String timeField, boolean timeInMillis, boolean perMinute) {
     }
 
     /** Per table: rows re-sent, how many of them were already present, and how many ClickHouse refused. */
@@ -66,36 +60,26 @@ public final class Replay {
     }
 
     public List<TableSummary> run(ReplayRequest request) {
-        String db = clickHouseSettings.database();
-        List<Source> sources = new ArrayList<>();
+        List<SinkTables.Table> sources = new ArrayList<>();
         if (request.what().contains(ReplayRequest.What.HISTORY)) {
-            sources.add(new Source(topics.history(), db + ".transactions", "timestamp", true, false));
+            sources.add(tables.transactions());
         }
         if (request.what().contains(ReplayRequest.What.ERRORS)) {
-            sources.add(new Source(topics.errorHistory(), db + ".errors", "timestamp", true, false));
+            sources.add(tables.errors());
         }
         if (request.what().contains(ReplayRequest.What.AGGREGATES)) {
-            sources.add(new Source(topics.traffic(), db + ".traffic_1m", "minute", false, true));
-            sources.add(new Source(topics.errors1m(), db + ".errors_1m", "minute", false, true));
-            sources.add(new Source(topics.outcomes(), db + ".outcomes_1m", "minute", false, true));
+            sources.addAll(tables.perMinute());
         }
-        out.println((request.dryRun() ? "Dry run: counting" : "Replaying") + " event times " + request.from() + " … "
-                + request.to() + (request.project() == null ? ", all projects" : ", project " + request.project()));
+        listener.started(request);
         List<TableSummary> summaries = new ArrayList<>();
-        for (Source source : sources) {
+        for (SinkTables.Table source : sources) {
             summaries.add(replay(source, request));
         }
-        out.println();
-        out.printf("%-28s %14s %14s %18s %10s%n", "table", "records read", "rows re-sent", "already present", "refused");
-        for (TableSummary summary : summaries) {
-            out.printf("%-28s %14d %14d %18s %10s%n", summary.table(), summary.recordsRead(), summary.rowsResent(),
-                    request.dryRun() ? "-" : Long.toString(summary.rowsAlreadyPresent()),
-                    request.dryRun() ? "-" : Long.toString(summary.rowsRefused()));
-        }
+        listener.finished(request, summaries);
         return summaries;
     }
 
-    private TableSummary replay(Source source, ReplayRequest request) {
+    private TableSummary replay(SinkTables.Table source, ReplayRequest request) {
         long before = request.dryRun() ? 0 : rowsInRange(source, request);
         long read = 0;
         long resent = 0;
@@ -133,26 +117,26 @@ public final class Replay {
                     batch.add(new RowInserter.Row(record.key(), record.value(),
                             record.topic() + "/" + record.partition() + "@" + record.offset()));
                     if (batch.size() >= BATCH_ROWS) {
-                        refused += insert(source.table(), batch, request.dryRun(), refused);
+                        refused += insert(source.table(), batch, request.dryRun());
                     }
                 }
                 if (System.nanoTime() - lastProgress > PROGRESS_EVERY.toNanos()) {
                     lastProgress = System.nanoTime();
-                    progress(source.table(), read, resent + newestPerKey.size(), total, begun);
+                    listener.progress(source.table(), read, total, resent + newestPerKey.size(), elapsedSince(begun));
                 }
             }
             for (RowInserter.Row row : newestPerKey.values()) {
                 resent++;
                 batch.add(row);
                 if (batch.size() >= BATCH_ROWS) {
-                    refused += insert(source.table(), batch, request.dryRun(), refused);
+                    refused += insert(source.table(), batch, request.dryRun());
                 }
             }
             if (!batch.isEmpty()) {
-                refused += insert(source.table(), batch, request.dryRun(), refused);
+                refused += insert(source.table(), batch, request.dryRun());
             }
-            progress(source.table(), read, resent, total, begun);
-            out.println();
+            listener.progress(source.table(), read, total, resent, elapsedSince(begun));
+            listener.tableDone(source.table());
         }
         long after = request.dryRun() ? 0 : rowsInRange(source, request);
         return new TableSummary(source.table(), read, resent, Math.max(0, resent - refused - (after - before)), refused);
@@ -160,7 +144,7 @@ public final class Replay {
 
     /** History topics: from the first record of {@code from - horizon} (an event may arrive that late); per-minute topics: from the start. */
     private Map<TopicPartition, Long> startOffsets(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
-                                                   Source source, ReplayRequest request) {
+                                                   SinkTables.Table source, ReplayRequest request) {
         Map<TopicPartition, Long> beginning = consumer.beginningOffsets(partitions);
         if (source.perMinute()) {
             return beginning;
@@ -180,7 +164,7 @@ public final class Replay {
 
     /** Kafka deletes old records: when the range starts before the oldest one kept, say so. */
     private void warnAboutRetention(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
-                                    Source source, ReplayRequest request) {
+                                    SinkTables.Table source, ReplayRequest request) {
         Map<TopicPartition, Long> beginning = consumer.beginningOffsets(partitions);
         Long oldest = null;
         for (TopicPartition partition : partitions) {
@@ -193,20 +177,17 @@ public final class Replay {
             }
         }
         if (oldest != null && Instant.ofEpochMilli(oldest).isAfter(request.from())) {
-            out.println("! " + source.topic() + ": the range starts before the oldest retained record ("
-                    + Instant.ofEpochMilli(oldest) + "); older events were deleted by Kafka's retention "
-                    + "(SLUICE_TOPIC_RAW_RETENTION). Replaying what exists.");
+            listener.olderRecordsDeleted(source.topic(), Instant.ofEpochMilli(oldest));
         }
     }
 
-    private boolean wanted(byte[] value, Source source, ReplayRequest request) {
+    private boolean wanted(byte[] value, SinkTables.Table source, ReplayRequest request) {
         try {
             JsonNode row = JSON.readTree(value);
             if (request.project() != null && !request.project().equals(row.path("project").asText())) {
                 return false;
             }
-            long time = row.path(source.timeField()).asLong();
-            long millis = source.timeInMillis() ? time : time * 1000;
+            long millis = source.perMinute() ? row.path("minute").asLong() * 1000 : row.path("timestamp").asLong();
             return millis >= request.from().toEpochMilli() && millis < request.to().toEpochMilli();
         } catch (IOException e) {
             return false;
@@ -218,7 +199,7 @@ public final class Replay {
      * their content are reported and skipped (the live sink sent them to the dead-letter topic when
      * it met them); returns how many. ClickHouse unavailable stops the replay: run it again.
      */
-    private int insert(String table, List<RowInserter.Row> batch, boolean dryRun, long refusedBefore) {
+    private int insert(String table, List<RowInserter.Row> batch, boolean dryRun) {
         List<RowInserter.Refused> refused = List.of();
         if (!dryRun) {
             try {
@@ -229,17 +210,11 @@ public final class Replay {
             }
         }
         batch.clear();
-        long printed = refusedBefore;
-        for (RowInserter.Refused row : refused) {
-            if (printed++ < REFUSALS_PRINTED) {
-                out.println();
-                out.println("! " + table + ": ClickHouse refused " + row.row().source() + ", skipped: " + row.reason());
-            }
-        }
+        refused.forEach(row -> listener.refused(table, row));
         return refused.size();
     }
 
-    private long rowsInRange(Source source, ReplayRequest request) {
+    private long rowsInRange(SinkTables.Table source, ReplayRequest request) {
         String time = source.perMinute() ? "minute" : "timestamp";
         String sql = "SELECT count() AS row_count FROM " + source.table() + " FINAL WHERE " + time
                 + " >= fromUnixTimestamp64Milli(" + request.from().toEpochMilli() + ") AND " + time
@@ -249,12 +224,8 @@ public final class Replay {
         return clickHouse.queryAll(sql, parameters).get(0).getLong("row_count");
     }
 
-    private void progress(String table, long read, long resent, long total, long begunNanos) {
-        double seconds = Math.max(0.001, (System.nanoTime() - begunNanos) / 1e9);
-        long rate = (long) (read / seconds);
-        long left = Math.max(0, total - read);
-        String eta = rate == 0 ? "?" : (left / Math.max(1, rate)) + " s";
-        out.printf("\r%-28s read %d/%d records, %d rows, %d records/s, ETA %s   ", table, read, total, resent, rate, eta);
+    private static Duration elapsedSince(long begunNanos) {
+        return Duration.ofNanos(System.nanoTime() - begunNanos);
     }
 
     private static boolean caughtUp(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
@@ -263,12 +234,10 @@ public final class Replay {
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Properties props = KafkaClients.consumerProperties(kafka, "sluice-replay");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-replay");
         return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 }
