@@ -9,10 +9,10 @@ import java.util.Optional;
 
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
-import io.sluice.config.TopicSetup;
 import io.sluice.config.Topics;
 import io.sluice.engines.Directories;
 import io.sluice.engines.EnginePair;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.sink.ClickHouseSettings;
@@ -48,7 +48,7 @@ public final class Bench {
             KafkaSettings kafka = KafkaSettings.from(settings);
             TopicSetup.ensureTopics(kafka);
             ProjectAdmin.NewProject project;
-            try (ProjectAdmin admin = new ProjectAdmin(kafka.bootstrapServers(), kafka.topics().projects())) {
+            try (ProjectAdmin admin = new ProjectAdmin(kafka)) {
                 project = admin.create("bench");
             }
             byte[] body = Payloads.transaction();
@@ -61,7 +61,7 @@ public final class Bench {
             PipelineResults pipeline = new PipelineRun(env, wrk, seconds, work, profile ? Optional.of(files) : Optional.empty(), out)
                     .measure(project, body, gzipped);
             out.println("· ceiling: the Kafka producer alone");
-            double producerCeiling = ProducerCeiling.measure(kafka.bootstrapServers(), body, seconds);
+            double producerCeiling = ProducerCeiling.measure(kafka, body, seconds);
             out.println("· ceiling: Kafka Streams copying the raw topic, exactly once, nothing else");
             double streamsCeiling = StreamsCeiling.measure(ProcessorConfig.from(settings), kafka.topics().transactions(),
                     pipeline.published(), work.resolve("streams-ceiling"));

@@ -1,8 +1,8 @@
 package io.sluice.bench;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -12,49 +12,52 @@ import com.clickhouse.data.ClickHouseFormat;
 
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
+import io.sluice.sink.RowInserter;
 import io.sluice.sink.SchemaMigrations;
 
-/** Ceilings of the sink: rows/s of bulk-inserting history rows straight into ClickHouse, in the sink's format and in RowBinary. */
+/** Ceilings of the sink: rows/s of bulk-inserting history rows straight into ClickHouse, through the sink's insert path and in RowBinary. */
 record InsertCeilings(double jsonEachRow, double rowBinary) {
     private static final int ROWS_PER_INSERT = 50_000;
+    private static final Duration INSERT_TIMEOUT = Duration.ofSeconds(120);
 
     /**
      * Inserts the same {@code rows} history rows (as the processor writes them) into a copy of the
-     * transactions table twice, 50,000 per insert: once as JSONEachRow (the sink's format), once
-     * as RowBinary (ClickHouse's cheapest row format to parse).
+     * transactions table twice, 50,000 per insert: once through the sink's {@link RowInserter}
+     * (JSONEachRow), once as RowBinary (ClickHouse's cheapest row format to parse).
      */
     static InsertCeilings measure(ClickHouseSettings settings, int rows) throws Exception {
         String table = settings.database() + ".bench_ceiling";
         try (Client client = ClickHouseClients.create(settings)) {
             SchemaMigrations.apply(client, settings);
             client.execute("CREATE TABLE IF NOT EXISTS " + table + " AS " + settings.database() + ".transactions").get().close();
-            List<byte[]> json = new ArrayList<>();
+            List<List<RowInserter.Row>> json = new ArrayList<>();
             List<byte[]> binary = new ArrayList<>();
-            ByteArrayOutputStream jsonBatch = new ByteArrayOutputStream();
+            List<RowInserter.Row> jsonBatch = new ArrayList<>();
             RowBinaryRows binaryBatch = new RowBinaryRows();
             long now = System.currentTimeMillis();
             for (int i = 0; i < rows; i++) {
                 String eventId = String.format("%032x", i);
                 String userId = "u" + (i % 1000);
-                jsonBatch.writeBytes(("{\"event_id\":\"" + eventId + "\",\"project\":\"bench\",\"timestamp\":" + now
+                byte[] jsonRow = ("{\"event_id\":\"" + eventId + "\",\"project\":\"bench\",\"timestamp\":" + now
                         + ",\"received_at\":" + now + ",\"time_adjusted\":false,\"environment\":\"production\",\"transaction\":"
                         + "\"GET /users/42\",\"method\":\"GET\",\"url\":\"https://shop.example/users/42\",\"path\":\"/users/42\","
                         + "\"status_code\":200,\"user_id\":\"" + userId + "\",\"sdk_name\":\"sentry.python\",\"sdk_version\":"
                         + "\"2.19.0\",\"runtime_name\":\"CPython\",\"runtime_version\":\"3.12.7\",\"os_name\":\"Linux\",\"os_version\":"
-                        + "\"6.1\",\"kafka_partition\":0,\"kafka_offset\":" + i + "}\n").getBytes(StandardCharsets.UTF_8));
+                        + "\"6.1\",\"kafka_partition\":0,\"kafka_offset\":" + i + "}").getBytes(StandardCharsets.UTF_8);
+                jsonBatch.add(new RowInserter.Row(null, jsonRow, "bench/0@" + i));
                 binaryBatch.string(eventId).string("bench").dateTime64Millis(now).dateTime64Millis(now).bool(false)
                         .string("production").string("GET /users/42").string("GET").string("https://shop.example/users/42")
                         .string("/users/42").nullableUInt16(200).string(userId).string("sentry.python").string("2.19.0")
                         .string("CPython").string("3.12.7").string("Linux").string("6.1").uint32(0).uint64(i);
                 if ((i + 1) % ROWS_PER_INSERT == 0 || i == rows - 1) {
-                    json.add(jsonBatch.toByteArray());
-                    jsonBatch.reset();
+                    json.add(jsonBatch);
+                    jsonBatch = new ArrayList<>();
                     binary.add(binaryBatch.takeBytes());
                 }
             }
-            double jsonRate = insertRate(client, table, json, ClickHouseFormat.JSONEachRow, rows);
+            double jsonRate = insertRate(new RowInserter(client, INSERT_TIMEOUT), table, json, rows);
             client.execute("TRUNCATE TABLE " + table).get().close();
-            double binaryRate = insertRate(client, table, binary, ClickHouseFormat.RowBinary, rows);
+            double binaryRate = insertRate(client, table, binary, rows);
             long stored = client.queryAll("SELECT count() AS n FROM " + table).get(0).getLong("n");
             if (stored != rows) {
                 throw new IllegalStateException("the RowBinary ceiling stored " + stored + " of " + rows + " rows");
@@ -63,11 +66,23 @@ record InsertCeilings(double jsonEachRow, double rowBinary) {
         }
     }
 
-    private static double insertRate(Client client, String table, List<byte[]> batches, ClickHouseFormat format, int rows)
+    private static double insertRate(RowInserter inserter, String table, List<List<RowInserter.Row>> batches, int rows)
             throws Exception {
         long start = System.nanoTime();
+        for (List<RowInserter.Row> batch : batches) {
+            List<RowInserter.Refused> refused = inserter.insert(table, batch);
+            if (!refused.isEmpty()) {
+                throw new IllegalStateException("ClickHouse refused a bench row: " + refused.get(0).reason());
+            }
+        }
+        return rows / ((System.nanoTime() - start) / 1e9);
+    }
+
+    private static double insertRate(Client client, String table, List<byte[]> batches, int rows) throws Exception {
+        long start = System.nanoTime();
         for (byte[] batch : batches) {
-            client.insert(table, new ByteArrayInputStream(batch), format).get(120, TimeUnit.SECONDS).close();
+            client.insert(table, new ByteArrayInputStream(batch), ClickHouseFormat.RowBinary)
+                    .get(INSERT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).close();
         }
         return rows / ((System.nanoTime() - start) / 1e9);
     }

@@ -17,6 +17,7 @@ import io.sluice.config.Settings;
 import io.sluice.engines.Ports;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.gateway.GatewayMain;
+import io.sluice.kafka.KafkaClients;
 import io.sluice.processor.ProcessorMain;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.sink.ClickHouseSettings;
@@ -102,7 +103,7 @@ final class PipelineRun {
 
     /** Records the gateway published: the end offsets of the transactions topic. */
     private static long publishedRecords(KafkaSettings kafka) {
-        try (var consumer = new KafkaConsumer<byte[], byte[]>(Map.of("bootstrap.servers", kafka.bootstrapServers()),
+        try (var consumer = new KafkaConsumer<byte[], byte[]>(KafkaClients.consumerProperties(kafka, null),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             var partitions = consumer.partitionsFor(kafka.topics().transactions()).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();

@@ -2,7 +2,6 @@ package io.sluice.bench;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -11,7 +10,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
 
+import io.sluice.config.KafkaSettings;
 import io.sluice.gateway.publish.EventPublisher;
+import io.sluice.kafka.KafkaClients;
 
 /** Ceiling of publishing: the gateway's durable producer alone, sending the same body as fast as it can. */
 final class ProducerCeiling {
@@ -22,11 +23,11 @@ final class ProducerCeiling {
     }
 
     /** Records/s over {@code seconds}. */
-    static double measure(String bootstrap, byte[] body, int seconds) throws Exception {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+    static double measure(KafkaSettings kafka, byte[] body, int seconds) throws Exception {
+        try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 4, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
-        try (KafkaProducer<byte[], byte[]> producer = (KafkaProducer<byte[], byte[]>) EventPublisher.durableProducer(bootstrap,
+        try (KafkaProducer<byte[], byte[]> producer = (KafkaProducer<byte[], byte[]>) EventPublisher.durableProducer(kafka.bootstrapServers(),
                 Duration.ofSeconds(30))) {
             producer.partitionsFor(TOPIC); // metadata first, as the gateway does
             byte[] key = null; // spread over the partitions, like events of many projects

@@ -17,6 +17,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
 
+import io.sluice.kafka.KafkaClients;
 import io.sluice.processor.ProcessorConfig;
 
 /**
@@ -34,17 +35,15 @@ final class StreamsCeiling {
 
     /** Records/s from 20% to 100% of {@code records} copied and committed (the start is JIT warm-up). */
     static double measure(ProcessorConfig processor, String rawTopic, long records, Path stateDir) throws Exception {
-        String bootstrap = processor.kafka().bootstrapServers();
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+        try (Admin admin = Admin.create(KafkaClients.adminProperties(processor.kafka(), null))) {
             int partitions = admin.describeTopics(List.of(rawTopic)).allTopicNames().get(30, TimeUnit.SECONDS)
                     .get(rawTopic).partitions().size();
             admin.createTopics(List.of(new NewTopic(OUTPUT, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
             StreamsBuilder builder = new StreamsBuilder();
             builder.stream(rawTopic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
                     .to(OUTPUT, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-            Properties props = new Properties();
+            Properties props = KafkaClients.streamsProperties(processor.kafka());
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
-            props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
             props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
             props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, processor.streamThreads());

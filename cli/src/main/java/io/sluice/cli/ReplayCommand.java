@@ -6,9 +6,9 @@ import java.time.format.DateTimeParseException;
 
 import io.sluice.config.Settings;
 import io.sluice.processor.ProcessorConfig;
-import io.sluice.replay.Replay;
-import io.sluice.replay.ReplayRequest;
 import io.sluice.sink.ClickHouseClients;
+import io.sluice.sink.replay.Replay;
+import io.sluice.sink.replay.ReplayRequest;
 
 /** {@code ./sluice replay}: rebuilds ClickHouse rows of an event-time range from Kafka. */
 final class ReplayCommand implements Command {
@@ -25,8 +25,8 @@ final class ReplayCommand implements Command {
         ReplayRequest request = request(args);
         ProcessorConfig config = ProcessorConfig.from(settings);
         try (var client = ClickHouseClients.create(config.clickHouse())) {
-            new Replay(config.kafka().bootstrapServers(), config.kafka().topics(), config.eventTimeHorizon(), client,
-                    config.clickHouse(), out).run(request);
+            new Replay(config.kafka(), config.eventTimeHorizon(), client, config.clickHouse(), new ReplayPrinter(out))
+                    .run(request);
         }
         return 0;
     }

@@ -9,9 +9,9 @@ import java.util.Map;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Setting;
 import io.sluice.config.Settings;
-import io.sluice.config.TopicSetup;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.gateway.GatewayMain;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.ProcessorMain;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.sink.ClickHouseClients;
@@ -50,7 +50,7 @@ final class ServerCommands {
     private static int projects(Settings settings, PrintStream out, Args args) {
         KafkaSettings kafka = CommandLineSettings.kafka(settings, args);
         TopicSetup.ensureTopics(kafka);
-        try (ProjectAdmin admin = new ProjectAdmin(kafka.bootstrapServers(), kafka.topics().projects())) {
+        try (ProjectAdmin admin = new ProjectAdmin(kafka)) {
             new ProjectsCommand(admin, out).run(args);
         }
         return 0;

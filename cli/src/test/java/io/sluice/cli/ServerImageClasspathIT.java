@@ -37,7 +37,8 @@ class ServerImageClasspathIT {
         }
         assertEquals(List.of(), jars.stream().filter(ServerImageClasspathIT::forbidden).toList());
         // Not vacuous: the lib is the server's runtime.
-        for (String needed : List.of("sluice-gateway-", "sluice-processor-", "sluice-common-", "kafka-clients-", "kafka-streams-")) {
+        for (String needed : List.of("sluice-gateway-", "sluice-processor-", "sluice-registry-", "sluice-sink-", "sluice-common-",
+                "kafka-clients-", "kafka-streams-")) {
             assertTrue(jars.stream().anyMatch(jar -> jar.startsWith(needed)), needed + " in " + jars);
         }
     }

@@ -58,7 +58,7 @@ class TransactionEndToEndIT {
                 Map.entry("SLUICE_PROCESSOR_STATE_DIR", stateDir.toString()),
                 Map.entry("SLUICE_PROCESSOR_THREADS", "1"),
                 Map.entry("SLUICE_PROCESSOR_ADMIN_PORT", "0")));
-        io.sluice.config.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
+        io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
         try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
             project = admin.create("e2e");
         }

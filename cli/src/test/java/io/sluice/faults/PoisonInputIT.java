@@ -89,7 +89,7 @@ class PoisonInputIT {
         engines = realEngines;
         Map<String, String> values = IsolatedSettings.of("poison", engines, stateDir);
         Settings settings = new Settings(values);
-        io.sluice.config.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
+        io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
         try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), values.get("SLUICE_TOPIC_PROJECTS"))) {
             attacker = admin.create("attacker");
             bystander = admin.create("bystander");

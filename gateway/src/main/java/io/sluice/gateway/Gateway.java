@@ -17,7 +17,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.sluice.config.TopicSetup;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.gateway.admit.Authenticator;
 import io.sluice.gateway.admit.FailedAuthLimiter;
 import io.sluice.gateway.admit.Gate;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.sluice.config.KafkaSettings;
 import io.sluice.events.EventHeaders;
 import io.sluice.config.Settings;
-import io.sluice.config.TopicSetup;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;

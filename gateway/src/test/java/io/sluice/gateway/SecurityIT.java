@@ -58,7 +58,7 @@ class SecurityIT {
 
     @Test
     void refusalsOfValidKeysDoNotCountAsGuesses(Engines engines) throws Exception {
-        io.sluice.config.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(new io.sluice.config.Settings(
+        io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(new io.sluice.config.Settings(
                 Map.of("SLUICE_KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers(), "SLUICE_TOPIC_PARTITIONS", "4"))));
         ProjectAdmin.NewProject shop;
         ProjectAdmin.NewProject blog;

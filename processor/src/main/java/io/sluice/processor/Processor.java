@@ -1,7 +1,6 @@
 package io.sluice.processor;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Properties;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -15,15 +14,17 @@ import org.slf4j.LoggerFactory;
 
 import com.clickhouse.client.api.Client;
 
-import io.sluice.aggregate.JsonSerde;
-import io.sluice.aggregate.ProcessorTopology;
-import io.sluice.aggregate.UnproducibleToDeadLetters;
-import io.sluice.config.TopicSetup;
 import io.sluice.config.Topics;
-import io.sluice.ops.ProcessorAdmin;
+import io.sluice.kafka.KafkaClients;
+import io.sluice.kafka.TopicSetup;
+import io.sluice.processor.ops.ProcessorAdmin;
+import io.sluice.processor.topology.JsonSerde;
+import io.sluice.processor.topology.ProcessorTopology;
+import io.sluice.processor.topology.UnproducibleToDeadLetters;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
 import io.sluice.sink.SchemaMigrations;
+import io.sluice.sink.SinkTables;
 
 /**
  * A running processor: the exactly-once Kafka Streams application that turns raw events into
@@ -60,13 +61,9 @@ public final class Processor implements AutoCloseable {
         });
         streams.start();
 
-        String db = config.clickHouse().database();
-        ClickHouseSink sink = new ClickHouseSink(clickHouse, config.kafka().bootstrapServers(),
+        ClickHouseSink sink = new ClickHouseSink(clickHouse, config.kafka(),
                 config.applicationId() + "-sink", config.instanceId().isEmpty() ? "" : config.instanceId() + "-sink",
-                Map.of(topics.history(), db + ".transactions", topics.traffic(), db + ".traffic_1m",
-                        topics.errorHistory(), db + ".errors", topics.errors1m(), db + ".errors_1m",
-                        topics.outcomes(), db + ".outcomes_1m"),
-                topics.deadLetters(), config.sinkLimits());
+                SinkTables.of(topics, config.clickHouse().database()).tableByTopic(), topics.deadLetters(), config.sinkLimits());
         Thread sinkThread = new Thread(sink, "sluice-clickhouse-sink");
         sinkThread.start();
         ProcessorAdmin admin;
@@ -83,15 +80,14 @@ public final class Processor implements AutoCloseable {
     }
 
     static Properties streamsProperties(ProcessorConfig config) {
-        Properties props = new Properties();
+        Properties props = KafkaClients.streamsProperties(config.kafka());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toAbsolutePath().toString());
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
-        // Rows are bounded by io.sluice.aggregate.Columns far below this, the brokers' default
+        // Rows are bounded by io.sluice.processor.rows.Columns far below this, the brokers' default
         // message.max.bytes; one that is still larger fails to serialize (JsonSerde) and goes to
         // the dead letters instead of failing its task again and again.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), JsonSerde.MAX_REQUEST_BYTES);

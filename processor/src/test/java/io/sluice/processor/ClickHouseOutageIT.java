@@ -14,10 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.apache.kafka.streams.KafkaStreams;
 
 import io.sluice.config.Settings;
-import io.sluice.config.TopicSetup;
 import io.sluice.engines.ChdbDistribution;
 import io.sluice.engines.ClickHouseServer;
 import io.sluice.engines.Ports;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.clickhouse.client.api.Client;
 
+import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
-import io.sluice.config.TopicSetup;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
 import io.sluice.sink.SinkLimits;
@@ -118,7 +119,7 @@ class ProcessorExactnessIT {
         long rowsBefore = Long.parseLong(query("SELECT count() FROM " + db + ".transactions"));
         // A second sink with a new group reads every output topic from the start and inserts it all again.
         try (Client client = ClickHouseClients.create(ProcessorConfig.from(new Settings(values)).clickHouse())) {
-            ClickHouseSink again = new ClickHouseSink(client, engines.kafkaBootstrapServers(), "exact-redelivery", "",
+            ClickHouseSink again = new ClickHouseSink(client, KafkaSettings.at(engines.kafkaBootstrapServers()), "exact-redelivery", "",
                     Map.of("exact.history", db + ".transactions", "exact.traffic-1m", db + ".traffic_1m",
                             "exact.error-history", db + ".errors", "exact.errors-1m", db + ".errors_1m"),
                     "exact.dead-letters", new SinkLimits(10_000, 16 << 20, Duration.ofMillis(200), Duration.ofSeconds(60)));

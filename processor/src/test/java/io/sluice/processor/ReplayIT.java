@@ -1,11 +1,7 @@
 package io.sluice.processor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,12 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.clickhouse.client.api.Client;
 
+import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
-import io.sluice.config.TopicSetup;
 import io.sluice.config.Topics;
-import io.sluice.replay.Replay;
-import io.sluice.replay.ReplayRequest;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.sink.ClickHouseClients;
+import io.sluice.sink.replay.Replay;
+import io.sluice.sink.replay.ReplayRequest;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
@@ -82,11 +79,11 @@ class ReplayIT {
     void droppedTablesAreRebuiltExactlyAndASecondReplayChangesNothing() {
         TABLES.forEach(table -> query("TRUNCATE TABLE sluice_replay." + table));
 
-        List<Replay.TableSummary> first = replay(null, new ByteArrayOutputStream());
+        List<Replay.TableSummary> first = replay(null);
         assertEquals(snapshot, dump());
         first.forEach(summary -> assertEquals(0, summary.rowsAlreadyPresent(), summary.toString()));
 
-        List<Replay.TableSummary> second = replay(null, new ByteArrayOutputStream());
+        List<Replay.TableSummary> second = replay(null);
         assertEquals(snapshot, dump());
         second.forEach(summary -> assertEquals(summary.rowsResent(), summary.rowsAlreadyPresent(), summary.toString()));
     }
@@ -95,17 +92,17 @@ class ReplayIT {
     void aDeletedTimeRangeIsRestored() {
         query("DELETE FROM sluice_replay.transactions WHERE timestamp < " + (MINUTE.getEpochSecond() + 60));
         assertEquals("60", query("SELECT count() FROM sluice_replay.transactions FINAL"));
-        replay(null, new ByteArrayOutputStream());
+        replay(null);
         assertEquals(snapshot, dump());
     }
 
     @Test
     void replayingOneProjectTouchesNoOtherProjectsRows() {
         TABLES.forEach(table -> query("TRUNCATE TABLE sluice_replay." + table));
-        replay("shop", new ByteArrayOutputStream());
+        replay("shop");
         assertEquals("80\t0", query("SELECT countIf(project = 'shop'), countIf(project = 'blog') FROM sluice_replay.transactions FINAL"));
         assertEquals("80\t0", query("SELECT sumIf(requests, project = 'shop'), sumIf(requests, project = 'blog') FROM sluice_replay.traffic_1m FINAL"));
-        replay(null, new ByteArrayOutputStream()); // leave the tables whole for the other tests
+        replay(null); // leave the tables whole for the other tests
         assertEquals(snapshot, dump());
     }
 
@@ -125,24 +122,23 @@ class ReplayIT {
             Topics withCopy = new Topics(topics.transactions(), topics.errors(), topics.projects(), copy, topics.traffic(),
                     topics.errorHistory(), topics.errors1m(), topics.outcomes(), topics.deadLetters(), 1, (short) 1,
                     topics.rawRetention());
-            ByteArrayOutputStream output = new ByteArrayOutputStream();
+            RecordedReplay reported = new RecordedReplay();
             try (Client client = ClickHouseClients.create(config.clickHouse())) {
-                List<Replay.TableSummary> summary = new Replay(engines.kafkaBootstrapServers(), withCopy, Duration.ofHours(24),
-                        client, config.clickHouse(), new PrintStream(output, true, StandardCharsets.UTF_8))
+                List<Replay.TableSummary> summary = new Replay(new KafkaSettings(engines.kafkaBootstrapServers(), withCopy),
+                        Duration.ofHours(24), client, config.clickHouse(), reported)
                         .run(new ReplayRequest(MINUTE.minus(Duration.ofDays(2)), Instant.now(), null,
                                 Set.of(ReplayRequest.What.HISTORY), true));
                 assertEquals(1, summary.get(0).rowsResent(), "what still exists is replayed");
             }
-            String printed = output.toString(StandardCharsets.UTF_8);
-            assertTrue(printed.contains("the range starts before the oldest retained record"), printed);
+            assertEquals(List.of(copy), reported.olderRecordsDeleted, "the range starts before the oldest retained record");
         }
         assertEquals(snapshot, dump(), "a dry run writes nothing");
     }
 
-    private static List<Replay.TableSummary> replay(String project, ByteArrayOutputStream output) {
+    private static List<Replay.TableSummary> replay(String project) {
         try (Client client = ClickHouseClients.create(config.clickHouse())) {
-            return new Replay(engines.kafkaBootstrapServers(), config.kafka().topics(), config.eventTimeHorizon(), client,
-                    config.clickHouse(), new PrintStream(output, true, StandardCharsets.UTF_8))
+            return new Replay(new KafkaSettings(engines.kafkaBootstrapServers(), config.kafka().topics()),
+                    config.eventTimeHorizon(), client, config.clickHouse(), new RecordedReplay())
                     .run(new ReplayRequest(MINUTE.minus(Duration.ofHours(1)), Instant.now().plusSeconds(60), project,
                             Set.of(ReplayRequest.What.values()), false));
         }

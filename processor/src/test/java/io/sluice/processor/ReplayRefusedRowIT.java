@@ -3,9 +3,6 @@ package io.sluice.processor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,8 +16,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.sluice.replay.Replay;
-import io.sluice.replay.ReplayRequest;
+import io.sluice.sink.replay.Replay;
+import io.sluice.sink.replay.ReplayRequest;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
@@ -44,10 +41,9 @@ class ReplayRefusedRowIT {
             for (int i = 3; i < 6; i++) {
                 fixture.send(0, SinkFixture.row("good" + i, TIME.toEpochMilli(), "GET /", 0));
             }
-            ByteArrayOutputStream output = new ByteArrayOutputStream();
-            List<Replay.TableSummary> summaries = new Replay(engines.kafkaBootstrapServers(), fixture.config.kafka().topics(),
-                    fixture.config.eventTimeHorizon(), fixture.client, fixture.config.clickHouse(),
-                    new PrintStream(output, true, StandardCharsets.UTF_8))
+            RecordedReplay reported = new RecordedReplay();
+            List<Replay.TableSummary> summaries = new Replay(fixture.config.kafka(), fixture.config.eventTimeHorizon(),
+                    fixture.client, fixture.config.clickHouse(), reported)
                     .run(new ReplayRequest(TIME.minus(Duration.ofHours(1)), Instant.now().plusSeconds(60), null,
                             Set.of(ReplayRequest.What.HISTORY), false));
 
@@ -55,9 +51,9 @@ class ReplayRefusedRowIT {
             assertEquals("good0,good1,good2,good3,good4,good5", ClickHouseQuery.run(engines,
                     "SELECT arrayStringConcat(groupArray(event_id), ',') FROM (SELECT event_id FROM " + fixture.db
                             + ".transactions FINAL ORDER BY event_id)"));
-            String printed = output.toString(StandardCharsets.UTF_8);
-            assertTrue(printed.contains("! " + fixture.db + ".transactions: ClickHouse refused " + fixture.history
-                    + "/0@3, skipped: Code: 25."), printed);
+            assertEquals(1, reported.refused.size(), reported.refused.toString());
+            assertTrue(reported.refused.get(0).startsWith(fixture.db + ".transactions: " + fixture.history + "/0@3, Code: 25."),
+                    reported.refused.toString());
         }
     }
 }

@@ -13,7 +13,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import com.clickhouse.client.api.Client;
 
 import io.sluice.config.Settings;
-import io.sluice.config.TopicSetup;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
 import io.sluice.sink.SchemaMigrations;
@@ -45,7 +45,7 @@ final class SinkFixture implements AutoCloseable {
     }
 
     ClickHouseSink sink(String group, SinkLimits limits) {
-        return new ClickHouseSink(client, config.kafka().bootstrapServers(), group, "", Map.of(history, db + ".transactions"),
+        return new ClickHouseSink(client, config.kafka(), group, "", Map.of(history, db + ".transactions"),
                 deadLetters, limits);
     }
 

@@ -14,6 +14,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
+import io.sluice.config.KafkaSettings;
+import io.sluice.kafka.KafkaClients;
+
 /** Reads what a topic holds, from the beginning, to check what was published. */
 public final class KafkaRecords {
     private KafkaRecords() {
@@ -22,8 +25,7 @@ public final class KafkaRecords {
     /** Every record of the topic that matches, waiting up to {@code timeout} for {@code expected} of them. */
     public static List<ConsumerRecord<byte[], byte[]>> find(Engines engines, String topic, int expected,
                                                             Duration timeout, Predicate<ConsumerRecord<byte[], byte[]>> matching) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, engines.kafkaBootstrapServers());
+        Properties props = KafkaClients.consumerProperties(KafkaSettings.at(engines.kafkaBootstrapServers()), null);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {

@@ -11,12 +11,12 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-import io.sluice.config.TopicSetup;
 import io.sluice.config.Topics;
 import io.sluice.events.EventHeaders;
 import io.sluice.gateway.admit.Endpoint;
 import io.sluice.gateway.admit.IngestRoute;
 import io.sluice.gateway.validate.AcceptedEvent;
+import io.sluice.kafka.TopicSetup;
 
 /**
  * Publishes accepted events to the raw topics, durably: the future completes only when every

@@ -1,0 +1,35 @@
+package io.sluice.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.Properties;
+
+import org.junit.jupiter.api.Test;
+
+import io.sluice.config.KafkaSettings;
+
+class KafkaClientsTest {
+    private static final KafkaSettings KAFKA = KafkaSettings.at("broker-1:9092,broker-2:9092");
+
+    @Test
+    void everyClientReachesTheConfiguredBrokersUnderItsName() {
+        for (Properties props : new Properties[] {KafkaClients.producerProperties(KAFKA, "sluice-x"),
+                KafkaClients.consumerProperties(KAFKA, "sluice-x"), KafkaClients.adminProperties(KAFKA, "sluice-x")}) {
+            assertEquals("broker-1:9092,broker-2:9092", props.get("bootstrap.servers"));
+            assertEquals("sluice-x", props.get("client.id"));
+        }
+    }
+
+    @Test
+    void withoutANameKafkaNamesTheClient() {
+        assertFalse(KafkaClients.consumerProperties(KAFKA, null).containsKey("client.id"));
+        assertFalse(KafkaClients.streamsProperties(KAFKA).containsKey("client.id"));
+        assertEquals("broker-1:9092,broker-2:9092", KafkaClients.streamsProperties(KAFKA).get("bootstrap.servers"));
+    }
+
+    @Test
+    void anAddressAloneKeepsTheDefaultTopics() {
+        assertEquals("sluice.projects", KAFKA.topics().projects());
+    }
+}

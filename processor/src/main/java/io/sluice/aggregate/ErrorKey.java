@@ -1,5 +1,0 @@
-package io.sluice.aggregate;
-
-/** What errors are grouped by, besides the minute. */
-public record ErrorKey(String project, String environment, String exceptionType) {
-}

@@ -1,8 +1,0 @@
-package io.sluice.aggregate;
-
-/** A raw record after parsing: the fact, or the reason it could not be parsed (with the raw bytes). */
-record Parsed<F extends Fact>(F fact, byte[] raw, String failure) {
-    boolean failed() {
-        return failure != null;
-    }
-}

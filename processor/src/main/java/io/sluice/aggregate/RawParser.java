@@ -1,9 +1,0 @@
-package io.sluice.aggregate;
-
-import org.apache.kafka.common.header.Headers;
-
-/** Turns a raw record into a fact, or throws {@link UnprocessableRecordException} with the reason. */
-@FunctionalInterface
-public interface RawParser<F extends Fact> {
-    F parse(byte[] json, Headers headers, long recordTimestamp, int partition, long offset);
-}

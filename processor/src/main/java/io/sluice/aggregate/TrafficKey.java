@@ -1,5 +1,0 @@
-package io.sluice.aggregate;
-
-/** What traffic is grouped by, besides the minute. */
-public record TrafficKey(String project, String environment) {
-}

@@ -1,0 +1,106 @@
+package io.sluice.processor.ops;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+
+import org.apache.kafka.streams.KafkaStreams;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import io.sluice.sink.SinkMetrics;
+
+/**
+ * The processor's operators' port: {@code /healthz} (streams alive and the sink running),
+ * {@code /readyz} (streams RUNNING: partitions assigned, state restored; and the sink not stalled) and {@code /metrics}
+ * (Prometheus text). The JDK's own HTTP server: three read-only paths need nothing more.
+ */
+public final class ProcessorAdmin implements AutoCloseable {
+    private final HttpServer server;
+
+    private ProcessorAdmin(HttpServer server) {
+        this.server = server;
+    }
+
+    public static ProcessorAdmin start(String host, int port, KafkaStreams streams, SinkMetrics sink,
+                                       java.util.function.BooleanSupplier sinkAlive) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
+        server.setExecutor(Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "sluice-processor-admin");
+            thread.setDaemon(true);
+            return thread;
+        }));
+        server.createContext("/healthz", exchange -> {
+            KafkaStreams.State state = streams.state();
+            boolean alive = state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING && sinkAlive.getAsBoolean();
+            answer(exchange, alive ? 200 : 503, "{\"status\":\"" + (alive ? "ok" : "failed") + "\",\"streams\":\"" + state + "\"}");
+        });
+        server.createContext("/readyz", exchange -> {
+            KafkaStreams.State state = streams.state();
+            java.util.Optional<String> stalled = sink.stalled();
+            boolean ready = state == KafkaStreams.State.RUNNING && stalled.isEmpty();
+            answer(exchange, ready ? 200 : 503, "{\"status\":\"" + (ready ? "ready" : "not_ready") + "\",\"streams\":\"" + state + "\""
+                    + stalled.map(reason -> ",\"reason\":\"" + jsonEscape(reason) + "\"").orElse("") + "}");
+        });
+        server.createContext("/metrics", exchange -> {
+            StringBuilder text = new StringBuilder(4096);
+            text.append("# HELP sluice_processor_streams_running 1 while Kafka Streams is RUNNING.\n")
+                    .append("# TYPE sluice_processor_streams_running gauge\n")
+                    .append("sluice_processor_streams_running ").append(streams.state() == KafkaStreams.State.RUNNING ? 1 : 0).append('\n');
+            text.append("# HELP sluice_processor_input_lag_records Raw records not yet processed (max over partitions).\n")
+                    .append("# TYPE sluice_processor_input_lag_records gauge\n")
+                    .append("sluice_processor_input_lag_records ").append(inputLag(streams)).append('\n');
+            sink.writeTo(text);
+            answer(exchange, 200, text.toString());
+        });
+        server.start();
+        return new ProcessorAdmin(server);
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    private static long inputLag(KafkaStreams streams) {
+        return streams.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("records-lag-max") && e.getKey().group().equals("consumer-fetch-manager-metrics")
+                        && e.getKey().tags().size() == 1)
+                .mapToLong(e -> e.getValue().metricValue() instanceof Double d && !d.isNaN() ? d.longValue() : 0L)
+                .max().orElse(0L);
+    }
+
+    private static String jsonEscape(String text) {
+        StringBuilder out = new StringBuilder(text.length() + 16);
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    private static void answer(HttpExchange exchange, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", body.startsWith("{") ? "application/json" : "text/plain; version=0.0.4");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

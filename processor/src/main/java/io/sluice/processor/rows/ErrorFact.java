@@ -1,0 +1,51 @@
+package io.sluice.processor.rows;
+
+/**
+ * One accepted error report as stored in {@code sluice.errors}. Field names are the table's
+ * column names; times are epoch milliseconds; {@code payload} is the JSON as the client sent it
+ * (see {@link Columns#payload}). Every string is made to fit its column here ({@link Columns}).
+ */
+public record ErrorFact(
+        String eventId,
+        String project,
+        long timestamp,
+        long receivedAt,
+        boolean timeAdjusted,
+        String environment,
+        String level,
+        String exceptionType,
+        String exceptionValue,
+        String topFrame,
+        String requestUrl,
+        String requestMethod,
+        String userId,
+        String sdkName,
+        String sdkVersion,
+        String runtimeName,
+        String runtimeVersion,
+        String osName,
+        String osVersion,
+        int kafkaPartition,
+        long kafkaOffset,
+        String payload) implements Fact {
+    public ErrorFact {
+        eventId = Columns.fit(eventId, Columns.UNLIMITED);
+        project = Columns.fit(project, Columns.UNLIMITED);
+        environment = Columns.fit(environment, Columns.ENVIRONMENT);
+        level = Columns.fit(level, Columns.LEVEL);
+        exceptionType = Columns.fit(exceptionType, Columns.EXCEPTION_TYPE);
+        exceptionValue = Columns.fit(exceptionValue, Columns.EXCEPTION_VALUE);
+        topFrame = Columns.fit(topFrame, Columns.TOP_FRAME);
+        requestUrl = Columns.fit(requestUrl, Columns.URL);
+        requestMethod = Columns.fit(requestMethod, Columns.METHOD);
+        userId = Columns.fit(userId, Columns.USER_ID);
+        sdkName = Columns.fit(sdkName, Columns.NAME_OR_VERSION);
+        sdkVersion = Columns.fit(sdkVersion, Columns.NAME_OR_VERSION);
+        runtimeName = Columns.fit(runtimeName, Columns.NAME_OR_VERSION);
+        runtimeVersion = Columns.fit(runtimeVersion, Columns.NAME_OR_VERSION);
+        osName = Columns.fit(osName, Columns.NAME_OR_VERSION);
+        osVersion = Columns.fit(osVersion, Columns.NAME_OR_VERSION);
+        // Only made valid: its size is decided, whole or omitted, by Columns.payload.
+        payload = Columns.fit(payload, Columns.UNLIMITED);
+    }
+}

@@ -1,0 +1,45 @@
+package io.sluice.processor.rows;
+
+/**
+ * One accepted transaction as stored in the request history ({@code sluice.transactions}).
+ * Field names are the table's column names. Times are epoch milliseconds. Every string is made
+ * to fit its column here ({@link Columns}), however the fact was built.
+ */
+public record TransactionFact(
+        String eventId,
+        String project,
+        long timestamp,
+        long receivedAt,
+        boolean timeAdjusted,
+        String environment,
+        String transaction,
+        String method,
+        String url,
+        String path,
+        Integer statusCode,
+        String userId,
+        String sdkName,
+        String sdkVersion,
+        String runtimeName,
+        String runtimeVersion,
+        String osName,
+        String osVersion,
+        int kafkaPartition,
+        long kafkaOffset) implements Fact {
+    public TransactionFact {
+        eventId = Columns.fit(eventId, Columns.UNLIMITED);
+        project = Columns.fit(project, Columns.UNLIMITED);
+        environment = Columns.fit(environment, Columns.ENVIRONMENT);
+        transaction = Columns.fit(transaction, Columns.TRANSACTION);
+        method = Columns.fit(method, Columns.METHOD);
+        url = Columns.fit(url, Columns.URL);
+        path = Columns.fit(path, Columns.PATH);
+        userId = Columns.fit(userId, Columns.USER_ID);
+        sdkName = Columns.fit(sdkName, Columns.NAME_OR_VERSION);
+        sdkVersion = Columns.fit(sdkVersion, Columns.NAME_OR_VERSION);
+        runtimeName = Columns.fit(runtimeName, Columns.NAME_OR_VERSION);
+        runtimeVersion = Columns.fit(runtimeVersion, Columns.NAME_OR_VERSION);
+        osName = Columns.fit(osName, Columns.NAME_OR_VERSION);
+        osVersion = Columns.fit(osVersion, Columns.NAME_OR_VERSION);
+    }
+}

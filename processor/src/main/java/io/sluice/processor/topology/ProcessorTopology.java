@@ -1,0 +1,139 @@
+package io.sluice.processor.topology;
+
+import java.time.Duration;
+
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.TimeWindows;
+
+import io.sluice.config.Topics;
+import io.sluice.processor.parse.ErrorParser;
+import io.sluice.processor.parse.RawParser;
+import io.sluice.processor.parse.TransactionParser;
+import io.sluice.processor.rows.ErrorFact;
+import io.sluice.processor.rows.ErrorKey;
+import io.sluice.processor.rows.ErrorRow;
+import io.sluice.processor.rows.Fact;
+import io.sluice.processor.rows.Generations;
+import io.sluice.processor.rows.TrafficCounts;
+import io.sluice.processor.rows.TrafficKey;
+import io.sluice.processor.rows.TrafficRow;
+import io.sluice.processor.rows.TransactionFact;
+
+/**
+ * The processor's whole dataflow, with no I/O of its own:
+ * <pre>
+ * raw transactions ─ parse ─┬─ unusable ─────────────────────────────────────────▶ dead letters
+ *                           └─ first sighting of (project, event id) ─┬──────────▶ history
+ *                                                                     └─ count per project, environment,
+ *                                                                        event-time minute ─▶ traffic-1m
+ * raw errors ─────── parse ─┬─ unusable ─────────────────────────────────────────▶ dead letters
+ *                           └─ first sighting of (project, event id) ─┬──────────▶ error-history
+ *                                                                     └─ count per project, environment,
+ *                                                                        exception type, minute ─▶ errors-1m
+ * </pre>
+ * Records carry their event time as the Kafka timestamp (set by the gateway), so windows are
+ * event-time minutes; a minute stays open for the horizon plus {@link #LATE_MARGIN}, so late
+ * events count in their minute.
+ * Output rows are absolute counts: the sink may write them any number of times.
+ */
+public final class ProcessorTopology {
+    static final String SEEN_TRANSACTIONS = "seen-transactions";
+    static final String SEEN_ERRORS = "seen-errors";
+    /**
+     * How long a minute stays open beyond the horizon. Stream time is the latest event time seen,
+     * which runs ahead of a gateway's clock by the 60 s an event may lie in the future, by the skew
+     * between gateways' clocks and by how far the processor lags; without it, an event the gateway
+     * accepted at the edge of the horizon would find its minute closed and not be counted. Also
+     * what the dedup memory keeps beyond the horizon.
+     */
+    public static final Duration LATE_MARGIN = Duration.ofMinutes(10);
+    private static final Serde<TransactionFact> TRANSACTIONS = JsonSerde.of(TransactionFact.class);
+    private static final Serde<ErrorFact> ERRORS = JsonSerde.of(ErrorFact.class);
+
+    private ProcessorTopology() {
+    }
+
+    public static Topology build(Topics topics, Duration horizon) {
+        return build(topics, horizon, 0);
+    }
+
+    /** @param generation of the aggregate rows' versions (raise it to recompute, see {@link Generations}) */
+    public static Topology build(Topics topics, Duration horizon, int generation) {
+        StreamsBuilder builder = new StreamsBuilder();
+        Duration minute = Duration.ofMinutes(1);
+        TimeWindows minutes = TimeWindows.ofSizeAndGrace(minute, horizon.plus(LATE_MARGIN));
+        // Kept for size + grace, what an open minute needs; before the margin that was minute + horizon.
+        Duration countsRetention = minute.plus(horizon).plus(LATE_MARGIN);
+        Duration formerRetention = minute.plus(horizon);
+
+        KStream<String, TransactionFact> transactions = firstSightings(builder, topics.transactions(),
+                TransactionParser::parse, SEEN_TRANSACTIONS, topics.deadLetters(), horizon);
+        transactions.to(topics.history(), Produced.with(Serdes.String(), TRANSACTIONS).withName("history"));
+        // Only the status travels through the repartition topic (0 for none: a null value would be
+        // dropped by the aggregation), not the whole fact: far less to serialize and move.
+        transactions.map((token, fact) -> KeyValue.pair(new TrafficKey(fact.project(), fact.environment()),
+                        fact.statusCode() == null ? 0 : fact.statusCode()), Named.as("traffic-status"))
+                .groupByKey(Grouped.with("traffic-by-environment", JsonSerde.of(TrafficKey.class), Serdes.Integer()))
+                .windowedBy(minutes)
+                .aggregate(() -> TrafficCounts.NONE, (key, status, counts) -> counts.add(status == 0 ? null : status),
+                        Named.as("count-traffic"),
+                        Materialized.<TrafficKey, TrafficCounts>as(
+                                        WindowStores.timestamped("traffic-1m", countsRetention, minute, formerRetention))
+                                .withKeySerde(JsonSerde.of(TrafficKey.class)).withValueSerde(JsonSerde.of(TrafficCounts.class)))
+                .toStream(Named.as("traffic-changes"))
+                .map((window, counts) -> {
+                    TrafficRow row = TrafficRow.of(window.key(), window.window().start(), counts, generation);
+                    return KeyValue.pair(row.project() + '/' + row.environment() + '/' + row.minute(), row);
+                }, Named.as("traffic-row"))
+                .to(topics.traffic(), Produced.with(Serdes.String(), JsonSerde.of(TrafficRow.class)).withName("traffic-1m-out"));
+
+        KStream<String, ErrorFact> errors = firstSightings(builder, topics.errors(),
+                ErrorParser::parse, SEEN_ERRORS, topics.deadLetters(), horizon);
+        errors.to(topics.errorHistory(), Produced.with(Serdes.String(), ERRORS).withName("error-history"));
+        errors.map((token, fact) -> KeyValue.pair(new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), 1),
+                        Named.as("error-type"))
+                .groupByKey(Grouped.with("errors-by-type", JsonSerde.of(ErrorKey.class), Serdes.Integer()))
+                .windowedBy(minutes)
+                .count(Named.as("count-errors"), Materialized.<ErrorKey, Long>as(
+                        WindowStores.timestamped("errors-1m", countsRetention, minute, formerRetention))
+                        .withKeySerde(JsonSerde.of(ErrorKey.class)).withValueSerde(Serdes.Long()))
+                .toStream(Named.as("error-changes"))
+                .map((window, count) -> {
+                    ErrorRow row = ErrorRow.of(window.key(), window.window().start(), count, generation);
+                    return KeyValue.pair(row.project() + '/' + row.environment() + '/' + row.minute() + '/' + row.exceptionType(), row);
+                }, Named.as("error-row"))
+                .to(topics.errors1m(), Produced.with(Serdes.String(), JsonSerde.of(ErrorRow.class)).withName("errors-1m-out"));
+
+        return builder.build();
+    }
+
+    /** Raw records → parsed facts, unusable ones to the dead letters, each (project, event id) once. */
+    private static <F extends Fact> KStream<String, F> firstSightings(StreamsBuilder builder, String rawTopic,
+                                                                      RawParser<F> parser, String seenStore,
+                                                                      String deadLetters, Duration horizon) {
+        builder.addStateStore(FirstSighting.store(seenStore, horizon));
+        return builder
+                .stream(rawTopic, Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(rawTopic + "-raw"))
+                .<Parsed<F>>processValues(() -> new ParseRaw<>(parser), Named.as(rawTopic + "-parse"))
+                .split(Named.as(rawTopic + "-parsed-"))
+                .branch((token, parsed) -> parsed.failed(), Branched.withConsumer(unusable -> unusable
+                        .<byte[]>processValues(ToDeadLetter::new, Named.as(rawTopic + "-dead-letter"))
+                        .to(deadLetters, Produced.with(Serdes.String(), Serdes.ByteArray())
+                                .withName(rawTopic + "-to-dead-letters")), "unusable"))
+                .defaultBranch(Branched.as("ok"))
+                .get(rawTopic + "-parsed-ok")
+                .mapValues(Parsed::fact, Named.as(rawTopic + "-fact"))
+                .processValues(() -> new FirstSighting<>(seenStore), Named.as(rawTopic + "-first-sighting"), seenStore);
+    }
+}

@@ -1,0 +1,37 @@
+package io.sluice.processor.topology;
+
+import java.time.Duration;
+
+import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
+import org.apache.kafka.streams.state.internals.RocksDbWindowBytesStoreSupplier;
+import org.apache.kafka.streams.state.internals.RocksDbWindowBytesStoreSupplier.WindowStoreTypes;
+
+/**
+ * The processor's RocksDB window stores, with the segment interval they had before
+ * {@link ProcessorTopology#LATE_MARGIN} lengthened their retention. Kafka Streams derives the
+ * interval from the retention (half of it) and names segment directories by it: with a new
+ * interval, an upgraded instance would not find its segments, and would forget the counts of the
+ * open minutes and the ids of the events already seen. Only public {@code Stores} methods lack a
+ * way to set it, hence the supplier from Kafka Streams' internals (what {@code Stores} builds).
+ */
+final class WindowStores {
+    private WindowStores() {
+    }
+
+    /** The DSL's default store for a windowed aggregation (timestamped), kept {@code retention}. */
+    static WindowBytesStoreSupplier timestamped(String name, Duration retention, Duration windowSize, Duration formerRetention) {
+        return new RocksDbWindowBytesStoreSupplier(name, retention.toMillis(), segmentInterval(formerRetention),
+                windowSize.toMillis(), false, WindowStoreTypes.TIMESTAMPED_WINDOW_STORE);
+    }
+
+    /** A plain window store ({@code Stores.persistentWindowStore}), kept {@code retention}. */
+    static WindowBytesStoreSupplier plain(String name, Duration retention, Duration windowSize, Duration formerRetention) {
+        return new RocksDbWindowBytesStoreSupplier(name, retention.toMillis(), segmentInterval(formerRetention),
+                windowSize.toMillis(), false, WindowStoreTypes.DEFAULT_WINDOW_STORE);
+    }
+
+    /** As {@code Stores} computes it. */
+    private static long segmentInterval(Duration retention) {
+        return Math.max(retention.toMillis() / 2, 60_000L);
+    }
+}

@@ -1,0 +1,189 @@
+package io.sluice.projects;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.kafka.KafkaClients;
+
+/**
+ * Reads and changes projects in the registry topic; every gateway follows that topic. A change
+ * reads the current record, changes it and writes it back (last writer wins: run one admin change
+ * at a time per project).
+ */
+public final class ProjectAdmin implements AutoCloseable {
+    private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(30);
+
+    private final KafkaSettings kafka;
+    private final String topic;
+    private final KafkaProducer<byte[], byte[]> producer;
+
+    /** Changes the registry topic of these settings. */
+    public ProjectAdmin(KafkaSettings kafka) {
+        this(kafka, kafka.topics().projects());
+    }
+
+    /** Changes {@code topic} at these brokers. */
+    public ProjectAdmin(String bootstrapServers, String topic) {
+        this(KafkaSettings.at(bootstrapServers), topic);
+    }
+
+    private ProjectAdmin(KafkaSettings kafka, String topic) {
+        this.kafka = kafka;
+        this.topic = topic;
+        Properties props = KafkaClients.producerProperties(kafka, "sluice-project-admin");
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** A new project with one key. The key is returned here once and stored only as a hash. */
+    public NewProject create(String name) {
+        return create(name, null);
+    }
+
+    public NewProject create(String name, Quota quota) {
+        String token = Secrets.newToken();
+        String key = Secrets.newKey();
+        String keyId = Secrets.newKeyId();
+        Project project = new Project(token, name, false, List.of(ProjectKey.of(keyId, key, null)), Instant.now(),
+                quota, null);
+        save(project);
+        return new NewProject(token, key, name);
+    }
+
+    /** Every project, sorted by name. */
+    public List<Project> list() {
+        try (ProjectRegistry registry = loadedRegistry()) {
+            return registry.all().stream().sorted(Comparator.comparing(Project::name).thenComparing(Project::token)).toList();
+        }
+    }
+
+    /** @throws UnknownProjectException when no project has this token */
+    public Project get(String token) {
+        try (ProjectRegistry registry = loadedRegistry()) {
+            Project project = registry.find(token);
+            if (project == null) {
+                throw new UnknownProjectException(token);
+            }
+            return project;
+        }
+    }
+
+    /**
+     * Adds a new key; the keys in use keep working until {@code grace} has passed, then expire.
+     * The new key is returned here once.
+     */
+    public RotatedKey rotateKey(String token, Duration grace) {
+        Project project = get(token);
+        Instant oldKeysExpire = Instant.now().plus(grace);
+        List<ProjectKey> keys = new ArrayList<>();
+        for (ProjectKey key : project.keys()) {
+            boolean expiresLater = key.expiresAt() == null || key.expiresAt().isAfter(oldKeysExpire);
+            keys.add(expiresLater ? new ProjectKey(key.id(), key.sha256(), oldKeysExpire) : key);
+        }
+        String newKey = Secrets.newKey();
+        String newKeyId = Secrets.newKeyId();
+        keys.add(ProjectKey.of(newKeyId, newKey, null));
+        save(project.withKeys(keys));
+        return new RotatedKey(token, newKeyId, newKey, oldKeysExpire);
+    }
+
+    /** Removes one key at once. @throws UnknownKeyException when the project has no key with this id */
+    public Project revokeKey(String token, String keyId) {
+        Project project = get(token);
+        List<ProjectKey> keys = project.keys().stream().filter(key -> !key.id().equals(keyId)).toList();
+        if (keys.size() == project.keys().size()) {
+            throw new UnknownKeyException(token, keyId);
+        }
+        Project changed = project.withKeys(keys);
+        save(changed);
+        return changed;
+    }
+
+    public Project setDisabled(String token, boolean disabled) {
+        Project changed = get(token).withDisabled(disabled);
+        save(changed);
+        return changed;
+    }
+
+    /** @param endpoint {@code transaction}, {@code project}, or null for all events */
+    public Project setQuota(String token, String endpoint, Quota quota) {
+        Project changed = get(token).withQuota(endpoint, quota);
+        save(changed);
+        return changed;
+    }
+
+    /** Writes a project as it is (all gateways follow within a poll). */
+    public void save(Project project) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic,
+                project.token().getBytes(StandardCharsets.UTF_8), ProjectJson.write(project));
+        try {
+            producer.send(record).get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot write project " + project.token() + " to " + topic, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while writing project " + project.token(), e);
+        }
+    }
+
+    private ProjectRegistry loadedRegistry() {
+        ProjectRegistry registry = new ProjectRegistry(kafka, topic);
+        try {
+            if (!registry.awaitLoaded(LOAD_TIMEOUT)) {
+                registry.close();
+                throw new IllegalStateException("cannot read the project registry " + topic + " from " + kafka.bootstrapServers());
+            }
+            return registry;
+        } catch (InterruptedException e) {
+            registry.close();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the project registry", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+
+    /** What {@code create} hands back: the only time the key is visible. */
+    public record NewProject(String token, String key, String name) {
+    }
+
+    /** What {@code rotateKey} hands back: the new key, once, and when the old ones stop working. */
+    public record RotatedKey(String token, String keyId, String key, Instant oldKeysExpireAt) {
+    }
+
+    /** No project has this token. */
+    public static final class UnknownProjectException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public UnknownProjectException(String token) {
+            super("no project has the token " + token);
+        }
+    }
+
+    /** The project has no key with this id. */
+    public static final class UnknownKeyException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public UnknownKeyException(String token, String keyId) {
+            super("project " + token + " has no key with id " + keyId);
+        }
+    }
+}

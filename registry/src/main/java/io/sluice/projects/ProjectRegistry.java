@@ -1,0 +1,205 @@
+package io.sluice.projects;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.kafka.KafkaClients;
+
+/**
+ * The gateway's view of all projects: reads the compacted registry topic from the beginning,
+ * then follows it, on one background thread. Lookups are map reads, so an unknown token costs
+ * one hash lookup. Changes written to the topic are in force within one poll (well under 2 s).
+ */
+public final class ProjectRegistry implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProjectRegistry.class);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final java.util.regex.Pattern SHA256_HEX = java.util.regex.Pattern.compile("[0-9a-fA-F]{64}");
+
+    private final String topic;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Map<String, Project> byToken = new ConcurrentHashMap<>();
+    /** SHA-256 (hex) of every key → its project's token: tells "another project's key" from "no key". */
+    private final Map<String, String> tokenByKeyHash = new ConcurrentHashMap<>();
+    private final CountDownLatch loaded = new CountDownLatch(1);
+    private final AtomicLong skipped = new AtomicLong();
+    private final Thread follower;
+    private volatile boolean closing;
+    /** Why the follower stopped while not closing, or null while it follows. */
+    private volatile String stoppedBecause;
+
+    /** Follows the registry topic of these settings. */
+    public ProjectRegistry(KafkaSettings kafka) {
+        this(kafka, kafka.topics().projects());
+    }
+
+    /** Follows {@code topic} at these brokers. */
+    public ProjectRegistry(String bootstrapServers, String topic) {
+        this(KafkaSettings.at(bootstrapServers), topic);
+    }
+
+    ProjectRegistry(KafkaSettings kafka, String topic) {
+        this.topic = topic;
+        Properties props = KafkaClients.consumerProperties(kafka, "sluice-registry");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.follower = new Thread(this::follow, "sluice-registry");
+        this.follower.setDaemon(true);
+        this.follower.start();
+    }
+
+    /** True once everything that was in the topic at start has been read. */
+    public boolean isLoaded() {
+        return loaded.getCount() == 0;
+    }
+
+    public boolean awaitLoaded(Duration timeout) throws InterruptedException {
+        return loaded.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The project with this token, or null. */
+    public Project find(String token) {
+        return byToken.get(token);
+    }
+
+    /** The token of the project that owns a key with this SHA-256, or null. */
+    public String tokenOwningKey(byte[] keyHash) {
+        return tokenByKeyHash.get(HexFormat.of().formatHex(keyHash));
+    }
+
+    /** A snapshot of every project. */
+    public java.util.List<Project> all() {
+        return java.util.List.copyOf(byToken.values());
+    }
+
+    public int size() {
+        return byToken.size();
+    }
+
+    /** Registry records skipped as malformed since start. */
+    public long skippedRecords() {
+        return skipped.get();
+    }
+
+    /**
+     * Why the registry no longer follows its topic (project changes are then not seen: the
+     * gateway is not ready), or null while it follows.
+     */
+    public String failure() {
+        return stoppedBecause;
+    }
+
+    private void follow() {
+        try {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> endAtStart = consumer.endOffsets(partitions);
+            while (!closing) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+                    apply(record);
+                }
+                if (!isLoaded() && caughtUp(endAtStart)) {
+                    LOG.info("project registry loaded: {} projects from {}", byToken.size(), topic);
+                    loaded.countDown();
+                }
+            }
+        } catch (WakeupException e) {
+            if (!closing) {
+                stopped(e);
+            }
+        } catch (RuntimeException | Error e) {
+            stopped(e);
+        } finally {
+            try {
+                consumer.close();
+            } catch (RuntimeException e) {
+                LOG.debug("closing the registry consumer: {}", e.toString());
+            }
+        }
+    }
+
+    private void stopped(Throwable cause) {
+        stoppedBecause = "project registry stopped following " + topic + ": " + cause;
+        LOG.error("project registry stopped following {}: gateways will not see project changes", topic, cause);
+    }
+
+    private boolean caughtUp(Map<TopicPartition, Long> endAtStart) {
+        return endAtStart.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
+    }
+
+    /** Applies a record; a malformed one is skipped with its reason, so one bad record cannot stop the follower. */
+    private void apply(ConsumerRecord<byte[], byte[]> record) {
+        try {
+            applyOrThrow(record);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("skipping malformed registry record at offset {} of {} ({} skipped since start): {}",
+                    record.offset(), topic, skipped.incrementAndGet(), e.toString());
+        }
+    }
+
+    private void applyOrThrow(ConsumerRecord<byte[], byte[]> record) throws IOException {
+        if (record.key() == null) {
+            throw new IOException("no key (the key must be the project token)");
+        }
+        String token = new String(record.key(), StandardCharsets.UTF_8);
+        Project previous;
+        if (record.value() == null) {
+            previous = byToken.remove(token);
+        } else {
+            Project project = wellFormed(ProjectJson.read(record.value()));
+            previous = byToken.put(token, project);
+            project.keys().forEach(key -> tokenByKeyHash.put(key.sha256(), token));
+        }
+        if (previous != null) {
+            Project current = byToken.get(token);
+            previous.keys().stream()
+                    .filter(old -> current == null || current.keys().stream().noneMatch(k -> k.sha256().equals(old.sha256())))
+                    .forEach(old -> tokenByKeyHash.remove(old.sha256(), token));
+        }
+    }
+
+    /** The project, if everything the gateway relies on is there (checked here, not on the first request). */
+    private static Project wellFormed(Project project) throws IOException {
+        if (project == null) {
+            throw new IOException("the value is JSON null, not a project");
+        }
+        for (ProjectKey key : project.keys()) {
+            if (key == null || key.sha256() == null || !SHA256_HEX.matcher(key.sha256()).matches()) {
+                throw new IOException("a key without a SHA-256 of 64 hex digits");
+            }
+        }
+        return project;
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        consumer.wakeup();
+        try {
+            follower.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

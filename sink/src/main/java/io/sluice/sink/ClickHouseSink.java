@@ -1,0 +1,309 @@
+package io.sluice.sink;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Properties;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.clickhouse.client.api.Client;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.kafka.KafkaClients;
+
+/**
+ * Copies the processor's output topics into ClickHouse tables. Rows are batched (by count, bytes
+ * and age), inserted as JSONEachRow, and only then are the Kafka offsets committed. The tables are
+ * idempotent (ReplacingMergeTree), so a batch inserted twice after a crash changes nothing.
+ *
+ * <p>Rows ClickHouse refuses for their content go to the dead-letter topic (durably, before the
+ * commit) and the rest is stored: one bad row never stops the sink. While ClickHouse is
+ * unavailable the sink pauses its partitions and retries with backoff, still polling so it stays
+ * in the group. Pending rows are kept per partition: when a partition moves to another instance
+ * meanwhile, its rows are dropped uncommitted (the new owner reads them again from the last
+ * commit) and only the rows of partitions still owned are retried.
+ */
+public final class ClickHouseSink implements Runnable, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClickHouseSink.class);
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    private static final Duration INSERT_TIMEOUT = Duration.ofSeconds(60);
+
+    private final RowInserter inserter;
+    private final DeadLetters deadLetters;
+    private final SinkMetrics metrics;
+    private final Map<String, String> tableByTopic;
+    private final SinkLimits limits;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    /** Read and not yet committed, per partition (a partition feeds exactly one table). */
+    private final Map<TopicPartition, PartitionRows> pending = new LinkedHashMap<>();
+    private int pendingRows;
+    private long pendingBytes;
+    private long oldestPendingNanos;
+    /** 0 while ClickHouse works; otherwise the current backoff, and the partitions are paused. */
+    private long backoffMillis;
+    private long retryAtNanos;
+    private volatile boolean closing;
+
+    /** Rows of one partition not yet committed; the rows are cleared once inserted, the offset stays until committed. */
+    private static final class PartitionRows {
+        final String table;
+        final List<RowInserter.Row> rows = new ArrayList<>();
+        long bytes;
+        long nextOffset;
+
+        PartitionRows(String table) {
+            this.table = table;
+        }
+    }
+
+    /**
+     * @param tableByTopic    which topic fills which table (table names qualified with the database)
+     * @param deadLetterTopic where rows ClickHouse refuses go
+     * @param instanceId      stable name of this instance for static group membership, or "" for none
+     */
+    public ClickHouseSink(Client client, KafkaSettings kafka, String groupId, String instanceId,
+                          Map<String, String> tableByTopic, String deadLetterTopic, SinkLimits limits) {
+        this.inserter = new RowInserter(client, INSERT_TIMEOUT);
+        this.tableByTopic = Map.copyOf(tableByTopic);
+        this.limits = limits;
+        this.metrics = new SinkMetrics(limits.stallTimeout());
+        Properties props = KafkaClients.consumerProperties(kafka, groupId);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        // Only what exactly-once transactions committed; aborted attempts never reach ClickHouse.
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(Math.max(500, limits.batchRows())));
+        if (!instanceId.isEmpty()) {
+            props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId);
+        }
+        this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.deadLetters = new DeadLetters(kafka, deadLetterTopic, groupId + "-dead-letters");
+    }
+
+    @Override
+    public void run() {
+        try {
+            consumer.subscribe(tableByTopic.keySet(), new Rebalance());
+            while (!closing) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+                    add(record);
+                    if (!backingOff() && batchFull()) {
+                        attemptFlush(); // the row and byte bounds hold within one poll's records too
+                    }
+                }
+                metrics.lag(maxLag());
+                if (backingOff()) {
+                    if (System.nanoTime() >= retryAtNanos) {
+                        attemptFlush();
+                    }
+                } else if (batchFull() || (pendingRows > 0 && System.nanoTime() - oldestPendingNanos >= limits.batchInterval().toNanos())) {
+                    attemptFlush();
+                } else if (pendingRows == 0 && !inputWaiting()) {
+                    metrics.progressed(); // nothing to do is not a stall
+                }
+            }
+        } catch (WakeupException e) {
+            if (!closing) {
+                throw e;
+            }
+        } finally {
+            if (!backingOff()) {
+                flush(); // what was read before closing, once; otherwise it is read again next time
+            }
+            consumer.close(Duration.ofSeconds(10));
+            deadLetters.close();
+        }
+    }
+
+    private void add(ConsumerRecord<byte[], byte[]> record) {
+        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+        PartitionRows rows = pending.computeIfAbsent(partition, p -> new PartitionRows(tableByTopic.get(p.topic())));
+        rows.nextOffset = record.offset() + 1;
+        if (record.value() == null) {
+            return;
+        }
+        if (pendingRows == 0) {
+            oldestPendingNanos = System.nanoTime();
+        }
+        rows.rows.add(new RowInserter.Row(record.key(), record.value(),
+                record.topic() + "/" + record.partition() + "@" + record.offset()));
+        rows.bytes += record.value().length + 1;
+        pendingRows++;
+        pendingBytes += record.value().length + 1;
+    }
+
+    private boolean batchFull() {
+        return pendingRows >= limits.batchRows() || pendingBytes >= limits.batchBytes();
+    }
+
+    private boolean backingOff() {
+        return backoffMillis > 0;
+    }
+
+    /** One flush; on failure the partitions are paused and the next attempt waits a growing backoff. */
+    private void attemptFlush() {
+        if (pending.isEmpty() || flush()) {
+            if (backingOff()) {
+                backoffMillis = 0;
+                consumer.resume(consumer.paused()); // paused() holds only partitions this consumer still owns
+            }
+            return;
+        }
+        backoffMillis = backingOff() ? Math.min(backoffMillis * 2, MAX_BACKOFF.toMillis()) : FIRST_BACKOFF.toMillis();
+        retryAtNanos = System.nanoTime() + Duration.ofMillis(backoffMillis).toNanos();
+        consumer.pause(consumer.assignment()); // keep the group membership, read nothing new
+    }
+
+    /**
+     * Inserts the pending rows table by table (refused rows to the dead letters), then commits
+     * the offsets of the partitions they came from. Returns false, leaving uncommitted what was
+     * not inserted, when ClickHouse or Kafka failed.
+     */
+    private boolean flush() {
+        String step = "commit";
+        try {
+            Map<String, List<PartitionRows>> byTable = new LinkedHashMap<>();
+            pending.values().forEach(rows -> byTable.computeIfAbsent(rows.table, t -> new ArrayList<>()).add(rows));
+            for (Map.Entry<String, List<PartitionRows>> table : byTable.entrySet()) {
+                step = table.getKey();
+                insert(table.getKey(), table.getValue());
+            }
+            step = "commit";
+            Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+            pending.forEach((partition, rows) -> offsets.put(partition, new OffsetAndMetadata(rows.nextOffset)));
+            if (!offsets.isEmpty()) {
+                consumer.commitSync(offsets);
+            }
+            pending.clear();
+            pendingRows = 0;
+            pendingBytes = 0;
+            metrics.progressed();
+            return true;
+        } catch (WakeupException | InterruptException e) {
+            throw e;
+        } catch (Exception e) {
+            metrics.failed(step, e);
+            LOG.warn("ClickHouse sink: {} failed; {} rows wait and are retried: {}",
+                    step.equals("commit") ? "committing offsets" : "inserting into " + step, pendingRows, e.toString());
+            return false;
+        }
+    }
+
+    /** Inserts one table's rows; once ClickHouse has them (or the dead letters the refused ones), they leave the batch. */
+    private void insert(String table, List<PartitionRows> partitions) throws Exception {
+        List<RowInserter.Row> rows = new ArrayList<>();
+        partitions.forEach(partition -> rows.addAll(partition.rows));
+        if (rows.isEmpty()) {
+            return;
+        }
+        long start = System.nanoTime();
+        List<RowInserter.Refused> refused = inserter.insert(table, rows);
+        if (!refused.isEmpty()) {
+            deadLetters.send(refused); // durable before the commit that skips these rows
+            metrics.deadLettered(table, refused.size());
+            LOG.warn("ClickHouse refused {} of {} rows for {}; they are in the dead-letter topic. First: {} ({})",
+                    refused.size(), rows.size(), table, refused.get(0).reason(), refused.get(0).row().source());
+        }
+        metrics.inserted(table, rows.size() - refused.size(), start);
+        for (PartitionRows partition : partitions) {
+            pendingRows -= partition.rows.size();
+            pendingBytes -= partition.bytes;
+            partition.rows.clear();
+            partition.bytes = 0;
+        }
+    }
+
+    /** Forgets what was read from these partitions, uncommitted: their next owner reads it again. */
+    private void drop(Collection<TopicPartition> partitions, String why) {
+        int dropped = 0;
+        for (TopicPartition partition : partitions) {
+            PartitionRows rows = pending.remove(partition);
+            if (rows != null) {
+                dropped += rows.rows.size();
+                pendingRows -= rows.rows.size();
+                pendingBytes -= rows.bytes;
+            }
+        }
+        if (dropped > 0) {
+            LOG.info("{}: {} uninserted rows left uncommitted for the partitions' next owner", why, dropped);
+        }
+    }
+
+    /** Whether the output topics hold records this consumer has not read yet. */
+    private boolean inputWaiting() {
+        for (TopicPartition partition : consumer.assignment()) {
+            OptionalLong lag = consumer.currentLag(partition);
+            if (lag.isPresent() && lag.getAsLong() > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public SinkMetrics metrics() {
+        return metrics;
+    }
+
+    /** The consumer's own measure of how far behind it is (records-lag-max), 0 before it knows. */
+    private long maxLag() {
+        return consumer.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("records-lag-max") && e.getKey().tags().size() == 1)
+                .mapToLong(e -> {
+                    Object value = e.getValue().metricValue();
+                    return value instanceof Double d && !d.isNaN() ? d.longValue() : 0L;
+                })
+                .max().orElse(0L);
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        consumer.wakeup();
+    }
+
+    /**
+     * Before partitions move to another instance, write what was read from them (once) if
+     * ClickHouse works; otherwise leave it uncommitted. Never commits rows not inserted.
+     */
+    private final class Rebalance implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            if (!backingOff() && !closing && partitions.stream().anyMatch(pending::containsKey) && !flush()) {
+                LOG.warn("could not write the rows of revoked partitions {}; their next owner reads them again", partitions);
+            }
+            drop(partitions, "partitions revoked");
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            drop(partitions, "partitions lost");
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            // The committed offsets say where to continue; while ClickHouse is away, read nothing new.
+            if (backingOff()) {
+                consumer.pause(partitions);
+            }
+        }
+    }
+}

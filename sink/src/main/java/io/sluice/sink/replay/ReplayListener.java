@@ -1,0 +1,25 @@
+package io.sluice.sink.replay;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import io.sluice.sink.RowInserter;
+
+/** What a replay reports while it runs, in this order: started, then per table (the rest), then finished. */
+public interface ReplayListener {
+    void started(ReplayRequest request);
+
+    /** Kafka's retention deleted the records of {@code topic} before {@code oldestRetained}, which the range asks for. */
+    void olderRecordsDeleted(String topic, Instant oldestRetained);
+
+    /** About once a second while a table is replayed, and once when it is done. */
+    void progress(String table, long recordsRead, long recordsTotal, long rows, Duration elapsed);
+
+    /** ClickHouse refused this row for its content; the replay skipped it. */
+    void refused(String table, RowInserter.Refused row);
+
+    void tableDone(String table);
+
+    void finished(ReplayRequest request, List<Replay.TableSummary> summaries);
+}
