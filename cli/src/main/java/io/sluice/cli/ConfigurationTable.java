@@ -16,7 +16,7 @@ public final class ConfigurationTable {
     private ConfigurationTable() {
     }
 
-    /** The server's settings once each, in a stable order: gateway, then processor. */
+    /** The server's settings once each, in a stable order: gateway, processor, then the CLI's. */
     public static List<Setting> allSettings() {
         return allSettings(List.of());
     }
@@ -24,7 +24,7 @@ public final class ConfigurationTable {
     /** The server's settings, then {@code extra} (the developer's ./sluice adds the local stack's). */
     public static List<Setting> allSettings(List<Setting> extra) {
         Map<String, Setting> byName = new LinkedHashMap<>();
-        for (List<Setting> group : List.of(GatewayConfig.allSettings(), ProcessorConfig.allSettings(), extra)) {
+        for (List<Setting> group : List.of(GatewayConfig.allSettings(), ProcessorConfig.allSettings(), PublicUrl.SETTINGS, extra)) {
             group.forEach(setting -> byName.putIfAbsent(setting.name(), setting));
         }
         return List.copyOf(byName.values());

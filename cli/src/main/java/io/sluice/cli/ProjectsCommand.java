@@ -2,35 +2,46 @@ package io.sluice.cli;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.sluice.config.Settings;
+import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.projects.ProjectKey;
 import io.sluice.projects.Quota;
 
-/** {@code ./sluice projects ...}: create, list, show, rotate and revoke keys, disable, enable, set quotas. */
+/**
+ * {@code ./sluice projects ...}: create, list, show, rotate and revoke keys and DSN keys, set a DSN
+ * key's origins, disable, enable, set quotas.
+ */
 final class ProjectsCommand {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern ORIGIN = Pattern.compile("(?i)https?://[^/\\s?#]+/?");
 
     private final ProjectAdmin admin;
     private final PrintStream out;
+    private final PublicUrl publicUrl;
 
-    ProjectsCommand(ProjectAdmin admin, PrintStream out) {
+    ProjectsCommand(ProjectAdmin admin, PrintStream out, PublicUrl publicUrl) {
         this.admin = admin;
         this.out = out;
+        this.publicUrl = publicUrl;
     }
 
     void run(Args args) {
         String action = args.positional(1);
         if (action == null) {
             throw new Args.UsageException("projects needs an action: create, list, show, rotate-key, revoke-key, "
-                    + "disable, enable, set-quota");
+                    + "rotate-dsn-key, revoke-dsn-key, set-dsn-origins, disable, enable, set-quota");
         }
         switch (action) {
             case "create" -> create(args);
@@ -45,6 +56,16 @@ final class ProjectsCommand {
                 Project project = admin.revokeKey(token(args), keyId);
                 out.println("revoked key " + keyId + " of " + project.name() + " (" + project.token() + ")");
             }
+            case "rotate-dsn-key" -> rotateDsnKey(args);
+            case "revoke-dsn-key" -> {
+                String keyId = args.positional(3);
+                if (keyId == null) {
+                    throw new Args.UsageException("revoke-dsn-key needs TOKEN KEY_ID");
+                }
+                Project project = admin.revokeDsnKey(token(args), keyId);
+                out.println("revoked DSN key " + keyId + " of " + project.name() + " (" + project.token() + ")");
+            }
+            case "set-dsn-origins" -> setDsnOrigins(args);
             case "disable", "enable" -> {
                 Project project = admin.setDisabled(token(args), action.equals("disable"));
                 out.println(action + "d " + project.name() + " (" + project.token() + ")");
@@ -66,12 +87,17 @@ final class ProjectsCommand {
         String name = args.required("name");
         Quota quota = args.options().containsKey("rate") || args.options().containsKey("burst") ? quota(args) : null;
         ProjectAdmin.NewProject project = admin.create(name, quota);
+        String dsn = publicUrl.dsn(project.dsnKey().publicKey(), project.numericId());
         if (args.flag("json")) {
-            out.println(JSON.createObjectNode().put("token", project.token()).put("key", project.key()).put("name", project.name()));
+            // The id is a JSON number: 48 bits, exact in every JSON reader (JavaScript's too).
+            out.println(JSON.createObjectNode().put("token", project.token()).put("key", project.key()).put("name", project.name())
+                    .put("id", project.numericId()).put("dsn", dsn));
         } else {
             out.println("Created project " + project.name());
             out.println("  token: " + project.token());
             out.println("  key:   " + project.key() + "   (shown only now: keep it secret)");
+            out.println("  id:    " + project.numericId());
+            out.println("  dsn:   " + dsn + "   (for Sentry SDKs; public)");
         }
     }
 
@@ -83,11 +109,14 @@ final class ProjectsCommand {
             out.println(all);
             return;
         }
-        out.printf("%-24s %-24s %-8s %-5s %s%n", "TOKEN", "NAME", "STATE", "KEYS", "QUOTA");
+        out.printf("%-24s %-24s %-8s %-5s %-32s %-15s %s%n", "TOKEN", "NAME", "STATE", "KEYS", "QUOTA", "ID", "DSN");
+        Instant now = Instant.now();
         for (Project project : projects) {
-            out.printf("%-24s %-24s %-8s %-5d %s%n", project.token(), project.name(),
+            DsnKey newest = newestActiveDsnKey(project, now);
+            out.printf("%-24s %-24s %-8s %-5d %-32s %-15d %s%n", project.token(), project.name(),
                     project.disabled() ? "disabled" : "active", project.keys().size(),
-                    project.quota() == null ? "none" : project.quota());
+                    project.quota() == null ? "none" : project.quota(), project.numericId(),
+                    newest == null ? "none" : dsn(project, newest));
         }
     }
 
@@ -103,23 +132,75 @@ final class ProjectsCommand {
         }
     }
 
+    private void rotateDsnKey(Args args) {
+        Duration grace = Settings.parseDuration(args.option("grace", "24h"));
+        ProjectAdmin.RotatedDsnKey rotated = admin.rotateDsnKey(token(args), grace);
+        String dsn = dsn(rotated.project(), rotated.key());
+        if (args.flag("json")) {
+            out.println(JSON.createObjectNode().put("token", rotated.project().token()).put("key_id", rotated.key().id())
+                    .put("public_key", rotated.key().publicKey()).put("dsn", dsn)
+                    .put("old_keys_expire_at", rotated.oldKeysExpireAt().toString()));
+        } else {
+            out.println("New DSN key " + rotated.key().id() + ": " + dsn);
+            out.println("The previous DSN keys keep working until " + rotated.oldKeysExpireAt());
+        }
+    }
+
+    private void setDsnOrigins(Args args) {
+        String keyId = args.positional(3);
+        if (keyId == null || !args.options().containsKey("origins")) {
+            throw new Args.UsageException("set-dsn-origins needs TOKEN KEY_ID --origins ORIGIN,ORIGIN (\"\" for any origin)");
+        }
+        List<String> origins = new ArrayList<>();
+        for (String origin : args.option("origins", "").split(",")) {
+            String trimmed = origin.strip();
+            if (trimmed.isEmpty()) {
+                continue;
+            }
+            if (!ORIGIN.matcher(trimmed).matches()) {
+                throw new Args.UsageException("an origin is scheme://host[:port], such as https://shop.example, not " + trimmed);
+            }
+            origins.add(trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed);
+        }
+        Project project = admin.setDsnOrigins(token(args), keyId, origins);
+        out.println("origins of DSN key " + keyId + " of " + project.name() + " (" + project.token() + "): "
+                + (origins.isEmpty() ? "any" : String.join(", ", origins)));
+    }
+
+    private String dsn(Project project, DsnKey key) {
+        return publicUrl.dsn(key.publicKey(), project.numericId());
+    }
+
+    /** The DSN key to hand out: the newest that works now; null when none does. */
+    private static DsnKey newestActiveDsnKey(Project project, Instant now) {
+        return project.dsnKeys().stream().filter(key -> key.activeAt(now))
+                .max(Comparator.comparing(DsnKey::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()))).orElse(null);
+    }
+
     private void print(Project project, boolean json) {
         if (json) {
             out.println(describe(project));
             return;
         }
         out.println(project.name() + " (" + project.token() + ")" + (project.disabled() ? "  DISABLED" : ""));
+        out.println("  id:      " + project.numericId());
         out.println("  created: " + project.createdAt());
         out.println("  quota:   " + (project.quota() == null ? "none" : project.quota()));
         project.endpointQuotas().forEach((endpoint, quota) -> out.println("  quota " + endpoint + ": " + quota));
         for (ProjectKey key : project.keys()) {
             out.println("  key " + key.id() + (key.expiresAt() == null ? "" : "  expires " + key.expiresAt()));
         }
+        for (DsnKey key : project.dsnKeys()) {
+            out.println("  dsn key " + key.id() + ": " + dsn(project, key)
+                    + (key.expiresAt() == null ? "" : "  expires " + key.expiresAt())
+                    + (key.allowedOrigins().isEmpty() ? "" : "  origins " + String.join(", ", key.allowedOrigins())));
+        }
     }
 
-    /** A project without secrets: key ids and expiry only. */
-    private static ObjectNode describe(Project project) {
-        ObjectNode node = JSON.createObjectNode().put("token", project.token()).put("name", project.name())
+    /** A project without secrets: private keys' ids and expiry only; DSN keys (public) in full. */
+    private ObjectNode describe(Project project) {
+        ObjectNode node = JSON.createObjectNode().put("token", project.token()).put("id", project.numericId())
+                .put("name", project.name())
                 .put("disabled", project.disabled()).put("created_at", project.createdAt().toString());
         if (project.quota() != null) {
             node.putObject("quota").put("rate", project.quota().ratePerSecond()).put("burst", project.quota().burst());
@@ -132,6 +213,23 @@ final class ProjectsCommand {
             if (key.expiresAt() != null) {
                 entry.put("expires_at", key.expiresAt().toString());
             }
+        });
+        DsnKey newest = newestActiveDsnKey(project, Instant.now());
+        if (newest != null) {
+            node.put("dsn", dsn(project, newest));
+        }
+        ArrayNode dsnKeys = node.putArray("dsn_keys");
+        project.dsnKeys().forEach(key -> {
+            ObjectNode entry = dsnKeys.addObject().put("id", key.id()).put("public_key", key.publicKey())
+                    .put("dsn", dsn(project, key));
+            if (key.createdAt() != null) {
+                entry.put("created_at", key.createdAt().toString());
+            }
+            if (key.expiresAt() != null) {
+                entry.put("expires_at", key.expiresAt().toString());
+            }
+            ArrayNode origins = entry.putArray("allowed_origins");
+            key.allowedOrigins().forEach(origins::add);
         });
         return node;
     }

@@ -48,10 +48,11 @@ final class ServerCommands {
     }
 
     private static int projects(Settings settings, PrintStream out, Args args) {
+        PublicUrl publicUrl = PublicUrl.from(settings); // a wrong SLUICE_PUBLIC_URL fails before any change
         KafkaSettings kafka = CommandLineSettings.kafka(settings, args);
         TopicSetup.ensureTopics(kafka);
         try (ProjectAdmin admin = new ProjectAdmin(kafka)) {
-            new ProjectsCommand(admin, out).run(args);
+            new ProjectsCommand(admin, out, publicUrl).run(args);
         }
         return 0;
     }

@@ -8,12 +8,19 @@ public final class Usage {
               dev [--reset]                       run everything locally (Kafka, ClickHouse, processor, gateway);
                                                   data in .sluice/ ($SLUICE_HOME); --reset wipes it first
               projects create --name NAME [--rate N --burst M] [--json]
-                                                  create a project; prints its token and private key (shown once)
-              projects list [--json]              every project (no secrets)
-              projects show TOKEN [--json]        one project: keys (ids, expiry), quota, state
+                                                  create a project; prints its token and private key (shown once),
+                                                  its numeric id and its DSN for Sentry SDKs (from SLUICE_PUBLIC_URL)
+              projects list [--json]              every project (no secrets): id, state, quota, DSN
+              projects show TOKEN [--json]        one project: id, keys (ids, expiry), DSN keys, quota, state
               projects rotate-key TOKEN [--grace 24h] [--json]
                                                   a new key; the old ones keep working for the grace period
               projects revoke-key TOKEN KEY_ID    remove a key at once
+              projects rotate-dsn-key TOKEN [--grace 24h] [--json]
+                                                  a new DSN key; the old DSNs keep working for the grace period
+              projects revoke-dsn-key TOKEN KEY_ID
+                                                  remove a DSN key at once
+              projects set-dsn-origins TOKEN KEY_ID --origins https://a.example,https://b.example
+                                                  browser origins allowed to use that DSN key ("" for any)
               projects disable TOKEN | enable TOKEN
               projects set-quota TOKEN --rate N [--burst M] [--endpoint transaction|project]
                                                   (projects commands take --bootstrap-server HOST:PORT)

@@ -18,6 +18,8 @@ public final class SentryFields {
      * read every event the gateway accepted.
      */
     public static final int MAX_NESTING_DEPTH = 200;
+    /** What an error report without any message is stored with (Sentry accepts such reports, as a Go SDK sends them). */
+    public static final String NO_MESSAGE = "(no message)";
     /** Where an error report's message may be when {@code message} is not a string, in order of preference. */
     private static final String[] MESSAGE_POINTERS = {"/message/formatted", "/message/message", "/logentry/formatted", "/logentry/message"};
     /**
@@ -122,13 +124,13 @@ public final class SentryFields {
     }
 
     /**
-     * An error report's message: {@code message} when it is a string, else the first non-empty of
-     * {@code message.formatted}, {@code message.message}, {@code logentry.formatted} and
-     * {@code logentry.message}; "" when there is none.
+     * An error report's message: {@code message} when it is a non-blank string, else the first
+     * non-empty of {@code message.formatted}, {@code message.message}, {@code logentry.formatted}
+     * and {@code logentry.message}; {@link #NO_MESSAGE} when there is none.
      */
     public static String message(JsonNode event) {
         JsonNode message = event.get("message");
-        if (message != null && message.isTextual()) {
+        if (message != null && message.isTextual() && !message.textValue().isBlank()) {
             return message.textValue();
         }
         for (String pointer : MESSAGE_POINTERS) {
@@ -137,21 +139,7 @@ public final class SentryFields {
                 return text;
             }
         }
-        return "";
-    }
-
-    /**
-     * Whether an error report carries a message: a non-blank {@code message} string, a
-     * {@code message} object with a {@code formatted} or {@code message} field, or any
-     * {@code logentry} object.
-     */
-    public static boolean hasMessage(JsonNode event) {
-        JsonNode message = event.get("message");
-        boolean text = message != null && message.isTextual() && !message.textValue().isBlank();
-        boolean object = message != null && message.isObject()
-                && (message.hasNonNull("formatted") || message.hasNonNull("message"));
-        JsonNode logentry = event.get("logentry");
-        return text || object || (logentry != null && logentry.isObject());
+        return NO_MESSAGE;
     }
 
     /** One to three ASCII digits. */

@@ -1,9 +1,7 @@
 package io.sluice.events;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -42,15 +40,18 @@ class SentryFieldsTest {
         assertEquals("formatted", SentryFields.message(event("{\"message\": {\"message\": \"raw %s\", \"formatted\": \"formatted\"}}")));
         assertEquals("raw %s", SentryFields.message(event("{\"message\": {\"message\": \"raw %s\"}}")));
         assertEquals("from logentry", SentryFields.message(event("{\"message\": {}, \"logentry\": {\"message\": \"from logentry\"}}")));
-        assertEquals("", SentryFields.message(event("{}")));
     }
 
     @Test
-    void aReportHasAMessageWhenItsStringIsNotBlankOrAnObjectCarriesOne() {
-        assertTrue(SentryFields.hasMessage(event("{\"message\": \"boom\"}")));
-        assertTrue(SentryFields.hasMessage(event("{\"message\": {\"formatted\": \"boom\"}}")));
-        assertTrue(SentryFields.hasMessage(event("{\"message\": \" \", \"logentry\": {}}")));
-        assertFalse(SentryFields.hasMessage(event("{\"message\": \" \"}")));
-        assertFalse(SentryFields.hasMessage(event("{\"message\": {\"params\": []}}")));
+    void aReportWithoutMessageHasNoMessage() {
+        assertEquals("(no message)", SentryFields.message(event("{}")));
+        assertEquals("(no message)", SentryFields.message(event("{\"exception\": []}")));
+        assertEquals("(no message)", SentryFields.message(event("{\"message\": {\"params\": []}}")));
+    }
+
+    @Test
+    void aBlankMessageStringGivesWayToTheLogentry() {
+        assertEquals("from logentry", SentryFields.message(event("{\"message\": \" \", \"logentry\": {\"formatted\": \"from logentry\"}}")));
+        assertEquals("(no message)", SentryFields.message(event("{\"message\": \" \"}")));
     }
 }

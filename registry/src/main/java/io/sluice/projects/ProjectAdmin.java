@@ -50,7 +50,10 @@ public final class ProjectAdmin implements AutoCloseable {
         this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** A new project with one key. The key is returned here once and stored only as a hash. */
+    /**
+     * A new project with one private key and one DSN key. The private key is returned here once
+     * and stored only as a hash; the DSN key is public and can be shown any time.
+     */
     public NewProject create(String name) {
         return create(name, null);
     }
@@ -59,10 +62,12 @@ public final class ProjectAdmin implements AutoCloseable {
         String token = Secrets.newToken();
         String key = Secrets.newKey();
         String keyId = Secrets.newKeyId();
-        Project project = new Project(token, name, false, List.of(ProjectKey.of(keyId, key, null)), Instant.now(),
-                quota, null);
+        Instant now = Instant.now();
+        DsnKey dsnKey = DsnKey.create(now);
+        Project project = new Project(token, name, false, List.of(ProjectKey.of(keyId, key, null)), now,
+                quota, null, List.of(dsnKey));
         save(project);
-        return new NewProject(token, key, name);
+        return new NewProject(token, key, name, dsnKey);
     }
 
     /** Every project, sorted by name. */
@@ -114,6 +119,53 @@ public final class ProjectAdmin implements AutoCloseable {
         return changed;
     }
 
+    /**
+     * Adds a new DSN key; the DSN keys in use keep working until {@code grace} has passed, then
+     * expire (as {@link #rotateKey} does for private keys).
+     */
+    public RotatedDsnKey rotateDsnKey(String token, Duration grace) {
+        Project project = get(token);
+        Instant now = Instant.now();
+        Instant oldKeysExpire = now.plus(grace);
+        List<DsnKey> keys = new ArrayList<>();
+        for (DsnKey key : project.dsnKeys()) {
+            boolean expiresLater = key.expiresAt() == null || key.expiresAt().isAfter(oldKeysExpire);
+            keys.add(expiresLater ? key.withExpiresAt(oldKeysExpire) : key);
+        }
+        DsnKey newKey = DsnKey.create(now);
+        keys.add(newKey);
+        Project changed = project.withDsnKeys(keys);
+        save(changed);
+        return new RotatedDsnKey(changed, newKey, oldKeysExpire);
+    }
+
+    /** Removes one DSN key at once. @throws UnknownKeyException when the project has no DSN key with this id */
+    public Project revokeDsnKey(String token, String keyId) {
+        Project project = get(token);
+        List<DsnKey> keys = project.dsnKeys().stream().filter(key -> !key.id().equals(keyId)).toList();
+        if (keys.size() == project.dsnKeys().size()) {
+            throw new UnknownKeyException(token, keyId);
+        }
+        Project changed = project.withDsnKeys(keys);
+        save(changed);
+        return changed;
+    }
+
+    /**
+     * The browser origins allowed to use one DSN key (empty: any origin).
+     * @throws UnknownKeyException when the project has no DSN key with this id
+     */
+    public Project setDsnOrigins(String token, String keyId, List<String> origins) {
+        Project project = get(token);
+        if (project.dsnKeys().stream().noneMatch(key -> key.id().equals(keyId))) {
+            throw new UnknownKeyException(token, keyId);
+        }
+        Project changed = project.withDsnKeys(project.dsnKeys().stream()
+                .map(key -> key.id().equals(keyId) ? key.withAllowedOrigins(origins) : key).toList());
+        save(changed);
+        return changed;
+    }
+
     public Project setDisabled(String token, boolean disabled) {
         Project changed = get(token).withDisabled(disabled);
         save(changed);
@@ -161,8 +213,24 @@ public final class ProjectAdmin implements AutoCloseable {
         producer.close();
     }
 
-    /** What {@code create} hands back: the only time the key is visible. */
-    public record NewProject(String token, String key, String name) {
+    /**
+     * What {@code create} hands back: the only time the private key is visible.
+     *
+     * @param dsnKey the project's first DSN key (null only where a caller built one by hand)
+     */
+    public record NewProject(String token, String key, String name, DsnKey dsnKey) {
+        public NewProject(String token, String key, String name) {
+            this(token, key, name, null);
+        }
+
+        /** The numeric id of the project (the last part of its DSN). */
+        public long numericId() {
+            return Project.numericIdOf(token);
+        }
+    }
+
+    /** What {@code rotateDsnKey} hands back: the project as saved, its new DSN key, and when the old ones stop working. */
+    public record RotatedDsnKey(Project project, DsnKey key, Instant oldKeysExpireAt) {
     }
 
     /** What {@code rotateKey} hands back: the new key, once, and when the old ones stop working. */

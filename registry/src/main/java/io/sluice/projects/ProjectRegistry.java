@@ -39,6 +39,8 @@ public final class ProjectRegistry implements AutoCloseable {
     private final Map<String, Project> byToken = new ConcurrentHashMap<>();
     /** SHA-256 (hex) of every key → its project's token: tells "another project's key" from "no key". */
     private final Map<String, String> tokenByKeyHash = new ConcurrentHashMap<>();
+    /** Numeric id → token; on a collision neither project is found by id (see {@link NumericIdIndex}). */
+    private final NumericIdIndex numericIds = new NumericIdIndex();
     private final CountDownLatch loaded = new CountDownLatch(1);
     private final AtomicLong skipped = new AtomicLong();
     private final Thread follower;
@@ -79,6 +81,15 @@ public final class ProjectRegistry implements AutoCloseable {
     /** The project with this token, or null. */
     public Project find(String token) {
         return byToken.get(token);
+    }
+
+    /**
+     * The project with this numeric id (the last part of a DSN), or null: also null when two
+     * projects' ids collide (see {@link NumericIdIndex}).
+     */
+    public Project byNumericId(long id) {
+        String token = numericIds.token(id);
+        return token == null ? null : byToken.get(token);
     }
 
     /** The token of the project that owns a key with this SHA-256, or null. */
@@ -166,10 +177,14 @@ public final class ProjectRegistry implements AutoCloseable {
         Project previous;
         if (record.value() == null) {
             previous = byToken.remove(token);
+            numericIds.remove(Project.numericIdOf(token), token);
         } else {
             Project project = wellFormed(ProjectJson.read(record.value()));
             previous = byToken.put(token, project);
             project.keys().forEach(key -> tokenByKeyHash.put(key.sha256(), token));
+            if (previous == null) {
+                numericIds.add(Project.numericIdOf(token), token);
+            }
         }
         if (previous != null) {
             Project current = byToken.get(token);
@@ -187,6 +202,11 @@ public final class ProjectRegistry implements AutoCloseable {
         for (ProjectKey key : project.keys()) {
             if (key == null || key.sha256() == null || !SHA256_HEX.matcher(key.sha256()).matches()) {
                 throw new IOException("a key without a SHA-256 of 64 hex digits");
+            }
+        }
+        for (DsnKey key : project.dsnKeys()) {
+            if (key == null || key.publicKey() == null || key.publicKey().isEmpty()) {
+                throw new IOException("a DSN key without a public key");
             }
         }
         return project;

@@ -35,6 +35,11 @@ public final class Secrets {
         return HexFormat.of().formatHex(randomBytes(4));
     }
 
+    /** 128 random bits as 32 lower-case hex digits: a DSN's public key (matches the SDKs' {@code \w+}). */
+    public static String newPublicKey() {
+        return HexFormat.of().formatHex(randomBytes(16));
+    }
+
     public static byte[] sha256(String key) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));

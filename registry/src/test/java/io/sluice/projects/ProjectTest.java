@@ -2,6 +2,7 @@ package io.sluice.projects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
@@ -44,6 +45,75 @@ class ProjectTest {
     void tokensCarry128AndKeys256RandomBits() {
         assertEquals(22, Secrets.newToken().length()); // 16 bytes, base64url without padding
         assertEquals(Secrets.KEY_PREFIX.length() + 43, Secrets.newKey().length()); // 32 bytes
+    }
+
+    @Test
+    void theNumericIdIsTheFirstSixBytesOfTheTokensSha256() {
+        // SHA-256("token") = 3c469e9d6c5875d37a43f353d4f88e61fcf812c66eee3457465a40b0da4153e0
+        assertEquals(0x3c469e9d6c58L, Project.numericIdOf("token"));
+        assertEquals(66_274_006_494_296L, project(ProjectKey.of("k1", Secrets.newKey(), null)).numericId());
+    }
+
+    @Test
+    void everyNumericIdIsPositiveAndExactAsAJavaScriptNumber() {
+        for (int i = 0; i < 10_000; i++) {
+            long id = Project.numericIdOf(Secrets.newToken());
+            assertTrue(id >= 0 && id < (1L << 48), "id " + id);
+        }
+    }
+
+    @Test
+    void anActiveDsnKeyIsFoundByItsPublicKey() {
+        DsnKey key = DsnKey.create(NOW);
+        Project project = project(ProjectKey.of("k1", Secrets.newKey(), null)).withDsnKeys(List.of(key));
+        assertEquals(key, project.activeDsnKey(key.publicKey(), NOW));
+    }
+
+    @Test
+    void anExpiredDsnKeyIsNotFound() {
+        DsnKey key = DsnKey.create(NOW).withExpiresAt(NOW.minusSeconds(1));
+        Project project = project(ProjectKey.of("k1", Secrets.newKey(), null)).withDsnKeys(List.of(key));
+        assertNull(project.activeDsnKey(key.publicKey(), NOW));
+    }
+
+    @Test
+    void anUnknownPublicKeyIsNotFound() {
+        Project project = project(ProjectKey.of("k1", Secrets.newKey(), null)).withDsnKeys(List.of(DsnKey.create(NOW)));
+        assertNull(project.activeDsnKey(Secrets.newPublicKey(), NOW));
+        assertNull(project.activeDsnKey(null, NOW));
+    }
+
+    @Test
+    void aPrivateKeyIsNeverADsnKeyNorADsnKeyAPrivateKey() {
+        String privateKey = Secrets.newKey();
+        DsnKey dsnKey = DsnKey.create(NOW);
+        Project project = project(ProjectKey.of("k1", privateKey, null)).withDsnKeys(List.of(dsnKey));
+        assertNull(project.activeDsnKey(privateKey, NOW));
+        assertFalse(project.hasActiveKey(Secrets.sha256(dsnKey.publicKey()), NOW));
+    }
+
+    @Test
+    void publicKeysAre32LowerCaseHexDigits() {
+        assertTrue(Secrets.newPublicKey().matches("[0-9a-f]{32}"));
+    }
+
+    @Test
+    void aRecordWrittenBeforeDsnKeysReadsWithNone() throws Exception {
+        String old = "{\"token\":\"t\",\"name\":\"shop\",\"disabled\":false,\"keys\":[],"
+                + "\"created_at\":\"2026-11-22T12:00:00Z\"}";
+        Project project = ProjectJson.read(old.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(List.of(), project.dsnKeys());
+        assertEquals("shop", project.name());
+    }
+
+    @Test
+    void dsnKeysSurviveTheRegistryRecord() throws Exception {
+        DsnKey key = DsnKey.create(NOW).withExpiresAt(NOW.plusSeconds(60)).withAllowedOrigins(List.of("https://shop.example"));
+        Project project = project(ProjectKey.of("k1", Secrets.newKey(), null)).withDsnKeys(List.of(key));
+        byte[] json = ProjectJson.write(project);
+        String text = new String(json, java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(text.contains("\"dsn_keys\":[{\"id\":\"" + key.id() + "\",\"public_key\":\"" + key.publicKey() + "\""), text);
+        assertEquals(project, ProjectJson.read(json));
     }
 
     private static Project project(ProjectKey key) {

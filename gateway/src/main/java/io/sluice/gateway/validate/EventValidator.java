@@ -24,7 +24,9 @@ import io.sluice.outcomes.Outcome;
 /**
  * The one place that reads the JSON and decides whether an event is acceptable. Unknown fields
  * are kept (the bytes are published unchanged); only what Sluice relies on is checked:
- * the event id, the event time, and per endpoint the fields that make the event meaningful.
+ * the event id, the event time, and a transaction's name and status. An error report is any JSON
+ * object, as Sentry takes it (a Go SDK may send just {@code "exception": []}): what it lacks is
+ * stored empty, its message as {@link SentryFields#NO_MESSAGE}.
  */
 public final class EventValidator {
     private static final Pattern HEX_32 = Pattern.compile("[0-9a-fA-F]{32}");
@@ -43,9 +45,8 @@ public final class EventValidator {
 
     public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis) {
         JsonNode event = parse(json);
-        switch (endpoint) {
-            case TRANSACTION -> checkTransaction(event);
-            case ERROR_REPORT -> checkErrorReport(event);
+        if (endpoint == Endpoint.TRANSACTION) {
+            checkTransaction(event);
         }
         String eventId = eventId(event.get("event_id"));
         Long clientTime = eventTime(event);
@@ -83,28 +84,6 @@ public final class EventValidator {
         } catch (InvalidFieldException e) {
             throw Rejection.invalid(e.field(), e.getMessage());
         }
-    }
-
-    private static void checkErrorReport(JsonNode event) {
-        if (hasException(event) || SentryFields.hasMessage(event)) {
-            return;
-        }
-        throw Rejection.invalid("exception", "an error report needs 'exception' (with a non-empty 'values' array "
-                + "of items with 'type' or 'value'), 'message' or 'logentry'");
-    }
-
-    /** Exceptions that each say what was thrown: a {@code type} or a {@code value}. */
-    private static boolean hasException(JsonNode event) {
-        JsonNode values = SentryFields.exceptions(event);
-        if (values == null) {
-            return false;
-        }
-        for (JsonNode item : values) {
-            if (!item.isObject() || (SentryFields.isAbsent(item.get("type")) && SentryFields.isAbsent(item.get("value")))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static String eventId(JsonNode id) {

@@ -168,10 +168,35 @@ class EventValidatorTest {
         VALIDATOR.validate(Endpoint.ERROR_REPORT, "{\"message\": {\"formatted\": \"boom\"}}".getBytes(StandardCharsets.UTF_8), RECEIVED);
     }
 
+    // Issue #15 changed the contract: an error report is any JSON object, as Sentry takes it (this
+    // replaces anErrorReportWithAnEmptyExceptionListIsRefused, which asserted the old refusal).
     @Test
-    void anErrorReportWithAnEmptyExceptionListIsRefused() {
-        Rejection rejection = assertThrows(Rejection.class, () -> VALIDATOR.validate(Endpoint.ERROR_REPORT,
-                "{\"exception\": {\"values\": []}}".getBytes(StandardCharsets.UTF_8), RECEIVED));
-        assertEquals("exception", rejection.field());
+    void anErrorReportWithOnlyAnEmptyExceptionListIsAcceptedAsAGoSdkSendsIt() {
+        assertEquals(RECEIVED, errorReport("{\"exception\": []}").eventTimeMillis());
+        errorReport("{\"exception\": {\"values\": []}}");
+    }
+
+    @Test
+    void anErrorReportWithoutExceptionMessageOrLogentryIsAccepted() {
+        errorReport("{}");
+        errorReport("{\"environment\": \"production\", \"exception\": \"boom\", \"message\": {\"params\": []}}");
+        errorReport("{\"exception\": {\"values\": [{}]}}");
+    }
+
+    @Test
+    void anErrorReportThatIsNotAnObjectIsStillRefused() {
+        assertEquals("invalid_json", assertThrows(Rejection.class, () -> errorReport("[{\"exception\": []}]")).code());
+    }
+
+    @Test
+    void anErrorReportWithABadEventIdOrTimestampIsStillRefused() {
+        assertEquals("event_id", assertThrows(Rejection.class,
+                () -> errorReport("{\"exception\": [], \"event_id\": \"nope\"}")).field());
+        assertEquals("timestamp", assertThrows(Rejection.class,
+                () -> errorReport("{\"exception\": [], \"timestamp\": \"yesterday\"}")).field());
+    }
+
+    private static AcceptedEvent errorReport(String json) {
+        return VALIDATOR.validate(Endpoint.ERROR_REPORT, json.getBytes(StandardCharsets.UTF_8), RECEIVED);
     }
 }

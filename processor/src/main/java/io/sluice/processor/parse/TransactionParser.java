@@ -41,7 +41,10 @@ public final class TransactionParser {
                 SentryFields.text(event, "/contexts/trace/data/http.request.method"),
                 SentryFields.text(event, "/contexts/trace/data/http.method"),
                 SentryFields.text(event, "/request/method"), nameMethod).toUpperCase(Locale.ROOT);
+        // OpenTelemetry-style SDKs put the URL in url.full (http.url before semantic conventions 1.21).
         String url = firstNonEmpty(SentryFields.text(event, "/contexts/trace/data/url"),
+                SentryFields.text(event, "/contexts/trace/data/url.full"),
+                SentryFields.text(event, "/contexts/trace/data/http.url"),
                 SentryFields.text(event, "/request/url"));
         String path = firstNonEmpty(pathOf(url), nameMethod.isEmpty() ? "" : nameParts[1]);
 
