@@ -77,8 +77,11 @@ final class TestGateway implements AutoCloseable {
     }
 
     static HttpResponse<String> send(HttpRequest request) {
+        // Every request is bounded: a gateway that never answers fails the test instead of hanging it.
+        HttpRequest bounded = request.timeout().isPresent() ? request
+                : HttpRequest.newBuilder(request, (name, value) -> true).timeout(Duration.ofSeconds(30)).build();
         try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            return HTTP.send(bounded, HttpResponse.BodyHandlers.ofString());
         } catch (Exception e) {
             throw new IllegalStateException("request to " + request.uri() + " failed", e);
         }
