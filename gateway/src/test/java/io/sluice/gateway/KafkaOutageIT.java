@@ -7,11 +7,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.config.Settings;
@@ -21,6 +23,7 @@ import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 
 /** When Kafka is gone, no client gets a 2xx for an event that is not stored. Uses a broker of its own to stop it. */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class KafkaOutageIT {
     private static final String TRANSACTION = "{\"transaction\": \"GET /\", \"tags\": {\"http.status_code\": 200}}";
 

@@ -56,7 +56,7 @@ final class TestGateway implements AutoCloseable {
 
     HttpRequest.Builder request(String token, String endpoint) {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/" + token + "/" + endpoint))
-                .header("Content-Type", "application/json");
+                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(30));
     }
 
     HttpResponse<String> post(ProjectAdmin.NewProject project, String endpoint, String json) {
