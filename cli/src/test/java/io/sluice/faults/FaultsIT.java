@@ -201,7 +201,8 @@ class FaultsIT {
     private static ProjectAdmin.NewProject project(String bootstrap, Gateway gateway, Delivery unused) {
         try (ProjectAdmin admin = new ProjectAdmin(bootstrap, "fault.projects")) {
             ProjectAdmin.NewProject project = admin.create("faults");
-            Await.until(Duration.ofSeconds(5), 400, () -> Delivery.status(gateway.port(), project.token(), project.key(), "[]"));
+            Await.until("the gateway to know the new project", Duration.ofSeconds(30), 400,
+                    () -> Delivery.status(gateway.port(), project.token(), project.key(), "[]"));
             return project;
         }
     }
