@@ -6,6 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.clickhouse.data.ClickHouseFormat;
@@ -18,6 +19,7 @@ import io.sluice.testkit.RealEngines;
 
 /** The bench's RowBinary ceiling inserts what it means to: ClickHouse reads the rows back unchanged. */
 @ExtendWith(RealEngines.class)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class RowBinaryRowsIT {
 
     @Test

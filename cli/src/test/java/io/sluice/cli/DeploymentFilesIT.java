@@ -9,11 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -30,6 +32,7 @@ import io.sluice.testkit.RealEngines;
 
 /** The files people deploy with say what the code does: queries run, statements parse, settings exist. */
 @ExtendWith(RealEngines.class)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class DeploymentFilesIT {
     private static final Path ROOT = Path.of("..");
     private static final Pattern SETTING_NAME = Pattern.compile("\\bSLUICE_[A-Z0-9_]+\\b");

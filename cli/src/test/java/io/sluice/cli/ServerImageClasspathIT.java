@@ -7,16 +7,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The server image runs {@code cli/target/sluice.jar} with {@code cli/target/lib/} (what
  * deploy/Dockerfile copies; failsafe runs after package): no embedded broker, no Scala, no bench.
  */
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class ServerImageClasspathIT {
     private static final Path TARGET = Path.of("target");
     /** The embedded engines, the bench, test code, and the broker's Scala runtime and log4j backend. */

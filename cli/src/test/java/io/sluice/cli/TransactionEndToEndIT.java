@@ -9,10 +9,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,9 +31,10 @@ import io.sluice.testkit.RealEngines;
 
 /** The walking skeleton: HTTP POST → gateway → Kafka → Streams → ClickHouse, all real. */
 @ExtendWith(RealEngines.class)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class TransactionEndToEndIT {
     private static final Duration ARRIVAL = Duration.ofSeconds(30);
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @TempDir
     static Path stateDir;
@@ -106,9 +109,9 @@ class TransactionEndToEndIT {
 
     @Test
     void everyQueryInTheReadmeRuns() throws Exception {
-        String historyRow = "GET /users/42";
-        Await.until(ARRIVAL, historyRow, () -> ClickHouseQuery.run(engines,
-                "SELECT transaction FROM sluice_e2e.transactions FINAL WHERE project = '" + project.token() + "'"));
+        // The request the README's queries must find has arrived (other tests add rows to this project).
+        Await.until(ARRIVAL, "1", () -> ClickHouseQuery.run(engines, "SELECT count() FROM sluice_e2e.transactions FINAL "
+                + "WHERE project = '" + project.token() + "' AND transaction = 'GET /users/42'"));
         String readme = java.nio.file.Files.readString(Path.of("..", "README.md"));
         java.util.regex.Matcher block = java.util.regex.Pattern.compile("```sql\n(.*?)```", java.util.regex.Pattern.DOTALL)
                 .matcher(readme);
@@ -164,6 +167,7 @@ class TransactionEndToEndIT {
                         + "/api/v1/" + project.token() + "/transaction"))
                 .header("Authorization", "Bearer " + project.key())
                 .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(30))
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofString());

@@ -6,17 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +46,7 @@ import io.sluice.testkit.RealEngines;
  * everything else got a clear refusal. Each test prints its delivery report.
  */
 @ExtendWith(RealEngines.class)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class FaultsIT {
     @TempDir
     Path workDir;
@@ -64,18 +72,32 @@ class FaultsIT {
                     }
                 }));
             }
-            Await.until(Duration.ofSeconds(30), true, () -> delivery.sent.get() >= 120);
+            Await.until("120 requests sent before the outage", Duration.ofSeconds(60), true, () -> delivery.sent.get() >= 120);
+            long outageStart = System.nanoTime();
             broker.close(); // the broker goes away mid-stream ...
-            Thread.sleep(1_500);
+            Thread.sleep(1_500); // an outage of a known length, not a wait for a condition
             broker = KafkaBroker.start(workDir.resolve("kafka"), kafkaPort, controllerPort); // ... and comes back
             for (Future<?> client : running) {
                 client.get(5, TimeUnit.MINUTES);
             }
             clients.shutdown();
+            // The outage hit requests in flight: they were refused, each with 503 unavailable and Retry-After.
+            List<Delivery.Refusal> refusals = List.copyOf(delivery.refusals);
+            assertTrue(refusals.stream().anyMatch(refusal -> refusal.answeredNanos() > outageStart),
+                    "requests were refused during the outage: " + delivery.refused);
+            assertEquals(Set.of("503 unavailable Retry-After: 1"), delivery.refused.keySet(), "every refusal");
+            assertEquals(Set.of(), delivery.unanswered, "every request got an answer");
+            assertEquals(Set.of(), delivery.notSent, "the gateway kept accepting connections");
+            assertEquals(400, delivery.acknowledged.size() + delivery.refusedCount(), "every request acknowledged or refused");
+            // A client retries what was refused, with the same event id: each is then stored and counted once.
+            for (Delivery.Refusal refusal : refusals) {
+                assertEquals(200, delivery.send(gateway.port(), project.token(), project.key(), refusal.eventId()),
+                        "a retry once Kafka is back");
+            }
             Delivery.Report report = report("Kafka broker restart", engines, "sluice_fault_broker", project.token(), delivery);
             assertEquals(0, report.lost(), report.toString());
             assertEquals(0, report.duplicated(), report.toString());
-            assertTrue(report.acknowledged() >= 200, "most events got through: " + report);
+            assertEquals(400, report.acknowledged(), "every event acknowledged at last: " + report);
         } finally {
             gateway.close();
             processor.close();
@@ -98,12 +120,13 @@ class FaultsIT {
             for (int c = 0; c < 4; c++) {
                 running.add(clients.submit(() -> {
                     while (!stop.get() && delivery.send(port, project.token(), project.key(),
-                            UUID.randomUUID().toString().replace("-", "")) != -1) {
+                            UUID.randomUUID().toString().replace("-", "")) != Delivery.NOT_SENT) {
                         // keep sending until the gateway is gone
                     }
                 }));
             }
-            Await.until(Duration.ofSeconds(30), true, () -> delivery.acknowledged.size() >= 200);
+            Await.until("200 acknowledged before the stop", Duration.ofSeconds(60), true, () -> delivery.acknowledged.size() >= 200);
+            long stopBegan = System.nanoTime();
             gateway.close(); // what the SIGTERM hook does
             stop.set(true);
             for (Future<?> client : running) {
@@ -113,8 +136,12 @@ class FaultsIT {
             Delivery.Report report = report("gateway SIGTERM under load", engines, "sluice_fault_sigterm", project.token(), delivery);
             assertEquals(0, report.lost(), report.toString());
             assertEquals(0, report.duplicated(), report.toString());
-            assertTrue(delivery.refusedByStatus.keySet().stream().allMatch(status -> status == -1 || status == 503),
-                    "after the stop began, requests were refused (503 shutting_down) or connections refused: " + report);
+            // After the stop began: refused with 503 shutting_down, or not even connected. A request
+            // that was sent and got no answer would be one the gateway dropped mid-flight.
+            assertTrue(Set.of("503 shutting_down Retry-After: 1").containsAll(delivery.refused.keySet()), report.toString());
+            assertEquals(Set.of(), delivery.unanswered, "requests sent but never answered: " + report);
+            assertTrue(delivery.notSent.size() <= 4, "each client stops at its first refused connection: " + report);
+            System.out.println("fault: gateway SIGTERM under load | answered after the stop began: " + delivery.answeredAfter(stopBegan));
         } finally {
             processor.close();
         }
@@ -153,10 +180,14 @@ class FaultsIT {
             clients.shutdown();
             load.set(false);
             sampler.join();
-            int shed = delivery.refusedByStatus.getOrDefault(503, new java.util.concurrent.atomic.AtomicInteger()).get();
+            int shed = delivery.refused.getOrDefault("503 overloaded Retry-After: 1", new AtomicInteger()).get();
             System.out.println("fault: overload | sent " + delivery.sent.get() + ", acknowledged " + delivery.acknowledged.size()
-                    + ", shed with 503 " + shed + ", peak in-flight bytes " + peakInFlight.get() + " of " + budget);
+                    + ", refused " + delivery.refused + ", no answer " + delivery.unanswered.size() + ", not sent "
+                    + delivery.notSent.size() + ", peak in-flight bytes " + peakInFlight.get() + " of " + budget);
             assertTrue(shed > 0, "64 concurrent clients exceed a 2 KiB budget");
+            assertEquals(Set.of("503 overloaded Retry-After: 1"), delivery.refused.keySet(), "every refusal was overload shedding");
+            assertEquals(Set.of(), delivery.unanswered, "every request got an answer");
+            assertEquals(Set.of(), delivery.notSent, "every connection was accepted");
             assertTrue(peakInFlight.get() <= budget, "in-flight bytes stayed within the budget: " + peakInFlight.get());
             assertEquals(delivery.sent.get(), delivery.acknowledged.size() + shed, "every request was accepted or shed with 503");
             assertEquals(200, delivery.send(gateway.port(), project.token(), project.key(), "0123456789abcdef0123456789abcdef"),
@@ -170,28 +201,54 @@ class FaultsIT {
     private static ProjectAdmin.NewProject project(String bootstrap, Gateway gateway, Delivery unused) {
         try (ProjectAdmin admin = new ProjectAdmin(bootstrap, "fault.projects")) {
             ProjectAdmin.NewProject project = admin.create("faults");
-            Await.until(Duration.ofSeconds(5), 400, () -> Delivery.status(gateway.port(), project.token(), project.key(), "[]"));
+            Await.until("the gateway to know the new project", Duration.ofSeconds(30), 400,
+                    () -> Delivery.status(gateway.port(), project.token(), project.key(), "[]"));
             return project;
         }
     }
 
+    /**
+     * Reads back, per event id, whether each event is in the history and how often it was counted
+     * (each event is its own environment, so its own traffic row), and prints the report.
+     */
     private static Delivery.Report report(String fault, Engines engines, String db, String token, Delivery delivery) {
         Map<String, String> params = Map.of("project", token);
-        String ids = String.join(",", delivery.acknowledged.stream().map(id -> "'" + id + "'").toList());
-        String foundSql = "SELECT uniqExact(event_id) FROM " + db + ".transactions FINAL WHERE event_id IN (" + ids + ")";
-        // Duplicated: counted more often than there are distinct events, or more history rows than events.
-        String duplicatedSql = "SELECT (SELECT sum(requests) FROM " + db + ".traffic_1m FINAL WHERE project = {project:String})"
-                + " - (SELECT uniqExact(event_id) FROM " + db + ".transactions FINAL WHERE project = {project:String})"
-                + " + (SELECT count() - uniqExact(event_id) FROM " + db + ".transactions FINAL WHERE project = {project:String})";
-        String settled = delivery.acknowledged.size() + "\t0";
-        Await.until(Duration.ofSeconds(120), settled, () -> ClickHouseQuery.run(engines, foundSql)
-                + "\t" + ClickHouseQuery.run(engines, duplicatedSql, params));
-        long found = Long.parseLong(ClickHouseQuery.run(engines, foundSql));
-        long duplicated = Long.parseLong(ClickHouseQuery.run(engines, duplicatedSql, params));
-        Delivery.Report report = new Delivery.Report(fault, delivery.sent.get(), delivery.acknowledged.size(), found,
-                delivery.acknowledged.size() - found, duplicated, delivery.refusedByStatus.toString());
+        Supplier<Map<String, Long>> counted = () -> counts(ClickHouseQuery.run(engines, "SELECT environment, sum(requests) FROM "
+                + db + ".traffic_1m FINAL WHERE project = {project:String} GROUP BY environment", params));
+        Supplier<Set<String>> stored = () -> lines(ClickHouseQuery.run(engines,
+                "SELECT event_id FROM " + db + ".transactions FINAL WHERE project = {project:String}", params));
+        Map<String, Long> once = new TreeMap<>();
+        delivery.acknowledged.forEach(id -> once.put(id, 1L));
+        // Wait, then look: the report says which events are missing or counted twice.
+        Await.waitThenLook(Duration.ofSeconds(120), once, () -> {
+            Map<String, Long> counts = counted.get();
+            counts.keySet().retainAll(delivery.acknowledged);
+            return new TreeMap<>(counts);
+        });
+        Map<String, Long> counts = counted.get();
+        Set<String> history = stored.get();
+        long found = delivery.acknowledged.stream().filter(history::contains).count();
+        long lost = delivery.acknowledged.stream().filter(id -> !history.contains(id) || counts.getOrDefault(id, 0L) == 0).count();
+        long duplicated = counts.values().stream().filter(count -> count > 1).count();
+        long unansweredStored = delivery.unanswered.stream().filter(history::contains).count();
+        Delivery.Report report = new Delivery.Report(fault, delivery.sent.get(), delivery.acknowledged.size(), found, lost, duplicated,
+                delivery.notSent.size(), delivery.unanswered.size(), unansweredStored, delivery.refused.toString());
         System.out.println(report);
+        assertEquals(history, counts.keySet(), "every stored event is counted, every counted event is stored");
         return report;
+    }
+
+    private static Map<String, Long> counts(String rows) {
+        Map<String, Long> counts = new TreeMap<>();
+        for (String row : lines(rows)) {
+            String[] columns = row.split("\t");
+            counts.put(columns[0], Long.parseLong(columns[1]));
+        }
+        return counts;
+    }
+
+    private static Set<String> lines(String text) {
+        return text.isEmpty() ? new TreeSet<>() : new TreeSet<>(Arrays.asList(text.split("\n")));
     }
 
     private static Map<String, String> settings(Engines engines, String bootstrap, String db) {

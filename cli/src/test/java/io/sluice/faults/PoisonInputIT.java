@@ -149,7 +149,8 @@ class PoisonInputIT {
         // Every accepted hostile event is in ClickHouse or in the dead letters, with a reason.
         Set<String> accepted = hostile.entrySet().stream().filter(e -> e.getValue().status() == 200)
                 .map(Map.Entry::getKey).collect(Collectors.toCollection(TreeSet::new));
-        Set<String> unaccounted = Await.until(Duration.ofSeconds(60), Set.of(), () -> unaccounted(accepted));
+        // Wait, then look: the assertion below names what each unaccounted event was.
+        Set<String> unaccounted = Await.waitThenLook(Duration.ofSeconds(60), Set.of(), () -> unaccounted(accepted));
         assertEquals(Set.of(), unaccounted, () -> "accepted but neither stored nor dead-lettered: " + unaccounted.stream()
                 .map(id -> hostile.get(id).what()).toList());
         System.out.println("poison inputs: " + hostile.size() + " sent, " + accepted.size() + " accepted and accounted for, "

@@ -11,10 +11,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,9 +37,10 @@ import io.sluice.testkit.RealEngines;
 
 /** Projects and keys as operators run them: through ./sluice projects, against a running gateway. */
 @ExtendWith(RealEngines.class)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class ProjectsIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Duration IN_FORCE = Duration.ofSeconds(2);
     private static final String TRANSACTION = "{\"transaction\": \"GET /\", \"tags\": {\"http.status_code\": 200}}";
 
@@ -220,6 +223,7 @@ class ProjectsIT {
                             + project.get("token").asText() + "/transaction"))
                     .header("Authorization", "Bearer " + project.get("key").asText())
                     .header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(30))
                     .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (Exception e) {
             throw new IllegalStateException(e);

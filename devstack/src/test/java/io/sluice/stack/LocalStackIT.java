@@ -14,9 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,8 +29,9 @@ import io.sluice.engines.Ports;
 import io.sluice.testkit.Await;
 
 /** {@code ./sluice dev} as a user runs it: start, create a project, send, see it; restart keeps it. */
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class LocalStackIT {
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @TempDir
     Path home;
@@ -62,6 +65,7 @@ class LocalStackIT {
                             + stack.gatewayPort() + "/api/v1/" + project.get("token").asText() + "/transaction"))
                     .header("Authorization", "Bearer " + project.get("key").asText())
                     .header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(30))
                     .POST(HttpRequest.BodyPublishers.ofString(
                             "{\"transaction\": \"GET /users/42\", \"tags\": {\"http.status_code\": 200}}"))
                     .build();
@@ -95,7 +99,7 @@ class LocalStackIT {
     private static String query(String clickHouseUrl, String sql) {
         try {
             return HTTP.send(HttpRequest.newBuilder(URI.create(clickHouseUrl + "/?query="
-                            + URLEncoder.encode(sql, StandardCharsets.UTF_8))).build(),
+                            + URLEncoder.encode(sql, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString()).body().strip();
         } catch (Exception e) {
             return e.toString();

@@ -9,10 +9,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class ClickHouseServerIT {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -36,7 +40,8 @@ class ClickHouseServerIT {
 
     private static String query(ClickHouseServer server, String sql) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(server.httpUrl() + "/?query="
-                + URLEncoder.encode(sql, StandardCharsets.UTF_8))).POST(HttpRequest.BodyPublishers.noBody()).build();
+                + URLEncoder.encode(sql, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.noBody()).build();
         HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
         return response.body().strip();

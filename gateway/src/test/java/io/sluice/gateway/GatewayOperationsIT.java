@@ -7,8 +7,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.sluice.events.EventHeaders;
@@ -20,6 +22,7 @@ import io.sluice.testkit.RealEngines;
 
 /** Keep-alive, pipelining, limits, timeouts, overload, admin port: each on a gateway of its own. */
 @ExtendWith(RealEngines.class)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class GatewayOperationsIT {
     private static final String TRANSACTION = "{\"transaction\": \"GET /\", \"tags\": {\"http.status_code\": 200}}";
 
@@ -76,6 +79,7 @@ class GatewayOperationsIT {
             RawHttp.Response response = second.read();
             assertEquals(503, response.status());
             assertTrue(response.body().contains("\"overloaded\""), response.body());
+            assertEquals("1", second.header("Retry-After"));
             second.close();
         }
     }
@@ -87,6 +91,7 @@ class GatewayOperationsIT {
             String large = "{\"transaction\": \"GET /\", \"padding\": \"" + "x".repeat(2000) + "\"}";
             HttpResponse<String> response = gateway.post(project, "transaction", large);
             assertEquals(503, response.statusCode(), response.body());
+            assertTrue(response.body().contains("\"overloaded\""), response.body());
             assertEquals("1", response.headers().firstValue("Retry-After").orElse(""));
             assertEquals(200, gateway.post(project, "transaction", TRANSACTION).statusCode(), "small requests still pass");
         }
@@ -120,7 +125,8 @@ class GatewayOperationsIT {
             assertEquals(200, ready.statusCode(), ready.body());
             String metrics = gateway.admin("/metrics").body();
             assertTrue(metrics.contains("sluice_gateway_requests_total{endpoint=\"transaction\",status=\"200\"} 1\n"), metrics);
-            assertTrue(metrics.contains("sluice_gateway_rejections_total{reason=\"unauthorized\"} "), metrics);
+            assertTrue(metrics.contains("sluice_gateway_requests_total{endpoint=\"transaction\",status=\"401\"} 1\n"), metrics);
+            assertTrue(metrics.contains("sluice_gateway_rejections_total{reason=\"unauthorized\"} 1\n"), metrics);
             assertTrue(metrics.contains("sluice_gateway_kafka_produce_duration_seconds_count 1\n"), metrics);
             assertTrue(!metrics.contains(project.key()) && !metrics.contains(project.token()), "no secrets or tokens as labels");
         }

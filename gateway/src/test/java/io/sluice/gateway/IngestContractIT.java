@@ -1,5 +1,6 @@
 package io.sluice.gateway;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPOutputStream;
 
@@ -17,6 +20,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -33,6 +37,7 @@ import io.sluice.testkit.RealEngines;
 
 /** The ingest contract of both endpoints, against a real gateway and a real Kafka broker. */
 @ExtendWith(RealEngines.class)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class IngestContractIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TRANSACTION = "{\"transaction\": \"GET /users/42\", \"tags\": {\"http.status_code\": 200}}";
@@ -181,12 +186,13 @@ class IngestContractIT {
 
     @Test
     void gzipWithTheHeaderIsDecoded() throws Exception {
-        assertEquals(200, gateway.postBytes(shop, "transaction", gzip(TRANSACTION), "Content-Encoding", "gzip").statusCode());
+        assertPublishedDecompressed(gateway.postBytes(shop, "transaction", gzip(TRANSACTION), "Content-Encoding", "gzip"),
+                TRANSACTION);
     }
 
     @Test
     void gzipWithoutTheHeaderIsRecognizedByItsMagicBytes() throws Exception {
-        assertEquals(200, gateway.postBytes(shop, "transaction", gzip(TRANSACTION)).statusCode());
+        assertPublishedDecompressed(gateway.postBytes(shop, "transaction", gzip(TRANSACTION)), TRANSACTION);
     }
 
     @Test
@@ -195,20 +201,43 @@ class IngestContractIT {
         try (DeflaterOutputStream deflate = new DeflaterOutputStream(out)) {
             deflate.write(TRANSACTION.getBytes(StandardCharsets.UTF_8));
         }
-        assertEquals(200, gateway.postBytes(shop, "transaction", out.toByteArray(), "Content-Encoding", "deflate").statusCode());
+        assertPublishedDecompressed(gateway.postBytes(shop, "transaction", out.toByteArray(), "Content-Encoding", "deflate"),
+                TRANSACTION);
     }
 
     @Test
-    void zstdIsDecoded() {
+    void rawDeflateWithoutTheZlibWrapperIsDecoded() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (DeflaterOutputStream deflate = new DeflaterOutputStream(out, new Deflater(Deflater.DEFAULT_COMPRESSION, true))) {
+            deflate.write(TRANSACTION.getBytes(StandardCharsets.UTF_8));
+        }
+        assertPublishedDecompressed(gateway.postBytes(shop, "transaction", out.toByteArray(), "Content-Encoding", "deflate"),
+                TRANSACTION);
+    }
+
+    @Test
+    void zstdIsDecoded() throws Exception {
         byte[] body = Zstd.compress(TRANSACTION.getBytes(StandardCharsets.UTF_8));
-        assertEquals(200, gateway.postBytes(shop, "transaction", body, "Content-Encoding", "zstd").statusCode());
+        assertPublishedDecompressed(gateway.postBytes(shop, "transaction", body, "Content-Encoding", "zstd"), TRANSACTION);
     }
 
     @Test
     void brotliIsDecoded() throws Exception {
         byte[] body = IngestContractIT.class.getResourceAsStream("/transaction.json.br").readAllBytes();
-        HttpResponse<String> response = gateway.postBytes(shop, "transaction", body, "Content-Encoding", "br");
+        // What transaction.json.br holds, compressed by the brotli tool (not by the decoder under test).
+        assertPublishedDecompressed(gateway.postBytes(shop, "transaction", body, "Content-Encoding", "br"),
+                "{\"transaction\":\"GET /brotli\",\"tags\":{\"http.status_code\":200}}");
+    }
+
+    /** Accepted, and the Kafka record holds exactly the JSON before compression. */
+    private static void assertPublishedDecompressed(HttpResponse<String> response, String original) throws Exception {
         assertEquals(200, response.statusCode(), response.body());
+        String id = JSON.readTree(response.body()).get("id").asText();
+        List<ConsumerRecord<byte[], byte[]>> records = KafkaRecords.find(engines, "sluice.transactions", 1,
+                Duration.ofSeconds(10), KafkaRecords.withHeader(EventHeaders.EVENT_ID, id));
+        assertEquals(1, records.size());
+        assertEquals(original, new String(records.get(0).value(), StandardCharsets.UTF_8));
+        assertArrayEquals(original.getBytes(StandardCharsets.UTF_8), records.get(0).value(), "the record holds the JSON as sent, decompressed");
     }
 
     @Test
@@ -270,7 +299,7 @@ class IngestContractIT {
     }
 
     @Test
-    void aGzipBombGets413AfterOneMebibyteOfOutput() throws Exception {
+    void aGzipBombGets413() throws Exception {
         ByteArrayOutputStream compressed = new ByteArrayOutputStream();
         try (GZIPOutputStream gzip = new GZIPOutputStream(compressed)) {
             byte[] zeros = new byte[1 << 20];
@@ -278,10 +307,9 @@ class IngestContractIT {
                 gzip.write(zeros);
             }
         }
-        long start = System.nanoTime();
+        // That it stops at 1 MiB of output is measured in BodyDecoderTest (bytes, not seconds); here: the answer.
         HttpResponse<String> response = gateway.postBytes(shop, "transaction", compressed.toByteArray(), "Content-Encoding", "gzip");
         assertError(response, 413, "body_too_large");
-        assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos(), "refused without inflating it all");
     }
 
     // ---- validation

@@ -7,11 +7,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.config.Settings;
@@ -21,6 +23,7 @@ import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 
 /** When Kafka is gone, no client gets a 2xx for an event that is not stored. Uses a broker of its own to stop it. */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class KafkaOutageIT {
     private static final String TRANSACTION = "{\"transaction\": \"GET /\", \"tags\": {\"http.status_code\": 200}}";
 
@@ -51,7 +54,11 @@ class KafkaOutageIT {
 
             long start = System.nanoTime();
             HttpResponse<String> response = client.post(project, "transaction", TRANSACTION);
+            Duration answeredIn = Duration.ofNanos(System.nanoTime() - start);
             assertEquals(503, response.statusCode(), response.body());
+            // Bounded by the publish timeout (1 s), plus slack for a slow machine, not by the test's patience.
+            System.out.println("Kafka down: 503 after " + answeredIn.toMillis() + " ms (publish timeout 1 s)");
+            assertTrue(answeredIn.compareTo(Duration.ofSeconds(3)) < 0, "answered in " + answeredIn.toMillis() + " ms");
             assertTrue(response.body().contains("\"unavailable\""), response.body());
             // The record may still be written after the timeout: the answer must not say "not
             // stored", and gives the id to retry with (the client sent none).
@@ -64,7 +71,6 @@ class KafkaOutageIT {
             assertEquals(503, withOwnId.statusCode(), withOwnId.body());
             assertEquals("7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a", new ObjectMapper().readTree(withOwnId.body()).path("id").asText());
             assertEquals("1", response.headers().firstValue("Retry-After").orElse(""));
-            assertTrue(System.nanoTime() - start < Duration.ofSeconds(4).toNanos(), "bounded by the publish timeout");
             String reasons = "{\"status\":\"not_ready\",\"reasons\":[\"Kafka unreachable\"]}";
             assertEquals(reasons, Await.until(Duration.ofSeconds(10), reasons, () -> client.admin("/readyz").body()));
         } finally {

@@ -6,12 +6,17 @@ import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /** HTTP/1.1 over a plain socket, for what java.net.http will not do: pipelining, slow or broken requests. */
 final class RawHttp implements AutoCloseable {
     private final Socket socket;
     private final InputStream in;
+    /** The headers of the response read last, by lower-case name. */
+    private Map<String, String> headers = Map.of();
 
     RawHttp(int port) throws IOException {
         this(port, "127.0.0.1");
@@ -44,13 +49,22 @@ final class RawHttp implements AutoCloseable {
     Response read() throws IOException {
         String statusLine = line();
         int contentLength = 0;
+        Map<String, String> read = new HashMap<>();
         for (String header = line(); !header.isEmpty(); header = line()) {
+            int colon = header.indexOf(':');
+            read.put(header.substring(0, colon).strip().toLowerCase(Locale.ROOT), header.substring(colon + 1).strip());
             if (header.toLowerCase().startsWith("content-length:")) {
                 contentLength = Integer.parseInt(header.substring(15).strip());
             }
         }
+        headers = Map.copyOf(read);
         byte[] body = in.readNBytes(contentLength);
         return new Response(Integer.parseInt(statusLine.split(" ")[1]), new String(body, StandardCharsets.UTF_8));
+    }
+
+    /** A header of the response read last, or empty. */
+    String header(String name) {
+        return headers.getOrDefault(name.toLowerCase(Locale.ROOT), "");
     }
 
     List<Response> read(int count) throws IOException {

@@ -7,10 +7,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,6 +23,7 @@ import io.sluice.testkit.RealEngines;
 
 /** Payloads as real Sentry SDKs send them are accepted unchanged, each on its endpoint, plain and gzip. */
 @ExtendWith(RealEngines.class)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class SdkPayloadsIT {
     static final Path PAYLOADS = Path.of("src/test/resources/sdk-payloads");
 

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -20,6 +21,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +31,7 @@ import io.sluice.testkit.RealEngines;
 
 /** Guessing keys is slow and tells nothing; TLS can end at the gateway. */
 @ExtendWith(RealEngines.class)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class SecurityIT {
     private static final String TRANSACTION = "{\"transaction\": \"GET /\"}";
 
@@ -97,6 +100,7 @@ class SecurityIT {
             HttpRequest request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + gateway.port()
                             + "/api/v1/" + project.token() + "/transaction"))
                     .header("Authorization", "Bearer " + project.key()).header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(30))
                     .POST(HttpRequest.BodyPublishers.ofString(TRANSACTION)).build();
             int status = 0;
             for (int i = 0; i < 40 && status != 200; i++) { // until the registry has the new project
@@ -105,7 +109,7 @@ class SecurityIT {
             }
             assertEquals(200, status);
             HttpRequest plain = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/x/transaction"))
-                    .POST(HttpRequest.BodyPublishers.ofString(TRANSACTION)).build();
+                    .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(TRANSACTION)).build();
             assertThrows(java.io.IOException.class, () -> HttpClient.newHttpClient().send(plain, HttpResponse.BodyHandlers.ofString()),
                     "plain HTTP is not served on a TLS port");
         }

@@ -56,7 +56,7 @@ final class TestGateway implements AutoCloseable {
 
     HttpRequest.Builder request(String token, String endpoint) {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/" + token + "/" + endpoint))
-                .header("Content-Type", "application/json");
+                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(30));
     }
 
     HttpResponse<String> post(ProjectAdmin.NewProject project, String endpoint, String json) {
@@ -77,8 +77,11 @@ final class TestGateway implements AutoCloseable {
     }
 
     static HttpResponse<String> send(HttpRequest request) {
+        // Every request is bounded: a gateway that never answers fails the test instead of hanging it.
+        HttpRequest bounded = request.timeout().isPresent() ? request
+                : HttpRequest.newBuilder(request, (name, value) -> true).timeout(Duration.ofSeconds(30)).build();
         try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            return HTTP.send(bounded, HttpResponse.BodyHandlers.ofString());
         } catch (Exception e) {
             throw new IllegalStateException("request to " + request.uri() + " failed", e);
         }

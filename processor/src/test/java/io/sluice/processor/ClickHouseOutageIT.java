@@ -2,12 +2,24 @@ package io.sluice.processor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +36,9 @@ import io.sluice.testkit.RealEngines;
 
 /** ClickHouse goes away for a while: the sink backs off, nothing is lost, and it catches up afterwards. */
 @ExtendWith(RealEngines.class)
+@Timeout(300)
 class ClickHouseOutageIT {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     @TempDir
     Path workDir;
 
@@ -50,12 +64,26 @@ class ClickHouseOutageIT {
             for (int i = 0; i < 100; i++) {
                 raw.transaction("outage.transactions", "shop", "during" + i, minute, 500);
             }
-            Thread.sleep(3_000); // the sink fails and backs off meanwhile
+            // The outage really hit the sink: at least one insert failed (how many depends on the backoff).
+            String metrics = "http://127.0.0.1:" + processor.adminPort() + "/metrics";
+            Await.until("a failed insert while ClickHouse is down", Duration.ofSeconds(60), true,
+                    () -> insertFailures(get(metrics)) >= 1);
             assertEquals(KafkaStreams.State.RUNNING, processor.state());
 
             clickHouse = ClickHouseServer.start(chdb, data, http, tcp, workDir.resolve("ch.log"));
             String url = clickHouse.httpUrl();
             assertEquals("200\t100", Await.until(Duration.ofSeconds(90), "200\t100", () -> requests(url) + "\t" + errors(url)));
+            // Every event once in the history, by id, with its own status: none lost, none doubled.
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                expected.add("before" + i + "\t200");
+                expected.add("during" + i + "\t500");
+            }
+            Collections.sort(expected);
+            String history = String.join("\n", expected);
+            assertEquals(history, Await.until("every event in the history", Duration.ofSeconds(60), history, () -> query(url,
+                    "SELECT event_id, status_code FROM sluice_outage.transactions FINAL ORDER BY event_id")));
+            assertEquals("200", query(url, "SELECT count() FROM sluice_outage.transactions FINAL"));
         } finally {
             processor.close();
             clickHouse.close();
@@ -70,11 +98,25 @@ class ClickHouseOutageIT {
         return query(url, "SELECT sum(status_5xx) FROM sluice_outage.traffic_1m FINAL");
     }
 
+    /** The sum of {@code sluice_sink_insert_failures_total} over the tables. */
+    private static long insertFailures(String metrics) {
+        Matcher line = Pattern.compile("(?m)^sluice_sink_insert_failures_total\\{table=\"sluice_outage\\.[a-z_0-9]+\"} (\\d+)$")
+                .matcher(metrics);
+        long failures = 0;
+        while (line.find()) {
+            failures += Long.parseLong(line.group(1));
+        }
+        return failures;
+    }
+
     private static String query(String url, String sql) {
+        return get(url + "/?query=" + URLEncoder.encode(sql, StandardCharsets.UTF_8));
+    }
+
+    private static String get(String url) {
         try {
-            return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                    url + "/?query=" + java.net.URLEncoder.encode(sql, java.nio.charset.StandardCharsets.UTF_8))).build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString()).body().strip();
+            return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body().strip();
         } catch (Exception e) {
             return "unreachable";
         }

@@ -1,16 +1,26 @@
 package io.sluice.processor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +32,7 @@ import io.sluice.kafka.TopicSetup;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
 import io.sluice.sink.SinkLimits;
+import io.sluice.sink.SinkTables;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
@@ -33,7 +44,9 @@ import io.sluice.testkit.RealEngines;
  * output row delivered to ClickHouse twice. Against the real broker and ClickHouse.
  */
 @ExtendWith(RealEngines.class)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ProcessorExactnessIT {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private static final Duration ARRIVAL = Duration.ofSeconds(60);
     private static final Instant MINUTE = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(10));
     /** 200 distinct transactions: status by i % 5 → 200, 301, 404, 503, none. */
@@ -116,18 +129,32 @@ class ProcessorExactnessIT {
     void theSameRowsDeliveredAgainChangeNoNumber() throws Exception {
         String before = trafficTotals() + " " + query("SELECT count() FROM " + db + ".transactions FINAL")
                 + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL");
-        long rowsBefore = Long.parseLong(query("SELECT count() FROM " + db + ".transactions"));
+        // What the processor's own sink inserted per table: every record of the output topics.
+        Map<String, Long> firstDelivery = insertedRows(get("/metrics"));
+        assertEquals(200L, firstDelivery.get(db + ".transactions"), firstDelivery::toString);
+        assertEquals(50L, firstDelivery.get(db + ".errors"), firstDelivery::toString);
+        assertEquals(4, firstDelivery.size(), firstDelivery::toString);
         // A second sink with a new group reads every output topic from the start and inserts it all again.
-        try (Client client = ClickHouseClients.create(ProcessorConfig.from(new Settings(values)).clickHouse())) {
+        // (The processor's own topic-table map: a hand-written one named a traffic topic that does not exist,
+        // and the aggregates were never delivered again.)
+        ProcessorConfig config = ProcessorConfig.from(new Settings(values));
+        try (Client client = ClickHouseClients.create(config.clickHouse())) {
             ClickHouseSink again = new ClickHouseSink(client, KafkaSettings.at(engines.kafkaBootstrapServers()), "exact-redelivery", "",
-                    Map.of("exact.history", db + ".transactions", "exact.traffic-1m", db + ".traffic_1m",
-                            "exact.error-history", db + ".errors", "exact.errors-1m", db + ".errors_1m"),
-                    "exact.dead-letters", new SinkLimits(10_000, 16 << 20, Duration.ofMillis(200), Duration.ofSeconds(60)));
+                    SinkTables.of(config.kafka().topics(), db).tableByTopic(), config.kafka().topics().deadLetters(),
+                    new SinkLimits(10_000, 16 << 20, Duration.ofMillis(200), Duration.ofSeconds(60)));
             Thread thread = new Thread(again);
             thread.start();
-            Await.until(ARRIVAL, true, () -> Long.parseLong(query("SELECT count() FROM " + db + ".transactions")) >= 2 * rowsBefore);
-            again.close();
-            thread.join(30_000);
+            try {
+                // The second delivery happened, for every table: ClickHouse acknowledged each row again.
+                Await.until("the second sink to insert every row of every table again", ARRIVAL, firstDelivery, () -> {
+                    StringBuilder metrics = new StringBuilder();
+                    again.metrics().writeTo(metrics);
+                    return insertedRows(metrics.toString());
+                });
+            } finally {
+                again.close();
+                thread.join(30_000);
+            }
         }
         String after = trafficTotals() + " " + query("SELECT count() FROM " + db + ".transactions FINAL")
                 + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL");
@@ -136,16 +163,32 @@ class ProcessorExactnessIT {
 
     @Test
     void theAdminPortReportsReadinessAndRowsInsertedPerTable() throws Exception {
-        var http = java.net.http.HttpClient.newHttpClient();
-        String base = "http://127.0.0.1:" + processor.adminPort();
-        var ready = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/readyz")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(URI.create(admin("/readyz"))).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(200, ready.statusCode(), ready.body());
-        String metrics = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/metrics")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-        org.junit.jupiter.api.Assertions.assertTrue(metrics.contains(
-                "sluice_sink_rows_inserted_total{table=\"" + db + ".transactions\"} 200\n"), metrics);
-        org.junit.jupiter.api.Assertions.assertTrue(metrics.contains("sluice_processor_streams_running 1\n"), metrics);
+        String metrics = get("/metrics");
+        assertTrue(metrics.contains("sluice_sink_rows_inserted_total{table=\"" + db + ".transactions\"} 200\n"), metrics);
+        assertTrue(metrics.contains("sluice_processor_streams_running 1\n"), metrics);
+    }
+
+    /** {@code sluice_sink_rows_inserted_total} per table of this test's database. */
+    private static Map<String, Long> insertedRows(String metrics) {
+        Map<String, Long> rows = new TreeMap<>();
+        Matcher line = Pattern.compile("(?m)^sluice_sink_rows_inserted_total\\{table=\"(" + Pattern.quote(db) + "\\.[a-z_0-9]+)\"} (\\d+)$")
+                .matcher(metrics);
+        while (line.find()) {
+            rows.put(line.group(1), Long.parseLong(line.group(2)));
+        }
+        return rows;
+    }
+
+    private static String get(String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(admin(path))).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private static String admin(String path) {
+        return "http://127.0.0.1:" + processor.adminPort() + path;
     }
 
     private static String trafficTotals() {

@@ -1,14 +1,19 @@
 package io.sluice.processor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +26,7 @@ import io.sluice.testkit.RealEngines;
 
 /** SIGKILL, not a polite close: the processor runs in a child JVM that is killed while events flow. */
 @ExtendWith(RealEngines.class)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ProcessorKilledMidStreamIT {
     private static final int EVENTS = 3000;
 
@@ -42,9 +48,12 @@ class ProcessorKilledMidStreamIT {
             for (int i = 0; i < EVENTS; i++) {
                 raw.transaction("killed.transactions", "shop", "k" + i, minute.plusMillis(i), 200);
                 if (i == EVENTS / 3) {
-                    Await.until(Duration.ofSeconds(30), true, () -> !"0".equals(
+                    // Mid-stream: the first processor has written rows already, and more are on their way.
+                    Await.until("the first processor's first rows in ClickHouse", Duration.ofSeconds(60), true, () -> !"0".equals(
                             ClickHouseQuery.run(engines, "SELECT count() FROM " + db + ".transactions")));
-                    first.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL mid-stream
+                    first.destroyForcibly();
+                    assertTrue(first.waitFor(30, TimeUnit.SECONDS), "the first processor is gone");
+                    assertEquals(137, first.exitValue(), "killed by SIGKILL (128 + 9), not a clean exit");
                 }
             }
             second = startProcessor(values, workDir.resolve("second.log"));
@@ -53,6 +62,14 @@ class ProcessorKilledMidStreamIT {
             String expected = EVENTS + "\t" + EVENTS;
             assertEquals(expected, Await.until(Duration.ofSeconds(120), expected, () -> ClickHouseQuery.run(engines,
                     "SELECT (SELECT sum(requests) FROM " + db + ".traffic_1m FINAL), (SELECT count() FROM " + db + ".transactions FINAL)")));
+            // Each event by id: the history holds exactly the ids sent, the counts hold each once.
+            Set<String> sent = new TreeSet<>();
+            for (int i = 0; i < EVENTS; i++) {
+                sent.add("k" + i);
+            }
+            Set<String> stored = new TreeSet<>(Arrays.asList(ClickHouseQuery.run(engines,
+                    "SELECT event_id FROM " + db + ".transactions FINAL").split("\n")));
+            assertEquals(sent, stored);
         } finally {
             second.destroy();
             second.waitFor(30, TimeUnit.SECONDS);

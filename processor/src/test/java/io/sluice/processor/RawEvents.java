@@ -10,6 +10,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.sluice.events.EventHeaders;
+import io.sluice.outcomes.OutcomeRow;
 
 /** Writes raw events to Kafka exactly as the gateway does (key, headers, event-time timestamp). */
 final class RawEvents implements AutoCloseable {
@@ -28,6 +29,15 @@ final class RawEvents implements AutoCloseable {
     void error(String topic, String project, String eventId, Instant time, String type) {
         send(topic, project, eventId, time, "{\"environment\": \"production\", \"exception\": {\"values\": [{\"type\": \""
                 + type + "\", \"value\": \"failed " + eventId + "\"}]}}");
+    }
+
+    /** A gateway's outcome count, as the gateway publishes it. */
+    void outcome(String topic, OutcomeRow row) {
+        try {
+            producer.send(new ProducerRecord<>(topic, row.key(), row.json())).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot write an outcome row", e);
+        }
     }
 
     void send(String topic, String project, String eventId, Instant time, String json) {

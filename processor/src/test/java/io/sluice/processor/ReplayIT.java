@@ -16,6 +16,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,8 @@ import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
 import io.sluice.kafka.TopicSetup;
+import io.sluice.outcomes.Outcome;
+import io.sluice.outcomes.OutcomeRow;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.replay.Replay;
 import io.sluice.sink.replay.ReplayRequest;
@@ -35,9 +38,10 @@ import io.sluice.testkit.RealEngines;
 
 /** After an outage: rows lost in ClickHouse come back from Kafka exactly, and only those asked for. */
 @ExtendWith(RealEngines.class)
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class ReplayIT {
     private static final Instant MINUTE = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(30));
-    private static final List<String> TABLES = List.of("transactions", "errors", "traffic_1m", "errors_1m");
+    private static final List<String> TABLES = List.of("transactions", "errors", "traffic_1m", "errors_1m", "outcomes_1m");
 
     @TempDir
     static Path stateDir;
@@ -62,11 +66,20 @@ class ReplayIT {
             for (int i = 0; i < 30; i++) {
                 raw.error("replay.errors", i % 2 == 0 ? "shop" : "blog", "x" + i, MINUTE.plusSeconds(i * 4), "E" + (i % 3));
             }
+            // Two minutes of a gateway's outcome counts (absolute: the later row of a key replaces the earlier).
+            String outcomes = config.kafka().topics().outcomes();
+            for (int m = 0; m < 2; m++) {
+                long minute = MINUTE.getEpochSecond() + 60L * m;
+                raw.outcome(outcomes, OutcomeRow.of("shop", minute, Outcome.ACCEPTED, "g1", 30 + m));
+                raw.outcome(outcomes, OutcomeRow.of("shop", minute, Outcome.ACCEPTED, "g1", 40 + m));
+                raw.outcome(outcomes, OutcomeRow.of("blog", minute, Outcome.QUOTA_EXCEEDED, "g1", 3 + m));
+            }
         }
         // Every table settled before the snapshot: the sink writes each output topic in its own polls.
-        Await.until(Duration.ofSeconds(60), "120\t120\t30\t30", () -> query(
+        Await.until(Duration.ofSeconds(60), "120\t120\t30\t30\t88", () -> query(
                 "SELECT (SELECT sum(requests) FROM sluice_replay.traffic_1m FINAL), (SELECT count() FROM sluice_replay.transactions FINAL), "
-                        + "(SELECT count() FROM sluice_replay.errors FINAL), (SELECT sum(errors) FROM sluice_replay.errors_1m FINAL)"));
+                        + "(SELECT count() FROM sluice_replay.errors FINAL), (SELECT sum(errors) FROM sluice_replay.errors_1m FINAL), "
+                        + "(SELECT sum(events) FROM sluice_replay.outcomes_1m FINAL)"));
         snapshot = dump();
     }
 
@@ -86,6 +99,42 @@ class ReplayIT {
         List<Replay.TableSummary> second = replay(null);
         assertEquals(snapshot, dump());
         second.forEach(summary -> assertEquals(summary.rowsResent(), summary.rowsAlreadyPresent(), summary.toString()));
+    }
+
+    /**
+     * --from/--to are obeyed: with every table emptied, a replay of the second minute brings back
+     * exactly that minute's rows of every table (history by event time, aggregates by minute), and
+     * nothing of the first.
+     */
+    @Test
+    void replayingATimeRangeResendsOnlyRowsInThatRange() {
+        Instant from = MINUTE.plusSeconds(60);
+        Instant to = MINUTE.plusSeconds(120);
+        Map<String, String> inRange = dump(from, to);
+        String since = "toDateTime(" + from.getEpochSecond() + ")";
+        assertEquals("60\t1\t41", query("SELECT (SELECT count() FROM sluice_replay.transactions FINAL WHERE timestamp >= " + since
+                + "), (SELECT uniqExact(minute) FROM sluice_replay.traffic_1m FINAL WHERE minute >= " + since
+                + "), (SELECT sumIf(events, project = 'shop') FROM sluice_replay.outcomes_1m FINAL WHERE minute >= " + since + ")"),
+                "the second minute holds rows of its own");
+        TABLES.forEach(table -> query("TRUNCATE TABLE sluice_replay." + table));
+
+        replay(null, from, to);
+        assertEquals(inRange, dump(), "every table holds exactly the rows of the range");
+        assertEquals("60\t60\t15\t15\t45", query("SELECT (SELECT count() FROM sluice_replay.transactions FINAL), "
+                + "(SELECT sum(requests) FROM sluice_replay.traffic_1m FINAL), (SELECT count() FROM sluice_replay.errors FINAL), "
+                + "(SELECT sum(errors) FROM sluice_replay.errors_1m FINAL), (SELECT sum(events) FROM sluice_replay.outcomes_1m FINAL)"));
+
+        replay(null); // leave the tables whole for the other tests
+        assertEquals(snapshot, dump());
+    }
+
+    @Test
+    void droppedOutcomeCountsAreRebuiltWithTheirLatestValue() {
+        query("TRUNCATE TABLE sluice_replay.outcomes_1m");
+        replay(null);
+        assertEquals("blog\tquota_exceeded\t3\nblog\tquota_exceeded\t4\nshop\taccepted\t40\nshop\taccepted\t41",
+                query("SELECT project, outcome, events FROM sluice_replay.outcomes_1m FINAL ORDER BY project, minute"));
+        assertEquals(snapshot, dump());
     }
 
     @Test
@@ -136,21 +185,36 @@ class ReplayIT {
     }
 
     private static List<Replay.TableSummary> replay(String project) {
+        return replay(project, MINUTE.minus(Duration.ofHours(1)), Instant.now().plusSeconds(60));
+    }
+
+    private static List<Replay.TableSummary> replay(String project, Instant from, Instant to) {
         try (Client client = ClickHouseClients.create(config.clickHouse())) {
             return new Replay(new KafkaSettings(engines.kafkaBootstrapServers(), config.kafka().topics()),
                     config.eventTimeHorizon(), client, config.clickHouse(), new RecordedReplay())
-                    .run(new ReplayRequest(MINUTE.minus(Duration.ofHours(1)), Instant.now().plusSeconds(60), project,
-                            Set.of(ReplayRequest.What.values()), false));
+                    .run(new ReplayRequest(from, to, project, Set.of(ReplayRequest.What.values()), false));
         }
     }
 
     /** Every row of every table, as ClickHouse returns them with FINAL, sorted. */
     private static Map<String, String> dump() {
+        return dump(Instant.EPOCH, Instant.now().plus(Duration.ofDays(1)));
+    }
+
+    /** The rows of every table whose time (event time, or minute) is in [from, to). */
+    private static Map<String, String> dump(Instant from, Instant to) {
+        String events = " WHERE timestamp >= fromUnixTimestamp64Milli(" + from.toEpochMilli() + ") AND timestamp < fromUnixTimestamp64Milli("
+                + to.toEpochMilli() + ")";
+        String minutes = " WHERE minute >= toDateTime(" + from.getEpochSecond() + ") AND minute < toDateTime(" + to.getEpochSecond() + ")";
         return Map.of(
-                "transactions", query("SELECT * FROM sluice_replay.transactions FINAL ORDER BY project, event_id"),
-                "errors", query("SELECT * EXCEPT payload, cityHash64(payload) FROM sluice_replay.errors FINAL ORDER BY project, event_id"),
-                "traffic_1m", query("SELECT * FROM sluice_replay.traffic_1m FINAL ORDER BY project, environment, minute"),
-                "errors_1m", query("SELECT * FROM sluice_replay.errors_1m FINAL ORDER BY project, environment, minute, exception_type"));
+                "transactions", query("SELECT * FROM sluice_replay.transactions FINAL" + events + " ORDER BY project, event_id"),
+                "errors", query("SELECT * EXCEPT payload, cityHash64(payload) FROM sluice_replay.errors FINAL" + events
+                        + " ORDER BY project, event_id"),
+                "traffic_1m", query("SELECT * FROM sluice_replay.traffic_1m FINAL" + minutes + " ORDER BY project, environment, minute"),
+                "errors_1m", query("SELECT * FROM sluice_replay.errors_1m FINAL" + minutes
+                        + " ORDER BY project, environment, minute, exception_type"),
+                "outcomes_1m", query("SELECT * FROM sluice_replay.outcomes_1m FINAL" + minutes
+                        + " ORDER BY project, minute, outcome, gateway"));
     }
 
     private static String query(String sql) {

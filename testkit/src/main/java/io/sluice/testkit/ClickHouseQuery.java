@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 
 /** Runs SQL against the test ClickHouse over HTTP and returns the answer as text (TSV). */
@@ -30,6 +31,7 @@ public final class ClickHouseQuery {
         HttpRequest request = HttpRequest.newBuilder(URI.create(engines.clickHouseUrl() + "/?query="
                         + URLEncoder.encode(sql, StandardCharsets.UTF_8) + params))
                 .header("Authorization", "Basic " + credentials)
+                .timeout(Duration.ofSeconds(60))
                 .POST(HttpRequest.BodyPublishers.noBody())
                 .build();
         try {

@@ -3,11 +3,14 @@ package io.sluice.gateway.validate;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
+import java.util.zip.GZIPOutputStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +37,49 @@ class BodyDecoderTest {
         byte[] bomb = Zstd.compress(new byte[10 * 1024 * 1024]);
         assertEquals("body_too_large", assertThrows(Rejection.class,
                 () -> DECODER.decode(Unpooled.wrappedBuffer(bomb), "zstd")).code());
+    }
+
+    /**
+     * A 100 MiB gzip bomb against the production limit of 1 MiB: what the decoder produced is
+     * measured, not timed. Every byte it produces it keeps (it must return them), so the bytes this
+     * thread allocated while decoding bound what it produced: about twice the limit (the output
+     * buffer doubles up to it) and its 16 KiB chunks, far from the 100 MiB inflating it all costs.
+     */
+    @Test
+    void aGzipBombProducesAtMostAboutTheLimitBeforeItIsRefused() throws Exception {
+        int limit = 1024 * 1024;
+        ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(compressed)) {
+            byte[] zeros = new byte[1 << 20];
+            for (int i = 0; i < 100; i++) {
+                gzip.write(zeros);
+            }
+        }
+        BodyDecoder decoder = new BodyDecoder(limit);
+        byte[] bomb = compressed.toByteArray();
+        assertEquals("body_too_large", assertThrows(Rejection.class,
+                () -> decoder.decode(Unpooled.wrappedBuffer(bomb), "gzip")).code()); // warm up: classes, JIT
+        long allocated = allocatedWhile(() -> assertEquals("body_too_large", assertThrows(Rejection.class,
+                () -> decoder.decode(Unpooled.wrappedBuffer(bomb), "gzip")).code()));
+        System.out.println("gzip bomb of " + bomb.length + " bytes (100 MiB inflated), limit " + limit + ": "
+                + allocated + " bytes allocated while refusing it");
+        assertTrue(allocated < 3L * limit, "allocated " + allocated + " bytes");
+        // The same measure sees it when a body is inflated whole: it is not blind.
+        byte[] justFits = new byte[limit];
+        ByteArrayOutputStream fits = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(fits)) {
+            gzip.write(justFits);
+        }
+        long allocatedForOneMebibyte = allocatedWhile(() -> assertEquals(limit,
+                decoder.decode(Unpooled.wrappedBuffer(fits.toByteArray()), "gzip").length));
+        assertTrue(allocatedForOneMebibyte >= limit, "allocated " + allocatedForOneMebibyte + " bytes for 1 MiB of output");
+    }
+
+    private static long allocatedWhile(Runnable work) {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        work.run();
+        return threads.getCurrentThreadAllocatedBytes() - before;
     }
 
     @Test

@@ -2,23 +2,19 @@ package io.sluice.gateway.validate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
 class IsoTimestampsTest {
-
-    private static void agreesWithJavaTime(String text) {
-        long fast = IsoTimestamps.parseMillis(text);
-        if (IsoTimestamps.isOfThisShape(fast)) {
-            assertEquals(IsoTimestamps.parseMillisWithJavaTime(text), fast, text);
-        }
-    }
 
     @Test
     void readsTheCommonShapes() {
@@ -51,12 +47,22 @@ class IsoTimestampsTest {
         assertEquals(nineUtc, IsoTimestamps.parseMillisWithJavaTime("2026-11-22T10:00+01"), "general path, no seconds");
     }
 
+    /** Each edge case is read by the fast path, to the exact millisecond, and java.time agrees. */
     @Test
-    void agreesWithJavaTimeOnEdgeCases() {
-        for (String text : List.of("0000-01-01T00:00:00Z", "1969-12-31T23:59:59.999Z", "2024-02-29T12:00:00z",
-                "2026-11-22t06:00:00-18:00", "2026-11-22T06:00:00+18:00", "2026-11-22T06:00:00.000000001-00:00")) {
-            agreesWithJavaTime(text);
-        }
+    void readsEdgeCasesExactlyOnBothPaths() {
+        Map<String, Long> expected = new LinkedHashMap<>();
+        expected.put("0000-01-01T00:00:00Z", -62_167_219_200_000L);
+        expected.put("1969-12-31T23:59:59.999Z", -1L);
+        expected.put("2024-02-29T12:00:00z", Instant.parse("2024-02-29T12:00:00Z").toEpochMilli());
+        expected.put("2026-11-22t06:00:00-18:00", Instant.parse("2026-11-23T00:00:00Z").toEpochMilli());
+        expected.put("2026-11-22T06:00:00+18:00", Instant.parse("2026-11-21T12:00:00Z").toEpochMilli());
+        expected.put("2026-11-22T06:00:00.000000001-00:00", Instant.parse("2026-11-22T06:00:00Z").toEpochMilli());
+        expected.forEach((text, millis) -> {
+            long fast = IsoTimestamps.parseMillis(text);
+            assertTrue(IsoTimestamps.isOfThisShape(fast), "the fast path reads " + text);
+            assertEquals(millis, fast, "fast path: " + text);
+            assertEquals(millis, IsoTimestamps.parseMillisWithJavaTime(text), "general path: " + text);
+        });
     }
 
     @Test
@@ -66,7 +72,7 @@ class IsoTimestampsTest {
             Instant instant = Instant.ofEpochSecond(random.nextLong(-2_000_000_000L, 4_000_000_000L), random.nextInt(1_000_000_000));
             ZoneOffset offset = ZoneOffset.ofTotalSeconds(random.nextInt(-18 * 60, 18 * 60 + 1) * 60);
             String text = OffsetDateTime.ofInstant(instant, offset).toString();
-            agreesWithJavaTime(text);
+            assertTrue(IsoTimestamps.isOfThisShape(IsoTimestamps.parseMillis(text)), "the fast path reads " + text);
             assertEquals(IsoTimestamps.parseMillisWithJavaTime(text), IsoTimestamps.parseMillis(text), text);
         }
     }
