@@ -66,6 +66,7 @@ public final class Gateway implements AutoCloseable {
         this.outcomes = outcomes;
         this.metrics = new GatewayMetrics();
         metrics.countRegistrySkips(registry::skippedRecords);
+        metrics.countOutcomeRowsDropped(outcomes::droppedRows);
         this.draining = new AtomicBoolean();
         this.services = services(config, registry, publisher, outcomes, metrics, draining);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
