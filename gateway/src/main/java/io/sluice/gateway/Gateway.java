@@ -104,9 +104,10 @@ public final class Gateway implements AutoCloseable {
                                             Outcomes outcomes, GatewayMetrics metrics, AtomicBoolean draining) {
         Gate gate = new Gate(new Authenticator(registry, Clock.systemUTC()),
                 new FailedAuthLimiter(config.authFailuresPerMinute(), config.authFailureBurst()), config.trustedProxies(),
+                new QuotaLimiter(config.quotaShare()),
                 new InFlightBudget(config.maxInFlightBytes(), config.maxInFlightBytesPerClient(), metrics.inFlightBytes()),
                 config.maxBodyBytes());
-        return new GatewayServices(gate, new QuotaLimiter(config.quotaShare()), new BodyDecoder(config.maxDecompressedBytes()),
+        return new GatewayServices(gate, new BodyDecoder(config.maxDecompressedBytes()),
                 new EventValidator(config.eventTimeHorizon()), publisher, outcomes, metrics, Clock.systemUTC(), draining);
     }
 
