@@ -62,6 +62,30 @@ class InOrderAnswersIT {
     }
 
     @Test
+    void aPipelinedBodyThatGrowsTooLargeIsAnsweredAfterTheRequestBeforeIt(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_MAX_BODY_BYTES", "1024")); RawHttp http = new RawHttp(gateway.port())) {
+            ProjectAdmin.NewProject project = gateway.newProject("chunked");
+            String path = "/api/v1/" + project.token() + "/transaction";
+            ByteArrayOutputStream write = new ByteArrayOutputStream();
+            write.write(RawHttp.post(path, project.key(), transaction(firstId)).getBytes(StandardCharsets.UTF_8));
+            write.write(("POST " + path + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + project.key()
+                    + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+            for (int i = 0; i < 3; i++) { // no declared size, 1536 bytes in all
+                write.write(("200\r\n" + "x".repeat(512) + "\r\n").getBytes(StandardCharsets.UTF_8));
+            }
+            write.write("0\r\n\r\n".getBytes(StandardCharsets.UTF_8));
+            http.sendBytes(write.toByteArray());
+
+            List<RawHttp.Response> answers = http.read(2);
+            assertEquals(List.of(200, 413), answers.stream().map(RawHttp.Response::status).toList(), answers.toString());
+            assertTrue(answers.get(0).body().contains(firstId), answers.get(0).body());
+            assertTrue(answers.get(1).body().contains("\"body_too_large\""), answers.get(1).body());
+            assertTrue(http.closedByServer(), "the refusal is the connection's last answer");
+            assertEquals(0L, Await.until(Duration.ofSeconds(10), 0L, () -> gateway.gateway.metrics().inFlightBytes().get()));
+        }
+    }
+
+    @Test
     void requestsWaitingBehindAnAnswerThatClosesTheConnectionAreNotPublished(Engines engines) throws Exception {
         try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", Integer.toString(64 * 1024)));
              RawHttp http = new RawHttp(gateway.port())) {
