@@ -135,6 +135,23 @@ class InOrderAnswersIT {
     }
 
     @Test
+    void aRequestNextInLineThatExpectsAContinueGetsIt(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of()); RawHttp http = new RawHttp(gateway.port())) {
+            ProjectAdmin.NewProject project = gateway.newProject("continued");
+            String body = transaction(firstId);
+            http.send("POST /api/v1/" + project.token() + "/transaction HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                    + project.key() + "\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: "
+                    + body.length() + "\r\n\r\n");
+
+            assertEquals(100, http.read().status());
+            http.send(body);
+            RawHttp.Response answer = http.read();
+            assertEquals(200, answer.status(), answer.body());
+            assertTrue(answer.body().contains(firstId), answer.body());
+        }
+    }
+
+    @Test
     void aRequestOverItsProjectsQuotaIsRefusedFromItsHead(Engines engines) throws Exception {
         try (TestGateway gateway = TestGateway.start(engines, Map.of()); RawHttp http = new RawHttp(gateway.port())) {
             ProjectAdmin.NewProject project;
