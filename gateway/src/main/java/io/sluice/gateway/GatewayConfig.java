@@ -35,7 +35,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
     public static final Setting MAX_IN_FLIGHT_BYTES = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "67108864",
             "Bytes of requests being received or published at once; beyond, new requests get 503.");
     public static final Setting MAX_IN_FLIGHT_BYTES_PER_CLIENT = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_CLIENT", "0",
-            "Share of the in-flight bytes one client address may hold; 0: no cap per client (behind a proxy not trusted, all are one client).");
+            "In-flight bytes one client address may hold; 0: no cap per client, only the total.");
     public static final Setting TRUSTED_PROXIES = new Setting("SLUICE_GATEWAY_TRUSTED_PROXIES", "",
             "Comma-separated CIDR blocks of proxies whose X-Forwarded-For names the client; empty: trust none, the peer is the client.");
     public static final Setting IDLE_TIMEOUT = new Setting("SLUICE_GATEWAY_IDLE_TIMEOUT", "60s",
