@@ -105,6 +105,8 @@ class InOrderAnswersIT {
             RawHttp.Response refused = http.read();
             assertEquals(503, refused.status(), refused.body());
             assertTrue(refused.body().contains("\"overloaded\""), refused.body());
+            assertEquals(0L, gateway.gateway.metrics().inFlightRequests().get(),
+                    "the request behind the 503 holds nothing once the 503 is written");
             assertTrue(http.closedByServer(), "a 5xx answer closes the connection");
 
             only(engines, "sluice.transactions", firstId);
