@@ -170,9 +170,14 @@ public final class Admission extends ChannelDuplexHandler {
                 release();
             }
             if (!HttpUtil.isKeepAlive(response)) {
-                // The connection closes after this answer: nothing after it is taken on or answered.
+                // The connection closes after this answer: nothing after it is taken on or
+                // answered, and what the requests behind it held is free now, not at the close.
                 refused = true;
                 deferred = null;
+                while (!reserved.isEmpty()) {
+                    release();
+                }
+                admitted.clear();
             }
         }
         ctx.write(message, promise);
