@@ -66,6 +66,7 @@ public final class Gateway implements AutoCloseable {
         this.outcomes = outcomes;
         this.metrics = new GatewayMetrics();
         metrics.countRegistrySkips(registry::skippedRecords);
+        metrics.countOutcomeRowsDropped(outcomes::droppedRows);
         this.draining = new AtomicBoolean();
         this.services = services(config, registry, publisher, outcomes, metrics, draining);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -103,9 +104,10 @@ public final class Gateway implements AutoCloseable {
                                             Outcomes outcomes, GatewayMetrics metrics, AtomicBoolean draining) {
         Gate gate = new Gate(new Authenticator(registry, Clock.systemUTC()),
                 new FailedAuthLimiter(config.authFailuresPerMinute(), config.authFailureBurst()), config.trustedProxies(),
+                new QuotaLimiter(config.quotaShare()),
                 new InFlightBudget(config.maxInFlightBytes(), config.maxInFlightBytesPerClient(), metrics.inFlightBytes()),
                 config.maxBodyBytes());
-        return new GatewayServices(gate, new QuotaLimiter(config.quotaShare()), new BodyDecoder(config.maxDecompressedBytes()),
+        return new GatewayServices(gate, new BodyDecoder(config.maxDecompressedBytes()),
                 new EventValidator(config.eventTimeHorizon()), publisher, outcomes, metrics, Clock.systemUTC(), draining);
     }
 

@@ -35,7 +35,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
     public static final Setting MAX_IN_FLIGHT_BYTES = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "67108864",
             "Bytes of requests being received or published at once; beyond, new requests get 503.");
     public static final Setting MAX_IN_FLIGHT_BYTES_PER_CLIENT = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_CLIENT", "0",
-            "Share of the in-flight bytes one client address may hold; 0 for an eighth of the total (at least one largest body).");
+            "In-flight bytes one client address may hold; 0: no cap per client, only the total.");
     public static final Setting TRUSTED_PROXIES = new Setting("SLUICE_GATEWAY_TRUSTED_PROXIES", "",
             "Comma-separated CIDR blocks of proxies whose X-Forwarded-For names the client; empty: trust none, the peer is the client.");
     public static final Setting IDLE_TIMEOUT = new Setting("SLUICE_GATEWAY_IDLE_TIMEOUT", "60s",
@@ -87,11 +87,15 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                 settings.getDuration(READY_TIMEOUT), settings.getInt(IO_THREADS));
     }
 
-    /** The per-client share of the in-flight budget: as set, or an eighth of it but at least one largest body. */
+    /**
+     * The per-client share of the in-flight budget: as set, or the whole budget when 0. Strangers
+     * are refused from the head and hold nothing, and behind a load balancer whose address is not
+     * a trusted proxy every request comes from one client: a default share would cap the gateway.
+     */
     private static long perClient(Settings settings) {
         long total = settings.getLong(MAX_IN_FLIGHT_BYTES);
         long set = settings.getLong(MAX_IN_FLIGHT_BYTES_PER_CLIENT);
-        return Math.min(total, set > 0 ? set : Math.max(total / 8, settings.getInt(MAX_BODY_BYTES)));
+        return set > 0 ? Math.min(total, set) : total;
     }
 
     private static TrustedProxies trustedProxies(Settings settings) {

@@ -72,9 +72,9 @@ class AdmissionIT {
 
     @Test
     void oneAddressHoldsAtMostItsShareOfTheInFlightBudget(Engines engines) throws Exception {
-        // 4 MiB in flight: one address may hold an eighth, but at least one largest body (1 MiB).
+        // 4 MiB in flight, of which one address may hold 1 MiB (one largest body).
         try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", Integer.toString(4 * MIB),
-                "SLUICE_GATEWAY_RECEIVE_TIMEOUT", "60s"))) {
+                "SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_CLIENT", Integer.toString(MIB), "SLUICE_GATEWAY_RECEIVE_TIMEOUT", "60s"))) {
             ProjectAdmin.NewProject hog = gateway.newProject("hog");
             ProjectAdmin.NewProject tenant = gateway.newProject("neighbour");
             List<RawHttp> hogs = new ArrayList<>();

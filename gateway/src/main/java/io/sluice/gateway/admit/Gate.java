@@ -8,21 +8,24 @@ import io.sluice.projects.Project;
 /**
  * Who may come in, decided from a request's head before its body is read: its route (404, 405),
  * the client behind any trusted proxies, that client's failed authentications (429), its
- * credentials (401, 403) and its share of the in-flight budget (503). Shared by all connections.
+ * credentials (401, 403), its project's quota (429), its declared size (413) and its share of
+ * the in-flight budget (503). Shared by all connections.
  */
 public final class Gate {
     private final Authenticator authenticator;
     private final FailedAuthLimiter failedAuth;
     private final TrustedProxies proxies;
+    private final QuotaLimiter quotas;
     private final InFlightBudget budget;
     private final int maxBodyBytes;
 
-    /** @param maxBodyBytes what a request that declares no size reserves, and the most any reserves up front */
-    public Gate(Authenticator authenticator, FailedAuthLimiter failedAuth, TrustedProxies proxies, InFlightBudget budget,
-                int maxBodyBytes) {
+    /** @param maxBodyBytes the largest body; what a request that declares no size reserves */
+    public Gate(Authenticator authenticator, FailedAuthLimiter failedAuth, TrustedProxies proxies, QuotaLimiter quotas,
+                InFlightBudget budget, int maxBodyBytes) {
         this.authenticator = authenticator;
         this.failedAuth = failedAuth;
         this.proxies = proxies;
+        this.quotas = quotas;
         this.budget = budget;
         this.maxBodyBytes = maxBodyBytes;
     }
@@ -43,7 +46,13 @@ public final class Gate {
             }
             throw refused;
         }
-        long size = head.contentLength() < 0 ? maxBodyBytes : Math.min(head.contentLength(), maxBodyBytes);
+        // Every authenticated request takes from its project's quota, whatever becomes of it; one
+        // over the quota holds no memory and its body is never read.
+        quotas.admit(project, route.endpoint(), System.nanoTime());
+        if (head.contentLength() > maxBodyBytes) {
+            throw new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + maxBodyBytes + " bytes");
+        }
+        long size = head.contentLength() < 0 ? maxBodyBytes : head.contentLength();
         return new Admitted(route, project, budget.reserve(client, size));
     }
 }

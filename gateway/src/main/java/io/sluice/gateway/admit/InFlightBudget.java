@@ -71,7 +71,8 @@ public final class InFlightBudget {
                 return held;
             }
             taken[0] = true;
-            return now + bytes;
+            // A client holding nothing keeps no entry (an empty body takes 0 bytes and gives none back).
+            return now + bytes == 0 ? null : now + bytes;
         });
         return taken[0];
     }

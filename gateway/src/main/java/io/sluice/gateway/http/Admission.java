@@ -26,10 +26,12 @@ import io.sluice.outcomes.Outcome;
  * Decides, from a request's head and before its body is buffered, whether the gateway takes it
  * on: refuses malformed heads (431, 414, 400), answers 503 with Retry-After while the gateway
  * drains or the connection cap is exceeded, and otherwise asks the
- * {@link io.sluice.gateway.admit.Gate} (route, client, credentials, in-flight budget). So a
- * stranger never holds memory, and the memory of admitted requests stays bounded. An admitted
- * request holds its reservation until its answer is written; a refused one closes its
- * connection, its body discarded unread.
+ * {@link io.sluice.gateway.admit.Gate} (route, client, credentials, quota, declared size,
+ * in-flight budget). So a stranger never holds memory, and the memory of admitted requests stays
+ * bounded. An admitted request holds its reservation until its answer is written; a refused one
+ * closes its connection, its body discarded unread. Answers go out in request order: a refusal
+ * waits for the answers to the requests before it, and every other answer is the ingest
+ * handler's, which answers its requests one at a time, in order.
  */
 public final class Admission extends ChannelDuplexHandler {
     private static final String X_FORWARDED_FOR = "X-Forwarded-For";
@@ -55,6 +57,16 @@ public final class Admission extends ChannelDuplexHandler {
     /** The next admitted request, in the order their bodies arrive; null if none. */
     Admitted next() {
         return admitted.poll();
+    }
+
+    /** True when the request being received is the only one on this connection not answered yet. */
+    boolean nextInLine() {
+        return reserved.size() == 1;
+    }
+
+    /** Nothing more on this connection is taken on (the request being received is refused, and the connection closes). */
+    void takeNoMore() {
+        refused = true;
     }
 
     @Override
@@ -131,7 +143,7 @@ public final class Admission extends ChannelDuplexHandler {
         services.metrics().answered(endpointOf(head), refusal.status(), startNanos);
         services.outcomes().record(token, refusal.outcome());
         if (reserved.isEmpty()) {
-            Responses.refuseAndClose(ctx, Responses.error(refusal));
+            Responses.answerAndClose(ctx, Responses.error(refusal));
         } else {
             deferred = refusal; // sent once the requests before it are answered
         }
@@ -150,32 +162,34 @@ public final class Admission extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
-        // One final answer releases one admitted request (this handler's own refusals are written
-        // from its own context and do not pass here; interim "100 Continue" answers release nothing).
+        // One final answer releases the oldest admitted request: the ingest handler answers them
+        // in order (this handler's own refusals are written from its own context and do not pass
+        // here; interim "100 Continue" answers release nothing).
         if (message instanceof HttpResponse response && response.status().code() >= 200) {
             if (!reserved.isEmpty()) {
                 release();
             }
             if (!HttpUtil.isKeepAlive(response)) {
-                refused = true; // the connection closes after this answer: nothing sent after it is taken on
+                // The connection closes after this answer: nothing after it is taken on or
+                // answered, and what the requests behind it held is free now, not at the close.
+                refused = true;
+                deferred = null;
+                while (!reserved.isEmpty()) {
+                    release();
+                }
+                admitted.clear();
             }
         }
         ctx.write(message, promise);
         if (deferred != null && reserved.isEmpty()) {
             Rejection refusal = deferred;
             deferred = null;
-            Responses.refuseAndClose(ctx, Responses.error(refusal));
+            Responses.answerAndClose(ctx, Responses.error(refusal));
         }
     }
 
     private void release() {
-        InFlightBudget.Reservation answered = reserved.poll();
-        // Answered before the ingest handler took it (its body was refused on the way, 413): it is
-        // not the next one the handler gets.
-        if (!admitted.isEmpty() && admitted.peek().reservation() == answered) {
-            admitted.poll();
-        }
-        answered.release();
+        reserved.poll().release();
         services.metrics().inFlightRequests().decrementAndGet();
     }
 }

@@ -1,33 +1,49 @@
 package io.sluice.gateway.http;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpRequest;
-import io.sluice.gateway.admit.IngestRoute;
-import io.sluice.gateway.admit.Rejection;
-import io.sluice.gateway.ops.GatewayMetrics;
-import io.sluice.gateway.publish.Outcomes;
-import io.sluice.outcomes.Outcome;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 
-/** Collects the body up to the limit; a larger one gets a JSON 413 and the connection closes. */
+/**
+ * Collects the body up to the limit. Writes no final answer itself, so that answers go out in
+ * request order: a body declared too large is refused by {@link Admission} from the head, and a
+ * body that grows beyond the limit (no declared size) is passed on as {@link Oversized}, for the
+ * ingest handler to refuse in its turn; nothing after it on the connection is taken on.
+ */
 final class BodyLimit extends HttpObjectAggregator {
-    private final GatewayMetrics metrics;
-    private final Outcomes outcomes;
+    /** Passed on in place of a request whose body grew beyond {@code limit} bytes. */
+    record Oversized(int limit) {
+    }
 
-    BodyLimit(int maxBodyBytes, GatewayMetrics metrics, Outcomes outcomes) {
+    private final Admission admission;
+
+    BodyLimit(int maxBodyBytes, Admission admission) {
         super(maxBodyBytes);
-        this.metrics = metrics;
-        this.outcomes = outcomes;
+        this.admission = admission;
+    }
+
+    /**
+     * "100 Continue" only when every earlier request on the connection is answered: sent sooner,
+     * the client would take it for the answer to an earlier one. Then the client sends its body
+     * when its own wait is over (RFC 9110 §10.1.1 has it not wait for ever). Other expectations
+     * are ignored, as RFC 9110 allows.
+     */
+    @Override
+    protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+        return HttpUtil.is100ContinueExpected(start) && admission.nextInLine()
+                ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER)
+                : null;
     }
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-        metrics.rejected(Outcome.BODY_TOO_LARGE);
-        outcomes.record(oversized instanceof HttpRequest request ? IngestRoute.tokenOf(request.uri()) : null,
-                Outcome.BODY_TOO_LARGE);
-        // The aggregator discards the rest of this body meanwhile.
-        Responses.refuseAndClose(ctx, Responses.error(new Rejection(Outcome.BODY_TOO_LARGE,
-                "the request body is larger than " + maxContentLength() + " bytes")));
+        admission.takeNoMore(); // the aggregator discards the rest of this body meanwhile
+        ctx.fireChannelRead(new Oversized(maxContentLength()));
     }
 }

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.sluice.gateway.admit.Gate;
-import io.sluice.gateway.admit.QuotaLimiter;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.gateway.publish.Outcomes;
@@ -18,7 +17,7 @@ import io.sluice.gateway.validate.EventValidator;
  * @param clock    gives a request's receive time
  * @param draining set when the gateway shuts down: new requests get 503, answers close their connections
  */
-public record GatewayServices(Gate gate, QuotaLimiter quotas, BodyDecoder decoder, EventValidator validator,
+public record GatewayServices(Gate gate, BodyDecoder decoder, EventValidator validator,
                               EventPublisher publisher, Outcomes outcomes, GatewayMetrics metrics, Clock clock,
                               AtomicBoolean draining) {
 }

@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -22,10 +21,12 @@ import io.sluice.gateway.validate.AcceptedEvent;
 import io.sluice.outcomes.Outcome;
 
 /**
- * One request's path, in order: (routed and authenticated from its head by {@link Admission}) →
- * quota → content type → decode → validate → publish → answer once Kafka acknowledged. Nothing
- * here waits for Kafka's acknowledgement: its callback writes the answer. One instance per
- * connection; pipelined requests are answered in order, one at a time.
+ * One request's path, in order: (routed, authenticated and held to its quota from its head by
+ * {@link Admission}) → content type → decode → validate → publish → answer once Kafka
+ * acknowledged. Nothing here waits for Kafka's acknowledgement: its callback writes the answer.
+ * One instance per connection; pipelined requests are answered in order, one at a time, and once
+ * an answer closes the connection, the requests still waiting are dropped unanswered, never
+ * published.
  */
 public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(IngestHandler.class);
@@ -33,9 +34,11 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private final Admission admission;
     private final GatewayServices services;
     private final GatewayMetrics metrics;
-    /** Pipelined requests that arrived while one was being published. */
-    private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
+    /** Pipelined requests (or {@link BodyLimit.Oversized} refusals) that arrived while one was being published. */
+    private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     private boolean busy;
+    /** An answer that closes the connection was written: nothing more is handled. */
+    private boolean closing;
 
     /** @param admission this connection's admission, which hands over each request's route, project and reservation */
     IngestHandler(Admission admission, GatewayServices services) {
@@ -46,17 +49,39 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
-        if (!(message instanceof FullHttpRequest request)) {
+        if (closing || !(message instanceof FullHttpRequest || message instanceof BodyLimit.Oversized)) {
             ReferenceCountUtil.release(message);
             return;
         }
         if (busy) {
-            waiting.add(request);
+            waiting.add(message);
             ctx.channel().config().setAutoRead(false); // hold the client until we catch up
             return;
         }
         busy = true;
-        handle(ctx, request);
+        handle(ctx, message);
+    }
+
+    private void handle(ChannelHandlerContext ctx, Object message) {
+        if (message instanceof BodyLimit.Oversized oversized) {
+            refuseOversized(ctx, oversized);
+        } else {
+            handle(ctx, (FullHttpRequest) message);
+        }
+    }
+
+    /** A body that grew beyond the limit, refused in its turn; the connection closes, as the rest of it is not read. */
+    private void refuseOversized(ChannelHandlerContext ctx, BodyLimit.Oversized oversized) {
+        long startNanos = System.nanoTime();
+        Admitted admitted = admission.next();
+        if (admitted == null) { // cannot happen: every request passes admission first
+            ctx.close();
+            return;
+        }
+        Rejection tooLarge = new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + oversized.limit() + " bytes");
+        metrics.rejected(tooLarge.outcome());
+        services.outcomes().record(admitted.route().token(), tooLarge.outcome());
+        respond(ctx, Responses.error(tooLarge), false, admitted.route().endpoint().pathSegment(), startNanos);
     }
 
     private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
@@ -80,7 +105,6 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             endpoint = route.endpoint().pathSegment();
             token = route.token();
             metrics.received(endpoint, request.content().readableBytes());
-            services.quotas().admit(admitted.project(), route.endpoint(), System.nanoTime());
             requireJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
             byte[] json = services.decoder().decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING),
                     admitted.reservation());
@@ -119,7 +143,11 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Writes the answer on the event loop, then serves the next pipelined request, if any. */
+    /**
+     * Writes the answer on the event loop, then serves the next pipelined request, if any; after
+     * an answer that closes the connection, drops the waiting requests instead (their answers
+     * could not be sent: publishing them would count events their clients were never told of).
+     */
     private void respond(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive,
                          String endpoint, long startNanos) {
         if (!ctx.executor().inEventLoop()) {
@@ -127,14 +155,19 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         metrics.answered(endpoint, response.status().code(), startNanos);
-        if (keepAlive && !services.draining().get()) {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-            ctx.writeAndFlush(response);
-        } else {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        if (!keepAlive || services.draining().get()) {
+            closing = true;
+            waiting.forEach(ReferenceCountUtil::release);
+            waiting.clear();
+            // Reads (and discards) what the client still sends until the connection closes, so
+            // that unread input does not reset the connection before the answer arrives.
+            ctx.channel().config().setAutoRead(true);
+            Responses.answerAndClose(ctx, response);
+            return;
         }
-        FullHttpRequest next = waiting.poll();
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        ctx.writeAndFlush(response);
+        Object next = waiting.poll();
         if (next == null) {
             busy = false;
             ctx.channel().config().setAutoRead(true);
@@ -145,7 +178,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        waiting.forEach(FullHttpRequest::release);
+        waiting.forEach(ReferenceCountUtil::release);
         waiting.clear();
         ctx.fireChannelInactive();
     }

@@ -73,7 +73,7 @@ public final class Responses {
      * at once while the client still sends its body would reset the connection (TCP RST on unread
      * input), and the client could lose the answer it is owed.
      */
-    public static void refuseAndClose(io.netty.channel.ChannelHandlerContext ctx, FullHttpResponse response) {
+    public static void answerAndClose(io.netty.channel.ChannelHandlerContext ctx, FullHttpResponse response) {
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         ctx.writeAndFlush(response).addListener(written -> ctx.executor()
                 .schedule(() -> ctx.close(), LINGER_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS));

@@ -24,6 +24,7 @@ public final class GatewayMetrics {
     private final AtomicLong inFlightBytes = new AtomicLong();
     private final AtomicLong openConnections = new AtomicLong();
     private volatile LongSupplier registrySkips = () -> 0;
+    private volatile LongSupplier outcomeRowsDropped = () -> 0;
 
     /** One answered request: its endpoint ({@code transaction}, {@code project} or {@code other}) and status. */
     public void answered(String endpoint, int status, long startNanos) {
@@ -60,6 +61,11 @@ public final class GatewayMetrics {
         this.registrySkips = skipped;
     }
 
+    /** Where the count of outcome rows dropped before Kafka acknowledged them comes from. */
+    public void countOutcomeRowsDropped(LongSupplier dropped) {
+        this.outcomeRowsDropped = dropped;
+    }
+
     public String prometheusText() {
         StringBuilder out = new StringBuilder(4096);
         counters(out, "sluice_gateway_requests_total", "Answered requests by endpoint and HTTP status.", requests);
@@ -73,6 +79,9 @@ public final class GatewayMetrics {
         out.append("# HELP sluice_gateway_registry_skipped_records_total Malformed project registry records skipped.\n")
                 .append("# TYPE sluice_gateway_registry_skipped_records_total counter\n")
                 .append("sluice_gateway_registry_skipped_records_total ").append(registrySkips.getAsLong()).append('\n');
+        out.append("# HELP sluice_gateway_outcome_rows_dropped_total Outcome count rows dropped unpublished (Kafka down too long).\n")
+                .append("# TYPE sluice_gateway_outcome_rows_dropped_total counter\n")
+                .append("sluice_gateway_outcome_rows_dropped_total ").append(outcomeRowsDropped.getAsLong()).append('\n');
         return out.toString();
     }
 

@@ -1,6 +1,9 @@
 package io.sluice.gateway.publish;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 import org.apache.kafka.clients.producer.Producer;
@@ -29,6 +33,10 @@ import io.sluice.projects.ProjectRegistry;
 public final class Outcomes implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Outcomes.class);
     private static final long KEEP_MINUTES = 5;
+    /** Rows kept at most: about 2 MB; a 5 s flush of active (project, outcome) pairs fills it only in a long outage. */
+    private static final int MAX_ROWS = 10_000;
+    /** Rows sent and not yet acknowledged at most, so a backlog does not crowd the events out of the producer. */
+    private static final int MAX_ROWS_ON_THEIR_WAY = 1_000;
 
     private final String gatewayId = UUID.randomUUID().toString().substring(0, 8);
     private final Predicate<String> knownToken;
@@ -40,16 +48,31 @@ public final class Outcomes implements AutoCloseable {
     /** The count being sent per key, so a flush does not send it again while it is on its way. */
     private final Map<Key, Long> sending = new ConcurrentHashMap<>();
     private final ScheduledExecutorService flusher;
+    private final LongSupplier clock;
+    private final int maxRows;
+    private final int maxRowsOnTheirWay;
+    private final LongAdder droppedRows = new LongAdder();
 
     private record Key(String project, Outcome outcome, long minute) {
     }
+
+    private static final Comparator<Key> OLDEST_FIRST = Comparator.comparingLong(Key::minute)
+            .thenComparing(Key::project).thenComparing(Key::outcome);
 
     public Outcomes(ProjectRegistry registry, Producer<byte[], byte[]> producer, String topic, Duration every) {
         this(token -> registry.find(token) != null, producer, topic, every);
     }
 
     Outcomes(Predicate<String> knownToken, Producer<byte[], byte[]> producer, String topic, Duration every) {
+        this(knownToken, producer, topic, every, System::currentTimeMillis, MAX_ROWS, MAX_ROWS_ON_THEIR_WAY);
+    }
+
+    Outcomes(Predicate<String> knownToken, Producer<byte[], byte[]> producer, String topic, Duration every,
+             LongSupplier clock, int maxRows, int maxRowsOnTheirWay) {
         this.knownToken = knownToken;
+        this.clock = clock;
+        this.maxRows = maxRows;
+        this.maxRowsOnTheirWay = maxRowsOnTheirWay;
         this.producer = producer;
         this.topic = topic;
         this.flusher = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -63,38 +86,80 @@ public final class Outcomes implements AutoCloseable {
     /** @param token the token in the request's path, or null when there was none */
     public void record(String token, Outcome outcome) {
         String project = token != null && knownToken.test(token) ? token : "";
-        long minute = System.currentTimeMillis() / 60_000 * 60;
+        long minute = clock.getAsLong() / 60_000 * 60;
         counts.computeIfAbsent(new Key(project, outcome, minute), k -> new LongAdder()).increment();
     }
 
     /**
-     * Sends every count that Kafka has not acknowledged yet. Rows are absolute counts (the sink
-     * keeps the highest version per key), so a count whose send failed is simply sent again with
-     * the next flush, and sending one twice cannot count anything twice. Forgets minutes long past
-     * once their last count is acknowledged.
+     * Sends the counts that Kafka has not acknowledged yet, oldest minute first, with at most
+     * {@code maxRowsOnTheirWay} rows on their way at once (so a backlog after an outage does not
+     * crowd the events out of the producer's buffer). Rows are absolute counts (the sink keeps the
+     * highest version per key), so a count whose send failed is simply sent again with a later
+     * flush, and sending one twice cannot count anything twice. Forgets minutes long past once
+     * their last count is acknowledged; beyond {@code maxRows} rows kept (a long Kafka outage),
+     * forgets the oldest even unacknowledged, with a warning and {@link #droppedRows}.
      */
     void flush() {
-        long oldest = System.currentTimeMillis() / 60_000 * 60 - KEEP_MINUTES * 60;
+        long oldest = clock.getAsLong() / 60_000 * 60 - KEEP_MINUTES * 60;
         try {
-            counts.forEach((key, count) -> {
-                long total = count.sum();
-                if (total == published.getOrDefault(key, -1L) || total == sending.getOrDefault(key, -1L)) {
-                    return;
-                }
-                OutcomeRow row = OutcomeRow.of(key.project(), key.minute(), key.outcome(), gatewayId, total);
-                sending.put(key, total);
-                try {
-                    producer.send(new ProducerRecord<>(topic, row.key(), row.json()),
-                            (metadata, error) -> acknowledged(key, total, error));
-                } catch (RuntimeException e) {
-                    acknowledged(key, total, e);
-                }
-            });
             counts.keySet().removeIf(key -> key.minute() < oldest && Long.valueOf(counts.get(key).sum()).equals(published.get(key)));
             published.keySet().removeIf(key -> !counts.containsKey(key));
+            dropOldestBeyondBound();
+            int room = maxRowsOnTheirWay - sending.size();
+            if (room <= 0) {
+                return;
+            }
+            List<Key> due = new ArrayList<>();
+            counts.forEach((key, count) -> {
+                long total = count.sum();
+                if (total != published.getOrDefault(key, -1L) && !sending.containsKey(key)) {
+                    due.add(key);
+                }
+            });
+            due.sort(OLDEST_FIRST);
+            for (Key key : due.subList(0, Math.min(room, due.size()))) {
+                send(key, counts.get(key).sum());
+            }
         } catch (RuntimeException e) {
             LOG.warn("could not publish outcome counts to {} (will retry): {}", topic, e.toString());
         }
+    }
+
+    private void send(Key key, long total) {
+        OutcomeRow row = OutcomeRow.of(key.project(), key.minute(), key.outcome(), gatewayId, total);
+        sending.put(key, total);
+        try {
+            producer.send(new ProducerRecord<>(topic, row.key(), row.json()),
+                    (metadata, error) -> acknowledged(key, total, error));
+        } catch (RuntimeException e) {
+            acknowledged(key, total, e);
+        }
+    }
+
+    private void dropOldestBeyondBound() {
+        int excess = counts.size() - maxRows;
+        if (excess <= 0) {
+            return;
+        }
+        List<Key> keys = new ArrayList<>(counts.keySet());
+        keys.sort(OLDEST_FIRST);
+        long unpublished = 0;
+        for (Key key : keys.subList(0, excess)) {
+            LongAdder count = counts.remove(key);
+            if (count != null && !Long.valueOf(count.sum()).equals(published.remove(key))) {
+                unpublished++;
+            }
+        }
+        if (unpublished > 0) {
+            droppedRows.add(unpublished);
+            LOG.warn("Kafka has not acknowledged outcome counts for a while: dropped the {} oldest unpublished rows "
+                    + "(at most {} are kept; {} dropped since start)", unpublished, maxRows, droppedRows.sum());
+        }
+    }
+
+    /** Rows of outcome counts forgotten before Kafka acknowledged them (a long outage). */
+    public long droppedRows() {
+        return droppedRows.sum();
     }
 
     private void acknowledged(Key key, long total, Exception error) {

@@ -41,4 +41,13 @@ class InFlightBudgetTest {
         assertEquals(0, total.get());
         assertEquals(0, budget.clientsHolding());
     }
+
+    @Test
+    void aRequestDeclaringAnEmptyBodyLeavesNoEntryOnceAnswered() throws Exception {
+        for (int i = 1; i <= 3; i++) {
+            budget.reserve(InetAddress.getByName("2001:db8:" + i + "::"), 0).release();
+        }
+        assertEquals(0, budget.clientsHolding());
+        assertEquals(0, total.get());
+    }
 }

@@ -95,4 +95,63 @@ class OutcomesTest {
 
         assertEquals(List.of(2L, 2L), eventsSent());
     }
+
+    /** A clock set by hand, one minute a step. */
+    private final java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_800_000_000_000L);
+
+    private Outcomes bounded(int maxRows, int maxRowsOnTheirWay) {
+        return new Outcomes(token -> true, kafka, "sluice.outcomes", Duration.ofHours(1), now::get, maxRows, maxRowsOnTheirWay);
+    }
+
+    private List<Long> minutesSent() {
+        return kafka.history().stream().map(record -> {
+            try {
+                return JSON.readTree(new String(record.value(), StandardCharsets.UTF_8)).get("minute").asLong();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }).toList();
+    }
+
+    private long minute(int step) {
+        return (1_800_000_000_000L + step * 60_000L) / 60_000 * 60;
+    }
+
+    @Test
+    void duringALongOutageOnlyTheNewestRowsAreKeptAndTheDroppedAreCounted() {
+        Outcomes kept = bounded(3, 100);
+        for (int step = 0; step < 5; step++) {
+            kept.record("shop", Outcome.ACCEPTED);
+            now.addAndGet(60_000);
+        }
+        kept.flush();
+        while (kafka.errorNext(new TimeoutException("Kafka is down"))) {
+            // every send fails
+        }
+        assertEquals(2, kept.droppedRows(), "the two oldest minutes did not fit");
+
+        kept.flush(); // Kafka is back
+        assertEquals(List.of(minute(2), minute(3), minute(4), minute(2), minute(3), minute(4)), minutesSent());
+    }
+
+    @Test
+    void aFlushHasAtMostItsBoundOfRowsOnTheirWayOldestFirst() {
+        Outcomes paced = bounded(100, 2);
+        for (int step = 0; step < 5; step++) {
+            paced.record("shop", Outcome.ACCEPTED);
+            now.addAndGet(60_000);
+        }
+        paced.flush();
+        paced.flush(); // the first two are still on their way
+        assertEquals(List.of(minute(0), minute(1)), minutesSent());
+
+        kafka.completeNext();
+        kafka.completeNext();
+        paced.flush();
+        kafka.completeNext();
+        kafka.completeNext();
+        paced.flush();
+        assertEquals(List.of(minute(0), minute(1), minute(2), minute(3), minute(4)), minutesSent());
+        assertEquals(0, paced.droppedRows());
+    }
 }

@@ -1,0 +1,26 @@
+package io.sluice.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.sluice.config.Settings;
+
+class GatewayConfigTest {
+    /** Behind a load balancer that is not a trusted proxy every request is one client's: a default share would cap the gateway. */
+    @Test
+    void byDefaultOneClientMayHoldTheWholeInFlightBudget() {
+        GatewayConfig config = GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "67108864")));
+        assertEquals(67_108_864L, config.maxInFlightBytesPerClient());
+    }
+
+    @Test
+    void aPerClientShareIsAsSetButNeverAboveTheTotal() {
+        assertEquals(8_388_608L, GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "67108864",
+                "SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_CLIENT", "8388608"))).maxInFlightBytesPerClient());
+        assertEquals(1_000L, GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "1000",
+                "SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_CLIENT", "8388608"))).maxInFlightBytesPerClient());
+    }
+}
