@@ -50,7 +50,10 @@ class SinkRefusedTableIT {
             Thread thread = SinkFixture.start(sink, "sink-table");
             try {
                 assertEquals(true, Await.until(Duration.ofSeconds(60), true, () -> sink.metrics().stalled()
-                        .map(reason -> reason.contains("refused all 4 rows of the batch for " + table)).orElse(false)));
+                        .map(reason -> reason.contains("all 4 rows of the batch for " + table)).orElse(false)));
+                // Retried whole while the table refuses, not bisected again.
+                assertEquals(true, Await.until(Duration.ofSeconds(30), true, () -> sink.metrics().stalled()
+                        .map(reason -> reason.contains("still refuses all 4 rows of the batch for " + table)).orElse(false)));
                 assertEquals(0, KafkaRecords.find(engines, fixture.deadLetters, 1, Duration.ofSeconds(3), record -> true).size());
 
                 ClickHouseQuery.run(engines, "ALTER TABLE " + table + " MODIFY COLUMN transaction String");

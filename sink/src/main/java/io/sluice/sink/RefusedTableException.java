@@ -6,8 +6,8 @@ package io.sluice.sink;
  * ClickHouse being unavailable; the stall watchdog reports it while it lasts.
  */
 public final class RefusedTableException extends Exception {
-    RefusedTableException(String table, int rows, String reason) {
-        super("ClickHouse refused all " + rows + " rows of the batch for " + table + " with the same error, taken for a "
-                + "problem of the table, not of the rows; retrying: " + reason);
+    RefusedTableException(String table, int rows, String reason, boolean again) {
+        super("ClickHouse " + (again ? "still refuses" : "refused") + " all " + rows + " rows of the batch for " + table
+                + " with the same error, taken for a problem of the table, not of the rows; retrying: " + reason);
     }
 }

@@ -4,8 +4,10 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -22,11 +24,14 @@ import com.clickhouse.data.ClickHouseFormat;
  * <p>When every row of a batch of two or more is refused with the same code, the fault is taken
  * to be the table's (a column changed under the sink, a failing materialized view), not the
  * rows': {@link RefusedTableException} is thrown, and the caller retries instead of sending a
- * whole batch of good rows to the dead letters.
+ * whole batch of good rows to the dead letters. While that lasts, a retry tries the batch whole
+ * once, not the 2n inserts of another bisection. One instance per thread.
  */
 public final class RowInserter {
     private final Client client;
     private final Duration timeout;
+    /** Tables that refused every row of the last batch, with the code: the retry needs no bisection. */
+    private final Map<String, Integer> refusingTables = new HashMap<>();
 
     public RowInserter(Client client, Duration timeout) {
         this.client = client;
@@ -47,13 +52,32 @@ public final class RowInserter {
      * @throws Exception when ClickHouse could not be asked (unavailable, timeout, overload)
      */
     public List<Refused> insert(String table, List<Row> rows) throws Exception {
+        Integer refusingCode = refusingTables.remove(table);
+        if (refusingCode != null && rows.size() >= 2) {
+            try {
+                send(table, rows);
+                return List.of();
+            } catch (Exception e) {
+                Optional<Refusals.Refusal> refusal = Refusals.refusal(e);
+                if (refusal.isEmpty()) {
+                    refusingTables.put(table, refusingCode);
+                    throw e;
+                }
+                if (refusal.get().code() == refusingCode) {
+                    refusingTables.put(table, refusingCode);
+                    throw new RefusedTableException(table, rows.size(), refusal.get().reason(), true);
+                }
+                // Another error now: find out again which rows it is about.
+            }
+        }
         List<Refused> refused = new ArrayList<>();
         Set<Integer> codes = new HashSet<>();
         if (!rows.isEmpty()) {
             insertOrSplit(table, rows, refused, codes);
         }
         if (rows.size() >= 2 && refused.size() == rows.size() && codes.size() == 1) {
-            throw new RefusedTableException(table, rows.size(), refused.get(0).reason());
+            refusingTables.put(table, codes.iterator().next());
+            throw new RefusedTableException(table, rows.size(), refused.get(0).reason(), false);
         }
         return refused;
     }
