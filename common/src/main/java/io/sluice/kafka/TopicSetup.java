@@ -1,6 +1,7 @@
 package io.sluice.kafka;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -9,18 +10,28 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Topics;
 
 /**
- * Creates Sluice's topics if they are missing; existing topics are left as they are. Gateway,
- * processor and CLI call it at start, so a new cluster needs no manual step.
+ * Creates Sluice's topics if they are missing. Of an existing topic only the record size limit is
+ * raised, if lower than Sluice needs (a cluster set up before the limit was raised); its other
+ * settings are left as they are. Gateway, processor and CLI call it at start, so a new cluster,
+ * or an upgrade, needs no manual step.
  */
 public final class TopicSetup {
+    private static final Logger LOG = LoggerFactory.getLogger(TopicSetup.class);
+
     /**
      * Largest record batch the topics of events take (the broker's default is about 1 MiB): well
      * above the largest event the gateway accepts, so an accepted event is never refused by Kafka.
@@ -56,21 +67,67 @@ public final class TopicSetup {
         try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
-            if (missing.isEmpty()) {
-                return;
-            }
-            try {
-                admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw e; // another instance creating them at the same moment is fine
+            if (!missing.isEmpty()) {
+                try {
+                    admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e; // another instance creating them at the same moment is fine
+                    }
                 }
             }
+            raiseRecordLimits(admin, wanted.stream().filter(t -> existing.contains(t.name())).toList(), kafka);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot create Sluice's topics on Kafka at " + kafka.bootstrapServers(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
+        }
+    }
+
+    /**
+     * Raises {@code max.message.bytes} of existing topics that have less than Sluice sets on the
+     * topics it creates: with the broker's default (about 1 MiB) an accepted event near the
+     * gateway's limit would be refused by Kafka, and its request answered 503 on every retry.
+     * Where the change is refused (no ALTER_CONFIGS permission, say) it logs what to run, and goes
+     * on: the rest works, only the largest events are refused.
+     */
+    private static void raiseRecordLimits(Admin admin, Collection<NewTopic> existing, KafkaSettings kafka)
+            throws InterruptedException {
+        List<ConfigResource> resources = existing.stream()
+                .filter(t -> t.configs() != null && t.configs().containsKey(TopicConfig.MAX_MESSAGE_BYTES_CONFIG))
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t.name())).toList();
+        if (resources.isEmpty()) {
+            return;
+        }
+        Map<ConfigResource, Config> current;
+        try {
+            current = admin.describeConfigs(resources).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.error("cannot read the {} of Sluice's topics ({}): check each is at least {}", TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                    e instanceof ExecutionException ? e.getCause() : e, MAX_EVENT_RECORD_BYTES);
+            return;
+        }
+        for (ConfigResource resource : resources) {
+            ConfigEntry entry = current.get(resource).get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+            long bytes = entry == null || entry.value() == null ? 0 : Long.parseLong(entry.value());
+            if (bytes >= MAX_EVENT_RECORD_BYTES) {
+                continue;
+            }
+            AlterConfigOp raise = new AlterConfigOp(new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                    Integer.toString(MAX_EVENT_RECORD_BYTES)), AlterConfigOp.OpType.SET);
+            try {
+                admin.incrementalAlterConfigs(Map.of(resource, List.of(raise))).all().get(30, TimeUnit.SECONDS);
+                LOG.info("raised {} of topic {} from {} to {}", TopicConfig.MAX_MESSAGE_BYTES_CONFIG, resource.name(),
+                        bytes, MAX_EVENT_RECORD_BYTES);
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.error("topic {} takes records of at most {} bytes ({}), Sluice needs {}: events larger than that are "
+                                + "refused (503). Cannot raise it ({}); run: kafka-configs.sh --bootstrap-server {} --alter "
+                                + "--entity-type topics --entity-name {} --add-config {}={}",
+                        resource.name(), bytes, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, MAX_EVENT_RECORD_BYTES,
+                        e instanceof ExecutionException ? e.getCause() : e, kafka.bootstrapServers(), resource.name(),
+                        TopicConfig.MAX_MESSAGE_BYTES_CONFIG, MAX_EVENT_RECORD_BYTES);
+            }
         }
     }
 

@@ -18,6 +18,7 @@ import io.sluice.config.Topics;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.ops.ProcessorAdmin;
+import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.JsonSerde;
 import io.sluice.processor.topology.ProcessorTopology;
 import io.sluice.processor.topology.UnproducibleToDeadLetters;
@@ -53,8 +54,9 @@ public final class Processor implements AutoCloseable {
         SchemaMigrations.apply(clickHouse, config.clickHouse());
 
         Topics topics = config.kafka().topics();
-        KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation()),
-                streamsProperties(config));
+        DeadLetterCounts deadLetters = new DeadLetterCounts();
+        KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
+                config.lateMargin(), deadLetters), streamsProperties(config, deadLetters));
         streams.setUncaughtExceptionHandler(error -> {
             LOG.error("stream thread failed; replacing it", error);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -68,7 +70,7 @@ public final class Processor implements AutoCloseable {
         sinkThread.start();
         ProcessorAdmin admin;
         try {
-            admin = ProcessorAdmin.start(config.adminHost(), config.adminPort(), streams, sink.metrics(), sinkThread::isAlive);
+            admin = ProcessorAdmin.start(config.adminHost(), config.adminPort(), streams, deadLetters, sink.metrics(), sinkThread::isAlive);
         } catch (java.io.IOException e) {
             streams.close(Duration.ofSeconds(10));
             sink.close();
@@ -79,7 +81,7 @@ public final class Processor implements AutoCloseable {
         return new Processor(streams, sink, sinkThread, clickHouse, admin);
     }
 
-    static Properties streamsProperties(ProcessorConfig config) {
+    static Properties streamsProperties(ProcessorConfig config, DeadLetterCounts deadLetters) {
         Properties props = KafkaClients.streamsProperties(config.kafka());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
@@ -93,6 +95,7 @@ public final class Processor implements AutoCloseable {
         props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), JsonSerde.MAX_REQUEST_BYTES);
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, UnproducibleToDeadLetters.class);
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.kafka().topics().deadLetters());
+        props.put(DeadLetterCounts.CONFIG, deadLetters); // reaches UnproducibleToDeadLetters.configure
         if (!config.instanceId().isEmpty()) {
             // Static membership: a restarted instance reclaims its partitions without waiting for
             // the old member's session to time out.

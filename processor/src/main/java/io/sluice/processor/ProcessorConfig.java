@@ -16,7 +16,7 @@ import io.sluice.sink.SinkLimits;
 public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse, String adminHost, int adminPort,
                               String applicationId,
                               String instanceId, int generation, Path stateDir,
-                              int streamThreads, Duration commitInterval, Duration eventTimeHorizon,
+                              int streamThreads, Duration commitInterval, Duration eventTimeHorizon, Duration lateMargin,
                               int sinkBatchRows, long sinkBatchBytes, Duration sinkBatchInterval,
                               Duration sinkStallTimeout) {
     public static final Setting ADMIN_HOST = new Setting("SLUICE_PROCESSOR_ADMIN_HOST", "127.0.0.1",
@@ -36,6 +36,8 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
             "Stream threads per instance (each runs a share of the partitions).");
     public static final Setting COMMIT_INTERVAL = new Setting("SLUICE_PROCESSOR_COMMIT_INTERVAL", "100ms",
             "How often exactly-once transactions commit: bounds how fresh aggregates are.");
+    public static final Setting LATE_MARGIN = new Setting("SLUICE_PROCESSOR_LATE_MARGIN", "2h",
+            "How long a minute stays open beyond the horizon: covers clock skew and a task lagging behind the others; window stores keep horizon + margin.");
     public static final Setting SINK_BATCH_ROWS = new Setting("SLUICE_SINK_BATCH_ROWS", "20000",
             "Most rows in one ClickHouse insert.");
     public static final Setting SINK_BATCH_BYTES = new Setting("SLUICE_SINK_BATCH_BYTES", "16777216",
@@ -45,14 +47,14 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
     public static final Setting SINK_STALL_TIMEOUT = new Setting("SLUICE_SINK_STALL_TIMEOUT", "60s",
             "How long the sink may commit nothing while rows wait before /readyz fails and sluice_sink_stalled is 1.");
 
-    public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, GENERATION, STATE_DIR, THREADS, COMMIT_INTERVAL,
+    public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, GENERATION, STATE_DIR, THREADS, COMMIT_INTERVAL, LATE_MARGIN,
             SINK_BATCH_ROWS, SINK_BATCH_BYTES, SINK_BATCH_INTERVAL, SINK_STALL_TIMEOUT);
 
     public static ProcessorConfig from(Settings settings) {
         return new ProcessorConfig(KafkaSettings.from(settings), ClickHouseSettings.from(settings),
                 settings.get(ADMIN_HOST), settings.getInt(ADMIN_PORT),
                 settings.get(APPLICATION_ID), settings.get(INSTANCE_ID), settings.getInt(GENERATION), Path.of(settings.get(STATE_DIR)), settings.getInt(THREADS),
-                settings.getDuration(COMMIT_INTERVAL), settings.getDuration(EventTime.HORIZON),
+                settings.getDuration(COMMIT_INTERVAL), settings.getDuration(EventTime.HORIZON), settings.getDuration(LATE_MARGIN),
                 settings.getInt(SINK_BATCH_ROWS), settings.getLong(SINK_BATCH_BYTES), settings.getDuration(SINK_BATCH_INTERVAL),
                 settings.getDuration(SINK_STALL_TIMEOUT));
     }

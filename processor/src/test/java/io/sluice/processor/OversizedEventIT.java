@@ -3,6 +3,10 @@ package io.sluice.processor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -98,6 +102,50 @@ class OversizedEventIT {
                         KafkaRecords.header(letter, "sluice.dead_letter.reason"));
             }
             assertEquals(KafkaStreams.State.RUNNING, processor.state());
+            String metrics = metrics(processor);
+            assertTrue(metrics.contains("sluice_processor_dead_letters_total{reason=\"unproducible\"} 2\n"), metrics);
+            assertTrue(metrics.contains("sluice_processor_dead_letters_total{reason=\"unparseable\"} 0\n"), metrics);
+            // Streams counts what a production handler skips as dropped too.
+            assertTrue(metrics.contains("sluice_processor_dropped_records_total 2\n"), metrics);
         }
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void anUnparseableRecordTooLargeForADeadLetterGoesWithoutItsValueAndLaterEventsStillFlow(Engines engines) throws Exception {
+        Map<String, String> values = PipelineSettings.forTest("unparseablehuge", engines, engines.clickHouseUrl(), stateDir);
+        ProcessorConfig config = ProcessorConfig.from(new Settings(values));
+        TopicSetup.ensureTopics(config.kafka());
+        Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
+        String db = values.get("SLUICE_CLICKHOUSE_DATABASE");
+        try (Processor processor = Processor.start(config); RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
+            // 1.2 MB, past the stream producer's 1 MiB, and without the gateway's headers: unparseable.
+            String huge = "{\"transaction\": \"GET /" + "h".repeat(1_200_000) + "\", \"environment\": \"production\"}";
+            raw.send("unparseablehuge.transactions", "shop", null, minute, huge);
+            for (int i = 0; i < 5; i++) {
+                raw.transaction("unparseablehuge.transactions", "shop", "t" + i, minute.plusSeconds(i + 1), 200);
+            }
+
+            assertEquals("5\t5", Await.until(Duration.ofSeconds(120), "5\t5", () -> ClickHouseQuery.run(engines, "SELECT "
+                    + "(SELECT sum(requests) FROM " + db + ".traffic_1m FINAL), (SELECT count() FROM " + db + ".transactions FINAL)")));
+            var dead = KafkaRecords.find(engines, "unparseablehuge.dead-letters", 1, Duration.ofSeconds(30), record -> true);
+            assertEquals(1, dead.size());
+            assertEquals(null, dead.get(0).value() == null ? null : dead.get(0).value().length + " bytes");
+            assertEquals((huge.length()) + " bytes, more than a dead letter carries (983040); the original stays at its source offset",
+                    KafkaRecords.header(dead.get(0), "sluice.dead_letter.value_omitted"));
+            assertEquals("header sluice.event_id is missing", KafkaRecords.header(dead.get(0), "sluice.dead_letter.reason"));
+            assertTrue(KafkaRecords.header(dead.get(0), "sluice.dead_letter.source").matches("unparseablehuge\\.transactions/\\d+@0"),
+                    KafkaRecords.header(dead.get(0), "sluice.dead_letter.source"));
+            assertEquals(KafkaStreams.State.RUNNING, processor.state());
+            String metrics = metrics(processor);
+            assertTrue(metrics.contains("sluice_processor_dead_letters_total{reason=\"unparseable\"} 1\n"), metrics);
+            assertTrue(metrics.contains("sluice_processor_dropped_records_total 0\n"), metrics);
+        }
+    }
+
+    private static String metrics(Processor processor) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + processor.adminPort() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
     }
 }

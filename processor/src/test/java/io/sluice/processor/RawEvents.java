@@ -10,6 +10,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.sluice.events.EventHeaders;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.outcomes.OutcomeRow;
 
 /** Writes raw events to Kafka exactly as the gateway does (key, headers, event-time timestamp). */
@@ -18,7 +19,9 @@ final class RawEvents implements AutoCloseable {
 
     RawEvents(String bootstrapServers) {
         producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer());
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSetup.MAX_EVENT_RECORD_BYTES), // as large as the gateway sends
+                new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     void transaction(String topic, String project, String eventId, Instant time, Integer status) {

@@ -27,6 +27,20 @@ class RefusalsTest {
     }
 
     @Test
+    void errorsThatMayComeFromTheTableRatherThanTheRowAreRetried() {
+        // 53 TYPE_MISMATCH, 69 ARGUMENT_OUT_OF_BOUND, 70 CANNOT_CONVERT_TYPE: no row content produced them.
+        assertEquals(Optional.empty(), Refusals.refusedData(new ServerException(53, "Type mismatch", 500, "q")));
+        assertEquals(Optional.empty(), Refusals.refusedData(new ServerException(69, "Argument out of bound", 500, "q")));
+        assertEquals(Optional.empty(), Refusals.refusedData(new ServerException(70, "Cannot convert", 500, "q")));
+    }
+
+    @Test
+    void anInvalidBooleanIsRefusedData() {
+        assertEquals(Optional.of("Code: 467. Invalid boolean value"),
+                Refusals.refusedData(new ServerException(467, "Code: 467. Invalid boolean value", 400, "q")));
+    }
+
+    @Test
     void anUnreachableServerIsRetried() {
         assertEquals(Optional.empty(), Refusals.refusedData(new ClientException("failed", new ConnectException("refused"))));
     }

@@ -11,6 +11,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
+import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.sink.SinkMetrics;
 
 /**
@@ -25,7 +26,7 @@ public final class ProcessorAdmin implements AutoCloseable {
         this.server = server;
     }
 
-    public static ProcessorAdmin start(String host, int port, KafkaStreams streams, SinkMetrics sink,
+    public static ProcessorAdmin start(String host, int port, KafkaStreams streams, DeadLetterCounts deadLetters, SinkMetrics sink,
                                        java.util.function.BooleanSupplier sinkAlive) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
         server.setExecutor(Executors.newSingleThreadExecutor(runnable -> {
@@ -53,6 +54,8 @@ public final class ProcessorAdmin implements AutoCloseable {
             text.append("# HELP sluice_processor_input_lag_records Raw records not yet processed (max over partitions).\n")
                     .append("# TYPE sluice_processor_input_lag_records gauge\n")
                     .append("sluice_processor_input_lag_records ").append(inputLag(streams)).append('\n');
+            deadLetters.writeTo(text);
+            StreamsDrops.writeTo(streams.metrics(), text);
             sink.writeTo(text);
             answer(exchange, 200, text.toString());
         });

@@ -32,9 +32,9 @@ final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F
         this.storeName = storeName;
     }
 
-    static StoreBuilder<WindowStore<String, Long>> store(String name, Duration horizon) {
+    static StoreBuilder<WindowStore<String, Long>> store(String name, Duration horizon, Duration lateMargin) {
         // Measured in receive time, which the gateways' clocks set: the margin covers their skew.
-        Duration retention = horizon.plus(ProcessorTopology.LATE_MARGIN);
+        Duration retention = horizon.plus(lateMargin);
         // Before the margin, the retention was the horizon plus 2 minutes.
         return Stores.windowStoreBuilder(
                 WindowStores.plain(name, retention, Duration.ofMillis(1), horizon.plusMinutes(2)),

@@ -43,7 +43,7 @@ import io.sluice.processor.rows.TransactionFact;
  *                                                                        exception type, minute ─▶ errors-1m
  * </pre>
  * Records carry their event time as the Kafka timestamp (set by the gateway), so windows are
- * event-time minutes; a minute stays open for the horizon plus {@link #LATE_MARGIN}, so late
+ * event-time minutes; a minute stays open for the horizon plus a late margin, so late
  * events count in their minute.
  * Output rows are absolute counts: the sink may write them any number of times.
  */
@@ -51,13 +51,15 @@ public final class ProcessorTopology {
     static final String SEEN_TRANSACTIONS = "seen-transactions";
     static final String SEEN_ERRORS = "seen-errors";
     /**
-     * How long a minute stays open beyond the horizon. Stream time is the latest event time seen,
-     * which runs ahead of a gateway's clock by the 60 s an event may lie in the future, by the skew
-     * between gateways' clocks and by how far the processor lags; without it, an event the gateway
-     * accepted at the edge of the horizon would find its minute closed and not be counted. Also
-     * what the dedup memory keeps beyond the horizon.
+     * How long a minute stays open beyond the horizon, unless configured. Stream time is the latest
+     * event time seen, which runs ahead of a gateway's clock by the 60 s an event may lie in the
+     * future, by the skew between gateways' clocks, and by how far this task lags behind the other
+     * tasks that feed the same repartition partition (after a long restore, or an instance down):
+     * without it, an event the gateway accepted at the edge of the horizon would find its minute
+     * closed and not be counted. Also what the dedup memory keeps beyond the horizon. The window
+     * stores keep horizon + margin of minutes.
      */
-    public static final Duration LATE_MARGIN = Duration.ofMinutes(10);
+    public static final Duration DEFAULT_LATE_MARGIN = Duration.ofHours(2);
     private static final Serde<TransactionFact> TRANSACTIONS = JsonSerde.of(TransactionFact.class);
     private static final Serde<ErrorFact> ERRORS = JsonSerde.of(ErrorFact.class);
 
@@ -65,20 +67,25 @@ public final class ProcessorTopology {
     }
 
     public static Topology build(Topics topics, Duration horizon) {
-        return build(topics, horizon, 0);
+        return build(topics, horizon, 0, DEFAULT_LATE_MARGIN, new DeadLetterCounts());
     }
 
-    /** @param generation of the aggregate rows' versions (raise it to recompute, see {@link Generations}) */
-    public static Topology build(Topics topics, Duration horizon, int generation) {
+    /**
+     * @param generation of the aggregate rows' versions (raise it to recompute, see {@link Generations})
+     * @param lateMargin how long a minute stays open beyond the horizon (see {@link #DEFAULT_LATE_MARGIN})
+     * @param deadLetters counts the records sent to the dead letters
+     */
+    public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
+                                 DeadLetterCounts deadLetters) {
         StreamsBuilder builder = new StreamsBuilder();
         Duration minute = Duration.ofMinutes(1);
-        TimeWindows minutes = TimeWindows.ofSizeAndGrace(minute, horizon.plus(LATE_MARGIN));
+        TimeWindows minutes = TimeWindows.ofSizeAndGrace(minute, horizon.plus(lateMargin));
         // Kept for size + grace, what an open minute needs; before the margin that was minute + horizon.
-        Duration countsRetention = minute.plus(horizon).plus(LATE_MARGIN);
+        Duration countsRetention = minute.plus(horizon).plus(lateMargin);
         Duration formerRetention = minute.plus(horizon);
 
         KStream<String, TransactionFact> transactions = firstSightings(builder, topics.transactions(),
-                TransactionParser::parse, SEEN_TRANSACTIONS, topics.deadLetters(), horizon);
+                TransactionParser::parse, SEEN_TRANSACTIONS, topics.deadLetters(), horizon, lateMargin, deadLetters);
         transactions.to(topics.history(), Produced.with(Serdes.String(), TRANSACTIONS).withName("history"));
         // Only the status travels through the repartition topic (0 for none: a null value would be
         // dropped by the aggregation), not the whole fact: far less to serialize and move.
@@ -99,7 +106,7 @@ public final class ProcessorTopology {
                 .to(topics.traffic(), Produced.with(Serdes.String(), JsonSerde.of(TrafficRow.class)).withName("traffic-1m-out"));
 
         KStream<String, ErrorFact> errors = firstSightings(builder, topics.errors(),
-                ErrorParser::parse, SEEN_ERRORS, topics.deadLetters(), horizon);
+                ErrorParser::parse, SEEN_ERRORS, topics.deadLetters(), horizon, lateMargin, deadLetters);
         errors.to(topics.errorHistory(), Produced.with(Serdes.String(), ERRORS).withName("error-history"));
         errors.map((token, fact) -> KeyValue.pair(new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), 1),
                         Named.as("error-type"))
@@ -121,14 +128,15 @@ public final class ProcessorTopology {
     /** Raw records → parsed facts, unusable ones to the dead letters, each (project, event id) once. */
     private static <F extends Fact> KStream<String, F> firstSightings(StreamsBuilder builder, String rawTopic,
                                                                       RawParser<F> parser, String seenStore,
-                                                                      String deadLetters, Duration horizon) {
-        builder.addStateStore(FirstSighting.store(seenStore, horizon));
+                                                                      String deadLetters, Duration horizon,
+                                                                      Duration lateMargin, DeadLetterCounts counts) {
+        builder.addStateStore(FirstSighting.store(seenStore, horizon, lateMargin));
         return builder
                 .stream(rawTopic, Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(rawTopic + "-raw"))
                 .<Parsed<F>>processValues(() -> new ParseRaw<>(parser), Named.as(rawTopic + "-parse"))
                 .split(Named.as(rawTopic + "-parsed-"))
                 .branch((token, parsed) -> parsed.failed(), Branched.withConsumer(unusable -> unusable
-                        .<byte[]>processValues(ToDeadLetter::new, Named.as(rawTopic + "-dead-letter"))
+                        .<byte[]>processValues(() -> new ToDeadLetter<>(counts), Named.as(rawTopic + "-dead-letter"))
                         .to(deadLetters, Produced.with(Serdes.String(), Serdes.ByteArray())
                                 .withName(rawTopic + "-to-dead-letters")), "unusable"))
                 .defaultBranch(Branched.as("ok"))

@@ -9,14 +9,19 @@ import io.sluice.events.EventHeaders;
 import io.sluice.processor.rows.Fact;
 
 /**
- * Sends an unusable record on to the dead-letter topic: the original bytes and headers, plus
- * where it came from and why it failed.
+ * Sends an unusable record on to the dead-letter topic: the original bytes (unless too large, see
+ * {@link DeadLetterValues}) and headers, plus where it came from and why it failed.
  */
 final class ToDeadLetter<F extends Fact> implements FixedKeyProcessor<String, Parsed<F>, byte[]> {
     static final String REASON = "sluice.dead_letter.reason";
     static final String SOURCE = "sluice.dead_letter.source";
 
+    private final DeadLetterCounts counts;
     private FixedKeyProcessorContext<String, byte[]> context;
+
+    ToDeadLetter(DeadLetterCounts counts) {
+        this.counts = counts;
+    }
 
     @Override
     public void init(FixedKeyProcessorContext<String, byte[]> context) {
@@ -26,9 +31,9 @@ final class ToDeadLetter<F extends Fact> implements FixedKeyProcessor<String, Pa
     @Override
     public void process(FixedKeyRecord<String, Parsed<F>> record) {
         RecordMetadata source = context.recordMetadata().orElseThrow();
-        FixedKeyRecord<String, byte[]> deadLetter = record.withValue(record.value().raw());
-        EventHeaders.put(deadLetter.headers(), REASON, record.value().failure());
-        EventHeaders.put(deadLetter.headers(), SOURCE, source.topic() + "/" + source.partition() + "@" + source.offset());
-        context.forward(deadLetter);
+        EventHeaders.put(record.headers(), REASON, record.value().failure());
+        EventHeaders.put(record.headers(), SOURCE, source.topic() + "/" + source.partition() + "@" + source.offset());
+        counts.unparseable();
+        context.forward(record.withValue(DeadLetterValues.fitting(record.value().raw(), record.headers())));
     }
 }

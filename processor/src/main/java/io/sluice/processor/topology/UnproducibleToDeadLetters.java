@@ -26,11 +26,10 @@ import io.sluice.events.EventHeaders;
  * state, so nothing more (not even a dead letter) can be written in it.
  */
 public final class UnproducibleToDeadLetters implements ProductionExceptionHandler {
-    /** Input values larger than this are left out of the dead letter (they stay at their source offset). */
-    static final int MAX_DEAD_LETTER_VALUE_BYTES = JsonSerde.MAX_REQUEST_BYTES - 64 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(UnproducibleToDeadLetters.class);
 
     private String deadLetters;
+    private DeadLetterCounts counts = new DeadLetterCounts();
 
     @Override
     public void configure(Map<String, ?> configs) {
@@ -39,6 +38,9 @@ public final class UnproducibleToDeadLetters implements ProductionExceptionHandl
             throw new IllegalArgumentException(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG + " must be set");
         }
         deadLetters = topic.toString();
+        if (configs.get(DeadLetterCounts.CONFIG) instanceof DeadLetterCounts given) {
+            counts = given;
+        }
     }
 
     @Override
@@ -62,10 +64,8 @@ public final class UnproducibleToDeadLetters implements ProductionExceptionHandl
         RecordHeaders headers = new RecordHeaders(context.headers() == null ? new RecordHeaders().toArray() : context.headers().toArray());
         EventHeaders.put(headers, ToDeadLetter.REASON, reason);
         EventHeaders.put(headers, ToDeadLetter.SOURCE, source);
-        byte[] value = context.sourceRawValue();
-        if (value != null && value.length > MAX_DEAD_LETTER_VALUE_BYTES) {
-            value = null; // the dead letter must not be too large in turn
-        }
+        byte[] value = DeadLetterValues.fitting(context.sourceRawValue(), headers);
+        counts.unproducible();
         return List.of(new ProducerRecord<>(deadLetters, null, context.sourceRawKey(), value, headers));
     }
 }

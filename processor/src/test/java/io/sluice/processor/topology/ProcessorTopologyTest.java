@@ -49,14 +49,20 @@ class ProcessorTopologyTest {
     private TestOutputTopic<String, TransactionFact> history;
     private TestOutputTopic<String, ErrorRow> errorCounts;
     private TestOutputTopic<String, byte[]> deadLetters;
+    private DeadLetterCounts counts;
 
     @BeforeEach
     void start() {
+        start(ProcessorTopology.DEFAULT_LATE_MARGIN);
+    }
+
+    private void start(Duration lateMargin) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every update visible at once
-        driver = new TopologyTestDriver(ProcessorTopology.build(TOPICS, Duration.ofHours(24)), props);
+        counts = new DeadLetterCounts();
+        driver = new TopologyTestDriver(ProcessorTopology.build(TOPICS, Duration.ofHours(24), 0, lateMargin, counts), props);
         transactions = driver.createInputTopic(TOPICS.transactions(), new StringSerializer(), new ByteArraySerializer());
         errors = driver.createInputTopic(TOPICS.errors(), new StringSerializer(), new ByteArraySerializer());
         traffic = driver.createOutputTopic(TOPICS.traffic(), new StringDeserializer(), JsonSerde.of(TrafficRow.class).deserializer());
@@ -232,6 +238,57 @@ class ProcessorTopologyTest {
         Instant edge = now.minus(Duration.ofHours(24)).plusSeconds(1);
         sendTransactionJson("edge", edge, now, TRANSACTION_JSON);
         assertEquals(1, requests(traffic.readKeyValuesToMap(), edge));
+    }
+
+    @Test
+    void anUnparseableRecordTooLargeForADeadLetterGoesWithoutItsValueAndTheRestFlows() {
+        RecordHeaders noEventId = headers("huge", MINUTE);
+        noEventId.remove(EventHeaders.EVENT_ID);
+        String huge = "{\"transaction\": \"" + "t".repeat(1024 * 1024) + "\", \"environment\": \"production\"}";
+        transactions.pipeInput(new TestRecord<>("shop", huge.getBytes(StandardCharsets.UTF_8), noEventId, MINUTE));
+        sendTransaction("good", MINUTE.plusSeconds(1), "200");
+
+        TestRecord<String, byte[]> dead = deadLetters.readRecord();
+        int size = dead.key().length() + (dead.value() == null ? 0 : dead.value().length);
+        for (var header : dead.headers()) {
+            size += header.key().length() + header.value().length;
+        }
+        assertEquals(true, size < JsonSerde.MAX_REQUEST_BYTES - 32 * 1024, "dead letter of " + size + " bytes");
+        assertEquals(null, dead.value());
+        assertEquals(huge.length() + " bytes, more than a dead letter carries (" + DeadLetterValues.MAX_VALUE_BYTES
+                + "); the original stays at its source offset", EventHeaders.get(dead.headers(), DeadLetterValues.VALUE_OMITTED));
+        assertEquals(TOPICS.transactions() + "/0@0", EventHeaders.get(dead.headers(), ToDeadLetter.SOURCE));
+        assertEquals("header sluice.event_id is missing", EventHeaders.get(dead.headers(), ToDeadLetter.REASON));
+        assertEquals(1, latest(traffic.readKeyValuesToMap()).requests());
+    }
+
+    @Test
+    void unparseableRecordsAreCountedAsDeadLetters() {
+        transactions.pipeInput(new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
+        errors.pipeInput(new TestRecord<>("shop", "[]".getBytes(StandardCharsets.UTF_8), headers("bad2", MINUTE), MINUTE));
+        sendTransaction("good", MINUTE.plusSeconds(1), "200");
+        assertEquals(2, counts.unparseableCount());
+        assertEquals(0, counts.unproducibleCount());
+    }
+
+    @Test
+    void anEventAtTheHorizonEdgeIsCountedWhenStreamTimeRanHalfAnHourAhead() {
+        Instant now = MINUTE.plusSeconds(30);
+        // Another task, not behind as this one is, moved the repartition's stream time on.
+        sendTransactionJson("ahead", now.plus(Duration.ofMinutes(30)), now.plus(Duration.ofMinutes(30)), TRANSACTION_JSON);
+        Instant edge = now.minus(Duration.ofHours(24)).plusSeconds(1);
+        sendTransactionJson("edge", edge, now, TRANSACTION_JSON);
+        assertEquals(1, requests(traffic.readKeyValuesToMap(), edge));
+    }
+
+    @Test
+    void anEventBeyondHorizonAndMarginIsDroppedAndTheDropCounted() {
+        Instant now = MINUTE.plusSeconds(30);
+        sendTransactionJson("now", now, now, TRANSACTION_JSON);
+        Instant tooOld = now.minus(Duration.ofHours(24)).minus(ProcessorTopology.DEFAULT_LATE_MARGIN).minus(Duration.ofMinutes(2));
+        sendTransactionJson("too-old", tooOld, now, TRANSACTION_JSON);
+        assertEquals(0, requests(traffic.readKeyValuesToMap(), tooOld));
+        assertEquals(1, io.sluice.processor.ops.StreamsDrops.total(driver.metrics()));
     }
 
     @Test
