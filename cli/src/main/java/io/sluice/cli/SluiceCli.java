@@ -38,6 +38,8 @@ public final class SluiceCli {
         }
         commandLine = new CommandLine(new RootCommand(out));
         commands.forEach(commandLine::addSubcommand);
+        commandLine.setExpandAtFiles(false); // an argument starting with @ is a value, never a file to read arguments from
+        inDeclaredOrder(commandLine);
         commandLine.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         commandLine.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
         commandLine.setParameterExceptionHandler((e, args) -> usageError(e.getMessage()));
@@ -83,6 +85,12 @@ public final class SluiceCli {
         }
         return parsed != null && parsed.commandSpec().userObject() instanceof LongRunning
                 && !parsed.isUsageHelpRequested() && !parsed.isVersionHelpRequested();
+    }
+
+    /** Help lists options as the command declares them (--name before --rate), not alphabetically. */
+    private static void inDeclaredOrder(CommandLine command) {
+        command.getCommandSpec().usageMessage().sortOptions(false);
+        command.getSubcommands().values().forEach(SluiceCli::inDeclaredOrder);
     }
 
     private int usageError(String message) {
