@@ -11,15 +11,17 @@ final class CommandLineSettings {
     private CommandLineSettings() {
     }
 
-    static ClickHouseSettings clickHouse(Settings settings, Args args) {
-        return ClickHouseSettings.from(override(settings, args, "clickhouse-url", ClickHouseSettings.URL.name()));
+    /** @param url {@code --clickhouse-url}, null when not given */
+    static ClickHouseSettings clickHouse(Settings settings, String url) {
+        return ClickHouseSettings.from(override(settings, url, ClickHouseSettings.URL.name()));
     }
 
-    static KafkaSettings kafka(Settings settings, Args args) {
-        return KafkaSettings.from(override(settings, args, "bootstrap-server", KafkaSettings.BOOTSTRAP_SERVERS.name()));
+    /** @param bootstrapServers {@code --bootstrap-server}, null when not given */
+    static KafkaSettings kafka(Settings settings, String bootstrapServers) {
+        return KafkaSettings.from(override(settings, bootstrapServers, KafkaSettings.BOOTSTRAP_SERVERS.name()));
     }
 
-    private static Settings override(Settings settings, Args args, String option, String setting) {
-        return args.options().containsKey(option) ? settings.with(Map.of(setting, args.option(option, ""))) : settings;
+    private static Settings override(Settings settings, String value, String setting) {
+        return value == null ? settings : settings.with(Map.of(setting, value));
     }
 }

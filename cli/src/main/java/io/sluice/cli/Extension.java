@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +16,7 @@ import io.sluice.config.Settings;
 public interface Extension {
     Extension NONE = new Extension() {
         @Override
-        public Map<String, Command> commands(Settings settings, PrintStream out) {
+        public Map<String, Object> commands(Settings settings, PrintStream out) {
             return Map.of();
         }
 
@@ -25,8 +26,14 @@ public interface Extension {
         }
     };
 
-    Map<String, Command> commands(Settings settings, PrintStream out);
+    /** By name: picocli commands ({@link CliCommand}s, {@link LongRunning} when they keep running). */
+    Map<String, Object> commands(Settings settings, PrintStream out);
 
     /** Listed by {@code ./sluice config} after the gateway's and the processor's. */
     List<Setting> settings();
+
+    /** Where {@code command} logs instead of stderr; null for stderr. */
+    default Path logFile(String command, Settings settings) {
+        return null;
+    }
 }

@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sluice.config.Settings;
 import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 import io.sluice.projects.ProjectAdmin;
@@ -37,58 +36,37 @@ final class ProjectsCommand {
         this.publicUrl = publicUrl;
     }
 
-    void run(Args args) {
-        String action = args.positional(1);
-        if (action == null) {
-            throw new Args.UsageException("projects needs an action: create, list, show, rotate-key, revoke-key, "
-                    + "rotate-dsn-key, revoke-dsn-key, set-dsn-origins, disable, enable, set-quota");
-        }
-        switch (action) {
-            case "create" -> create(args);
-            case "list" -> list(args);
-            case "show" -> print(admin.get(token(args)), args.flag("json"));
-            case "rotate-key" -> rotateKey(args);
-            case "revoke-key" -> {
-                String keyId = args.positional(3);
-                if (keyId == null) {
-                    throw new Args.UsageException("revoke-key needs TOKEN KEY_ID");
-                }
-                Project project = admin.revokeKey(token(args), keyId);
-                out.println("revoked key " + keyId + " of " + project.name() + " (" + project.token() + ")");
-            }
-            case "rotate-dsn-key" -> rotateDsnKey(args);
-            case "revoke-dsn-key" -> {
-                String keyId = args.positional(3);
-                if (keyId == null) {
-                    throw new Args.UsageException("revoke-dsn-key needs TOKEN KEY_ID");
-                }
-                Project project = admin.revokeDsnKey(token(args), keyId);
-                out.println("revoked DSN key " + keyId + " of " + project.name() + " (" + project.token() + ")");
-            }
-            case "set-dsn-origins" -> setDsnOrigins(args);
-            case "disable", "enable" -> {
-                Project project = admin.setDisabled(token(args), action.equals("disable"));
-                out.println(action + "d " + project.name() + " (" + project.token() + ")");
-            }
-            case "set-quota" -> {
-                String endpoint = args.option("endpoint", null);
-                if (endpoint != null && !endpoint.equals("transaction") && !endpoint.equals("project")) {
-                    throw new Args.UsageException("--endpoint is transaction or project, not " + endpoint);
-                }
-                Project project = admin.setQuota(token(args), endpoint, quota(args));
-                out.println("quota of " + project.name() + (endpoint == null ? "" : " (" + endpoint + ")") + ": "
-                        + (endpoint == null ? project.quota() : project.endpointQuotas().get(endpoint)));
-            }
-            default -> throw new Args.UsageException("unknown projects action '" + action + "'");
-        }
+    void revokeKey(String token, String keyId) {
+        Project project = admin.revokeKey(token, keyId);
+        out.println("revoked key " + keyId + " of " + project.name() + " (" + project.token() + ")");
     }
 
-    private void create(Args args) {
-        String name = args.required("name");
-        Quota quota = args.options().containsKey("rate") || args.options().containsKey("burst") ? quota(args) : null;
+    void revokeDsnKey(String token, String keyId) {
+        Project project = admin.revokeDsnKey(token, keyId);
+        out.println("revoked DSN key " + keyId + " of " + project.name() + " (" + project.token() + ")");
+    }
+
+    void setDisabled(String token, boolean disabled) {
+        Project project = admin.setDisabled(token, disabled);
+        out.println((disabled ? "disabled " : "enabled ") + project.name() + " (" + project.token() + ")");
+    }
+
+    /** @param endpoint transaction, project, or null for the project's own quota */
+    void setQuota(String token, String endpoint, Quota quota) {
+        Project project = admin.setQuota(token, endpoint, quota);
+        out.println("quota of " + project.name() + (endpoint == null ? "" : " (" + endpoint + ")") + ": "
+                + (endpoint == null ? project.quota() : project.endpointQuotas().get(endpoint)));
+    }
+
+    void show(String token, boolean json) {
+        print(admin.get(token), json);
+    }
+
+    /** @param quota null for none */
+    void create(String name, Quota quota, boolean json) {
         ProjectAdmin.NewProject project = admin.create(name, quota);
         String dsn = publicUrl.dsn(project.dsnKey().publicKey(), project.numericId());
-        if (args.flag("json")) {
+        if (json) {
             // The id is a JSON number: 48 bits, exact in every JSON reader (JavaScript's too).
             out.println(JSON.createObjectNode().put("token", project.token()).put("key", project.key()).put("name", project.name())
                     .put("id", project.numericId()).put("dsn", dsn));
@@ -101,9 +79,9 @@ final class ProjectsCommand {
         }
     }
 
-    private void list(Args args) {
+    void list(boolean json) {
         List<Project> projects = admin.list();
-        if (args.flag("json")) {
+        if (json) {
             ArrayNode all = JSON.createArrayNode();
             projects.forEach(project -> all.add(describe(project)));
             out.println(all);
@@ -120,10 +98,9 @@ final class ProjectsCommand {
         }
     }
 
-    private void rotateKey(Args args) {
-        Duration grace = Settings.parseDuration(args.option("grace", "24h"));
-        ProjectAdmin.RotatedKey rotated = admin.rotateKey(token(args), grace);
-        if (args.flag("json")) {
+    void rotateKey(String token, Duration grace, boolean json) {
+        ProjectAdmin.RotatedKey rotated = admin.rotateKey(token, grace);
+        if (json) {
             out.println(JSON.createObjectNode().put("token", rotated.token()).put("key_id", rotated.keyId())
                     .put("key", rotated.key()).put("old_keys_expire_at", rotated.oldKeysExpireAt().toString()));
         } else {
@@ -132,11 +109,10 @@ final class ProjectsCommand {
         }
     }
 
-    private void rotateDsnKey(Args args) {
-        Duration grace = Settings.parseDuration(args.option("grace", "24h"));
-        ProjectAdmin.RotatedDsnKey rotated = admin.rotateDsnKey(token(args), grace);
+    void rotateDsnKey(String token, Duration grace, boolean json) {
+        ProjectAdmin.RotatedDsnKey rotated = admin.rotateDsnKey(token, grace);
         String dsn = dsn(rotated.project(), rotated.key());
-        if (args.flag("json")) {
+        if (json) {
             out.println(JSON.createObjectNode().put("token", rotated.project().token()).put("key_id", rotated.key().id())
                     .put("public_key", rotated.key().publicKey()).put("dsn", dsn)
                     .put("old_keys_expire_at", rotated.oldKeysExpireAt().toString()));
@@ -146,23 +122,9 @@ final class ProjectsCommand {
         }
     }
 
-    private void setDsnOrigins(Args args) {
-        String keyId = args.positional(3);
-        if (keyId == null || !args.options().containsKey("origins")) {
-            throw new Args.UsageException("set-dsn-origins needs TOKEN KEY_ID --origins ORIGIN,ORIGIN (\"\" for any origin)");
-        }
-        List<String> origins = new ArrayList<>();
-        for (String origin : args.option("origins", "").split(",")) {
-            String trimmed = origin.strip();
-            if (trimmed.isEmpty()) {
-                continue;
-            }
-            if (!ORIGIN.matcher(trimmed).matches()) {
-                throw new Args.UsageException("an origin is scheme://host[:port], such as https://shop.example, not " + trimmed);
-            }
-            origins.add(trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed);
-        }
-        Project project = admin.setDsnOrigins(token(args), keyId, origins);
+    /** @param origins already checked by {@link #origins} */
+    void setDsnOrigins(String token, String keyId, List<String> origins) {
+        Project project = admin.setDsnOrigins(token, keyId, origins);
         out.println("origins of DSN key " + keyId + " of " + project.name() + " (" + project.token() + "): "
                 + (origins.isEmpty() ? "any" : String.join(", ", origins)));
     }
@@ -234,23 +196,31 @@ final class ProjectsCommand {
         return node;
     }
 
-    private static String token(Args args) {
-        String token = args.positional(2);
-        if (token == null) {
-            throw new Args.UsageException("projects " + args.positional(1) + " needs a TOKEN");
+    /** {@code --origins a,b}: each scheme://host[:port], a trailing slash dropped; "" is any origin. */
+    static List<String> origins(String text) {
+        List<String> origins = new ArrayList<>();
+        for (String origin : text.split(",")) {
+            String trimmed = origin.strip();
+            if (trimmed.isEmpty()) {
+                continue;
+            }
+            if (!ORIGIN.matcher(trimmed).matches()) {
+                throw new UsageException("an origin is scheme://host[:port], such as https://shop.example, not " + trimmed);
+            }
+            origins.add(trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed);
         }
-        return token;
+        return origins;
     }
 
-    private static Quota quota(Args args) {
+    /** {@code --rate N [--burst M]}: the burst defaults to the rate. */
+    static Quota quota(String rate, String burst) {
         try {
-            long rate = Long.parseLong(args.required("rate"));
-            long burst = Long.parseLong(args.option("burst", Long.toString(rate)));
-            return new Quota(rate, burst);
+            long perSecond = Long.parseLong(ServerCommands.required("rate", rate));
+            return new Quota(perSecond, burst == null ? perSecond : Long.parseLong(burst));
         } catch (NumberFormatException e) {
-            throw new Args.UsageException("--rate and --burst are whole numbers of events");
+            throw new UsageException("--rate and --burst are whole numbers of events");
         } catch (IllegalArgumentException e) {
-            throw new Args.UsageException(e.getMessage());
+            throw new UsageException(e.getMessage());
         }
     }
 }

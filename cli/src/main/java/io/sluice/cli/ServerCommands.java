@@ -2,105 +2,197 @@ package io.sluice.cli;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.sluice.config.KafkaSettings;
 import io.sluice.config.Setting;
 import io.sluice.config.Settings;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.gateway.GatewayMain;
-import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.ProcessorMain;
-import io.sluice.projects.ProjectAdmin;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
 
 /** The commands the server image runs, by name: everything but {@code dev} and {@code bench}. */
 final class ServerCommands {
     private ServerCommands() {
     }
 
-    static Map<String, Command> create(Settings settings, PrintStream out, List<Setting> extraSettings) {
-        Map<String, Command> commands = new LinkedHashMap<>();
-        commands.put("projects", args -> projects(settings, out, args));
-        commands.put("schema", new SchemaCommand(settings, out));
+    static Map<String, Object> create(Settings settings, PrintStream out, List<Setting> extraSettings) {
+        Map<String, Object> commands = new LinkedHashMap<>();
+        commands.put("projects", ProjectsCli.create(settings, out));
+        commands.put("schema", new CommandLine(new SchemaCommand()).addSubcommand(new SchemaCommand.Apply(settings, out)));
         commands.put("replay", new ReplayCommand(settings, out));
-        commands.put("send-test-event", args -> sendTestEvent(settings, out, args));
-        commands.put("stats", args -> stats(settings, out, args));
-        commands.put("gateway", server(() -> GatewayMain.main(new String[0])));
-        commands.put("processor", server(() -> ProcessorMain.main(new String[0])));
-        commands.put("config", args -> {
-            out.print(ConfigurationTable.markdown(extraSettings));
-            return 0;
-        });
-        commands.put("help", args -> {
-            out.println(Usage.TEXT);
-            return 0;
-        });
-        for (String developerOnly : List.of("dev", "bench")) {
-            commands.put(developerOnly, args -> {
-                throw new IllegalStateException(developerOnly + " is a developer command: run ./sluice in a source checkout");
-            });
-        }
+        commands.put("send-test-event", new SendTestEvent(settings, out));
+        commands.put("stats", new Stats(settings, out));
+        commands.put("gateway", new Gateway());
+        commands.put("processor", new Processor());
+        commands.put("config", new Config(out, extraSettings));
+        commands.put("help", new Help(out));
         return commands;
     }
 
-    private static int projects(Settings settings, PrintStream out, Args args) {
-        PublicUrl publicUrl = PublicUrl.from(settings); // a wrong SLUICE_PUBLIC_URL fails before any change
-        KafkaSettings kafka = CommandLineSettings.kafka(settings, args);
-        TopicSetup.ensureTopics(kafka);
-        try (ProjectAdmin admin = new ProjectAdmin(kafka)) {
-            new ProjectsCommand(admin, out, publicUrl).run(args);
-        }
-        return 0;
-    }
+    /** {@code dev} or {@code bench} in the server image: says where to run it, whatever its arguments. */
+    @Command(description = "A developer command: run ./sluice in a source checkout.")
+    static final class DeveloperOnly extends CliCommand {
+        private final String name;
+        @Unmatched
+        private List<String> ignored = new ArrayList<>();
 
-    private static int sendTestEvent(Settings settings, PrintStream out, Args args) throws InterruptedException {
-        ClickHouseSettings clickHouse = CommandLineSettings.clickHouse(settings, args);
-        try (var client = ClickHouseClients.create(clickHouse)) {
-            boolean passed = new TestEventCommand(client, clickHouse.database(), out)
-                    .run(args.option("url", "http://127.0.0.1:" + settings.get(GatewayConfig.PORT)),
-                            args.required("token"), args.required("key"));
-            return passed ? 0 : 1;
+        DeveloperOnly(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public Integer call() {
+            throw new IllegalStateException(name + " is a developer command: run ./sluice in a source checkout");
         }
     }
 
-    private static int stats(Settings settings, PrintStream out, Args args) {
-        ClickHouseSettings clickHouse = CommandLineSettings.clickHouse(settings, args);
-        try (var client = ClickHouseClients.create(clickHouse)) {
-            new StatsCommand(client, clickHouse.database(), out).run(args.required("project"), since(args.option("since", "1h")));
-        }
-        return 0;
-    }
-
-    private static Duration since(String text) {
-        try {
-            return Settings.parseDuration(text);
-        } catch (IllegalArgumentException e) {
-            throw new Args.UsageException("--since is a duration such as 15m, 1h or 7d, not " + text);
+    @Command(name = "gateway", description = "Run only the gateway (configured by SLUICE_* variables).")
+    static final class Gateway extends CliCommand implements LongRunning {
+        @Override
+        public Integer call() throws Exception {
+            GatewayMain.main(new String[0]); // returns once it runs; its threads and shutdown hook keep it going
+            return 0;
         }
     }
 
-    /** A server's main returns once it runs; its own threads and shutdown hook keep it going. */
-    private static Command server(ServerMain main) {
-        return new Command() {
-            @Override
-            public int run(Args args) throws Exception {
-                main.start();
+    @Command(name = "processor", description = "Run only the processor (configured by SLUICE_* variables).")
+    static final class Processor extends CliCommand implements LongRunning {
+        @Override
+        public Integer call() throws Exception {
+            ProcessorMain.main(new String[0]);
+            return 0;
+        }
+    }
+
+    @Command(name = "config", description = "Print every setting with its default (markdown).")
+    static final class Config extends CliCommand {
+        private final PrintStream out;
+        private final List<Setting> extraSettings;
+
+        Config(PrintStream out, List<Setting> extraSettings) {
+            this.out = out;
+            this.extraSettings = extraSettings;
+        }
+
+        @Override
+        public Integer call() {
+            out.print(ConfigurationTable.markdown(extraSettings));
+            return 0;
+        }
+    }
+
+    /** {@code help}: the overview of every command; {@code help COMMAND...}: that command's own help. */
+    @Command(name = "help", description = "List every command, or show one command's help.")
+    static final class Help extends CliCommand {
+        private final PrintStream out;
+        @Spec
+        private CommandSpec spec;
+        @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "A command, such as: projects create.")
+        private List<String> command = new ArrayList<>();
+
+        Help(PrintStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public Integer call() {
+            if (command.isEmpty()) {
+                out.println(Usage.TEXT);
                 return 0;
             }
-
-            @Override
-            public boolean keepsRunning() {
-                return true;
+            CommandLine target = spec.parent().commandLine();
+            for (String name : command) {
+                target = target.getSubcommands().get(name);
+                if (target == null) {
+                    throw new UsageException("unknown command '" + String.join(" ", command) + "'");
+                }
             }
-        };
+            target.usage(out);
+            return 0;
+        }
     }
 
-    @FunctionalInterface
-    private interface ServerMain {
-        void start() throws Exception;
+    @Command(name = "send-test-event", description = {"Send one error and one transaction, confirm both reach ClickHouse.",
+            "Exit code 0 when both arrived, 1 otherwise."})
+    static final class SendTestEvent extends CliCommand {
+        private final Settings settings;
+        private final PrintStream out;
+        @Option(names = "--token", paramLabel = "TOKEN", description = "The project's token.")
+        private String token;
+        @Option(names = "--key", paramLabel = "KEY", description = "The project's private key.")
+        private String key;
+        @Option(names = "--url", paramLabel = "URL", description = "The gateway (default http://127.0.0.1:$SLUICE_GATEWAY_PORT).")
+        private String url;
+        @Option(names = "--clickhouse-url", paramLabel = "URL", description = "ClickHouse (default $SLUICE_CLICKHOUSE_URL).")
+        private String clickHouseUrl;
+
+        SendTestEvent(Settings settings, PrintStream out) {
+            this.settings = settings;
+            this.out = out;
+        }
+
+        @Override
+        public Integer call() throws InterruptedException {
+            String gateway = url != null ? url : "http://127.0.0.1:" + settings.get(GatewayConfig.PORT);
+            String projectToken = required("token", token);
+            String projectKey = required("key", key);
+            ClickHouseSettings clickHouse = CommandLineSettings.clickHouse(settings, clickHouseUrl);
+            try (var client = ClickHouseClients.create(clickHouse)) {
+                return new TestEventCommand(client, clickHouse.database(), out).run(gateway, projectToken, projectKey) ? 0 : 1;
+            }
+        }
+    }
+
+    @Command(name = "stats", description = "Traffic per minute, the 2xx–5xx distribution and the last requests of a project.")
+    static final class Stats extends CliCommand {
+        private final Settings settings;
+        private final PrintStream out;
+        @Option(names = "--project", paramLabel = "TOKEN", description = "The project's token.")
+        private String project;
+        @Option(names = "--since", paramLabel = "DURATION", defaultValue = "1h", description = "How far back, such as 15m, 1h or 7d (default ${DEFAULT-VALUE}).")
+        private String since;
+        @Option(names = "--clickhouse-url", paramLabel = "URL", description = "ClickHouse (default $SLUICE_CLICKHOUSE_URL).")
+        private String clickHouseUrl;
+
+        Stats(Settings settings, PrintStream out) {
+            this.settings = settings;
+            this.out = out;
+        }
+
+        @Override
+        public Integer call() {
+            ClickHouseSettings clickHouse = CommandLineSettings.clickHouse(settings, clickHouseUrl);
+            try (var client = ClickHouseClients.create(clickHouse)) {
+                new StatsCommand(client, clickHouse.database(), out).run(required("project", project), since(since));
+            }
+            return 0;
+        }
+
+        private static Duration since(String text) {
+            try {
+                return Settings.parseDuration(text);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--since is a duration such as 15m, 1h or 7d, not " + text);
+            }
+        }
+    }
+
+    static String required(String option, String value) {
+        if (value == null || value.isBlank()) {
+            throw new UsageException("--" + option + " is required");
+        }
+        return value;
     }
 }

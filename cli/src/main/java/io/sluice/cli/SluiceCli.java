@@ -1,21 +1,28 @@
 package io.sluice.cli;
 
 import java.io.PrintStream;
-import java.util.HashMap;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import io.sluice.config.Settings;
 import io.sluice.projects.ProjectAdmin;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
 
 /**
- * {@code ./sluice}: the one command for running and operating Sluice. Finds the command by name and
- * turns its outcome into an exit code: 0 done, 1 failed (the message says why), 2 called wrongly
- * (the usage is printed).
+ * {@code ./sluice}: the one command for running and operating Sluice, declared with picocli. Turns a
+ * command's outcome into an exit code: 0 done, 1 failed (the message says why), 2 called wrongly
+ * (unknown command or option, missing argument: the message, then the usage).
  */
 public final class SluiceCli {
+    private static final List<String> DEVELOPER_COMMANDS = List.of("dev", "bench");
+
     private final PrintStream err;
-    private final Map<String, Command> commands;
+    private final CommandLine commandLine;
 
     /** The server's commands only. */
     public SluiceCli(Settings settings, PrintStream out, PrintStream err) {
@@ -24,9 +31,19 @@ public final class SluiceCli {
 
     public SluiceCli(Settings settings, PrintStream out, PrintStream err, Extension extension) {
         this.err = err;
-        Map<String, Command> all = new HashMap<>(ServerCommands.create(settings, out, extension.settings()));
-        all.putAll(extension.commands(settings, out));
-        this.commands = Map.copyOf(all);
+        Map<String, Object> commands = new LinkedHashMap<>(ServerCommands.create(settings, out, extension.settings()));
+        commands.putAll(extension.commands(settings, out));
+        for (String name : DEVELOPER_COMMANDS) {
+            commands.putIfAbsent(name, new ServerCommands.DeveloperOnly(name));
+        }
+        commandLine = new CommandLine(new RootCommand(out));
+        commands.forEach(commandLine::addSubcommand);
+        commandLine.setExpandAtFiles(false); // an argument starting with @ is a value, never a file to read arguments from
+        inDeclaredOrder(commandLine);
+        commandLine.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+        commandLine.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        commandLine.setParameterExceptionHandler((e, args) -> usageError(e.getMessage()));
+        commandLine.setExecutionExceptionHandler((e, command, parsed) -> failed(e));
     }
 
     public static void main(String[] argv) {
@@ -36,37 +53,65 @@ public final class SluiceCli {
     /** Runs one command line in this JVM and exits with its code, unless a server keeps running. */
     public static void launch(String[] argv, Extension extension) {
         String name = argv.length == 0 ? "help" : argv[0];
-        Logging.configure(name);
-        SluiceCli cli = new SluiceCli(Settings.fromEnvironment(), System.out, System.err, extension);
+        Settings settings = Settings.fromEnvironment();
+        try {
+            Path file = extension.logFile(name, settings);
+            Logging.apply(LogSettings.from(settings, name, file));
+        } catch (RuntimeException e) { // a wrong SLUICE_LOG_* value, a log directory that cannot be made
+            System.err.println("sluice: " + e.getMessage());
+            System.exit(1);
+        }
+        SluiceCli cli = new SluiceCli(settings, System.out, System.err, extension);
         int exitCode = cli.run(argv);
-        Command command = cli.commands.get(name);
-        if (exitCode != 0 || command == null || !command.keepsRunning()) {
+        if (exitCode != 0 || !cli.keepsRunning()) {
             System.exit(exitCode);
         }
     }
 
     public int run(String[] argv) {
-        try {
-            Args args = Args.parse(argv, Set.of("json", "reset", "help", "dry-run", "profile"));
-            String name = args.positional(0) == null ? "help" : args.positional(0);
-            Command command = commands.get(name);
-            if (command == null) {
-                throw new Args.UsageException("unknown command '" + name + "'");
-            }
-            return command.run(args);
-        } catch (Args.UsageException e) {
+        return commandLine.execute(argv);
+    }
+
+    /** The command tree: {@code sluice} and its subcommands (for help and tests). */
+    public CommandLine commandLine() {
+        return commandLine;
+    }
+
+    /** True when the command just run returned while its work goes on (a server). */
+    private boolean keepsRunning() {
+        ParseResult parsed = commandLine.getParseResult();
+        while (parsed != null && parsed.subcommand() != null) {
+            parsed = parsed.subcommand();
+        }
+        return parsed != null && parsed.commandSpec().userObject() instanceof LongRunning
+                && !parsed.isUsageHelpRequested() && !parsed.isVersionHelpRequested();
+    }
+
+    /** Help lists options as the command declares them (--name before --rate), not alphabetically. */
+    private static void inDeclaredOrder(CommandLine command) {
+        command.getCommandSpec().usageMessage().sortOptions(false);
+        command.getSubcommands().values().forEach(SluiceCli::inDeclaredOrder);
+    }
+
+    private int usageError(String message) {
+        err.println("sluice: " + message);
+        err.println(Usage.TEXT);
+        return 2;
+    }
+
+    private int failed(Exception e) {
+        if (e instanceof UsageException) {
+            return usageError(e.getMessage());
+        }
+        if (e instanceof ProjectAdmin.UnknownProjectException || e instanceof ProjectAdmin.UnknownKeyException) {
             err.println("sluice: " + e.getMessage());
-            err.println(Usage.TEXT);
-            return 2;
-        } catch (ProjectAdmin.UnknownProjectException | ProjectAdmin.UnknownKeyException e) {
-            err.println("sluice: " + e.getMessage());
-            return 1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 1;
-        } catch (Exception e) {
-            err.println("sluice: " + e.getMessage() + (e.getCause() == null ? "" : " (" + e.getCause() + ")"));
             return 1;
         }
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+        err.println("sluice: " + e.getMessage() + (e.getCause() == null ? "" : " (" + e.getCause() + ")"));
+        return 1;
     }
 }

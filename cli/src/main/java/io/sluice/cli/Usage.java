@@ -37,7 +37,8 @@ public final class Usage {
                                                   --profile records JFR of gateway and processor in bench-results/
               gateway                             run only the gateway (configured by SLUICE_* variables)
               processor                           run only the processor (configured by SLUICE_* variables)
-              help                                this text
+              help [COMMAND]                      this text, or one command's options (as COMMAND --help)
+              --version                           this build's version
 
             Configuration: SLUICE_* environment variables, see README.md.""";
 

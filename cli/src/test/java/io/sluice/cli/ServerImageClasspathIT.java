@@ -47,6 +47,19 @@ class ServerImageClasspathIT {
     }
 
     @Test
+    void theImageLogsThroughLogbackAndParsesWithPicocli() throws Exception {
+        List<String> jars;
+        try (Stream<Path> lib = Files.list(TARGET.resolve("lib"))) {
+            jars = lib.map(path -> path.getFileName().toString()).sorted().toList();
+        }
+        for (String needed : List.of("logback-classic-", "logback-core-", "slf4j-api-", "picocli-")) {
+            assertTrue(jars.stream().anyMatch(jar -> jar.startsWith(needed)), needed + " in " + jars);
+        }
+        // One SLF4J backend: slf4j-simple next to logback would make the choice a matter of class-path order.
+        assertEquals(List.of(), jars.stream().filter(jar -> jar.startsWith("slf4j-simple-")).toList());
+    }
+
+    @Test
     void theJarsClassPathNamesOnlyWhatLibHolds() throws Exception {
         String classPath;
         try (JarFile jar = new JarFile(TARGET.resolve("sluice.jar").toFile())) {

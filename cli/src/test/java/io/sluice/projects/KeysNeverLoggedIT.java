@@ -16,10 +16,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -31,7 +32,7 @@ import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
 
-/** A gateway logging at DEBUG, put through every key path: its whole log holds no key. */
+/** A gateway logging at DEBUG, put through every key path: its whole log holds no key, as text or as JSON. */
 @ExtendWith(RealEngines.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class KeysNeverLoggedIT {
@@ -41,8 +42,9 @@ class KeysNeverLoggedIT {
     @TempDir
     Path workDir;
 
-    @Test
-    void noKeyAppearsInTheGatewaysLogAtDebugLevel(Engines engines) throws Exception {
+    @ParameterizedTest(name = "SLUICE_LOG_FORMAT={0}")
+    @ValueSource(strings = {"text", "json"})
+    void noKeyAppearsInTheGatewaysLogAtDebugLevel(String format, Engines engines) throws Exception {
         int port = Ports.free();
         int adminPort = Ports.free();
         Map<String, String> env = Map.of(
@@ -53,7 +55,9 @@ class KeysNeverLoggedIT {
                 "SLUICE_GATEWAY_ADMIN_PORT", Integer.toString(adminPort));
         Settings settings = new Settings(env);
         Path log = workDir.resolve("gateway.log");
-        Process gateway = startGateway(env, log);
+        Map<String, String> gatewayEnv = new java.util.HashMap<>(env);
+        gatewayEnv.putAll(Map.of("SLUICE_LOG_FORMAT", format, "SLUICE_LOG_LEVEL", "debug", "SLUICE_LOG_LEVELS", "org.apache.kafka=info"));
+        Process gateway = startGateway(gatewayEnv, log);
         List<String> keys = new ArrayList<>();
         String cliOutput;
         try {
@@ -80,10 +84,12 @@ class KeysNeverLoggedIT {
         String logged = Files.readString(log);
         // The log really is at DEBUG (a log at INFO would hide what DEBUG might leak): DEBUG lines were
         // written, among them the gateway's own and its HTTP stack's.
-        List<String> debug = logged.lines().filter(line -> line.contains(" DEBUG ")).toList();
-        System.out.println("gateway log: " + logged.lines().count() + " lines, " + debug.size() + " at DEBUG");
-        assertTrue(debug.stream().anyMatch(line -> line.contains(" DEBUG io.netty.")), "DEBUG lines of Netty: " + debug.size());
-        assertTrue(logged.contains("gateway stopped"), "the log covers the shutdown");
+        List<LogLine> lines = logged.lines().map(line -> LogLine.parse(format, line)).filter(java.util.Objects::nonNull).toList();
+        List<LogLine> debug = lines.stream().filter(line -> line.level().equals("DEBUG")).toList();
+        System.out.println("gateway log (" + format + "): " + logged.lines().count() + " lines, " + lines.size() + " log events, "
+                + debug.size() + " at DEBUG");
+        assertTrue(debug.stream().anyMatch(line -> line.logger().startsWith("io.netty.")), "DEBUG lines of Netty: " + debug.size());
+        assertTrue(lines.stream().anyMatch(line -> line.message().contains("gateway stopped")), "the log covers the shutdown");
         for (String key : keys) {
             String secretPart = key.substring(Secrets.KEY_PREFIX.length());
             assertFalse(logged.contains(secretPart), "a key is in the gateway's log");
@@ -92,12 +98,31 @@ class KeysNeverLoggedIT {
         assertFalse(logged.contains("slk_"), "nothing that looks like a key is logged");
     }
 
+    /** One logged event, read back from a text line or a JSON line; null for other output (the JVM's own warnings). */
+    record LogLine(String level, String logger, String message) {
+        private static final java.util.regex.Pattern TEXT = java.util.regex.Pattern.compile("\\S+ \\[[^]]*] (\\w+) (\\S+) - (.*)");
+
+        static LogLine parse(String format, String line) {
+            if (format.equals("json")) {
+                if (!line.startsWith("{")) {
+                    return null;
+                }
+                try {
+                    JsonNode event = JSON.readTree(line); // every JSON line is one whole object
+                    return new LogLine(event.get("level").asText(), event.get("loggerName").asText(),
+                            event.get("formattedMessage").asText());
+                } catch (java.io.IOException e) {
+                    throw new AssertionError("not one JSON object: " + line, e);
+                }
+            }
+            java.util.regex.Matcher text = TEXT.matcher(line);
+            return text.matches() ? new LogLine(text.group(1), text.group(2), text.group(3)) : null;
+        }
+    }
+
     private static Process startGateway(Map<String, String> env, Path log) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=debug",
-                "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=info",
-                "-cp", System.getProperty("java.class.path"), "io.sluice.cli.SluiceCli", "gateway");
+        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"), "io.sluice.cli.SluiceCli", "gateway");
         builder.environment().putAll(env);
         builder.redirectErrorStream(true).redirectOutput(log.toFile());
         return builder.start();

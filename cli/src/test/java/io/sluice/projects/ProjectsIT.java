@@ -203,6 +203,20 @@ class ProjectsIT {
         assertTrue(result.err().startsWith("sluice: --rate and --burst are whole numbers of events\nusage:"), result.err());
     }
 
+    @Test
+    void aMisspelledOptionExits2NamingItAndCreatesNothing() throws Exception {
+        CliRunner.Result result = CliRunner.run(settings, "projects", "create", "--name", "typo", "--rte", "5");
+        assertEquals(2, result.exitCode());
+        assertTrue(result.err().startsWith("sluice: Unknown options: '--rte', '5'\nusage:"), result.err());
+        assertEquals("", result.out());
+        // A project created after it is listed; the mistyped one is not: the registry never saw it.
+        cliJson("projects", "create", "--name", "after-typo", "--json");
+        java.util.List<String> listed = new java.util.ArrayList<>();
+        cliJson("projects", "list", "--json").forEach(project -> listed.add(project.get("name").asText()));
+        assertTrue(listed.contains("after-typo"), listed.toString());
+        assertFalse(listed.contains("typo"), listed.toString());
+    }
+
     private static String cli(String... argv) {
         CliRunner.Result result = CliRunner.run(settings, argv);
         assertEquals(0, result.exitCode(), result.err());

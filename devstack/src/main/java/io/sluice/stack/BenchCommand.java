@@ -3,27 +3,35 @@ package io.sluice.stack;
 import java.io.PrintStream;
 
 import io.sluice.bench.Bench;
-import io.sluice.cli.Args;
-import io.sluice.cli.Command;
+import io.sluice.cli.CliCommand;
+import io.sluice.cli.UsageException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code ./sluice bench [--seconds 10] [--profile]}. */
-final class BenchCommand implements Command {
+@Command(name = "bench", description = {"Measure gateway, Kafka and processor against ceilings measured in the same run",
+        "(needs wrk; installs it with apt-get as root)."})
+final class BenchCommand extends CliCommand {
     private final PrintStream out;
+    @Option(names = "--seconds", paramLabel = "N", defaultValue = "10", description = "How long each measurement runs (default ${DEFAULT-VALUE}).")
+    private String seconds;
+    @Option(names = "--profile", description = "Record JFR of gateway and processor in bench-results/.")
+    private boolean profile;
 
     BenchCommand(PrintStream out) {
         this.out = out;
     }
 
     @Override
-    public int run(Args args) {
-        int seconds;
+    public Integer call() {
+        int duration;
         try {
-            seconds = Integer.parseInt(args.option("seconds", "10"));
+            duration = Integer.parseInt(seconds);
         } catch (NumberFormatException e) {
-            throw new Args.UsageException("--seconds is a whole number");
+            throw new UsageException("--seconds is a whole number");
         }
         try {
-            new Bench(out, seconds, args.flag("profile")).run();
+            new Bench(out, duration, profile).run();
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {

@@ -4,16 +4,26 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.concurrent.CountDownLatch;
 
-import io.sluice.cli.Args;
-import io.sluice.cli.Command;
+import io.sluice.cli.CliCommand;
+import io.sluice.cli.LongRunning;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
 import io.sluice.engines.Directories;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** {@code ./sluice dev [--reset]}: runs the local stack until Ctrl-C, then stops it in order. */
-final class DevCommand implements Command {
+/**
+ * {@code ./sluice dev [--reset]}: runs the local stack until Ctrl-C, then stops it in order. Main
+ * must not exit after it ({@link LongRunning}): the shutdown hook ends the JVM, and System.exit
+ * inside it would hang.
+ */
+@Command(name = "dev", description = {"Run everything locally (Kafka, ClickHouse, processor, gateway) until Ctrl-C.",
+        "Data in .sluice/ ($SLUICE_HOME), logs in .sluice/logs/sluice.log."})
+final class DevCommand extends CliCommand implements LongRunning {
     private final Settings settings;
     private final PrintStream out;
+    @Option(names = "--reset", description = "Wipe the local data first.")
+    private boolean reset;
 
     DevCommand(Settings settings, PrintStream out) {
         this.settings = settings;
@@ -21,9 +31,9 @@ final class DevCommand implements Command {
     }
 
     @Override
-    public int run(Args args) throws InterruptedException {
+    public Integer call() throws InterruptedException {
         StackConfig config = StackConfig.from(settings);
-        if (args.flag("reset")) {
+        if (reset) {
             try {
                 Directories.deleteRecursively(config.home());
             } catch (IOException e) {
@@ -55,11 +65,5 @@ final class DevCommand implements Command {
             stopped.countDown();
         }, "sluice-dev-shutdown"));
         return stopped;
-    }
-
-    /** Main must not exit: the shutdown hook ends the JVM, and System.exit inside it would hang. */
-    @Override
-    public boolean keepsRunning() {
-        return true;
     }
 }

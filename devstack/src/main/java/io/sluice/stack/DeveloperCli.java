@@ -1,8 +1,6 @@
 package io.sluice.stack;
 
-import io.sluice.cli.Logging;
 import io.sluice.cli.SluiceCli;
-import io.sluice.config.Settings;
 
 /**
  * The developer's {@code ./sluice}: the server's command line ({@link SluiceCli}) plus {@code dev}
@@ -14,9 +12,6 @@ public final class DeveloperCli {
     }
 
     public static void main(String[] argv) {
-        if (argv.length > 0 && argv[0].equals("dev")) {
-            Logging.toFile(StackConfig.from(Settings.fromEnvironment()).logs());
-        }
         SluiceCli.launch(argv, new DeveloperCommands());
     }
 }

@@ -1,10 +1,13 @@
 package io.sluice.stack;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.sluice.cli.Command;
 import io.sluice.cli.Extension;
 import io.sluice.config.Setting;
 import io.sluice.config.Settings;
@@ -12,12 +15,30 @@ import io.sluice.config.Settings;
 /** {@code dev} and {@code bench}, and the local stack's settings for {@code ./sluice config}. */
 public final class DeveloperCommands implements Extension {
     @Override
-    public Map<String, Command> commands(Settings settings, PrintStream out) {
-        return Map.of("dev", new DevCommand(settings, out), "bench", new BenchCommand(out));
+    public Map<String, Object> commands(Settings settings, PrintStream out) {
+        Map<String, Object> commands = new LinkedHashMap<>();
+        commands.put("dev", new DevCommand(settings, out));
+        commands.put("bench", new BenchCommand(out));
+        return commands;
     }
 
     @Override
     public List<Setting> settings() {
         return StackConfig.SETTINGS;
+    }
+
+    /** {@code dev} logs everything into {@code logs/sluice.log}, so the terminal shows only progress. */
+    @Override
+    public Path logFile(String command, Settings settings) {
+        if (!command.equals("dev")) {
+            return null;
+        }
+        Path logs = StackConfig.from(settings).logs();
+        try {
+            Files.createDirectories(logs);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create " + logs, e);
+        }
+        return logs.resolve("sluice.log");
     }
 }

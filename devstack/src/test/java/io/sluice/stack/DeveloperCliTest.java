@@ -37,4 +37,44 @@ class DeveloperCliTest {
         assertEquals(2, result.exitCode());
         assertTrue(result.err().startsWith("sluice: --seconds is a whole number\nusage: ./sluice"), result.err());
     }
+
+    @Test
+    void devAndBenchAreInTheSameCommandTreeAndAnswerHelp() {
+        for (String command : java.util.List.of("dev", "bench")) {
+            DeveloperCliRunner.Result result = DeveloperCliRunner.run(NONE, command, "--help");
+            assertEquals(0, result.exitCode(), command + ": " + result.err());
+            assertTrue(result.out().startsWith("Usage: sluice " + command + " "), result.out());
+        }
+        assertTrue(DeveloperCliRunner.run(NONE, "dev", "--help").out().contains("--reset"));
+        assertTrue(DeveloperCliRunner.run(NONE, "bench", "--help").out().contains("--seconds=N"));
+    }
+
+    @Test
+    void theServersCommandsAnswerHelpInTheDeveloperJarToo() {
+        DeveloperCliRunner.Result result = DeveloperCliRunner.run(NONE, "projects", "create", "--help");
+        assertEquals(0, result.exitCode());
+        assertTrue(result.out().startsWith("Usage: sluice projects create "), result.out());
+    }
+
+    @Test
+    void aMisspelledDevOptionExits2NamingIt() {
+        DeveloperCliRunner.Result result = DeveloperCliRunner.run(NONE, "dev", "--rest");
+        assertEquals(2, result.exitCode());
+        assertTrue(result.err().startsWith("sluice: Unknown option: '--rest'\nusage: ./sluice"), result.err());
+    }
+
+    @Test
+    void noArgumentsPrintsTheUsageWithDevAndBench() {
+        DeveloperCliRunner.Result result = DeveloperCliRunner.run(NONE);
+        assertEquals(0, result.exitCode());
+        assertEquals(Usage.TEXT + "\n", result.out());
+    }
+
+    @Test
+    void devLogsIntoTheLogsDirectory() {
+        java.nio.file.Path file = new DeveloperCommands().logFile("dev", new Settings(Map.of("SLUICE_HOME", "target/dev-log-test")));
+        assertEquals(StackConfig.from(new Settings(Map.of("SLUICE_HOME", "target/dev-log-test"))).logs().resolve("sluice.log"), file);
+        assertTrue(java.nio.file.Files.isDirectory(file.getParent()));
+        assertEquals(null, new DeveloperCommands().logFile("projects", NONE));
+    }
 }

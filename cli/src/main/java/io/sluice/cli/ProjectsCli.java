@@ -1,0 +1,313 @@
+package io.sluice.cli;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.config.Settings;
+import io.sluice.kafka.TopicSetup;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.projects.Quota;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code ./sluice projects ACTION}: the command line of {@link ProjectsCommand}. Arguments are checked
+ * here, before the registry is touched, so a mistyped call changes nothing.
+ */
+@Command(name = "projects", description = {"Create and manage projects: keys, DSN keys, quotas.",
+        "Every action takes --bootstrap-server HOST:PORT (default $SLUICE_KAFKA_BOOTSTRAP_SERVERS)."})
+final class ProjectsCli extends CliCommand {
+    static final String ACTIONS = "create, list, show, rotate-key, revoke-key, rotate-dsn-key, revoke-dsn-key, "
+            + "set-dsn-origins, disable, enable, set-quota";
+
+    @Parameters(arity = "0..*", hidden = true)
+    private List<String> unknown = new ArrayList<>();
+
+    /** {@code projects} with its actions. */
+    static CommandLine create(Settings settings, PrintStream out) {
+        Registry registry = new Registry(settings, out);
+        CommandLine projects = new CommandLine(new ProjectsCli());
+        for (Object action : List.of(new Create(registry), new ListAll(registry), new Show(registry), new RotateKey(registry),
+                new RevokeKey(registry), new RotateDsnKey(registry), new RevokeDsnKey(registry), new SetDsnOrigins(registry),
+                new Disable(registry, true), new Disable(registry, false), new SetQuota(registry))) {
+            CommandLine command = new CommandLine(action);
+            // disable and enable share a class: the name is the one given here
+            projects.addSubcommand(action instanceof Disable disable ? disable.name() : command.getCommandName(), command);
+        }
+        return projects;
+    }
+
+    @Override
+    public Integer call() {
+        throw new UsageException(unknown.isEmpty() ? "projects needs an action: " + ACTIONS
+                : "unknown projects action '" + unknown.get(0) + "'");
+    }
+
+    /** Opens the registry for one action. */
+    private record Registry(Settings settings, PrintStream out) {
+        void use(String bootstrapServers, Consumer<ProjectsCommand> action) {
+            PublicUrl publicUrl = PublicUrl.from(settings); // a wrong SLUICE_PUBLIC_URL fails before any change
+            KafkaSettings kafka = CommandLineSettings.kafka(settings, bootstrapServers);
+            TopicSetup.ensureTopics(kafka);
+            try (ProjectAdmin admin = new ProjectAdmin(kafka)) {
+                action.accept(new ProjectsCommand(admin, out, publicUrl));
+            }
+        }
+    }
+
+    /** What every action shares: the registry and {@code --bootstrap-server}. */
+    private abstract static class Action extends CliCommand {
+        final Registry registry;
+        @Option(names = "--bootstrap-server", paramLabel = "HOST:PORT", description = "Kafka (default $SLUICE_KAFKA_BOOTSTRAP_SERVERS).")
+        String bootstrapServers;
+
+        Action(Registry registry) {
+            this.registry = registry;
+        }
+
+        final void use(Consumer<ProjectsCommand> action) {
+            registry.use(bootstrapServers, action);
+        }
+
+        static String token(String action, String token) {
+            if (token == null) {
+                throw new UsageException("projects " + action + " needs a TOKEN");
+            }
+            return token;
+        }
+
+        static Duration grace(String text) {
+            return Settings.parseDuration(text);
+        }
+    }
+
+    @Command(name = "create", description = {"Create a project; prints its token and private key (shown once),",
+            "its numeric id and its DSN for Sentry SDKs (from SLUICE_PUBLIC_URL)."})
+    private static final class Create extends Action {
+        @Option(names = "--name", paramLabel = "NAME", description = "The project's name.")
+        String name;
+        @Option(names = "--rate", paramLabel = "N", description = "Quota: events per second (default: no quota).")
+        String rate;
+        @Option(names = "--burst", paramLabel = "M", description = "Quota: events at once (default: the rate).")
+        String burst;
+        @Option(names = "--json", description = "Print one JSON object: token, key, name, id, dsn.")
+        boolean json;
+
+        Create(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String projectName = ServerCommands.required("name", name);
+            Quota quota = rate != null || burst != null ? ProjectsCommand.quota(rate, burst) : null;
+            use(projects -> projects.create(projectName, quota, json));
+            return 0;
+        }
+    }
+
+    @Command(name = "list", description = "Every project (no secrets): id, state, quota, DSN.")
+    private static final class ListAll extends Action {
+        @Option(names = "--json", description = "Print a JSON array.")
+        boolean json;
+
+        ListAll(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            use(projects -> projects.list(json));
+            return 0;
+        }
+    }
+
+    @Command(name = "show", description = "One project: id, keys (ids, expiry), DSN keys, quota, state.")
+    private static final class Show extends Action {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Option(names = "--json", description = "Print a JSON object.")
+        boolean json;
+
+        Show(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("show", token);
+            use(projects -> projects.show(project, json));
+            return 0;
+        }
+    }
+
+    @Command(name = "rotate-key", description = "A new key; the old ones keep working for the grace period.")
+    private static final class RotateKey extends Action {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "24h", description = "How long the old keys keep working (default ${DEFAULT-VALUE}).")
+        String grace;
+        @Option(names = "--json", description = "Print one JSON object: token, key_id, key, old_keys_expire_at.")
+        boolean json;
+
+        RotateKey(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("rotate-key", token);
+            Duration duration = grace(grace);
+            use(projects -> projects.rotateKey(project, duration, json));
+            return 0;
+        }
+    }
+
+    @Command(name = "revoke-key", description = "Remove a key at once.")
+    private static final class RevokeKey extends Action {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Parameters(index = "1", arity = "0..1", paramLabel = "KEY_ID", description = "The key's id (projects show lists them).")
+        String keyId;
+
+        RevokeKey(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("revoke-key", token);
+            if (keyId == null) {
+                throw new UsageException("revoke-key needs TOKEN KEY_ID");
+            }
+            use(projects -> projects.revokeKey(project, keyId));
+            return 0;
+        }
+    }
+
+    @Command(name = "rotate-dsn-key", description = "A new DSN key; the old DSNs keep working for the grace period.")
+    private static final class RotateDsnKey extends Action {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "24h", description = "How long the old DSN keys keep working (default ${DEFAULT-VALUE}).")
+        String grace;
+        @Option(names = "--json", description = "Print one JSON object: token, key_id, public_key, dsn, old_keys_expire_at.")
+        boolean json;
+
+        RotateDsnKey(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("rotate-dsn-key", token);
+            Duration duration = grace(grace);
+            use(projects -> projects.rotateDsnKey(project, duration, json));
+            return 0;
+        }
+    }
+
+    @Command(name = "revoke-dsn-key", description = "Remove a DSN key at once.")
+    private static final class RevokeDsnKey extends Action {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Parameters(index = "1", arity = "0..1", paramLabel = "KEY_ID", description = "The DSN key's id (projects show lists them).")
+        String keyId;
+
+        RevokeDsnKey(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("revoke-dsn-key", token);
+            if (keyId == null) {
+                throw new UsageException("revoke-dsn-key needs TOKEN KEY_ID");
+            }
+            use(projects -> projects.revokeDsnKey(project, keyId));
+            return 0;
+        }
+    }
+
+    @Command(name = "set-dsn-origins", description = "Browser origins allowed to use that DSN key.")
+    private static final class SetDsnOrigins extends Action {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Parameters(index = "1", arity = "0..1", paramLabel = "KEY_ID", description = "The DSN key's id.")
+        String keyId;
+        @Option(names = "--origins", paramLabel = "ORIGIN,ORIGIN", description = "Such as https://a.example,https://b.example; \"\" for any origin.")
+        String origins;
+
+        SetDsnOrigins(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("set-dsn-origins", token);
+            if (keyId == null || origins == null) {
+                throw new UsageException("set-dsn-origins needs TOKEN KEY_ID --origins ORIGIN,ORIGIN (\"\" for any origin)");
+            }
+            List<String> allowed = ProjectsCommand.origins(origins);
+            use(projects -> projects.setDsnOrigins(project, keyId, allowed));
+            return 0;
+        }
+    }
+
+    /** {@code disable TOKEN} and {@code enable TOKEN}. */
+    @Command(description = "Refuse (disable) or accept again (enable) the project's events.")
+    private static final class Disable extends Action {
+        private final boolean disabled;
+        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+
+        Disable(Registry registry, boolean disabled) {
+            super(registry);
+            this.disabled = disabled;
+        }
+
+        String name() {
+            return disabled ? "disable" : "enable";
+        }
+
+        @Override
+        public Integer call() {
+            String project = token(name(), token);
+            use(projects -> projects.setDisabled(project, disabled));
+            return 0;
+        }
+    }
+
+    @Command(name = "set-quota", description = "Set the project's quota, or one endpoint's.")
+    private static final class SetQuota extends Action {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Option(names = "--rate", paramLabel = "N", description = "Events per second.")
+        String rate;
+        @Option(names = "--burst", paramLabel = "M", description = "Events at once (default: the rate).")
+        String burst;
+        @Option(names = "--endpoint", paramLabel = "transaction|project", description = "Only this endpoint's quota.")
+        String endpoint;
+
+        SetQuota(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("set-quota", token);
+            if (endpoint != null && !endpoint.equals("transaction") && !endpoint.equals("project")) {
+                throw new UsageException("--endpoint is transaction or project, not " + endpoint);
+            }
+            Quota quota = ProjectsCommand.quota(rate, burst);
+            use(projects -> projects.setQuota(project, endpoint, quota));
+            return 0;
+        }
+    }
+}
