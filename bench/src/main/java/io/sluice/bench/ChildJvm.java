@@ -39,12 +39,11 @@ final class ChildJvm implements AutoCloseable {
             commandLine.add("-XX:StartFlightRecording=settings=profile" + cpuTime + ",filename=" + recording.get());
             out.println("  recording " + recording.get());
         }
-        commandLine.addAll(List.of("-cp", System.getProperty("java.class.path"),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.NetworkClient=error",
-                mainClass.getName()));
+        commandLine.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
         ProcessBuilder builder = new ProcessBuilder(commandLine);
+        // The children log through the same settings as the server (Logback, see the CLI's LogSettings):
+        // warnings only, so the log file shows what went wrong and not every start-up line.
+        builder.environment().put("SLUICE_LOG_LEVEL", "warn");
         builder.environment().putAll(env);
         builder.redirectErrorStream(true).redirectOutput(log.toFile());
         return new ChildJvm(builder.start(), log);
