@@ -83,6 +83,8 @@ class SecuredKafkaIT {
                     + " \"tags\": {\"http.status_code\": \"200\"}}";
             // 401 until the gateway's registry has the project the CLI just created.
             assertEquals(200, Await.until(ARRIVAL, 200, () -> post(gateway, project, body)));
+            // The gateway's own check of Kafka logs in too.
+            assertEquals(200, Await.until(Duration.ofSeconds(15), 200, () -> readiness(gateway)));
             assertEquals("0d7c3a1e5b8f4e2a9c6d1f0e3b2a4c5d\tGET /secured", Await.until(ARRIVAL,
                     "0d7c3a1e5b8f4e2a9c6d1f0e3b2a4c5d\tGET /secured", () -> ClickHouseQuery.run(engines,
                             "SELECT event_id, transaction FROM sluice_secured_flow.transactions FINAL WHERE project = '"
@@ -164,6 +166,15 @@ class SecuredKafkaIT {
     private static JsonNode created(CliRunner.Result result) throws Exception {
         assertEquals(0, result.exitCode(), result.err());
         return JSON.readTree(result.out());
+    }
+
+    private static int readiness(Gateway gateway) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + "/readyz")).build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode();
+        } catch (Exception e) {
+            return -1;
+        }
     }
 
     private static int post(Gateway gateway, JsonNode project, String body) {

@@ -7,15 +7,16 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TimeoutException;
 
 import io.sluice.config.KafkaClientProperties;
 import io.sluice.config.KafkaSettings;
 
 /**
- * Turns what a Kafka client threw at startup into one sentence for the operator: refused
- * credentials (naming the user and the mechanism, never the password), a missing permission, no
- * answer, or properties the client could not use. Thrown instead of the client's exception, with
+ * Turns what a Kafka client threw at startup into one sentence for the operator: a failed TLS
+ * handshake, refused credentials (naming the user and the mechanism, never the password), a
+ * missing permission, no answer, or properties the client could not use. Thrown instead of the client's exception, with
  * that exception as the cause, so the command line prints a message rather than a stack trace.
  */
 public final class KafkaStartupFailure extends IllegalStateException {
@@ -33,7 +34,11 @@ public final class KafkaStartupFailure extends IllegalStateException {
         String protocol = orDefault(props.get(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG), "PLAINTEXT");
         String at = "Kafka at " + kafka.bootstrapServers();
         String message;
-        if (cause instanceof AuthenticationException) {
+        if (cause instanceof SslAuthenticationException) {
+            message = doing + ": the TLS handshake with " + at + " failed: " + chain(cause) + ". Check that ssl.truststore.*"
+                    + origin(props, "ssl.truststore.location") + " trusts the broker's certificate, and that the certificate "
+                    + "names the address in SLUICE_KAFKA_BOOTSTRAP_SERVERS";
+        } else if (cause instanceof AuthenticationException) {
             String user = props.saslUser();
             message = doing + ": authentication failed at " + at + " for user " + (user == null ? "(none given)" : "'" + user + "'")
                     + " with SASL mechanism " + orDefault(props.get(SaslConfigs.SASL_MECHANISM), SaslConfigs.DEFAULT_SASL_MECHANISM)

@@ -53,4 +53,15 @@ class KafkaStartupFailureTest {
         assertEquals("cannot create a Kafka client: Failed to create new KafkaAdminClient: Value not specified for key 'password' "
                 + "in JAAS config", failure.getMessage());
     }
+
+    @Test
+    void aFailedTlsHandshakeIsNotCalledARefusedLogin() {
+        var handshake = new org.apache.kafka.common.errors.SslAuthenticationException("SSL handshake failed",
+                new javax.net.ssl.SSLHandshakeException("PKIX path building failed"));
+        KafkaStartupFailure failure = KafkaStartupFailure.of("cannot create Sluice's topics", new ExecutionException(handshake),
+                SECURED, 30);
+        assertEquals("cannot create Sluice's topics: the TLS handshake with Kafka at kafka:9096 failed: SSL handshake failed: "
+                + "PKIX path building failed. Check that ssl.truststore.* (not set) trusts the broker's certificate, and that the "
+                + "certificate names the address in SLUICE_KAFKA_BOOTSTRAP_SERVERS", failure.getMessage());
+    }
 }

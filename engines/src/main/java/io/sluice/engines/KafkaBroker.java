@@ -23,12 +23,12 @@ import org.apache.kafka.metadata.storage.Formatter;
  * A real single-node Kafka broker (KRaft, broker and controller in one) running in this JVM,
  * with its log on disk under {@code dataDir}. A restart on the same directory keeps the data.
  * Plaintext, or with {@link #startWithScram} a SASL_PLAINTEXT listener where clients (and the
- * broker itself) log in with SCRAM-SHA-512, as a secured production cluster asks.
+ * broker itself) log in with SCRAM-SHA-512, as a secured production cluster asks; with
+ * {@link #startWithScramOverTls} the same over TLS (SASL_SSL).
  */
 public final class KafkaBroker implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     public static final String SCRAM_MECHANISM = "SCRAM-SHA-512";
-    private static final String SASL_LISTENER = "SASL_PLAINTEXT";
 
     private final KafkaRaftServer server;
     private final String bootstrapServers;
@@ -62,7 +62,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** Formats the directory if it is new, starts the broker and waits until it serves requests. */
     public static KafkaBroker start(Path dataDir, int port, int controllerPort) {
-        return start(dataDir, port, controllerPort, null);
+        return start(dataDir, port, controllerPort, null, null);
     }
 
     /**
@@ -71,17 +71,30 @@ public final class KafkaBroker implements AutoCloseable {
      * --add-scram}); the broker talks to itself as that user, so it needs no other.
      */
     public static KafkaBroker startWithScram(Path dataDir, int port, int controllerPort, ScramUser user) {
-        return start(dataDir, port, controllerPort, java.util.Objects.requireNonNull(user));
+        return start(dataDir, port, controllerPort, java.util.Objects.requireNonNull(user), null);
     }
 
-    private static KafkaBroker start(Path dataDir, int port, int controllerPort, ScramUser user) {
+    /**
+     * PEM files of a TLS identity: the broker's private key (PKCS#8, unencrypted) followed by its
+     * certificate, and the certificate alone, which clients trust. The certificate must name the
+     * address clients use (a subjectAltName of IP:127.0.0.1): clients check it.
+     */
+    public record Tls(Path keyAndCertificatePem, Path certificatePem) {
+    }
+
+    /** As {@link #startWithScram}, with the listener (SASL_SSL) encrypted with this identity. */
+    public static KafkaBroker startWithScramOverTls(Path dataDir, int port, int controllerPort, ScramUser user, Tls tls) {
+        return start(dataDir, port, controllerPort, java.util.Objects.requireNonNull(user), java.util.Objects.requireNonNull(tls));
+    }
+
+    private static KafkaBroker start(Path dataDir, int port, int controllerPort, ScramUser user, Tls tls) {
         Ports.requireFree(port, "Kafka");
         Ports.requireFree(controllerPort, "Kafka controller");
         try {
             Files.createDirectories(dataDir);
             Properties props = singleNodeConfig(dataDir, port, controllerPort);
             if (user != null) {
-                props.putAll(scramListener(port, controllerPort, user));
+                props.putAll(scramListener(port, controllerPort, user, tls));
             }
             KafkaConfig config = KafkaConfig.fromProps(props, false);
             format(config, clusterId(dataDir), dataDir.resolve("log").toString(), user);
@@ -95,9 +108,7 @@ public final class KafkaBroker implements AutoCloseable {
                 server.awaitShutdown();
                 throw e;
             }
-            KafkaBroker broker = new KafkaBroker(server, "127.0.0.1:" + port, user == null ? Map.of()
-                    : Map.of("security.protocol", SASL_LISTENER, "sasl.mechanism", SCRAM_MECHANISM,
-                    "sasl.jaas.config", user.jaasConfig()));
+            KafkaBroker broker = new KafkaBroker(server, "127.0.0.1:" + port, user == null ? Map.of() : clientLogin(user, tls));
             broker.awaitReady();
             return broker;
         } catch (IOException e) {
@@ -147,19 +158,40 @@ public final class KafkaBroker implements AutoCloseable {
         return props;
     }
 
+    private static Map<String, String> clientLogin(ScramUser user, Tls tls) {
+        Map<String, String> props = new java.util.HashMap<>(Map.of("security.protocol", listener(tls),
+                "sasl.mechanism", SCRAM_MECHANISM, "sasl.jaas.config", user.jaasConfig()));
+        if (tls != null) {
+            props.putAll(Map.of("ssl.truststore.type", "PEM", "ssl.truststore.location", tls.certificatePem().toString()));
+        }
+        return Map.copyOf(props);
+    }
+
+    private static String listener(Tls tls) {
+        return tls == null ? "SASL_PLAINTEXT" : "SASL_SSL";
+    }
+
     /** Replaces the plaintext client listener by a SCRAM one, also used between the broker and itself. */
-    private static Map<String, String> scramListener(int port, int controllerPort, ScramUser user) {
+    private static Map<String, String> scramListener(int port, int controllerPort, ScramUser user, Tls tls) {
         String mechanism = SCRAM_MECHANISM.toLowerCase(java.util.Locale.ROOT);
-        return Map.of(
-                "listeners", SASL_LISTENER + "://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:"
+        String saslListener = listener(tls);
+        Map<String, String> props = new java.util.HashMap<>();
+        if (tls != null) {
+            // The broker's identity, and what it trusts when it connects to itself.
+            props.putAll(Map.of("ssl.keystore.type", "PEM", "ssl.keystore.location", tls.keyAndCertificatePem().toString(),
+                    "ssl.truststore.type", "PEM", "ssl.truststore.location", tls.certificatePem().toString()));
+        }
+        props.putAll(Map.of(
+                "listeners", saslListener + "://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:"
                         + controllerPort,
-                "advertised.listeners", SASL_LISTENER + "://127.0.0.1:" + port,
-                "inter.broker.listener.name", SASL_LISTENER,
-                "listener.security.protocol.map", SASL_LISTENER + ":" + SASL_LISTENER + ",CONTROLLER:PLAINTEXT",
+                "advertised.listeners", saslListener + "://127.0.0.1:" + port,
+                "inter.broker.listener.name", saslListener,
+                "listener.security.protocol.map", saslListener + ":" + saslListener + ",CONTROLLER:PLAINTEXT",
                 "sasl.enabled.mechanisms", SCRAM_MECHANISM,
                 "sasl.mechanism.inter.broker.protocol", SCRAM_MECHANISM,
-                "listener.name." + SASL_LISTENER.toLowerCase(java.util.Locale.ROOT) + "." + mechanism + ".sasl.jaas.config",
-                user.jaasConfig());
+                "listener.name." + saslListener.toLowerCase(java.util.Locale.ROOT) + "." + mechanism + ".sasl.jaas.config",
+                user.jaasConfig()));
+        return props;
     }
 
     /** The cluster id is kept in the data directory so that a restart reuses the formatted log. */
