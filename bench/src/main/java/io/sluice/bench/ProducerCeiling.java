@@ -27,7 +27,7 @@ final class ProducerCeiling {
         try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 4, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
-        try (KafkaProducer<byte[], byte[]> producer = (KafkaProducer<byte[], byte[]>) EventPublisher.durableProducer(kafka.bootstrapServers(),
+        try (KafkaProducer<byte[], byte[]> producer = (KafkaProducer<byte[], byte[]>) EventPublisher.durableProducer(kafka,
                 Duration.ofSeconds(30))) {
             producer.partitionsFor(TOPIC); // metadata first, as the gateway does
             byte[] key = null; // spread over the partitions, like events of many projects

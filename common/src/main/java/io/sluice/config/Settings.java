@@ -31,6 +31,20 @@ public final class Settings {
         return value == null || value.isBlank() ? setting.defaultValue() : value.strip();
     }
 
+    /**
+     * Every non-blank value whose name starts with {@code prefix}, by the rest of its name: for
+     * families of settings named by what they set, such as {@code SLUICE_KAFKA_PROPERTY_*}.
+     */
+    public java.util.SortedMap<String, String> withPrefix(String prefix) {
+        var found = new java.util.TreeMap<String, String>();
+        values.forEach((name, value) -> {
+            if (name.startsWith(prefix) && name.length() > prefix.length() && value != null && !value.isBlank()) {
+                found.put(name.substring(prefix.length()), value.strip());
+            }
+        });
+        return found;
+    }
+
     public int getInt(Setting setting) {
         String value = get(setting);
         try {

@@ -10,7 +10,7 @@ import java.util.List;
 public record Topics(String transactions, String errors, String projects,
                      String history, String traffic, String errorHistory, String errors1m, String outcomes,
                      String deadLetters,
-                     int partitions, short replicationFactor, Duration rawRetention) {
+                     int partitions, short replicationFactor, Duration rawRetention, int minInsyncReplicas) {
     public static final Setting TRANSACTIONS = new Setting("SLUICE_TOPIC_TRANSACTIONS",
             "sluice.transactions", "Raw transactions as clients sent them (key: project token).");
     public static final Setting ERRORS = new Setting("SLUICE_TOPIC_ERRORS",
@@ -36,14 +36,44 @@ public record Topics(String transactions, String errors, String projects,
     public static final Setting RAW_RETENTION = new Setting("SLUICE_TOPIC_RAW_RETENTION",
             "7d", "How long raw topics keep events: the window a replay can rebuild from.");
 
+    public static final Setting MIN_INSYNC_REPLICAS = new Setting("SLUICE_TOPIC_MIN_INSYNC_REPLICAS",
+            "0", "min.insync.replicas of topics Sluice creates (and expects of existing ones); 0: 2, or 1 with a replication factor of 1.");
+
     public static final List<Setting> SETTINGS = List.of(TRANSACTIONS, ERRORS, PROJECTS, HISTORY, TRAFFIC,
-            ERROR_HISTORY, ERRORS_1M, OUTCOMES, DEAD_LETTERS, PARTITIONS, REPLICATION_FACTOR, RAW_RETENTION);
+            ERROR_HISTORY, ERRORS_1M, OUTCOMES, DEAD_LETTERS, PARTITIONS, REPLICATION_FACTOR, RAW_RETENTION,
+            MIN_INSYNC_REPLICAS);
+
+    /** Topics whose min.insync.replicas follows the replication factor (the default). */
+    public Topics(String transactions, String errors, String projects, String history, String traffic, String errorHistory,
+                  String errors1m, String outcomes, String deadLetters, int partitions, short replicationFactor,
+                  Duration rawRetention) {
+        this(transactions, errors, projects, history, traffic, errorHistory, errors1m, outcomes, deadLetters, partitions,
+                replicationFactor, rawRetention, 0);
+    }
+
+    /**
+     * How many replicas must have a record before it counts as written ({@code acks=all}): as set,
+     * or 2 where there are at least two replicas, so one broker's loss loses no acknowledged event.
+     */
+    public int effectiveMinInsyncReplicas() {
+        return minInsyncReplicas > 0 ? minInsyncReplicas : Math.min(2, replicationFactor);
+    }
 
     public static Topics from(Settings settings) {
         return new Topics(settings.get(TRANSACTIONS), settings.get(ERRORS), settings.get(PROJECTS),
                 settings.get(HISTORY), settings.get(TRAFFIC), settings.get(ERROR_HISTORY), settings.get(ERRORS_1M),
                 settings.get(OUTCOMES), settings.get(DEAD_LETTERS),
                 settings.getInt(PARTITIONS), (short) settings.getInt(REPLICATION_FACTOR),
-                settings.getDuration(RAW_RETENTION));
+                settings.getDuration(RAW_RETENTION), minInsyncReplicas(settings));
+    }
+
+    private static int minInsyncReplicas(Settings settings) {
+        int value = settings.getInt(MIN_INSYNC_REPLICAS);
+        int replicationFactor = settings.getInt(REPLICATION_FACTOR);
+        if (value < 0 || value > replicationFactor) {
+            throw new IllegalArgumentException(MIN_INSYNC_REPLICAS.name() + "=" + value + " must be between 0 (automatic) and "
+                    + REPLICATION_FACTOR.name() + " (" + replicationFactor + "): with more, no write would ever succeed");
+        }
+        return value;
     }
 }

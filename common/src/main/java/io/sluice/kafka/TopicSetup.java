@@ -14,6 +14,7 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -24,9 +25,11 @@ import io.sluice.config.KafkaSettings;
 import io.sluice.config.Topics;
 
 /**
- * Creates Sluice's topics if they are missing. Of an existing topic only the record size limit is
+ * Creates Sluice's topics if they are missing, with {@code min.insync.replicas} from
+ * {@link Topics#effectiveMinInsyncReplicas()}. Of an existing topic only the record size limit is
  * raised, if lower than Sluice needs (a cluster set up before the limit was raised); its other
- * settings are left as they are. Gateway, processor and CLI call it at start, so a new cluster,
+ * settings are left as they are, and where they are weaker than what Sluice would create that is
+ * logged ({@link TopicCheck}). Gateway, processor and CLI call it at start, so a new cluster,
  * or an upgrade, needs no manual step.
  */
 public final class TopicSetup {
@@ -38,10 +41,19 @@ public final class TopicSetup {
      */
     public static final int MAX_EVENT_RECORD_BYTES = 8 * 1024 * 1024;
 
+    private static final long TIMEOUT_SECONDS = 30;
+
     private TopicSetup() {
     }
 
-    public static void ensureTopics(KafkaSettings kafka) {
+    /**
+     * Creates the missing topics, raises the record size limit of existing ones, and logs how
+     * existing topics differ from what Sluice would create (see {@link TopicCheck}).
+     *
+     * @return those differences, also logged
+     * @throws KafkaStartupFailure when Kafka cannot be reached, refuses the credentials or the request
+     */
+    public static List<TopicCheck.Difference> ensureTopics(KafkaSettings kafka) {
         Topics topics = kafka.topics();
         String rawRetention = Long.toString(topics.rawRetention().toMillis());
         Map<String, String> raw = Map.of(TopicConfig.RETENTION_MS_CONFIG, rawRetention,
@@ -64,21 +76,29 @@ public final class TopicSetup {
         // One partition: the registry is small and every gateway reads all of it.
         wanted.add(topic(topics.projects(), 1, topics, compacted));
 
-        try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {
-            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+        Admin admin;
+        try {
+            admin = Admin.create(KafkaClients.adminProperties(kafka, null));
+        } catch (KafkaException e) {
+            throw KafkaStartupFailure.of("cannot create a Kafka client", e, kafka, TIMEOUT_SECONDS);
+        }
+        try (admin) {
+            Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             List<NewTopic> missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
             if (!missing.isEmpty()) {
                 try {
-                    admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+                    admin.createTopics(missing).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw e; // another instance creating them at the same moment is fine
                     }
                 }
             }
-            raiseRecordLimits(admin, wanted.stream().filter(t -> existing.contains(t.name())).toList(), kafka);
+            List<NewTopic> present = wanted.stream().filter(t -> existing.contains(t.name())).toList();
+            raiseRecordLimits(admin, present, kafka);
+            return TopicCheck.report(admin, present, TIMEOUT_SECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot create Sluice's topics on Kafka at " + kafka.bootstrapServers(), e);
+            throw KafkaStartupFailure.of("cannot create Sluice's topics", e, kafka, TIMEOUT_SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
@@ -132,6 +152,8 @@ public final class TopicSetup {
     }
 
     private static NewTopic topic(String name, int partitions, Topics topics, Map<String, String> configs) {
-        return new NewTopic(name, partitions, topics.replicationFactor()).configs(configs);
+        Map<String, String> all = new java.util.HashMap<>(configs);
+        all.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(topics.effectiveMinInsyncReplicas()));
+        return new NewTopic(name, partitions, topics.replicationFactor()).configs(all);
     }
 }

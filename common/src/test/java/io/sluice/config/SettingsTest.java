@@ -2,6 +2,7 @@ package io.sluice.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.Map;
@@ -40,5 +41,26 @@ class SettingsTest {
     @Test
     void settingNamesAreSluiceEnvironmentVariables() {
         assertThrows(IllegalArgumentException.class, () -> new Setting("port", "1", "no prefix"));
+    }
+
+    @Test
+    void aPrefixListsItsNonBlankValuesByTheRestOfTheirNames() {
+        Settings settings = new Settings(Map.of("SLUICE_X_A_B", "1", "SLUICE_X_C", " ", "SLUICE_Y", "2", "SLUICE_X_", "3"));
+        assertEquals(Map.of("A_B", "1"), settings.withPrefix("SLUICE_X_"));
+    }
+
+    @Test
+    void minInsyncReplicasIsTwoWhereThereAreTwoReplicasUnlessSet() {
+        assertEquals(1, Topics.from(new Settings(Map.of())).effectiveMinInsyncReplicas());
+        assertEquals(2, Topics.from(new Settings(Map.of("SLUICE_TOPIC_REPLICATION_FACTOR", "3"))).effectiveMinInsyncReplicas());
+        assertEquals(3, Topics.from(new Settings(Map.of("SLUICE_TOPIC_REPLICATION_FACTOR", "3",
+                "SLUICE_TOPIC_MIN_INSYNC_REPLICAS", "3"))).effectiveMinInsyncReplicas());
+    }
+
+    @Test
+    void minInsyncReplicasAboveTheReplicationFactorIsRefused() {
+        var error = assertThrows(IllegalArgumentException.class, () -> Topics.from(new Settings(Map.of(
+                "SLUICE_TOPIC_REPLICATION_FACTOR", "2", "SLUICE_TOPIC_MIN_INSYNC_REPLICAS", "3"))));
+        assertTrue(error.getMessage().startsWith("SLUICE_TOPIC_MIN_INSYNC_REPLICAS=3 must be between 0"), error.getMessage());
     }
 }

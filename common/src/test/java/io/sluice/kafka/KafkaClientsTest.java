@@ -32,4 +32,20 @@ class KafkaClientsTest {
     void anAddressAloneKeepsTheDefaultTopics() {
         assertEquals("sluice.projects", KAFKA.topics().projects());
     }
+
+    @Test
+    void everyClientGetsTheGivenSecurityPropertiesAndEachOnlyWhatItKnows() {
+        KafkaSettings secured = KafkaSettings.from(new io.sluice.config.Settings(java.util.Map.of(
+                "SLUICE_KAFKA_BOOTSTRAP_SERVERS", "broker-1:9096",
+                "SLUICE_KAFKA_PROPERTY_SECURITY_PROTOCOL", "SASL_SSL",
+                "SLUICE_KAFKA_PROPERTY_COMPRESSION_TYPE", "zstd")));
+        for (Properties props : new Properties[] {KafkaClients.producerProperties(secured, "p"),
+                KafkaClients.consumerProperties(secured, "c"), KafkaClients.adminProperties(secured, "a"),
+                KafkaClients.streamsProperties(secured)}) {
+            assertEquals("SASL_SSL", props.get("security.protocol"));
+            assertEquals("broker-1:9096", props.get("bootstrap.servers"));
+        }
+        assertEquals("zstd", KafkaClients.producerProperties(secured, "p").get("compression.type"));
+        assertFalse(KafkaClients.consumerProperties(secured, "c").containsKey("compression.type"));
+    }
 }

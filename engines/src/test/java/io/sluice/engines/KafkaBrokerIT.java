@@ -1,6 +1,7 @@
 package io.sluice.engines;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -57,6 +58,34 @@ class KafkaBrokerIT {
                     () -> KafkaBroker.start(dataDir, taken.getLocalPort(), Ports.free()));
             assertTrue(error.getMessage().contains("for Kafka is already in use"), error.getMessage());
         }
+    }
+
+    @Test
+    void aScramBrokerLetsItsUserIn() throws Exception {
+        var user = new KafkaBroker.ScramUser("sluice", "right-password");
+        try (KafkaBroker broker = KafkaBroker.startWithScram(dataDir, Ports.free(), Ports.free(), user);
+             Admin admin = Admin.create(clientOf(broker, user.jaasConfig()))) {
+            admin.createTopics(List.of(new NewTopic("secured", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            assertTrue(admin.listTopics().names().get(30, TimeUnit.SECONDS).contains("secured"));
+        }
+    }
+
+    @Test
+    void aScramBrokerRefusesAWrongPasswordAtOnce() {
+        var user = new KafkaBroker.ScramUser("sluice", "right-password");
+        try (KafkaBroker broker = KafkaBroker.startWithScram(dataDir, Ports.free(), Ports.free(), user);
+             Admin admin = Admin.create(clientOf(broker, user.jaasConfig("wrong-password")))) {
+            var error = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> admin.listTopics().names().get(30, TimeUnit.SECONDS));
+            assertInstanceOf(org.apache.kafka.common.errors.SaslAuthenticationException.class, error.getCause());
+        }
+    }
+
+    private static Map<String, Object> clientOf(KafkaBroker broker, String jaasConfig) {
+        Map<String, Object> props = new java.util.HashMap<>(broker.clientProperties());
+        props.put("bootstrap.servers", broker.bootstrapServers());
+        props.put("sasl.jaas.config", jaasConfig);
+        return props;
     }
 
     private static List<String> readAll(String bootstrap, String topic, int expected) {

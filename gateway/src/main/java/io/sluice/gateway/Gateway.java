@@ -78,9 +78,9 @@ public final class Gateway implements AutoCloseable {
 
     public static Gateway start(GatewayConfig config) throws InterruptedException {
         TopicSetup.ensureTopics(config.kafka());
-        ProjectRegistry registry = new ProjectRegistry(config.kafka().bootstrapServers(), config.kafka().topics().projects());
-        KafkaReachability kafka = new KafkaReachability(config.kafka().bootstrapServers());
-        var producer = EventPublisher.durableProducer(config.kafka().bootstrapServers(), config.publishTimeout(),
+        ProjectRegistry registry = new ProjectRegistry(config.kafka());
+        KafkaReachability kafka = new KafkaReachability(config.kafka());
+        var producer = EventPublisher.durableProducer(config.kafka(), config.publishTimeout(),
                 config.producerLinger(), config.maxDecompressedBytes());
         EventPublisher publisher = new EventPublisher(producer, config.kafka().topics());
         Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());

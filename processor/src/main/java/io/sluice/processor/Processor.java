@@ -5,6 +5,7 @@ import java.util.Properties;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -89,6 +90,9 @@ public final class Processor implements AutoCloseable {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
+        // Changelogs hold the deduplication state: as durable as the topics Sluice creates.
+        props.put(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
+                Integer.toString(config.kafka().topics().effectiveMinInsyncReplicas()));
         // Rows are bounded by io.sluice.processor.rows.Columns far below this, the brokers' default
         // message.max.bytes; one that is still larger fails to serialize (JsonSerde) and goes to
         // the dead letters instead of failing its task again and again.

@@ -1,13 +1,16 @@
 package io.sluice.gateway.ops;
 
 import java.time.Duration;
-import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.kafka.KafkaClients;
 
 /** Asks Kafka every few seconds whether it answers; {@code /readyz} reads the last answer. */
 public final class KafkaReachability implements AutoCloseable {
@@ -17,10 +20,11 @@ public final class KafkaReachability implements AutoCloseable {
     private final ScheduledExecutorService checker;
     private volatile boolean reachable;
 
-    public KafkaReachability(String bootstrapServers) {
-        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000",
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "2500"));
+    public KafkaReachability(KafkaSettings kafka) {
+        Properties props = KafkaClients.adminProperties(kafka, "sluice-gateway-check");
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "2500");
+        this.admin = Admin.create(props);
         this.checker = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "sluice-kafka-check");
             thread.setDaemon(true);

@@ -11,11 +11,13 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import io.sluice.config.KafkaSettings;
 import io.sluice.config.Topics;
 import io.sluice.events.EventHeaders;
 import io.sluice.gateway.admit.Endpoint;
 import io.sluice.gateway.admit.IngestRoute;
 import io.sluice.gateway.validate.AcceptedEvent;
+import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
 
 /**
@@ -39,15 +41,15 @@ public final class EventPublisher implements AutoCloseable {
     /** Room for an event's key, headers and the record batch's own bytes, beyond its JSON. */
     static final int RECORD_OVERHEAD_BYTES = 64 * 1024;
 
-    public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout) {
-        return durableProducer(bootstrapServers, publishTimeout, Duration.ofMillis(1), 1024 * 1024);
+    public static Producer<byte[], byte[]> durableProducer(KafkaSettings kafka, Duration publishTimeout) {
+        return durableProducer(kafka, publishTimeout, Duration.ofMillis(1), 1024 * 1024);
     }
 
     /**
      * @param maxEventBytes the largest event JSON the gateway accepts (decompressed): the
      *                      producer must take it with its headers, or it would answer 503 forever
      */
-    public static Producer<byte[], byte[]> durableProducer(String bootstrapServers, Duration publishTimeout, Duration linger,
+    public static Producer<byte[], byte[]> durableProducer(KafkaSettings kafka, Duration publishTimeout, Duration linger,
                                                            int maxEventBytes) {
         long maxRequestBytes = (long) maxEventBytes + RECORD_OVERHEAD_BYTES;
         if (maxRequestBytes > TopicSetup.MAX_EVENT_RECORD_BYTES) {
@@ -56,10 +58,8 @@ public final class EventPublisher implements AutoCloseable {
                     + "SLUICE_GATEWAY_MAX_DECOMPRESSED_BYTES to at most "
                     + (TopicSetup.MAX_EVENT_RECORD_BYTES - RECORD_OVERHEAD_BYTES));
         }
-        Properties props = new Properties();
+        Properties props = KafkaClients.producerProperties(kafka, "sluice-gateway");
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(maxRequestBytes));
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-gateway");
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");

@@ -1,0 +1,62 @@
+package io.sluice.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.config.Settings;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.IsolatedSettings;
+import io.sluice.testkit.RealEngines;
+
+/** What TopicSetup does to a real broker's topics: what it creates, and what it says of existing ones. */
+@ExtendWith(RealEngines.class)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class TopicSetupIT {
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void createdTopicsCarryTheirMinInsyncReplicas(Engines engines) throws Exception {
+        KafkaSettings kafka = KafkaSettings.from(new Settings(IsolatedSettings.of("topic_min_isr", engines, stateDir)));
+        assertEquals(List.of(), TopicSetup.ensureTopics(kafka));
+        try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {
+            ConfigEntry entry = topicConfig(admin, kafka.topics().transactions(), "min.insync.replicas");
+            // Set on the topic, not inherited from the broker: 1 with one replica (2 from 2 replicas up).
+            assertEquals(List.of("1", ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG),
+                    List.of(entry.value(), entry.source()));
+        }
+    }
+
+    @Test
+    void existingTopicsWeakerThanSluiceNeedsAreNamed(Engines engines) throws Exception {
+        KafkaSettings kafka = KafkaSettings.from(new Settings(IsolatedSettings.of("topic_weaker", engines, stateDir)));
+        try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {
+            admin.createTopics(List.of(
+                    new NewTopic(kafka.topics().projects(), 1, (short) 1).configs(Map.of("cleanup.policy", "delete")),
+                    new NewTopic(kafka.topics().errors(), 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        List<String> differences = TopicSetup.ensureTopics(kafka).stream()
+                .map(d -> d.topic() + " " + d.setting() + " " + d.expected() + " " + d.actual() + " " + d.serious()).toList();
+        assertEquals(List.of("topic_weaker.errors partitions 3 2 false", "topic_weaker.projects cleanup.policy compact delete true"),
+                differences.stream().sorted().toList());
+    }
+
+    private static ConfigEntry topicConfig(Admin admin, String topic, String name) throws Exception {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        return admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource).get(name);
+    }
+}
