@@ -10,10 +10,10 @@ import com.fasterxml.jackson.core.JsonToken;
 /**
  * What the Sentry endpoints need of an event before it is validated: its top-level {@code type}
  * (a {@code store} body is a transaction when it says so) and whether it has an {@code event_id}.
- * Read with a streaming parser that skips everything else; what is not JSON is left to the
- * validator to refuse.
+ * and whether anything follows the object. Read with a streaming parser that skips everything
+ * else; what is not JSON is left to the validator to refuse.
  */
-public record EventFields(String type, boolean hasEventId) {
+public record EventFields(String type, boolean hasEventId, boolean trailingContent) {
     private static final JsonFactory JSON = new JsonFactory();
 
     public static EventFields scan(byte[] json) {
@@ -21,7 +21,7 @@ public record EventFields(String type, boolean hasEventId) {
         boolean hasEventId = false;
         try (JsonParser parser = JSON.createParser(json)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return new EventFields(null, false);
+                return new EventFields(null, false, false);
             }
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
@@ -33,10 +33,12 @@ public record EventFields(String type, boolean hasEventId) {
                 }
                 parser.skipChildren();
             }
+            // Something after the object (another envelope's lines, say) would be published with it.
+            return new EventFields(type, hasEventId, parser.nextToken() != null);
         } catch (IOException | RuntimeException notJson) {
             // the validator answers it
         }
-        return new EventFields(type, hasEventId);
+        return new EventFields(type, hasEventId, false);
     }
 
     /**

@@ -80,7 +80,8 @@ final class SentryIngest {
             String answerId;
             if (route.sentry() == SentryEndpoint.STORE) {
                 byte[] json = services.decoder().decode(request.content(), encoding, admitted.reservation());
-                Endpoint endpoint = "transaction".equals(EventFields.scan(json).type()) ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
+                EventFields fields = single(EventFields.scan(json));
+                Endpoint endpoint = "transaction".equals(fields.type()) ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
                 AcceptedEvent event = services.validator().validate(endpoint, json, receivedAt);
                 routed.add(new Routed(endpoint, event, json));
                 answerId = event.eventId();
@@ -112,7 +113,8 @@ final class SentryIngest {
                 for (Envelope.Item item : envelope.items()) {
                     if (isEvent(item.type())) {
                         byte[] json = item.payload();
-                        if (envelopeId != null && events == 1 && !EventFields.scan(json).hasEventId()) {
+                        EventFields fields = single(EventFields.scan(json));
+                        if (envelopeId != null && events == 1 && !fields.hasEventId()) {
                             json = EventFields.withEventId(json, envelopeId);
                         }
                         Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
@@ -191,6 +193,13 @@ final class SentryIngest {
         services.metrics().rejected(refused.outcome());
         services.outcomes().record(token, refused.outcome());
         return new Answer(Cors.apply(Responses.sentryError(refused), key, origin), refused.status() < 500);
+    }
+
+    private static EventFields single(EventFields fields) {
+        if (fields.trailingContent()) {
+            throw new Rejection(Outcome.INVALID_JSON, "an event must be one JSON object; something follows it");
+        }
+        return fields;
     }
 
     private static boolean isEvent(String type) {
