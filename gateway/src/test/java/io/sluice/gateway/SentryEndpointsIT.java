@@ -256,6 +256,27 @@ class SentryEndpointsIT {
     }
 
     @Test
+    void anEnvelopeWhoseTransactionIsOverItsEndpointQuotaIs200ForItsErrorAndNamesTheTransactionCategory() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("partly");
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+            admin.setQuota(project.token(), "transaction", new Quota(1, 1));
+        }
+        byte[] body = ("{\"event_id\":\"0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a\"}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n"
+                + "{\"type\":\"transaction\"}\n{\"transaction\":\"GET /\"}\n").getBytes(StandardCharsets.UTF_8);
+        HttpResponse<String> response = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) { // until the gateway has the new quota and the bucket is empty
+            response = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
+            if (response.headers().firstValue("X-Sentry-Rate-Limits").isPresent()) {
+                break;
+            }
+        }
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals("{\"id\":\"0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a\"}", response.body());
+        assertEquals("1:transaction:project:quota_exceeded", response.headers().firstValue("X-Sentry-Rate-Limits").orElse(null));
+    }
+
+    @Test
     void aProjectOverItsQuotaGets429WithSentryRateLimits() throws Exception {
         ProjectAdmin.NewProject project;
         try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {

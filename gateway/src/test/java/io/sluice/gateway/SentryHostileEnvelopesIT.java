@@ -137,6 +137,23 @@ class SentryHostileEnvelopesIT {
     }
 
     @Test
+    void strangersHoldingTheUnauthenticatedBudgetTakeNothingFromTheTenants() throws Exception {
+        try (RawHttp stranger = new RawHttp(gateway.port())) {
+            // A head with no credential but the (unread) body's dsn: it holds its 60000 bytes while it sends nothing.
+            stranger.send("POST /api/" + project.numericId() + "/envelope/ HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Content-Length: 60000\r\n\r\n");
+            io.sluice.testkit.Await.until("the stranger's reservation", java.time.Duration.ofSeconds(10), true,
+                    () -> gateway.admin("/metrics").body().contains("\nsluice_gateway_unauthenticated_in_flight_bytes 60000\n"));
+            HttpResponse<String> another = TestGateway.send(SentryEndpointsIT.envelope(gateway, project, "")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[10_000])).build());
+            assertEquals(503, another.statusCode(), another.body());
+            assertTrue(another.body().startsWith("{\"error\":\"overloaded\""), another.body());
+            HttpResponse<String> tenant = send(GOOD);
+            assertEquals(200, tenant.statusCode(), tenant.body());
+        }
+    }
+
+    @Test
     void aV1BodyWithoutDeclaredSizeIsStillHeldToTheV1Limit() {
         byte[] big = ("{\"transaction\":\"GET /\",\"pad\":\"" + "x".repeat(1024 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
         HttpResponse<String> response = TestGateway.send(gateway.request(project.token(), "transaction")
