@@ -26,14 +26,8 @@ public final class Gate {
     private final int maxBodyBytes;
     private final int maxEnvelopeBytes;
 
-    /** @param maxBodyBytes the largest body; what a request that declares no size reserves */
-    public Gate(Authenticator authenticator, FailedAuthLimiter failedAuth, TrustedProxies proxies, QuotaLimiter quotas,
-                InFlightBudget budget, int maxBodyBytes) {
-        this(authenticator, failedAuth, proxies, quotas, budget, new InFlightBudget(0, 0, new java.util.concurrent.atomic.AtomicLong()),
-                maxBodyBytes, maxBodyBytes);
-    }
-
     /**
+     * @param maxBodyBytes     the largest v1 body (and store body); what a request that declares no size reserves
      * @param unauthenticated  the budget of envelopes authenticated only by their {@code dsn} header
      * @param maxEnvelopeBytes the largest envelope as sent
      */

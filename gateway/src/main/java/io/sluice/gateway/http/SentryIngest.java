@@ -186,7 +186,7 @@ final class SentryIngest {
         }
         Rejection longer = later.retryAfterSeconds() > earlier.retryAfterSeconds() ? later : earlier;
         return new Rejection(longer.outcome(), longer.getMessage(), null, longer.limit(), longer.retryAfterSeconds())
-                .withSentryRateLimits(earlier.sentryRateLimits() + ", " + later.sentryRateLimits());
+                .withSentryRateLimits(earlier.sentryRateLimits() + "," + later.sentryRateLimits());
     }
 
     private Answer refuse(String token, DsnKey key, String origin, Rejection refused) {
