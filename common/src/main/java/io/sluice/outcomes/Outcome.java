@@ -31,12 +31,22 @@ public enum Outcome {
     CORRUPT_BODY("corrupt_body"),
     INVALID_JSON("invalid_json"),
     INVALID_FIELD("invalid_field"),
+    /** A Sentry envelope that does not follow the envelope format (headers, lengths, item count). */
+    INVALID_ENVELOPE("invalid_envelope"),
+    /** A browser origin the project's DSN key does not allow. */
+    ORIGIN_NOT_ALLOWED("origin_not_allowed"),
 
     // The gateway's own state: the client should retry.
     OVERLOADED("overloaded"),
     SHUTTING_DOWN("shutting_down"),
     /** Kafka did not acknowledge in time: the event may or may not be stored. */
-    UNAVAILABLE("unavailable");
+    UNAVAILABLE("unavailable"),
+
+    // Counted, never answered: always qualified (see QualifiedOutcome), as client_discard:<reason>.
+    /** Events an SDK reports it dropped itself (a Sentry client report), per reason. */
+    CLIENT_DISCARD("client_discard"),
+    /** A Sentry envelope item Sluice accepts and does not store, per item type. */
+    UNSUPPORTED_ITEM("unsupported_item");
 
     private final String code;
 

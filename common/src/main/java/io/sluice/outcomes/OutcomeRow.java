@@ -14,19 +14,24 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  *
  * @param project the project token, or "" for requests that named no known project
  * @param minute  the minute, epoch seconds
+ * @param outcome the wire code, an {@link Outcome}'s or a {@link QualifiedOutcome}'s
  * @param gateway the id of the gateway instance that counted
  */
 @JsonPropertyOrder({"project", "minute", "outcome", "gateway", "events", "version"})
-public record OutcomeRow(String project, long minute, Outcome outcome, String gateway, long events, long version) {
+public record OutcomeRow(String project, long minute, String outcome, String gateway, long events, long version) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public static OutcomeRow of(String project, long minute, Outcome outcome, String gateway, long events) {
-        return new OutcomeRow(project, minute, outcome, gateway, events, events);
+        return new OutcomeRow(project, minute, outcome.code(), gateway, events, events);
+    }
+
+    public static OutcomeRow of(String project, long minute, QualifiedOutcome outcome, String gateway, long events) {
+        return new OutcomeRow(project, minute, outcome.code(), gateway, events, events);
     }
 
     /** The record key: one per project, outcome, minute and gateway, so compaction keeps the latest count. */
     public byte[] key() {
-        return (project + '/' + outcome.code() + '/' + minute + '/' + gateway).getBytes(StandardCharsets.UTF_8);
+        return (project + '/' + outcome + '/' + minute + '/' + gateway).getBytes(StandardCharsets.UTF_8);
     }
 
     /** The record value, a JSON object. */

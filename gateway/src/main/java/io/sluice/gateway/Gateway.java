@@ -26,6 +26,7 @@ import io.sluice.gateway.admit.QuotaLimiter;
 import io.sluice.gateway.http.GatewayInitializer;
 import io.sluice.gateway.http.GatewayServices;
 import io.sluice.gateway.http.HttpLimits;
+import io.sluice.gateway.envelope.EnvelopeParser;
 import io.sluice.gateway.ops.AdminServer;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.ops.KafkaReachability;
@@ -106,9 +107,15 @@ public final class Gateway implements AutoCloseable {
                 new FailedAuthLimiter(config.authFailuresPerMinute(), config.authFailureBurst()), config.trustedProxies(),
                 new QuotaLimiter(config.quotaShare()),
                 new InFlightBudget(config.maxInFlightBytes(), config.maxInFlightBytesPerClient(), metrics.inFlightBytes()),
-                config.maxBodyBytes());
+                // Held only until a body's dsn is checked; one budget for all such requests, so
+                // strangers share 8 MiB and never take what the tenants' requests need.
+                new InFlightBudget(config.maxUnauthenticatedInFlightBytes(), config.maxUnauthenticatedInFlightBytes(),
+                        metrics.unauthenticatedInFlightBytes()),
+                config.maxBodyBytes(), config.maxEnvelopeBytes());
         return new GatewayServices(gate, new BodyDecoder(config.maxDecompressedBytes()),
-                new EventValidator(config.eventTimeHorizon()), publisher, outcomes, metrics, Clock.systemUTC(), draining);
+                new EventValidator(config.eventTimeHorizon()), publisher, outcomes, metrics, Clock.systemUTC(), draining,
+                new BodyDecoder(config.maxEnvelopeBytes()),
+                new EnvelopeParser(config.maxEnvelopeItems(), config.maxDecompressedBytes()));
     }
 
     private void listen() throws InterruptedException {

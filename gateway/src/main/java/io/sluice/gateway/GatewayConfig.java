@@ -18,7 +18,8 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                             Duration shutdownTimeout, double quotaShare,
                             Duration outcomesInterval, long authFailuresPerMinute, long authFailureBurst,
                             String tlsCertificate, String tlsKey, Duration producerLinger, Duration eventTimeHorizon,
-                            Duration readyTimeout, int ioThreads) {
+                            Duration readyTimeout, int ioThreads, int maxEnvelopeBytes, int maxEnvelopeItems,
+                            long maxUnauthenticatedInFlightBytes) {
     public static final Setting HOST = new Setting("SLUICE_GATEWAY_HOST", "127.0.0.1",
             "Address the gateway listens on (0.0.0.0 to accept from other machines).");
     public static final Setting PORT = new Setting("SLUICE_GATEWAY_PORT", "8080", "Port of the ingest API.");
@@ -66,11 +67,20 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
     public static final Setting IO_THREADS = new Setting("SLUICE_GATEWAY_IO_THREADS", "0",
             "Event loop threads that serve connections; 0 for one per CPU core.");
 
+    public static final Setting MAX_ENVELOPE_BYTES = new Setting("SLUICE_GATEWAY_MAX_ENVELOPE_BYTES", "33554432",
+            "Largest Sentry envelope, as sent and decompressed (SDKs attach files and replays, read and dropped); larger gets 413.");
+    public static final Setting MAX_ENVELOPE_ITEMS = new Setting("SLUICE_GATEWAY_MAX_ENVELOPE_ITEMS", "1000",
+            "Most items in one Sentry envelope; more gets 400.");
+    public static final Setting MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES = new Setting(
+            "SLUICE_GATEWAY_MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES", "8388608",
+            "In-flight bytes of envelopes whose only credential is their dsn header (read before they can be checked), apart from the tenants' budget.");
+
     public static final List<Setting> SETTINGS = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, MAX_BODY_BYTES,
             MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_CLIENT, TRUSTED_PROXIES,
             IDLE_TIMEOUT, RECEIVE_TIMEOUT,
             PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, QUOTA_SHARE, OUTCOMES_INTERVAL, AUTH_FAILURES_PER_MINUTE,
-            AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, READY_TIMEOUT, IO_THREADS);
+            AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, READY_TIMEOUT, IO_THREADS, MAX_ENVELOPE_BYTES,
+            MAX_ENVELOPE_ITEMS, MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES);
 
     public static GatewayConfig from(Settings settings) {
         return new GatewayConfig(settings.get(HOST), settings.getInt(PORT), settings.get(ADMIN_HOST),
@@ -84,7 +94,8 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                 settings.getLong(AUTH_FAILURES_PER_MINUTE), settings.getLong(AUTH_FAILURE_BURST),
                 settings.get(TLS_CERTIFICATE), settings.get(TLS_KEY), settings.getDuration(PRODUCER_LINGER),
                 settings.getDuration(EventTime.HORIZON),
-                settings.getDuration(READY_TIMEOUT), settings.getInt(IO_THREADS));
+                settings.getDuration(READY_TIMEOUT), settings.getInt(IO_THREADS), settings.getInt(MAX_ENVELOPE_BYTES),
+                settings.getInt(MAX_ENVELOPE_ITEMS), settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES));
     }
 
     /**

@@ -1,7 +1,23 @@
 package io.sluice.gateway.admit;
 
+import java.net.InetAddress;
+
+import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 
-/** A request taken on: where it goes, whose it is, and its share of the in-flight budget. */
-public record Admitted(IngestRoute route, Project project, InFlightBudget.Reservation reservation) {
+/**
+ * A request taken on: where it goes, whose it is, and its share of the in-flight budget.
+ *
+ * @param project      the authenticated project; null for a preflight, and for an envelope whose only
+ *                     credential is its {@code dsn} header until its body is read
+ * @param dsnKey       the DSN key a Sentry SDK authenticated with, or null
+ * @param client       the client the limits count under (behind trusted proxies)
+ * @param maxBodyBytes the largest body this request may have as sent (within its reservation)
+ */
+public record Admitted(IngestRoute route, Project project, InFlightBudget.Reservation reservation, DsnKey dsnKey,
+                       InetAddress client, long maxBodyBytes) {
+    /** The token to count this request's outcomes under, or null when its project is not known (yet). */
+    public String token() {
+        return project != null ? project.token() : route.token();
+    }
 }

@@ -3,6 +3,7 @@ package io.sluice.gateway.admit;
 import java.time.Clock;
 
 import io.sluice.outcomes.Outcome;
+import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 import io.sluice.projects.ProjectRegistry;
 import io.sluice.projects.Secrets;
@@ -53,6 +54,34 @@ public final class Authenticator {
                     "this key belongs to another project than the token in the path");
         }
         throw unauthorized();
+    }
+
+    /** A project and the DSN key that a Sentry SDK authenticated with. */
+    public record DsnAuthenticated(Project project, DsnKey key) {
+    }
+
+    /**
+     * Checks a DSN's public key against the project with this numeric id. An unknown project and
+     * a key that is not an active DSN key of it (a private key never is) get the same 401; the
+     * right key of a disabled project 403.
+     */
+    public DsnAuthenticated authenticateDsn(long projectId, String publicKey) {
+        Project project = registry.byNumericId(projectId);
+        DsnKey key = project == null ? null : project.activeDsnKey(publicKey, clock.instant());
+        if (key == null) {
+            throw new Rejection(Outcome.UNAUTHORIZED, "missing or invalid credentials: use this project's DSN "
+                    + "(its public key as sentry_key, its numeric id in the path)");
+        }
+        if (project.disabled()) {
+            throw new Rejection(Outcome.PROJECT_DISABLED, "this project is disabled; its events are not accepted");
+        }
+        return new DsnAuthenticated(project, key);
+    }
+
+    /** The token of the project with this numeric id, or null: for counting outcomes under it. */
+    public String tokenOf(long projectId) {
+        Project project = registry.byNumericId(projectId);
+        return project == null ? null : project.token();
     }
 
     private static Rejection unauthorized() {

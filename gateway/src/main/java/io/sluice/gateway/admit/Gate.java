@@ -10,6 +10,11 @@ import io.sluice.projects.Project;
  * the client behind any trusted proxies, that client's failed authentications (429), its
  * credentials (401, 403), its project's quota (429), its declared size (413) and its share of
  * the in-flight budget (503). Shared by all connections.
+ *
+ * <p>The Sentry endpoints take a DSN key (from X-Sentry-Auth, Authorization: Sentry or the
+ * query) and a browser origin the key allows. An envelope whose only credential is the
+ * {@code dsn} in its own header can be checked only once its body is read: such requests hold
+ * a separate, small budget ({@code unauthenticated}), so strangers can never take the tenants'.
  */
 public final class Gate {
     private final Authenticator authenticator;
@@ -17,24 +22,43 @@ public final class Gate {
     private final TrustedProxies proxies;
     private final QuotaLimiter quotas;
     private final InFlightBudget budget;
+    private final InFlightBudget unauthenticated;
     private final int maxBodyBytes;
+    private final int maxEnvelopeBytes;
 
-    /** @param maxBodyBytes the largest body; what a request that declares no size reserves */
+    /**
+     * @param maxBodyBytes     the largest v1 body (and store body); what a request that declares no size reserves
+     * @param unauthenticated  the budget of envelopes authenticated only by their {@code dsn} header
+     * @param maxEnvelopeBytes the largest envelope as sent
+     */
     public Gate(Authenticator authenticator, FailedAuthLimiter failedAuth, TrustedProxies proxies, QuotaLimiter quotas,
-                InFlightBudget budget, int maxBodyBytes) {
+                InFlightBudget budget, InFlightBudget unauthenticated, int maxBodyBytes, int maxEnvelopeBytes) {
         this.authenticator = authenticator;
         this.failedAuth = failedAuth;
         this.proxies = proxies;
         this.quotas = quotas;
         this.budget = budget;
+        this.unauthenticated = unauthenticated;
         this.maxBodyBytes = maxBodyBytes;
+        this.maxEnvelopeBytes = maxEnvelopeBytes;
+    }
+
+    /** The largest body any route takes: the HTTP layer's bound, each request is bounded by its own. */
+    public int largestBody() {
+        return Math.max(maxBodyBytes, maxEnvelopeBytes);
     }
 
     /** The admitted request, with its declared size reserved, or the {@link Rejection} that refuses it. */
     public Admitted admit(RequestHead head) {
         IngestRoute route = IngestRoute.of(head.method(), head.uri());
         InetAddress client = ClientKey.of(proxies.clientOf(head.peer(), head.forwardedFor()));
+        if (route.preflight()) {
+            return new Admitted(route, null, budget.reserve(client, 0), null, client, 0);
+        }
         failedAuth.check(client, System.nanoTime());
+        if (route.isSentry()) {
+            return admitSentry(route, head, client);
+        }
         Project project;
         try {
             project = authenticator.authenticate(route.token(), head.authorization());
@@ -53,6 +77,88 @@ public final class Gate {
             throw new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + maxBodyBytes + " bytes");
         }
         long size = head.contentLength() < 0 ? maxBodyBytes : head.contentLength();
-        return new Admitted(route, project, budget.reserve(client, size));
+        return new Admitted(route, project, budget.reserve(client, size), null, client, maxBodyBytes);
+    }
+
+    private Admitted admitSentry(IngestRoute route, RequestHead head, InetAddress client) {
+        int max = route.sentry() == SentryEndpoint.ENVELOPE ? maxEnvelopeBytes : maxBodyBytes;
+        if (head.contentLength() > max) {
+            throw new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + max + " bytes");
+        }
+        String key;
+        try {
+            key = SentryCredentials.fromHead(head.sentryAuth(), head.authorization(), head.uri());
+        } catch (Rejection refused) {
+            if (refused.outcome() == Outcome.UNAUTHORIZED) {
+                failedAuth.failed(client, System.nanoTime());
+            }
+            throw refused;
+        }
+        if (key == null) {
+            if (route.sentry() != SentryEndpoint.ENVELOPE) {
+                failedAuth.failed(client, System.nanoTime());
+                throw new Rejection(Outcome.UNAUTHORIZED, "missing credentials: send X-Sentry-Auth: Sentry sentry_key=<public "
+                        + "key of this project's DSN>, sentry_version=7 (or ?sentry_key=… in the query)");
+            }
+            long bound = Math.min(max, unauthenticated.maxBytes());
+            if (head.contentLength() > bound) {
+                throw new Rejection(Outcome.BODY_TOO_LARGE, "an envelope whose only credential is its dsn header may have at most "
+                        + bound + " bytes; send X-Sentry-Auth for larger ones");
+            }
+            long size = head.contentLength() < 0 ? bound : head.contentLength();
+            return new Admitted(route, null, unauthenticated.reserve(client, size), null, client, bound);
+        }
+        Authenticator.DsnAuthenticated auth = authenticateSentry(route.projectId(), key, client, head.origin());
+        long size = head.contentLength() < 0 ? max : head.contentLength();
+        return new Admitted(route, auth.project(), budget.reserve(client, size), auth.key(), client, max);
+    }
+
+    /**
+     * Checks a DSN key against the project in the path (a failure counts against the client's
+     * failed authentications), the browser origin against the key, and refuses from the head what
+     * the project's quota could not take anyway (429 with X-Sentry-Rate-Limits).
+     */
+    public Authenticator.DsnAuthenticated authenticateSentry(long projectId, String key, InetAddress client, String origin) {
+        Authenticator.DsnAuthenticated auth;
+        try {
+            auth = authenticator.authenticateDsn(projectId, key);
+        } catch (Rejection refused) {
+            if (refused.outcome() == Outcome.UNAUTHORIZED) {
+                failedAuth.failed(client, System.nanoTime());
+            }
+            throw refused;
+        }
+        if (!auth.key().allowsOrigin(origin)) {
+            throw new Rejection(Outcome.ORIGIN_NOT_ALLOWED, origin == null
+                    ? "this DSN key is for browsers of listed origins only, and the request names no Origin"
+                    : "this DSN key does not allow the origin " + origin);
+        }
+        Rejection overQuota = quotas.projectExhausted(auth.project(), System.nanoTime());
+        if (overQuota != null) {
+            throw overQuota;
+        }
+        return auth;
+    }
+
+    /** The 401 of an envelope with no credential at all, counted as a failed authentication of its client. */
+    public Rejection missingCredentials(InetAddress client) {
+        failedAuth.failed(client, System.nanoTime());
+        return new Rejection(Outcome.UNAUTHORIZED, "missing credentials: send X-Sentry-Auth: Sentry sentry_key=<public key of "
+                + "this project's DSN>, sentry_version=7, ?sentry_key=… in the query, or the dsn in the envelope header");
+    }
+
+    /** Takes one event of this endpoint from the project's quota; null, or the 429 (with X-Sentry-Rate-Limits). */
+    public Rejection takeQuota(Project project, Endpoint endpoint) {
+        return quotas.tryAdmit(project, endpoint, System.nanoTime());
+    }
+
+    /** The token named by a request's path (a Sentry path's numeric id looked up), or null: to count a refusal under. */
+    public String tokenOf(String uri) {
+        try {
+            IngestRoute route = IngestRoute.of("POST", uri);
+            return route.isSentry() ? authenticator.tokenOf(route.projectId()) : route.token();
+        } catch (Rejection notAnIngestPath) {
+            return null;
+        }
     }
 }

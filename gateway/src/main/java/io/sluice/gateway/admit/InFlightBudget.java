@@ -33,6 +33,16 @@ public final class InFlightBudget {
         return reservation;
     }
 
+    /** The budget's total bound. */
+    public long maxBytes() {
+        return maxBytes;
+    }
+
+    /** Bytes held now. */
+    public long heldBytes() {
+        return total.get();
+    }
+
     /** Clients holding bytes now. */
     int clientsHolding() {
         return perClient.size();

@@ -23,25 +23,63 @@ public final class QuotaLimiter {
 
     /** Takes one event from the project's buckets, or throws a 429 {@link Rejection} naming the limit. */
     public void admit(Project project, Endpoint endpoint, long nowNanos) {
-        take(project.token(), project.quota(), "project", nowNanos);
-        Quota endpointQuota = project.endpointQuotas().get(endpoint.pathSegment());
-        take(project.token() + "/" + endpoint.pathSegment(), endpointQuota, endpoint.pathSegment() + " endpoint", nowNanos);
+        Rejection refused = tryAdmit(project, endpoint, nowNanos);
+        if (refused != null) {
+            throw refused;
+        }
     }
 
-    private void take(String bucketKey, Quota quota, String scope, long nowNanos) {
-        if (quota == null) {
-            return;
+    /**
+     * Takes one event from the project's buckets; or, when one is used up, returns the 429 that
+     * refuses it, with the {@code X-Sentry-Rate-Limits} value that tells a Sentry SDK which
+     * categories to hold back: both for the project's quota, the endpoint's for an endpoint quota.
+     */
+    public Rejection tryAdmit(Project project, Endpoint endpoint, long nowNanos) {
+        Rejection refused = take(project.token(), project.quota(), "project", nowNanos);
+        if (refused != null) {
+            return refused.withSentryRateLimits(SentryRateLimits.of(refused.retryAfterSeconds(), null));
         }
+        Quota endpointQuota = project.endpointQuotas().get(endpoint.pathSegment());
+        refused = take(project.token() + "/" + endpoint.pathSegment(), endpointQuota, endpoint.pathSegment() + " endpoint",
+                nowNanos);
+        return refused == null ? null
+                : refused.withSentryRateLimits(SentryRateLimits.of(refused.retryAfterSeconds(), endpoint));
+    }
+
+    /**
+     * The 429 a request would get because the project's own quota is used up now, or null; takes
+     * nothing (the Sentry endpoints learn what an envelope holds only from its body, and take per
+     * item then; this refuses from the head what could not pass anyway).
+     */
+    public Rejection projectExhausted(Project project, long nowNanos) {
+        Quota quota = project.quota();
+        if (quota == null) {
+            return null;
+        }
+        long waitSeconds = bucket(project.token(), quota, nowNanos).secondsUntilOne(nowNanos);
+        return waitSeconds == 0 ? null : refusal(quota, "project", waitSeconds)
+                .withSentryRateLimits(SentryRateLimits.of(waitSeconds, null));
+    }
+
+    private Rejection take(String bucketKey, Quota quota, String scope, long nowNanos) {
+        if (quota == null) {
+            return null;
+        }
+        long waitSeconds = bucket(bucketKey, quota, nowNanos).take(nowNanos);
+        return waitSeconds > 0 ? refusal(quota, scope, waitSeconds) : null;
+    }
+
+    private TokenBucket bucket(String bucketKey, Quota quota, long nowNanos) {
         double rate = Math.max(quota.ratePerSecond() * share, 0.001);
         double burst = Math.max(quota.burst() * share, 1);
-        TokenBucket bucket = buckets.compute(bucketKey, (key, existing) ->
+        return buckets.compute(bucketKey, (key, existing) ->
                 existing != null && existing.rate == rate && existing.capacity == burst ? existing : new TokenBucket(rate, burst, nowNanos));
-        long waitSeconds = bucket.take(nowNanos);
-        if (waitSeconds > 0) {
-            throw new Rejection(Outcome.QUOTA_EXCEEDED,
-                    "this project's " + scope + " quota of " + quota + " is used up; retry after " + waitSeconds + " s",
-                    null, quota.ratePerSecond() + "/s burst " + quota.burst(), waitSeconds);
-        }
+    }
+
+    private static Rejection refusal(Quota quota, String scope, long waitSeconds) {
+        return new Rejection(Outcome.QUOTA_EXCEEDED,
+                "this project's " + scope + " quota of " + quota + " is used up; retry after " + waitSeconds + " s",
+                null, quota.ratePerSecond() + "/s burst " + quota.burst(), waitSeconds);
     }
 
     /** Refills at {@code rate} tokens a second up to {@code capacity}. */
@@ -56,6 +94,13 @@ public final class QuotaLimiter {
             this.capacity = capacity;
             this.tokens = capacity;
             this.lastNanos = nowNanos;
+        }
+
+        /** 0 when a token is there now, otherwise the whole seconds until one is; takes nothing. */
+        synchronized long secondsUntilOne(long nowNanos) {
+            tokens = Math.min(capacity, tokens + (nowNanos - lastNanos) / 1e9 * rate);
+            lastNanos = Math.max(lastNanos, nowNanos);
+            return tokens >= 1 ? 0 : Math.max(1, (long) Math.ceil((1 - tokens) / rate));
         }
 
         /** 0 when a token was taken, otherwise the whole seconds until one is there. */

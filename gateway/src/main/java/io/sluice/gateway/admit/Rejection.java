@@ -15,20 +15,37 @@ public final class Rejection extends RuntimeException {
     private final String field;
     private final String limit;
     private final long retryAfterSeconds;
+    /** The X-Sentry-Rate-Limits value of a 429 on the Sentry routes, or null. */
+    private final String sentryRateLimits;
 
     /**
      * @param limit             the limit that was hit, for 429 answers (or null)
      * @param retryAfterSeconds the Retry-After of 429/503 answers
      */
     public Rejection(Outcome outcome, String message, String field, String limit, long retryAfterSeconds) {
+        this(outcome, message, field, limit, retryAfterSeconds, null);
+    }
+
+    private Rejection(Outcome outcome, String message, String field, String limit, long retryAfterSeconds,
+                      String sentryRateLimits) {
         super(message, null, false, false);
-        if (outcome == Outcome.ACCEPTED) {
-            throw new IllegalArgumentException("'accepted' is not a refusal");
+        if (outcome == Outcome.ACCEPTED || outcome == Outcome.CLIENT_DISCARD || outcome == Outcome.UNSUPPORTED_ITEM) {
+            throw new IllegalArgumentException("'" + outcome + "' is not a refusal");
         }
         this.outcome = outcome;
         this.field = field;
         this.limit = limit;
         this.retryAfterSeconds = retryAfterSeconds;
+        this.sentryRateLimits = sentryRateLimits;
+    }
+
+    /** This refusal, answered with {@code X-Sentry-Rate-Limits: <value>} as well. */
+    public Rejection withSentryRateLimits(String value) {
+        return new Rejection(outcome, getMessage(), field, limit, retryAfterSeconds, value);
+    }
+
+    public String sentryRateLimits() {
+        return sentryRateLimits;
     }
 
     public Rejection(Outcome outcome, String message) {
@@ -45,9 +62,9 @@ public final class Rejection extends RuntimeException {
         return switch (outcome) {
             case NOT_FOUND -> 404;
             case METHOD_NOT_ALLOWED -> 405;
-            case BAD_REQUEST, CORRUPT_BODY, INVALID_JSON, INVALID_FIELD -> 400;
+            case BAD_REQUEST, CORRUPT_BODY, INVALID_JSON, INVALID_FIELD, INVALID_ENVELOPE -> 400;
             case UNAUTHORIZED -> 401;
-            case KEY_OF_ANOTHER_PROJECT, PROJECT_DISABLED -> 403;
+            case KEY_OF_ANOTHER_PROJECT, PROJECT_DISABLED, ORIGIN_NOT_ALLOWED -> 403;
             case REQUEST_TIMEOUT -> 408;
             case BODY_TOO_LARGE -> 413;
             case URI_TOO_LONG -> 414;
@@ -55,7 +72,8 @@ public final class Rejection extends RuntimeException {
             case QUOTA_EXCEEDED, TOO_MANY_FAILED_ATTEMPTS -> 429;
             case HEADERS_TOO_LARGE -> 431;
             case OVERLOADED, SHUTTING_DOWN, UNAVAILABLE -> 503;
-            case ACCEPTED -> throw new IllegalArgumentException("'accepted' is not a refusal");
+            case ACCEPTED, CLIENT_DISCARD, UNSUPPORTED_ITEM ->
+                    throw new IllegalArgumentException("'" + outcome + "' is not a refusal");
         };
     }
 

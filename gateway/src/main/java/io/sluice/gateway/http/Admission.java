@@ -8,6 +8,7 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
@@ -35,6 +36,7 @@ import io.sluice.outcomes.Outcome;
  */
 public final class Admission extends ChannelDuplexHandler {
     private static final String X_FORWARDED_FOR = "X-Forwarded-For";
+    private static final String X_SENTRY_AUTH = "X-Sentry-Auth";
 
     private final int maxConnections;
     private final GatewayServices services;
@@ -47,6 +49,8 @@ public final class Admission extends ChannelDuplexHandler {
     private boolean refused;
     /** A refusal waiting for the answers to earlier requests: answers go out in request order. */
     private Rejection deferred;
+    /** Whether the refused request was to a Sentry endpoint. */
+    private boolean sentryPath;
 
     /** @param maxConnections open connections beyond this get 503 */
     Admission(int maxConnections, GatewayServices services) {
@@ -57,6 +61,12 @@ public final class Admission extends ChannelDuplexHandler {
     /** The next admitted request, in the order their bodies arrive; null if none. */
     Admitted next() {
         return admitted.poll();
+    }
+
+    /** The largest body the request being received may have (its route's limit, within its reservation). */
+    long receivingLimit() {
+        Admitted receiving = admitted.peekLast();
+        return receiving == null ? Long.MAX_VALUE : receiving.maxBodyBytes();
     }
 
     /** True when the request being received is the only one on this connection not answered yet. */
@@ -122,7 +132,8 @@ public final class Admission extends ChannelDuplexHandler {
         InetAddress peer = ctx.channel().remoteAddress() instanceof InetSocketAddress socket ? socket.getAddress() : null;
         long contentLength = HttpUtil.isContentLengthSet(head) ? Math.max(HttpUtil.getContentLength(head, 0L), 0L) : -1;
         return services.gate().admit(new RequestHead(head.method().name(), head.uri(), peer,
-                head.headers().getAll(X_FORWARDED_FOR), head.headers().get(HttpHeaderNames.AUTHORIZATION), contentLength));
+                head.headers().getAll(X_FORWARDED_FOR), head.headers().get(HttpHeaderNames.AUTHORIZATION), contentLength,
+                head.headers().get(X_SENTRY_AUTH), head.headers().get(HttpHeaderNames.ORIGIN)));
     }
 
     private static Rejection malformed(Throwable cause) {
@@ -138,12 +149,13 @@ public final class Admission extends ChannelDuplexHandler {
 
     private void refuse(ChannelHandlerContext ctx, HttpRequest head, Rejection refusal, long startNanos) {
         refused = true;
-        String token = head.decoderResult().isSuccess() ? IngestRoute.tokenOf(head.uri()) : null;
+        String token = head.decoderResult().isSuccess() ? services.gate().tokenOf(head.uri()) : null;
         services.metrics().rejected(refusal.outcome());
         services.metrics().answered(endpointOf(head), refusal.status(), startNanos);
         services.outcomes().record(token, refusal.outcome());
+        sentryPath = head.decoderResult().isSuccess() && IngestRoute.isSentryPath(head.uri());
         if (reserved.isEmpty()) {
-            Responses.answerAndClose(ctx, Responses.error(refusal));
+            Responses.answerAndClose(ctx, answer(refusal));
         } else {
             deferred = refusal; // sent once the requests before it are answered
         }
@@ -154,7 +166,7 @@ public final class Admission extends ChannelDuplexHandler {
             return "other";
         }
         try {
-            return IngestRoute.of("POST", head.uri()).endpoint().pathSegment();
+            return IngestRoute.of("POST", head.uri()).name();
         } catch (Rejection notAnIngestPath) {
             return "other";
         }
@@ -184,8 +196,13 @@ public final class Admission extends ChannelDuplexHandler {
         if (deferred != null && reserved.isEmpty()) {
             Rejection refusal = deferred;
             deferred = null;
-            Responses.answerAndClose(ctx, Responses.error(refusal));
+            Responses.answerAndClose(ctx, answer(refusal));
         }
+    }
+
+    /** A refusal's answer; on the Sentry endpoints with CORS headers and X-Sentry-Rate-Limits, so browser SDKs can read it. */
+    private FullHttpResponse answer(Rejection refusal) {
+        return sentryPath ? Cors.apply(Responses.sentryError(refusal), null, null) : Responses.error(refusal);
     }
 
     private void release() {

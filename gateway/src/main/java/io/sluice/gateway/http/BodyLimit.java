@@ -4,6 +4,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -22,10 +24,35 @@ final class BodyLimit extends HttpObjectAggregator {
     }
 
     private final Admission admission;
+    /** The limit of the request being received (its route's, within its reservation), and its bytes so far. */
+    private long limit;
+    private long received;
 
+    /** @param maxBodyBytes the largest body of any route; each request is held to its own limit */
     BodyLimit(int maxBodyBytes, Admission admission) {
         super(maxBodyBytes);
         this.admission = admission;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) throws Exception {
+        if (message instanceof HttpRequest) {
+            limit = admission.receivingLimit();
+            received = 0;
+        }
+        if (message instanceof HttpContent content && limit < maxContentLength()) {
+            received += content.content().readableBytes();
+            if (received > limit) {
+                // As the aggregator does at its own limit: nothing more on this connection is taken
+                // on (the request's partial body is freed when the connection closes).
+                content.release();
+                admission.takeNoMore();
+                ctx.fireChannelRead(new Oversized((int) limit));
+                limit = Long.MAX_VALUE;
+                return;
+            }
+        }
+        super.channelRead(ctx, message);
     }
 
     /**

@@ -33,7 +33,7 @@ public final class GatewayInitializer extends ChannelInitializer<SocketChannel> 
         pipeline.addLast("timeouts", new ReceiveTimeouts(limits.idleTimeout(), limits.receiveTimeout()));
         Admission admission = new Admission(limits.maxConnections(), services);
         pipeline.addLast("admission", admission);
-        pipeline.addLast("body", new BodyLimit(limits.maxBodyBytes(), admission));
+        pipeline.addLast("body", new BodyLimit(services.gate().largestBody(), admission));
         pipeline.addLast("ingest", new IngestHandler(admission, services));
     }
 }

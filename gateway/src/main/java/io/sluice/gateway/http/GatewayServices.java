@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.sluice.gateway.admit.Gate;
+import io.sluice.gateway.envelope.EnvelopeParser;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.gateway.publish.Outcomes;
@@ -16,8 +17,9 @@ import io.sluice.gateway.validate.EventValidator;
  *
  * @param clock    gives a request's receive time
  * @param draining set when the gateway shuts down: new requests get 503, answers close their connections
+ * @param envelopeDecoder decodes Sentry envelopes, bounded by the envelope limit (events keep the v1 bound)
  */
 public record GatewayServices(Gate gate, BodyDecoder decoder, EventValidator validator,
                               EventPublisher publisher, Outcomes outcomes, GatewayMetrics metrics, Clock clock,
-                              AtomicBoolean draining) {
+                              AtomicBoolean draining, BodyDecoder envelopeDecoder, EnvelopeParser envelopes) {
 }

@@ -34,6 +34,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private final Admission admission;
     private final GatewayServices services;
     private final GatewayMetrics metrics;
+    private final SentryIngest sentry;
     /** Pipelined requests (or {@link BodyLimit.Oversized} refusals) that arrived while one was being published. */
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     private boolean busy;
@@ -45,6 +46,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         this.admission = admission;
         this.services = services;
         this.metrics = services.metrics();
+        this.sentry = new SentryIngest(services);
     }
 
     @Override
@@ -80,8 +82,10 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         }
         Rejection tooLarge = new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + oversized.limit() + " bytes");
         metrics.rejected(tooLarge.outcome());
-        services.outcomes().record(admitted.route().token(), tooLarge.outcome());
-        respond(ctx, Responses.error(tooLarge), false, admitted.route().endpoint().pathSegment(), startNanos);
+        services.outcomes().record(admitted.token(), tooLarge.outcome());
+        FullHttpResponse answer = admitted.route().isSentry()
+                ? Cors.apply(Responses.sentryError(tooLarge), admitted.dsnKey(), null) : Responses.error(tooLarge);
+        respond(ctx, answer, false, admitted.route().name(), startNanos);
     }
 
     private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
@@ -93,6 +97,10 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         if (admitted == null) { // cannot happen: every request passes admission first
             request.release();
             ctx.close();
+            return;
+        }
+        if (admitted.route().isSentry()) {
+            handleSentry(ctx, request, admitted, keepAlive, startNanos);
             return;
         }
         try {
@@ -130,6 +138,23 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
                 services.outcomes().record(token, rejection.outcome());
             }
             respond(ctx, Responses.error(rejection), keepAlive && rejection.status() < 500, endpoint, startNanos);
+        } finally {
+            request.release();
+        }
+    }
+
+    /** A Sentry SDK's request: a preflight is answered at once, the rest by {@link SentryIngest}. */
+    private void handleSentry(ChannelHandlerContext ctx, FullHttpRequest request, Admitted admitted, boolean keepAlive,
+                              long startNanos) {
+        String endpoint = admitted.route().name();
+        try {
+            if (admitted.route().preflight()) {
+                respond(ctx, Cors.preflight(), keepAlive, endpoint, startNanos);
+                return;
+            }
+            metrics.received(endpoint, request.content().readableBytes());
+            sentry.handle(admitted, request, services.clock().millis()).thenAccept(answer ->
+                    respond(ctx, answer.response(), keepAlive && answer.keepAlive(), endpoint, startNanos));
         } finally {
             request.release();
         }

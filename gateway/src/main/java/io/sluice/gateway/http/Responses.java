@@ -26,6 +26,15 @@ public final class Responses {
         return json(HttpResponseStatus.OK, JSON.createObjectNode().put("id", eventId));
     }
 
+    /** An envelope taken: {@code {"id": <event id>}}, or {@code {}} when it held no event. */
+    public static FullHttpResponse acceptedEnvelope(String eventId) {
+        ObjectNode body = JSON.createObjectNode();
+        if (eventId != null) {
+            body.put("id", eventId);
+        }
+        return json(HttpResponseStatus.OK, body);
+    }
+
     public static FullHttpResponse error(Rejection rejection) {
         ObjectNode body = JSON.createObjectNode()
                 .put("error", rejection.code())
@@ -46,6 +55,18 @@ public final class Responses {
         }
         return response;
     }
+
+    /** An error on the Sentry endpoints: with {@code X-Sentry-Rate-Limits} when it is a quota's 429. */
+    public static FullHttpResponse sentryError(Rejection rejection) {
+        FullHttpResponse response = error(rejection);
+        if (rejection.sentryRateLimits() != null) {
+            response.headers().set(SENTRY_RATE_LIMITS, rejection.sentryRateLimits());
+        }
+        return response;
+    }
+
+    /** The header that tells a Sentry SDK which categories to hold back, and for how long. */
+    public static final String SENTRY_RATE_LIMITS = "X-Sentry-Rate-Limits";
 
     /** The code and message of a publish that Kafka did not acknowledge in time. */
     public static final Rejection PUBLISH_UNCONFIRMED = new Rejection(Outcome.UNAVAILABLE,

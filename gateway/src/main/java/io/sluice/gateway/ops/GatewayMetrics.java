@@ -22,6 +22,7 @@ public final class GatewayMetrics {
     private final Histogram produceDuration = new Histogram(Histogram.LATENCY_BUCKETS);
     private final AtomicLong inFlightRequests = new AtomicLong();
     private final AtomicLong inFlightBytes = new AtomicLong();
+    private final AtomicLong unauthenticatedInFlightBytes = new AtomicLong();
     private final AtomicLong openConnections = new AtomicLong();
     private volatile LongSupplier registrySkips = () -> 0;
     private volatile LongSupplier outcomeRowsDropped = () -> 0;
@@ -52,6 +53,11 @@ public final class GatewayMetrics {
         return inFlightBytes;
     }
 
+    /** Bytes held by envelopes whose only credential is their dsn header, not yet checked (their own budget). */
+    public AtomicLong unauthenticatedInFlightBytes() {
+        return unauthenticatedInFlightBytes;
+    }
+
     public AtomicLong openConnections() {
         return openConnections;
     }
@@ -75,6 +81,9 @@ public final class GatewayMetrics {
         produceDuration.writeTo(out, "sluice_gateway_kafka_produce_duration_seconds", "Time from send to Kafka's acknowledgement.");
         gauge(out, "sluice_gateway_in_flight_requests", "Requests waiting for Kafka.", inFlightRequests.get());
         gauge(out, "sluice_gateway_in_flight_bytes", "Bytes of requests admitted and not yet answered.", inFlightBytes.get());
+        gauge(out, "sluice_gateway_unauthenticated_in_flight_bytes",
+                "Bytes of envelopes held before their dsn header is checked (a budget of their own).",
+                unauthenticatedInFlightBytes.get());
         gauge(out, "sluice_gateway_open_connections", "Open client connections.", openConnections.get());
         out.append("# HELP sluice_gateway_registry_skipped_records_total Malformed project registry records skipped.\n")
                 .append("# TYPE sluice_gateway_registry_skipped_records_total counter\n")

@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.OutcomeRow;
+import io.sluice.outcomes.QualifiedOutcome;
 import io.sluice.projects.ProjectRegistry;
 
 /**
@@ -53,7 +54,8 @@ public final class Outcomes implements AutoCloseable {
     private final int maxRowsOnTheirWay;
     private final LongAdder droppedRows = new LongAdder();
 
-    private record Key(String project, Outcome outcome, long minute) {
+    /** @param outcome the wire code, plain or qualified */
+    private record Key(String project, String outcome, long minute) {
     }
 
     private static final Comparator<Key> OLDEST_FIRST = Comparator.comparingLong(Key::minute)
@@ -85,9 +87,23 @@ public final class Outcomes implements AutoCloseable {
 
     /** @param token the token in the request's path, or null when there was none */
     public void record(String token, Outcome outcome) {
+        add(token, outcome.code(), 1);
+    }
+
+    /**
+     * Counts {@code quantity} of a qualified outcome (what an SDK reports it dropped, items not
+     * stored); its qualifier is sanitized, so clients cannot grow the table beyond bounded words.
+     */
+    public void record(String token, QualifiedOutcome outcome, long quantity) {
+        if (quantity > 0) {
+            add(token, outcome.code(), quantity);
+        }
+    }
+
+    private void add(String token, String code, long quantity) {
         String project = token != null && knownToken.test(token) ? token : "";
         long minute = clock.getAsLong() / 60_000 * 60;
-        counts.computeIfAbsent(new Key(project, outcome, minute), k -> new LongAdder()).increment();
+        counts.computeIfAbsent(new Key(project, code, minute), k -> new LongAdder()).add(quantity);
     }
 
     /**
@@ -126,7 +142,7 @@ public final class Outcomes implements AutoCloseable {
     }
 
     private void send(Key key, long total) {
-        OutcomeRow row = OutcomeRow.of(key.project(), key.minute(), key.outcome(), gatewayId, total);
+        OutcomeRow row = new OutcomeRow(key.project(), key.minute(), key.outcome(), gatewayId, total, total);
         sending.put(key, total);
         try {
             producer.send(new ProducerRecord<>(topic, row.key(), row.json()),

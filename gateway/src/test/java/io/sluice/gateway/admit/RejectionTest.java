@@ -24,10 +24,11 @@ class RejectionTest {
                 Map.entry(Outcome.UNSUPPORTED_MEDIA_TYPE, 415), Map.entry(Outcome.UNSUPPORTED_ENCODING, 415),
                 Map.entry(Outcome.CORRUPT_BODY, 400), Map.entry(Outcome.INVALID_JSON, 400),
                 Map.entry(Outcome.INVALID_FIELD, 400), Map.entry(Outcome.OVERLOADED, 503),
-                Map.entry(Outcome.SHUTTING_DOWN, 503), Map.entry(Outcome.UNAVAILABLE, 503)));
+                Map.entry(Outcome.SHUTTING_DOWN, 503), Map.entry(Outcome.UNAVAILABLE, 503),
+                Map.entry(Outcome.INVALID_ENVELOPE, 400), Map.entry(Outcome.ORIGIN_NOT_ALLOWED, 403)));
         Map<Outcome, Integer> actual = new EnumMap<>(Outcome.class);
         for (Outcome outcome : Outcome.values()) {
-            if (outcome != Outcome.ACCEPTED) {
+            if (outcome != Outcome.ACCEPTED && outcome != Outcome.CLIENT_DISCARD && outcome != Outcome.UNSUPPORTED_ITEM) {
                 actual.put(outcome, new Rejection(outcome, "refused").status());
             }
         }

@@ -1,0 +1,191 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.sentry.ITransaction;
+import io.sentry.Sentry;
+import io.sentry.SentryLevel;
+import io.sentry.SpanStatus;
+import io.sluice.config.Settings;
+import io.sluice.gateway.Gateway;
+import io.sluice.gateway.GatewayConfig;
+import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorConfig;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.projects.Quota;
+import io.sluice.testkit.Await;
+import io.sluice.testkit.ClickHouseQuery;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.IsolatedSettings;
+import io.sluice.testkit.RealEngines;
+
+/**
+ * The real Sentry Java SDK, configured with nothing but a project's DSN, reports errors, messages
+ * and transactions through gateway → Kafka → processor → ClickHouse; and backs off by itself
+ * when the project's quota answers 429 with X-Sentry-Rate-Limits, reporting what it dropped.
+ */
+@ExtendWith(RealEngines.class)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class SentrySdkEndToEndIT {
+    private static final Duration ARRIVAL = Duration.ofSeconds(60);
+    private static final String NAME = "sentrysdk";
+    private static final String DB = "sluice_" + NAME;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    static Path stateDir;
+
+    static Engines engines;
+    static Map<String, String> values;
+    static Gateway gateway;
+    static Processor processor;
+
+    @BeforeAll
+    static void startPipeline(Engines realEngines) throws Exception {
+        engines = realEngines;
+        values = new HashMap<>(IsolatedSettings.of(NAME, engines, stateDir));
+        values.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "200ms");
+        Settings settings = new Settings(values);
+        io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
+        gateway = Gateway.start(GatewayConfig.from(settings));
+        processor = Processor.start(ProcessorConfig.from(settings));
+    }
+
+    @AfterAll
+    static void stopPipeline() {
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (processor != null) {
+            processor.close();
+        }
+    }
+
+    @AfterEach
+    void closeSdk() {
+        Sentry.close();
+    }
+
+    static ProjectAdmin.NewProject newProject(String name, Quota quota) throws Exception {
+        ProjectAdmin.NewProject project;
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), values.get("SLUICE_TOPIC_PROJECTS"))) {
+            project = quota == null ? admin.create(name) : admin.create(name, quota);
+        }
+        // Until the gateway's registry has it: an envelope of no items (it counts and stores nothing).
+        HttpRequest known = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/" + project.numericId()
+                        + "/envelope/"))
+                .header("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=" + project.dsnKey().publicKey())
+                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString("{}\n")).build();
+        Await.until("project " + name + " known to the gateway", Duration.ofSeconds(20), 200,
+                () -> send(known).statusCode());
+        return project;
+    }
+
+    static HttpResponse<String> send(HttpRequest request) {
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void initSdk(ProjectAdmin.NewProject project) {
+        String dsn = "http://" + project.dsnKey().publicKey() + "@127.0.0.1:" + gateway.port() + "/" + project.numericId();
+        Sentry.init(options -> {
+            options.setDsn(dsn);
+            options.setTracesSampleRate(1.0);
+            options.setEnvironment("e2e");
+            options.setDebug(true);
+            options.setDiagnosticLevel(SentryLevel.INFO);
+            options.setEnableUncaughtExceptionHandler(false);
+            options.setEnableShutdownHook(false);
+        });
+    }
+
+    static String transaction(String name, String status) {
+        ITransaction transaction = Sentry.startTransaction(name, "http.server");
+        transaction.setTag("http.status_code", status);
+        transaction.setStatus(SpanStatus.fromHttpStatusCode(Integer.parseInt(status)));
+        transaction.finish();
+        return transaction.getEventId().toString();
+    }
+
+    static String query(String sql) {
+        return ClickHouseQuery.run(engines, sql);
+    }
+
+    static String sorted(String... lines) {
+        return Stream.of(lines).sorted().collect(Collectors.joining("\n"));
+    }
+
+    @Test
+    void exceptionsMessagesAndTransactionsOfTheSdkReachClickHouseExactly() throws Exception {
+        ProjectAdmin.NewProject project = newProject("java-sdk", null);
+        initSdk(project);
+        String exception = Sentry.captureException(new IllegalStateException("the cart is gone")).toString();
+        String message = Sentry.captureMessage("checkout took 9 s", SentryLevel.WARNING).toString();
+        String ok = transaction("GET /orders/{id}", "200");
+        String missing = transaction("GET /orders/{id}", "404");
+        String failed = transaction("POST /checkout", "503");
+        Sentry.flush(10_000);
+
+        String where = " WHERE project = '" + project.token() + "'";
+        // (The SDK sends no level with an exception; Sentry reads that as "error", Sluice stores it empty.)
+        String errors = sorted(exception + "\te2e", message + "\te2e");
+        assertEquals(errors, Await.until(ARRIVAL, errors, () -> query(
+                "SELECT event_id, environment FROM " + DB + ".errors FINAL" + where + " ORDER BY event_id")));
+        String transactions = sorted(ok + "\tGET /orders/{id}\t200", missing + "\tGET /orders/{id}\t404",
+                failed + "\tPOST /checkout\t503");
+        assertEquals(transactions, Await.until(ARRIVAL, transactions, () -> query(
+                "SELECT event_id, transaction, status_code FROM " + DB + ".transactions FINAL" + where + " ORDER BY event_id")));
+        String traffic = "3\t1\t1\t1";
+        assertEquals(traffic, Await.until(ARRIVAL, traffic, () -> query(
+                "SELECT sum(requests), sum(status_2xx), sum(status_4xx), sum(status_5xx) FROM " + DB + ".traffic_1m FINAL" + where)));
+    }
+
+    @Test
+    void overItsQuotaTheSdkBacksOffByItselfAndReportsWhatItDropped() throws Exception {
+        ProjectAdmin.NewProject project = newProject("java-sdk-limited", new Quota(1, 1));
+        Thread.sleep(1_100); // a full bucket: one event
+        initSdk(project);
+        String first = Sentry.captureMessage("one").toString();
+        Sentry.flush(10_000);
+        Sentry.captureMessage("two"); // 429, X-Sentry-Rate-Limits: 1:error;transaction:project:quota_exceeded
+        Sentry.flush(10_000);
+        Sentry.captureMessage("three"); // held back by the SDK itself: never sent
+        Sentry.captureMessage("four");
+        Sentry.flush(10_000);
+        Thread.sleep(1_500); // the limit is over; the next envelope carries the SDK's client report
+        String last = Sentry.captureMessage("five").toString();
+        Sentry.flush(10_000);
+
+        String where = " WHERE project = '" + project.token() + "'";
+        String errors = sorted(first, last);
+        assertEquals(errors, Await.until(ARRIVAL, errors, () -> query(
+                "SELECT event_id FROM " + DB + ".errors FINAL" + where + " ORDER BY event_id")));
+        // What reached the gateway: 2 accepted and 1 refused; the two held back were counted by the SDK.
+        String outcomes = "accepted\t2\nclient_discard:ratelimit_backoff\t2\nquota_exceeded\t1";
+        assertEquals(outcomes, Await.until(ARRIVAL, outcomes, () -> query(
+                "SELECT outcome, sum(events) FROM " + DB + ".outcomes_1m FINAL" + where + " GROUP BY outcome ORDER BY outcome")));
+    }
+}

@@ -1,0 +1,121 @@
+package io.sluice.gateway.envelope;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.gateway.admit.Rejection;
+import io.sluice.outcomes.Outcome;
+
+/**
+ * Reads the Sentry envelope format (develop.sentry.dev/sdk/envelopes): a header line (a JSON
+ * object), then items, each an item header line (a JSON object with {@code type} and an optional
+ * {@code length}) and a payload: exactly {@code length} bytes followed by a newline or the end,
+ * or, without a length, up to the next newline. A missing final newline and blank lines between
+ * items are fine. Everything else is refused with 400 {@code invalid_envelope} naming what is
+ * wrong and where; an event or transaction payload beyond {@code maxEventBytes}, 413.
+ */
+public final class EnvelopeParser {
+    /** The items whose payload is an event Sluice stores, bounded like a v1 body. */
+    public static final Set<String> EVENT_TYPES = Set.of("event", "transaction");
+    private static final int MAX_HEADER_NESTING = 32;
+    private static final ObjectMapper HEADERS = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_HEADER_NESTING).build())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build())
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private final int maxItems;
+    private final int maxEventBytes;
+
+    public EnvelopeParser(int maxItems, int maxEventBytes) {
+        this.maxItems = maxItems;
+        this.maxEventBytes = maxEventBytes;
+    }
+
+    public Envelope parse(byte[] bytes) {
+        int end = lineEnd(bytes, 0);
+        JsonNode header = object(bytes, 0, end, "the envelope header (its first line)");
+        List<Envelope.Item> items = new ArrayList<>();
+        int position = end + 1;
+        while (position < bytes.length) {
+            if (bytes[position] == '\n' || bytes[position] == '\r') {
+                position++;
+                continue;
+            }
+            int number = items.size() + 1;
+            if (number > maxItems) {
+                throw invalid("the envelope has more than " + maxItems + " items");
+            }
+            int headerEnd = lineEnd(bytes, position);
+            JsonNode itemHeader = object(bytes, position, headerEnd, "the header of item " + number);
+            JsonNode type = itemHeader.get("type");
+            if (type == null || !type.isTextual() || type.textValue().isEmpty()) {
+                throw invalid("the header of item " + number + " has no 'type'");
+            }
+            int start = Math.min(headerEnd + 1, bytes.length);
+            int payloadEnd;
+            JsonNode length = itemHeader.get("length");
+            if (length != null && !length.isNull()) {
+                if (!length.canConvertToExactIntegral() || length.asLong(-1) < 0) {
+                    throw invalid("the 'length' of item " + number + " is not a byte count");
+                }
+                long declared = length.asLong();
+                if (declared > bytes.length - start) {
+                    throw invalid("item " + number + " declares a length of " + declared + " bytes; only "
+                            + (bytes.length - start) + " follow");
+                }
+                payloadEnd = start + (int) declared;
+                if (payloadEnd < bytes.length && bytes[payloadEnd] != '\n') {
+                    throw invalid("item " + number + " is not followed by a newline after its declared length of "
+                            + declared + " bytes");
+                }
+            } else {
+                payloadEnd = lineEnd(bytes, start);
+            }
+            String itemType = type.textValue();
+            if (EVENT_TYPES.contains(itemType) && payloadEnd - start > maxEventBytes) {
+                throw new Rejection(Outcome.BODY_TOO_LARGE, "item " + number + " (" + itemType + ") is larger than "
+                        + maxEventBytes + " bytes");
+            }
+            items.add(new Envelope.Item(itemType, itemHeader, bytes, start, payloadEnd - start));
+            position = payloadEnd + 1;
+        }
+        return new Envelope(header, items);
+    }
+
+    /** The index of the newline ending the line that starts at {@code from}, or the length when none. */
+    private static int lineEnd(byte[] bytes, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == '\n') {
+                return i;
+            }
+        }
+        return bytes.length;
+    }
+
+    private static JsonNode object(byte[] bytes, int from, int to, String what) {
+        JsonNode node;
+        try {
+            node = to > from ? HEADERS.readTree(bytes, from, to - from) : null;
+        } catch (IOException e) {
+            throw invalid(what + " is not JSON");
+        }
+        if (node == null || !node.isObject()) {
+            throw invalid(what + " is not a JSON object");
+        }
+        return node;
+    }
+
+    private static Rejection invalid(String message) {
+        return new Rejection(Outcome.INVALID_ENVELOPE, "not a valid Sentry envelope: " + message);
+    }
+}

@@ -1,0 +1,230 @@
+package io.sluice.gateway.http;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.sluice.gateway.admit.Admitted;
+import io.sluice.gateway.admit.Authenticator;
+import io.sluice.gateway.admit.Endpoint;
+import io.sluice.gateway.admit.IngestRoute;
+import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.admit.SentryCredentials;
+import io.sluice.gateway.admit.SentryEndpoint;
+import io.sluice.gateway.envelope.ClientReports;
+import io.sluice.gateway.envelope.Envelope;
+import io.sluice.gateway.envelope.EventFields;
+import io.sluice.gateway.envelope.ItemTypes;
+import io.sluice.gateway.validate.AcceptedEvent;
+import io.sluice.outcomes.Outcome;
+import io.sluice.outcomes.QualifiedOutcome;
+import io.sluice.projects.DsnKey;
+import io.sluice.projects.Project;
+
+/**
+ * The Sentry SDK endpoints: {@code store} (one event) and {@code envelope} (items). Decodes with
+ * the gateway's {@link io.sluice.gateway.validate.BodyDecoder}, validates events and transactions
+ * with its {@link io.sluice.gateway.validate.EventValidator}, takes each from the project's quota
+ * and publishes them with its {@link io.sluice.gateway.publish.EventPublisher}, exactly as the v1
+ * endpoints would: same topics, record and headers. Client reports become outcomes
+ * ({@code client_discard:<reason>}); items Sluice does not store are accepted and counted
+ * ({@code unsupported_item:<type>}), so an SDK never gets 400 for a kind of item.
+ *
+ * <p>The answer is 200 only once Kafka acknowledged every published item; a failure is 503 and
+ * a retry is safe (the items keep their event ids). Items over quota are not published; an
+ * envelope whose events are all over quota gets 429, and any answer with items over quota
+ * carries {@code X-Sentry-Rate-Limits}.
+ */
+final class SentryIngest {
+    private static final Logger LOG = LoggerFactory.getLogger(SentryIngest.class);
+    private static final Pattern EVENT_ID = Pattern.compile("[0-9a-fA-F]{32}|[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}");
+
+    /** An answer, and whether the connection may stay open after it. */
+    record Answer(FullHttpResponse response, boolean keepAlive) {
+    }
+
+    private record Routed(Endpoint endpoint, AcceptedEvent event, byte[] json) {
+    }
+
+    private final GatewayServices services;
+
+    SentryIngest(GatewayServices services) {
+        this.services = services;
+    }
+
+    /** Never fails: every refusal is an answer (counted, with CORS headers). */
+    CompletableFuture<Answer> handle(Admitted admitted, FullHttpRequest request, long receivedAt) {
+        String origin = request.headers().get(HttpHeaderNames.ORIGIN);
+        Project project = admitted.project();
+        DsnKey key = admitted.dsnKey();
+        String token = admitted.token();
+        try {
+            if (!request.decoderResult().isSuccess()) {
+                throw new Rejection(Outcome.BAD_REQUEST, "malformed HTTP request: " + request.decoderResult().cause().getMessage());
+            }
+            checkContentType(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
+            String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
+            IngestRoute route = admitted.route();
+            List<Routed> routed = new ArrayList<>();
+            Map<QualifiedOutcome, Long> counted = new LinkedHashMap<>();
+            String answerId;
+            if (route.sentry() == SentryEndpoint.STORE) {
+                byte[] json = services.decoder().decode(request.content(), encoding, admitted.reservation());
+                EventFields fields = single(EventFields.scan(json));
+                Endpoint endpoint = "transaction".equals(fields.type()) ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
+                AcceptedEvent event = services.validator().validate(endpoint, json, receivedAt);
+                routed.add(new Routed(endpoint, event, json));
+                answerId = event.eventId();
+            } else {
+                byte[] body = services.envelopeDecoder().decode(request.content(), encoding, admitted.reservation());
+                Envelope envelope = services.envelopes().parse(body);
+                String dsn = envelope.headerText("dsn");
+                if (dsn != null) {
+                    SentryCredentials.Dsn named = SentryCredentials.parseDsn(dsn);
+                    if (named.projectId() != route.projectId()) {
+                        throw new Rejection(Outcome.BAD_REQUEST, "the envelope's dsn names project " + named.projectId()
+                                + ", the path " + route.projectId());
+                    }
+                    if (project == null) {
+                        Authenticator.DsnAuthenticated auth = services.gate().authenticateSentry(route.projectId(),
+                                named.publicKey(), admitted.client(), origin);
+                        project = auth.project();
+                        key = auth.key();
+                        token = project.token();
+                    } else if (!named.publicKey().equals(key.publicKey())) {
+                        throw new Rejection(Outcome.BAD_REQUEST, "the envelope's dsn names another sentry_key than the request");
+                    }
+                }
+                if (project == null) {
+                    throw services.gate().missingCredentials(admitted.client());
+                }
+                String envelopeId = eventId(envelope.headerText("event_id"));
+                long events = envelope.items().stream().filter(item -> isEvent(item.type())).count();
+                for (Envelope.Item item : envelope.items()) {
+                    if (isEvent(item.type())) {
+                        byte[] json = item.payload();
+                        EventFields fields = single(EventFields.scan(json));
+                        if (envelopeId != null && events == 1 && !fields.hasEventId()) {
+                            json = EventFields.withEventId(json, envelopeId);
+                        }
+                        Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
+                        routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, receivedAt), json));
+                    } else if (item.type().equals("client_report")) {
+                        ClientReports.discards(item).forEach((outcome, quantity) -> counted.merge(outcome, quantity, Long::sum));
+                    } else {
+                        counted.merge(ItemTypes.unsupported(item.type()), 1L, Long::sum);
+                    }
+                }
+                answerId = envelopeId != null ? envelopeId : routed.isEmpty() ? null : routed.get(0).event().eventId();
+            }
+            return publish(project, key, origin, routed, counted, answerId, receivedAt);
+        } catch (Rejection refused) {
+            return CompletableFuture.completedFuture(refuse(token, key, origin, refused));
+        }
+    }
+
+    private CompletableFuture<Answer> publish(Project project, DsnKey key, String origin, List<Routed> routed,
+                                              Map<QualifiedOutcome, Long> counted, String answerId, long receivedAt) {
+        List<CompletableFuture<Void>> acks = new ArrayList<>();
+        Rejection limited = null;
+        int overQuota = 0;
+        for (Routed item : routed) {
+            Rejection refused = services.gate().takeQuota(project, item.endpoint());
+            if (refused != null) {
+                overQuota++;
+                limited = merge(limited, refused);
+                continue;
+            }
+            acks.add(services.publisher().publish(new IngestRoute(project.token(), item.endpoint()), item.event(), item.json(),
+                    receivedAt));
+        }
+        String token = project.token();
+        int overQuotaItems = overQuota;
+        Rejection rateLimits = limited;
+        long produceStart = System.nanoTime();
+        return CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).handle((ignored, error) -> {
+            services.metrics().produced(produceStart);
+            if (error != null) {
+                LOG.warn("Kafka did not acknowledge every item of envelope {} of project {}: {}", answerId, token, error.toString());
+                services.metrics().rejected(Responses.PUBLISH_UNCONFIRMED.outcome());
+                services.outcomes().record(token, Responses.PUBLISH_UNCONFIRMED.outcome());
+                return new Answer(Cors.apply(Responses.publishUnconfirmed(answerId), key, origin), true);
+            }
+            for (int i = 0; i < acks.size(); i++) {
+                services.outcomes().record(token, Outcome.ACCEPTED);
+            }
+            for (int i = 0; i < overQuotaItems; i++) {
+                services.metrics().rejected(Outcome.QUOTA_EXCEEDED);
+                services.outcomes().record(token, Outcome.QUOTA_EXCEEDED);
+            }
+            counted.forEach((outcome, quantity) -> services.outcomes().record(token, outcome, quantity));
+            if (rateLimits != null && acks.isEmpty()) {
+                return new Answer(Cors.apply(Responses.sentryError(rateLimits), key, origin), true);
+            }
+            FullHttpResponse response = Responses.acceptedEnvelope(answerId);
+            if (rateLimits != null) {
+                response.headers().set(Responses.SENTRY_RATE_LIMITS, rateLimits.sentryRateLimits());
+            }
+            return new Answer(Cors.apply(response, key, origin), true);
+        });
+    }
+
+    /** Both categories' limits in one header value, the later wait for the Retry-After. */
+    private static Rejection merge(Rejection earlier, Rejection later) {
+        if (earlier == null || earlier.sentryRateLimits().equals(later.sentryRateLimits())) {
+            return later;
+        }
+        Rejection longer = later.retryAfterSeconds() > earlier.retryAfterSeconds() ? later : earlier;
+        return new Rejection(longer.outcome(), longer.getMessage(), null, longer.limit(), longer.retryAfterSeconds())
+                .withSentryRateLimits(earlier.sentryRateLimits() + "," + later.sentryRateLimits());
+    }
+
+    private Answer refuse(String token, DsnKey key, String origin, Rejection refused) {
+        services.metrics().rejected(refused.outcome());
+        services.outcomes().record(token, refused.outcome());
+        return new Answer(Cors.apply(Responses.sentryError(refused), key, origin), refused.status() < 500);
+    }
+
+    private static EventFields single(EventFields fields) {
+        if (fields.trailingContent()) {
+            throw new Rejection(Outcome.INVALID_JSON, "an event must be one JSON object; something follows it");
+        }
+        return fields;
+    }
+
+    private static boolean isEvent(String type) {
+        return type.equals("event") || type.equals("transaction");
+    }
+
+    /** The envelope header's event id as 32 hex digits, or null when it has none that is valid. */
+    private static String eventId(String text) {
+        if (text == null || !EVENT_ID.matcher(text.strip()).matches()) {
+            return null;
+        }
+        return text.strip().replace("-", "").toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Envelopes as SDKs send them: application/x-sentry-envelope, application/json,
+     * text/plain (browsers, to avoid a preflight), application/octet-stream or none.
+     */
+    private static void checkContentType(String contentType) {
+        String mediaType = contentType == null ? "" : contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+        switch (mediaType) {
+            case "", "application/x-sentry-envelope", "application/json", "text/plain", "application/octet-stream" -> {
+            }
+            default -> throw new Rejection(Outcome.UNSUPPORTED_MEDIA_TYPE, "Content-Type must be application/x-sentry-envelope, "
+                    + "application/json or text/plain, got '" + contentType + "'");
+        }
+    }
+}

@@ -1,0 +1,295 @@
+package io.sluice.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.events.EventHeaders;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.projects.Quota;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.KafkaRecords;
+import io.sluice.testkit.RealEngines;
+
+/**
+ * Envelopes as the JavaScript (browser, Node), Python, Go and .NET SDKs send them reach Kafka
+ * exactly as the v1 endpoints publish events; client reports and items Sluice does not keep
+ * become outcomes; DSN keys, origins and quotas are answered as Sentry SDKs expect.
+ */
+@ExtendWith(RealEngines.class)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class SentryEndpointsIT {
+    static final Path ENVELOPES = Path.of("src/test/resources/sentry-envelopes");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static TestGateway gateway;
+    static Engines engines;
+
+    @BeforeAll
+    static void start(Engines realEngines) throws Exception {
+        engines = realEngines;
+        gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "200ms"));
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+    }
+
+    static String dsn(ProjectAdmin.NewProject project) {
+        return "http://" + project.dsnKey().publicKey() + "@127.0.0.1:" + gateway.port() + "/" + project.numericId();
+    }
+
+    static byte[] fixture(String name, ProjectAdmin.NewProject project) throws IOException {
+        String text = new String(Files.readAllBytes(ENVELOPES.resolve(name)), StandardCharsets.ISO_8859_1);
+        return text.replace("{{DSN}}", dsn(project)).replace("{{KEY}}", project.dsnKey().publicKey())
+                .getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    static HttpRequest.Builder envelope(ProjectAdmin.NewProject project, String query) {
+        return envelope(gateway, project, query);
+    }
+
+    static HttpRequest.Builder envelope(TestGateway gateway, ProjectAdmin.NewProject project, String query) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/" + project.numericId()
+                + "/envelope/" + query)).timeout(Duration.ofSeconds(30));
+    }
+
+    static String sentryAuth(ProjectAdmin.NewProject project) {
+        return "Sentry sentry_version=7, sentry_client=test/1.0, sentry_key=" + project.dsnKey().publicKey();
+    }
+
+    static HttpResponse<String> post(HttpRequest.Builder request, byte[] body) {
+        return TestGateway.send(request.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+    }
+
+    /** The one record with this event id on the topic, checked to carry the v1 headers of the endpoint. */
+    static ConsumerRecord<byte[], byte[]> published(String topic, String eventId, ProjectAdmin.NewProject project, String endpoint) {
+        List<ConsumerRecord<byte[], byte[]>> records = KafkaRecords.find(engines, topic, 1, Duration.ofSeconds(15),
+                KafkaRecords.withHeader(EventHeaders.EVENT_ID, eventId));
+        assertEquals(1, records.size(), eventId + " on " + topic);
+        ConsumerRecord<byte[], byte[]> record = records.get(0);
+        assertEquals(project.token(), new String(record.key(), StandardCharsets.UTF_8));
+        assertEquals(project.token(), KafkaRecords.header(record, EventHeaders.PROJECT));
+        assertEquals(endpoint, KafkaRecords.header(record, EventHeaders.ENDPOINT));
+        return record;
+    }
+
+    /** The outcome counts of a project, once they equal {@code expected} (the rows are absolute counts). */
+    static Map<String, Long> outcomes(ProjectAdmin.NewProject project, Map<String, Long> expected) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        Map<String, Long> counts = new HashMap<>();
+        while (System.nanoTime() < deadline) {
+            counts.clear();
+            for (ConsumerRecord<byte[], byte[]> record : KafkaRecords.find(engines, "sluice.outcomes", Integer.MAX_VALUE,
+                    Duration.ofMillis(700), r -> new String(r.key(), StandardCharsets.UTF_8).startsWith(project.token() + "/"))) {
+                JsonNode row = JSON.readTree(record.value());
+                counts.merge(row.get("outcome").asText(), row.get("events").asLong(), Math::max);
+            }
+            counts.remove("invalid_json"); // TestGateway.newProject's probe, "[]" to the v1 API, until the project is known
+            if (counts.equals(expected)) {
+                break;
+            }
+        }
+        return counts;
+    }
+
+    @Test
+    void browserEnvelopeWithQueryKeyIsPublishedAndItsClientReportAndReplayBecomeOutcomes() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("browser");
+        HttpResponse<String> response = post(envelope(project, "?sentry_key=" + project.dsnKey().publicKey() + "&sentry_version=7")
+                .header("Content-Type", "text/plain;charset=UTF-8").header("Origin", "https://shop.example"),
+                fixture("javascript-browser.envelope", project));
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals("{\"id\":\"a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1\"}", response.body());
+        assertEquals("*", response.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+        assertEquals("x-sentry-rate-limits, retry-after", response.headers().firstValue("Access-Control-Expose-Headers").orElse(null));
+        ConsumerRecord<byte[], byte[]> record = published("sluice.errors", "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1", project, "project");
+        assertTrue(new String(record.value(), StandardCharsets.UTF_8).startsWith("{\"event_id\":\"a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1\""));
+        assertEquals(Map.of("accepted", 1L, "client_discard:ratelimit_backoff", 2L, "client_discard:sample_rate", 4L,
+                "client_discard:before_send", 1L, "unsupported_item:replay_event", 1L, "unsupported_item:replay_recording", 1L),
+                outcomes(project, Map.of("accepted", 1L, "client_discard:ratelimit_backoff", 2L, "client_discard:sample_rate", 4L,
+                        "client_discard:before_send", 1L, "unsupported_item:replay_event", 1L, "unsupported_item:replay_recording", 1L)));
+    }
+
+    @Test
+    void nodeEnvelopeAuthenticatedOnlyByItsDsnHeaderIsPublishedAsATransaction() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("node");
+        HttpResponse<String> response = post(envelope(project, "").header("Content-Type", "application/x-sentry-envelope"),
+                fixture("javascript-node.envelope", project));
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals("{\"id\":\"b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2\"}", response.body());
+        published("sluice.transactions", "b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2", project, "transaction");
+    }
+
+    @Test
+    void pythonGzipEnvelopeWithLengthsAndAnAttachmentPublishesTheEventOnly() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("python");
+        byte[] body = fixture("python.envelope", project);
+        HttpResponse<String> response = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project))
+                .header("Content-Type", "application/x-sentry-envelope").header("Content-Encoding", "gzip"),
+                IngestContractIT.gzip(new String(body, StandardCharsets.UTF_8)));
+        assertEquals(200, response.statusCode(), response.body());
+        ConsumerRecord<byte[], byte[]> record = published("sluice.errors", "c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3", project, "project");
+        String text = new String(body, StandardCharsets.UTF_8);
+        int start = text.indexOf('\n', text.indexOf("\"type\":\"event\"")) + 1;
+        assertEquals(text.substring(start, text.indexOf("\n{\"type\":\"attachment\"")), new String(record.value(), StandardCharsets.UTF_8));
+        assertEquals(Map.of("accepted", 1L, "unsupported_item:attachment", 1L),
+                outcomes(project, Map.of("accepted", 1L, "unsupported_item:attachment", 1L)));
+    }
+
+    @Test
+    void goEnvelopeTransactionAndCheckIn() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("go");
+        HttpResponse<String> response = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project))
+                .header("Content-Type", "application/x-sentry-envelope"), fixture("go.envelope", project));
+        assertEquals(200, response.statusCode(), response.body());
+        published("sluice.transactions", "d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4", project, "transaction");
+        assertEquals(Map.of("accepted", 1L, "unsupported_item:check_in", 1L),
+                outcomes(project, Map.of("accepted", 1L, "unsupported_item:check_in", 1L)));
+    }
+
+    @Test
+    void dotnetEnvelopeWithAuthorizationSentryAndAnUnknownItemType() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("dotnet");
+        HttpResponse<String> response = post(envelope(project, "").header("Authorization", sentryAuth(project)),
+                fixture("dotnet.envelope", project));
+        assertEquals(200, response.statusCode(), response.body());
+        published("sluice.errors", "e6e6e6e6e6e6e6e6e6e6e6e6e6e6e6e6", project, "project");
+        assertEquals(Map.of("accepted", 1L, "unsupported_item:session", 1L, "unsupported_item:other", 1L),
+                outcomes(project, Map.of("accepted", 1L, "unsupported_item:session", 1L, "unsupported_item:other", 1L)));
+    }
+
+    @Test
+    void storeTakesAnErrorOrATransactionByItsType() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("store");
+        HttpRequest.Builder store = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/"
+                + project.numericId() + "/store")).header("X-Sentry-Auth", sentryAuth(project)).header("Content-Type", "application/json");
+        HttpResponse<String> error = post(store, "{\"event_id\":\"f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1\",\"message\":\"boom\"}"
+                .getBytes(StandardCharsets.UTF_8));
+        assertEquals("{\"id\":\"f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1\"}", error.body());
+        HttpResponse<String> transaction = post(store, ("{\"type\":\"transaction\",\"event_id\":\"f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2\","
+                + "\"transaction\":\"GET /\",\"tags\":{\"http.status_code\":\"200\"}}").getBytes(StandardCharsets.UTF_8));
+        assertEquals(200, transaction.statusCode(), transaction.body());
+        published("sluice.errors", "f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1", project, "project");
+        published("sluice.transactions", "f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2", project, "transaction");
+    }
+
+    @Test
+    void preflightIsAnsweredForAnyOrigin() {
+        ProjectAdmin.NewProject project = gateway.newProject("preflight");
+        HttpResponse<String> response = TestGateway.send(envelope(project, "").header("Origin", "https://shop.example")
+                .header("Access-Control-Request-Method", "POST").method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build());
+        assertEquals(200, response.statusCode());
+        assertEquals("POST", response.headers().firstValue("Access-Control-Allow-Methods").orElse(null));
+        assertEquals("content-type, x-sentry-auth, sentry-trace, baggage, content-encoding",
+                response.headers().firstValue("Access-Control-Allow-Headers").orElse(null));
+        assertEquals("86400", response.headers().firstValue("Access-Control-Max-Age").orElse(null));
+        assertEquals("*", response.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+    }
+
+    @Test
+    void keysAreCheckedAndAPrivateKeyIsNoDsnKey() {
+        ProjectAdmin.NewProject project = gateway.newProject("keys");
+        ProjectAdmin.NewProject other = gateway.newProject("other");
+        byte[] body = "{}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n".getBytes(StandardCharsets.UTF_8);
+        assertEquals(401, post(envelope(project, "?sentry_key=" + other.dsnKey().publicKey()), body).statusCode());
+        assertEquals(401, post(envelope(project, "?sentry_key=" + project.key()), body).statusCode());
+        HttpResponse<String> bearer = post(envelope(project, "").header("Authorization", "Bearer " + project.key()), body);
+        assertEquals(401, bearer.statusCode());
+        assertEquals("*", bearer.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+        HttpResponse<String> conflicting = post(envelope(project, "?sentry_key=" + other.dsnKey().publicKey())
+                .header("X-Sentry-Auth", sentryAuth(project)), body);
+        assertEquals(400, conflicting.statusCode());
+        assertTrue(conflicting.body().startsWith("{\"error\":\"bad_request\""), conflicting.body());
+        assertEquals(401, post(envelope(project, ""), body).statusCode()); // no credential at all
+        // And a DSN key is no Bearer key on the v1 API.
+        assertEquals(401, TestGateway.send(gateway.request(project.token(), "project")
+                .header("Authorization", "Bearer " + project.dsnKey().publicKey())
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build()).statusCode());
+    }
+
+    @Test
+    void anOriginTheKeyDoesNotListGets403AndAListedOneIsEchoed() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("origins");
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+            admin.setDsnOrigins(project.token(), project.dsnKey().id(), List.of("https://shop.example"));
+        }
+        byte[] body = "{}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n".getBytes(StandardCharsets.UTF_8);
+        HttpResponse<String> refused = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) { // the gateway follows the registry
+            refused = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)).header("Origin", "https://evil.example"), body);
+            if (refused.statusCode() == 403) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        assertEquals(403, refused.statusCode());
+        assertTrue(refused.body().startsWith("{\"error\":\"origin_not_allowed\""), refused.body());
+        HttpResponse<String> allowed = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project))
+                .header("Origin", "https://shop.example"), body);
+        assertEquals(200, allowed.statusCode(), allowed.body());
+        assertEquals("https://shop.example", allowed.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+    }
+
+    @Test
+    void anEnvelopeWhoseTransactionIsOverItsEndpointQuotaIs200ForItsErrorAndNamesTheTransactionCategory() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("partly");
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+            admin.setQuota(project.token(), "transaction", new Quota(1, 1));
+        }
+        byte[] body = ("{\"event_id\":\"0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a\"}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n"
+                + "{\"type\":\"transaction\"}\n{\"transaction\":\"GET /\"}\n").getBytes(StandardCharsets.UTF_8);
+        HttpResponse<String> response = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) { // until the gateway has the new quota and the bucket is empty
+            response = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
+            if (response.headers().firstValue("X-Sentry-Rate-Limits").isPresent()) {
+                break;
+            }
+        }
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals("{\"id\":\"0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a\"}", response.body());
+        assertEquals("1:transaction:project:quota_exceeded", response.headers().firstValue("X-Sentry-Rate-Limits").orElse(null));
+    }
+
+    @Test
+    void aProjectOverItsQuotaGets429WithSentryRateLimits() throws Exception {
+        ProjectAdmin.NewProject project;
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+            project = admin.create("limited", new Quota(1, 1));
+        }
+        gateway.awaitKnown(project); // spends the one event of the burst
+        Thread.sleep(1100); // and it refills
+        byte[] body = "{}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n".getBytes(StandardCharsets.UTF_8);
+        assertEquals(200, post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body).statusCode());
+        HttpResponse<String> limited = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
+        assertEquals(429, limited.statusCode(), limited.body());
+        assertEquals("1:error;transaction:project:quota_exceeded", limited.headers().firstValue("X-Sentry-Rate-Limits").orElse(null));
+        assertEquals("1", limited.headers().firstValue("Retry-After").orElse(null));
+        assertEquals("*", limited.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+    }
+}

@@ -1,0 +1,35 @@
+package io.sluice.gateway.admit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+import io.sluice.outcomes.Outcome;
+
+class IngestRouteTest {
+    @Test
+    void sentryPathsWithAndWithoutTrailingSlashAndQuery() {
+        assertEquals(new IngestRoute(null, null, SentryEndpoint.ENVELOPE, 42, false), IngestRoute.of("POST", "/api/42/envelope/"));
+        assertEquals(new IngestRoute(null, null, SentryEndpoint.ENVELOPE, 42, false),
+                IngestRoute.of("POST", "/api/42/envelope?sentry_key=k"));
+        assertEquals(new IngestRoute(null, null, SentryEndpoint.STORE, 7, false), IngestRoute.of("POST", "/api/7/store"));
+        assertEquals(new IngestRoute(null, null, SentryEndpoint.STORE, 7, true), IngestRoute.of("OPTIONS", "/api/7/store/"));
+    }
+
+    @Test
+    void theV1PathsAreUnchanged() {
+        assertEquals(new IngestRoute("shop", Endpoint.TRANSACTION), IngestRoute.of("POST", "/api/v1/shop/transaction"));
+        assertEquals(Outcome.METHOD_NOT_ALLOWED, assertThrows(Rejection.class,
+                () -> IngestRoute.of("OPTIONS", "/api/v1/shop/transaction")).outcome());
+    }
+
+    @Test
+    void notDigitsTooLongOrOtherNamesAreNotFound() {
+        for (String path : new String[] {"/api/abc/envelope/", "/api/1234567890123456/envelope/", "/api/1/minidump/",
+                "/api//envelope/", "/api/1/2/envelope/"}) {
+            assertEquals(Outcome.NOT_FOUND, assertThrows(Rejection.class, () -> IngestRoute.of("POST", path)).outcome(), path);
+        }
+        assertEquals(Outcome.METHOD_NOT_ALLOWED, assertThrows(Rejection.class, () -> IngestRoute.of("GET", "/api/1/envelope/")).outcome());
+    }
+}
