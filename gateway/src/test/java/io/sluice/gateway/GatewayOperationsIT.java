@@ -124,9 +124,9 @@ class GatewayOperationsIT {
             HttpResponse<String> ready = gateway.admin("/readyz");
             assertEquals(200, ready.statusCode(), ready.body());
             String metrics = gateway.admin("/metrics").body();
-            assertTrue(metrics.contains("sluice_gateway_requests_total{endpoint=\"transaction\",status=\"200\"} 1\n"), metrics);
-            assertTrue(metrics.contains("sluice_gateway_requests_total{endpoint=\"transaction\",status=\"401\"} 1\n"), metrics);
-            assertTrue(metrics.contains("sluice_gateway_rejections_total{reason=\"unauthorized\"} 1\n"), metrics);
+            assertTrue(metrics.contains("sluice_gateway_requests_total{endpoint=\"transaction\",status=\"200\"} 1.0\n"), metrics);
+            assertTrue(metrics.contains("sluice_gateway_requests_total{endpoint=\"transaction\",status=\"401\"} 1.0\n"), metrics);
+            assertTrue(metrics.contains("sluice_gateway_rejections_total{reason=\"unauthorized\"} 1.0\n"), metrics);
             assertTrue(metrics.contains("sluice_gateway_kafka_produce_duration_seconds_count 1\n"), metrics);
             assertTrue(!metrics.contains(project.key()) && !metrics.contains(project.token()), "no secrets or tokens as labels");
         }
