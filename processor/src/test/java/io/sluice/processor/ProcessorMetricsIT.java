@@ -1,6 +1,7 @@
 package io.sluice.processor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -36,8 +37,8 @@ class ProcessorMetricsIT {
             Pattern.compile("(?m)^jvm_gc_memory_allocated_bytes_total "),
             Pattern.compile("(?m)^jvm_threads_live_threads "),
             Pattern.compile("(?m)^process_cpu_usage "),
-            // The sink's consumer: not one of Streams' (their ids name the stream thread).
-            Pattern.compile("(?m)^kafka_consumer_fetch_manager_records_consumed_total\\{client_id=\"(?![^\"]*StreamThread)[^\"]+\""),
+            // The sink's consumer (Streams' are named after the application id, a process id and their thread).
+            Pattern.compile("(?m)^kafka_consumer_fetch_manager_records_consumed_total\\{client_id=\"sluice-procmetrics-sink\""),
             Pattern.compile("(?m)^kafka_stream_thread_process_rate\\{"),
             Pattern.compile("(?m)^kafka_stream_thread_commit_latency_avg\\{"),
             Pattern.compile("(?m)^kafka_producer_record_send_total\\{client_id=\"[^\"]*StreamThread"),
@@ -47,6 +48,9 @@ class ProcessorMetricsIT {
             Pattern.compile("(?m)^kafka_stream_state_block_cache_usage\\{"),
             Pattern.compile("(?m)^sluice_processor_input_lag_records "),
             Pattern.compile("(?m)^sluice_sink_rows_inserted_total\\{table=\"sluice_procmetrics\\.transactions\"} 1\\.0$"));
+
+    /** The record key Streams repartitions by: never a label. */
+    private static final String PROJECT = "tok7f3a9c1e";
 
     @TempDir
     Path stateDir;
@@ -59,11 +63,12 @@ class ProcessorMetricsIT {
         TopicSetup.ensureTopics(config.kafka());
         String db = values.get("SLUICE_CLICKHOUSE_DATABASE");
         try (Processor processor = Processor.start(config); RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
-            raw.transaction("procmetrics.transactions", "shop", "t1", Instant.now().truncatedTo(ChronoUnit.MINUTES), 200);
+            raw.transaction("procmetrics.transactions", PROJECT, "t1", Instant.now().truncatedTo(ChronoUnit.MINUTES), 200);
             Await.until(Duration.ofSeconds(120), "1", () -> ClickHouseQuery.run(engines,
                     "SELECT count() FROM " + db + ".transactions FINAL"));
             // The Kafka binders pick up meters registered since (tasks, stores) every 10 s.
             assertEquals(List.of(), Await.until(Duration.ofSeconds(40), List.of(), () -> missing(metrics(processor))));
+            assertFalse(metrics(processor).contains(PROJECT), "no project token as a label");
         }
     }
 
