@@ -5,15 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,9 +29,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import io.sluice.config.Setting;
+import io.sluice.gateway.ops.GatewayMetrics;
+import io.sluice.metrics.PrometheusMetrics;
+import io.sluice.processor.ops.ProcessorMeters;
+import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SchemaMigrations;
+import io.sluice.sink.SinkMetrics;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
@@ -35,6 +46,7 @@ import io.sluice.testkit.RealEngines;
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class DeploymentFilesIT {
     private static final Path ROOT = Path.of("..");
+    private static final Pattern SLUICE_METRIC = Pattern.compile("\\bsluice_[a-z0-9_]+\\b");
     private static final Pattern SETTING_NAME = Pattern.compile("\\bSLUICE_[A-Z0-9_]+\\b");
 
     @Test
@@ -46,14 +58,61 @@ class DeploymentFilesIT {
         }
         JsonNode dashboard = new ObjectMapper().readTree(ROOT.resolve("deploy/grafana/dashboards/sluice.json").toFile());
         List<String> queries = new ArrayList<>();
-        dashboard.get("panels").forEach(panel -> panel.get("targets").forEach(target -> queries.add(target.get("rawSql").asText())));
+        // The ClickHouse panels' SQL (the operations row's Prometheus panels have PromQL, checked below).
+        dashboard.get("panels").forEach(panel -> panel.path("targets").forEach(target -> {
+            if (target.has("rawSql")) {
+                queries.add(target.get("rawSql").asText());
+            }
+        }));
         queries.add(dashboard.at("/templating/list/0/query").asText());
         for (String sql : queries) {
             String runnable = sql.replace("'${project}'", "'some-project'")
                     .replaceAll("\\$__timeFilter\\((\\w+)\\)", "$1 >= now() - INTERVAL 1 HOUR");
             ClickHouseQuery.run(engines, runnable); // throws with ClickHouse's message when a query is wrong
         }
-        assertEquals(6, queries.size(), "five panels and the project variable");
+        assertEquals(7, queries.size(), "six ClickHouse panels and the project variable");
+    }
+
+    @Test
+    void everyPrometheusPanelQueryNamesMetricsTheServersExpose() throws Exception {
+        JsonNode dashboard = new ObjectMapper().readTree(ROOT.resolve("deploy/grafana/dashboards/sluice.json").toFile());
+        Set<String> named = new TreeSet<>();
+        dashboard.get("panels").forEach(panel -> panel.path("targets").forEach(target -> {
+            Matcher metric = SLUICE_METRIC.matcher(target.path("expr").asText());
+            while (metric.find()) {
+                named.add(metric.group());
+            }
+        }));
+        assertEquals(Set.of("sluice_gateway_requests_total", "sluice_gateway_kafka_produce_duration_seconds_bucket",
+                "sluice_processor_input_lag_records", "sluice_sink_lag_records", "sluice_sink_insert_duration_seconds_bucket",
+                "sluice_sink_last_progress_age_seconds"), named);
+        Set<String> exposed = exposedMetricNames();
+        for (String name : named) {
+            assertTrue(exposed.contains(name), name + " is not among " + exposed);
+        }
+    }
+
+    /** The names of the sluice_* series a gateway and a processor expose, their meters registered as at run time. */
+    private static Set<String> exposedMetricNames() throws Exception {
+        StringBuilder text = new StringBuilder();
+        try (GatewayMetrics gateway = new GatewayMetrics(); PrometheusMetrics processor = new PrometheusMetrics()) {
+            gateway.answered("transaction", 200, System.nanoTime());
+            gateway.produced(System.nanoTime());
+            text.append(gateway.prometheusText());
+            new SinkMetrics(Duration.ofSeconds(60), processor.registry());
+            StreamsBuilder builder = new StreamsBuilder();
+            builder.stream("in").to("out");
+            Properties props = new Properties();
+            props.put(StreamsConfig.APPLICATION_ID_CONFIG, "deployment-files");
+            props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
+            props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("deployment-files").toString());
+            try (KafkaStreams streams = new KafkaStreams(builder.build(), props)) { // never started
+                ProcessorMeters.bind(processor, streams, new DeadLetterCounts());
+                text.append(processor.scrapeText());
+            }
+        }
+        return text.toString().lines().filter(line -> line.startsWith("sluice_"))
+                .map(line -> line.split("[{ ]", 2)[0]).collect(Collectors.toCollection(TreeSet::new));
     }
 
     @Test

@@ -75,6 +75,7 @@ public final class Gateway implements AutoCloseable {
         // core's share too, and fewer loops handle more ready connections per wake-up.
         int ioThreads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
         this.workers = new MultiThreadIoEventLoopGroup(ioThreads, NioIoHandler.newFactory());
+        metrics.bindNetty(acceptor, workers);
     }
 
     public static Gateway start(GatewayConfig config) throws InterruptedException {
@@ -86,6 +87,7 @@ public final class Gateway implements AutoCloseable {
         EventPublisher publisher = new EventPublisher(producer, config.kafka().topics());
         Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());
         Gateway gateway = new Gateway(config, registry, kafka, publisher, outcomes);
+        gateway.metrics.prometheus().bindKafka(producer); // kafka_producer_*: batching, retries, request latency
         try {
             if (!registry.awaitLoaded(config.readyTimeout())) {
                 throw new IllegalStateException("the project registry (" + config.kafka().topics().projects()
@@ -187,6 +189,7 @@ public final class Gateway implements AutoCloseable {
         acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         kafka.close();
         registry.close();
+        metrics.close();
         LOG.info("gateway stopped");
     }
 

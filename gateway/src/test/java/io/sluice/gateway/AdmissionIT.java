@@ -129,7 +129,7 @@ class AdmissionIT {
             assertEquals(200, gateway.postBytes(project, "transaction", small, "Content-Encoding", "gzip").statusCode(),
                     "what fits once decompressed is accepted");
             assertEquals(0L, Await.until(Duration.ofSeconds(10), 0L, () -> gateway.gateway.metrics().inFlightBytes().get()));
-            assertTrue(gateway.admin("/metrics").body().contains("\nsluice_gateway_in_flight_bytes 0\n"));
+            assertTrue(gateway.admin("/metrics").body().contains("\nsluice_gateway_in_flight_bytes 0.0\n"));
         }
     }
 

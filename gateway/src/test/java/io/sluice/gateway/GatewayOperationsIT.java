@@ -138,6 +138,28 @@ class GatewayOperationsIT {
     }
 
     @Test
+    void theMetricsIncludeTheJvmNettyAndKafkaProducerMeters(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of())) {
+            ProjectAdmin.NewProject project = gateway.newProject("operated");
+            assertEquals(200, gateway.post(project, "transaction", TRANSACTION).statusCode());
+
+            HttpResponse<String> response = gateway.admin("/metrics");
+            assertEquals("text/plain; version=0.0.4; charset=utf-8", response.headers().firstValue("Content-Type").orElse(""));
+            String metrics = response.body();
+            for (String meter : List.of(
+                    "jvm_memory_used_bytes{area=\"heap\"", "jvm_gc_memory_allocated_bytes_total ", "jvm_threads_live_threads ",
+                    "process_cpu_usage ",
+                    "netty_eventexecutor_tasks_pending{group=\"workers\",name=\"", "netty_eventexecutor_tasks_pending{group=\"acceptor\",",
+                    "netty_allocator_memory_used{allocator_type=\"", "netty_direct_memory_max_bytes ",
+                    "kafka_producer_request_latency_avg{client_id=\"sluice-gateway\"",
+                    "kafka_producer_record_send_total{client_id=\"sluice-gateway\"")) {
+                assertTrue(metrics.contains("\n" + meter), meter + " in\n" + metrics);
+            }
+            assertTrue(!metrics.contains(project.key()) && !metrics.contains(project.token()), "no secrets or tokens as labels");
+        }
+    }
+
+    @Test
     void closingStopsAcceptingButAnswersTheRequestInFlight(Engines engines) throws Exception {
         TestGateway gateway = TestGateway.start(engines, Map.of());
         ProjectAdmin.NewProject project = gateway.newProject("draining");

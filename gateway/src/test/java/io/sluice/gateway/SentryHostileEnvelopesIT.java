@@ -143,7 +143,7 @@ class SentryHostileEnvelopesIT {
             stranger.send("POST /api/" + project.numericId() + "/envelope/ HTTP/1.1\r\nHost: localhost\r\n"
                     + "Content-Length: 60000\r\n\r\n");
             io.sluice.testkit.Await.until("the stranger's reservation", java.time.Duration.ofSeconds(10), true,
-                    () -> gateway.admin("/metrics").body().contains("\nsluice_gateway_unauthenticated_in_flight_bytes 60000\n"));
+                    () -> gateway.admin("/metrics").body().contains("\nsluice_gateway_unauthenticated_in_flight_bytes 60000.0\n"));
             HttpResponse<String> another = TestGateway.send(SentryEndpointsIT.envelope(gateway, project, "")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[10_000])).build());
             assertEquals(503, another.statusCode(), another.body());

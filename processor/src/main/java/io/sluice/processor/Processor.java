@@ -18,7 +18,9 @@ import com.clickhouse.client.api.Client;
 import io.sluice.config.Topics;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
+import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.ops.ProcessorAdmin;
+import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.JsonSerde;
 import io.sluice.processor.topology.ProcessorTopology;
@@ -40,8 +42,11 @@ public final class Processor implements AutoCloseable {
     private final Thread sinkThread;
     private final Client clickHouse;
     private final ProcessorAdmin admin;
+    private final PrometheusMetrics metrics;
 
-    private Processor(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse, ProcessorAdmin admin) {
+    private Processor(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse, ProcessorAdmin admin,
+                      PrometheusMetrics metrics) {
+        this.metrics = metrics;
         this.streams = streams;
         this.sink = sink;
         this.sinkThread = sinkThread;
@@ -62,24 +67,27 @@ public final class Processor implements AutoCloseable {
             LOG.error("stream thread failed; replacing it", error);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
+        PrometheusMetrics metrics = new PrometheusMetrics();
+        ProcessorMeters.bind(metrics, streams, deadLetters);
         streams.start();
 
         ClickHouseSink sink = new ClickHouseSink(clickHouse, config.kafka(),
                 config.applicationId() + "-sink", config.instanceId().isEmpty() ? "" : config.instanceId() + "-sink",
-                SinkTables.of(topics, config.clickHouse().database()).tableByTopic(), topics.deadLetters(), config.sinkLimits());
+                SinkTables.of(topics, config.clickHouse().database()).tableByTopic(), topics.deadLetters(), config.sinkLimits(), metrics);
         Thread sinkThread = new Thread(sink, "sluice-clickhouse-sink");
         sinkThread.start();
         ProcessorAdmin admin;
         try {
-            admin = ProcessorAdmin.start(config.adminHost(), config.adminPort(), streams, deadLetters, sink.metrics(), sinkThread::isAlive);
+            admin = ProcessorAdmin.start(config.adminHost(), config.adminPort(), streams, metrics, sink.metrics(), sinkThread::isAlive);
         } catch (java.io.IOException e) {
             streams.close(Duration.ofSeconds(10));
             sink.close();
             clickHouse.close();
+            metrics.close();
             throw new java.io.UncheckedIOException("cannot open the processor's admin port " + config.adminPort(), e);
         }
         LOG.info("processor started: {} and {} → {}", topics.transactions(), topics.errors(), config.clickHouse());
-        return new Processor(streams, sink, sinkThread, clickHouse, admin);
+        return new Processor(streams, sink, sinkThread, clickHouse, admin, metrics);
     }
 
     static Properties streamsProperties(ProcessorConfig config, DeadLetterCounts deadLetters) {
@@ -146,6 +154,7 @@ public final class Processor implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         clickHouse.close();
+        metrics.close();
         LOG.info("processor stopped");
     }
 }

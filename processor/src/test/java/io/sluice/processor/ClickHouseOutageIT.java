@@ -100,7 +100,7 @@ class ClickHouseOutageIT {
 
     /** The sum of {@code sluice_sink_insert_failures_total} over the tables. */
     private static long insertFailures(String metrics) {
-        Matcher line = Pattern.compile("(?m)^sluice_sink_insert_failures_total\\{table=\"sluice_outage\\.[a-z_0-9]+\"} (\\d+)$")
+        Matcher line = Pattern.compile("(?m)^sluice_sink_insert_failures_total\\{table=\"sluice_outage\\.[a-z_0-9]+\"} (\\d+)\\.0$")
                 .matcher(metrics);
         long failures = 0;
         while (line.find()) {

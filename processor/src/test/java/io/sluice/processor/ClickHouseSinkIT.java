@@ -63,10 +63,9 @@ class ClickHouseSinkIT {
                 fixture.send(0, SinkFixture.row("later", TIME, "GET /", 0));
                 String all = good + ",later";
                 assertEquals(all, Await.until(Duration.ofSeconds(60), all, () -> eventIds(engines, fixture.db)));
-                StringBuilder metrics = new StringBuilder();
-                sink.metrics().writeTo(metrics);
-                assertTrue(metrics.toString().contains("sluice_sink_dead_letters_total{table=\"" + fixture.db + ".transactions\"} 1\n"),
-                        metrics.toString());
+                String metrics = fixture.metrics(sink);
+                assertTrue(metrics.contains("sluice_sink_dead_letters_total{table=\"" + fixture.db + ".transactions\"} 1.0\n"),
+                        metrics);
             } finally {
                 SinkFixture.stop(sink, thread);
             }
@@ -87,9 +86,8 @@ class ClickHouseSinkIT {
             try {
                 String ten = "row00,row01,row02,row03,row04,row05,row06,row07,row08,row09";
                 assertEquals(ten, Await.until(Duration.ofSeconds(60), ten, () -> eventIds(engines, fixture.db)));
-                StringBuilder metrics = new StringBuilder();
-                sink.metrics().writeTo(metrics);
-                assertTrue(metrics.toString().contains("sluice_sink_batch_rows_count 2\n"), metrics.toString());
+                String metrics = fixture.metrics(sink);
+                assertTrue(metrics.contains("sluice_sink_batch_rows_count 2\n"), metrics);
             } finally {
                 SinkFixture.stop(sink, thread);
             }

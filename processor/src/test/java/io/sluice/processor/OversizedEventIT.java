@@ -103,10 +103,10 @@ class OversizedEventIT {
             }
             assertEquals(KafkaStreams.State.RUNNING, processor.state());
             String metrics = metrics(processor);
-            assertTrue(metrics.contains("sluice_processor_dead_letters_total{reason=\"unproducible\"} 2\n"), metrics);
-            assertTrue(metrics.contains("sluice_processor_dead_letters_total{reason=\"unparseable\"} 0\n"), metrics);
+            assertTrue(metrics.contains("sluice_processor_dead_letters_total{reason=\"unproducible\"} 2.0\n"), metrics);
+            assertTrue(metrics.contains("sluice_processor_dead_letters_total{reason=\"unparseable\"} 0.0\n"), metrics);
             // Streams counts what a production handler skips as dropped too.
-            assertTrue(metrics.contains("sluice_processor_dropped_records_total 2\n"), metrics);
+            assertTrue(metrics.contains("sluice_processor_dropped_records_total 2.0\n"), metrics);
         }
     }
 
@@ -138,8 +138,8 @@ class OversizedEventIT {
                     KafkaRecords.header(dead.get(0), "sluice.dead_letter.source"));
             assertEquals(KafkaStreams.State.RUNNING, processor.state());
             String metrics = metrics(processor);
-            assertTrue(metrics.contains("sluice_processor_dead_letters_total{reason=\"unparseable\"} 1\n"), metrics);
-            assertTrue(metrics.contains("sluice_processor_dropped_records_total 0\n"), metrics);
+            assertTrue(metrics.contains("sluice_processor_dead_letters_total{reason=\"unparseable\"} 1.0\n"), metrics);
+            assertTrue(metrics.contains("sluice_processor_dropped_records_total 0.0\n"), metrics);
         }
     }
 

@@ -29,6 +29,7 @@ import com.clickhouse.client.api.Client;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
 import io.sluice.kafka.TopicSetup;
+import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
 import io.sluice.sink.SinkLimits;
@@ -138,19 +139,15 @@ class ProcessorExactnessIT {
         // (The processor's own topic-table map: a hand-written one named a traffic topic that does not exist,
         // and the aggregates were never delivered again.)
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
-        try (Client client = ClickHouseClients.create(config.clickHouse())) {
+        try (Client client = ClickHouseClients.create(config.clickHouse()); PrometheusMetrics againMetrics = new PrometheusMetrics()) {
             ClickHouseSink again = new ClickHouseSink(client, KafkaSettings.at(engines.kafkaBootstrapServers()), "exact-redelivery", "",
                     SinkTables.of(config.kafka().topics(), db).tableByTopic(), config.kafka().topics().deadLetters(),
-                    new SinkLimits(10_000, 16 << 20, Duration.ofMillis(200), Duration.ofSeconds(60)));
+                    new SinkLimits(10_000, 16 << 20, Duration.ofMillis(200), Duration.ofSeconds(60)), againMetrics);
             Thread thread = new Thread(again);
             thread.start();
             try {
                 // The second delivery happened, for every table: ClickHouse acknowledged each row again.
-                Await.until("the second sink to insert every row of every table again", ARRIVAL, firstDelivery, () -> {
-                    StringBuilder metrics = new StringBuilder();
-                    again.metrics().writeTo(metrics);
-                    return insertedRows(metrics.toString());
-                });
+                Await.until("the second sink to insert every row of every table again", ARRIVAL, firstDelivery, () -> insertedRows(againMetrics.scrapeText()));
             } finally {
                 again.close();
                 thread.join(30_000);
@@ -167,14 +164,14 @@ class ProcessorExactnessIT {
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, ready.statusCode(), ready.body());
         String metrics = get("/metrics");
-        assertTrue(metrics.contains("sluice_sink_rows_inserted_total{table=\"" + db + ".transactions\"} 200\n"), metrics);
-        assertTrue(metrics.contains("sluice_processor_streams_running 1\n"), metrics);
+        assertTrue(metrics.contains("sluice_sink_rows_inserted_total{table=\"" + db + ".transactions\"} 200.0\n"), metrics);
+        assertTrue(metrics.contains("sluice_processor_streams_running 1.0\n"), metrics);
     }
 
     /** {@code sluice_sink_rows_inserted_total} per table of this test's database. */
     private static Map<String, Long> insertedRows(String metrics) {
         Map<String, Long> rows = new TreeMap<>();
-        Matcher line = Pattern.compile("(?m)^sluice_sink_rows_inserted_total\\{table=\"(" + Pattern.quote(db) + "\\.[a-z_0-9]+)\"} (\\d+)$")
+        Matcher line = Pattern.compile("(?m)^sluice_sink_rows_inserted_total\\{table=\"(" + Pattern.quote(db) + "\\.[a-z_0-9]+)\"} (\\d+)\\.0$")
                 .matcher(metrics);
         while (line.find()) {
             rows.put(line.group(1), Long.parseLong(line.group(2)));

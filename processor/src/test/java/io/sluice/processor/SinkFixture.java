@@ -14,6 +14,7 @@ import com.clickhouse.client.api.Client;
 
 import io.sluice.config.Settings;
 import io.sluice.kafka.TopicSetup;
+import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
 import io.sluice.sink.SchemaMigrations;
@@ -31,6 +32,8 @@ final class SinkFixture implements AutoCloseable {
     final String deadLetters;
     final Client client;
     private final KafkaProducer<byte[], byte[]> producer;
+    private final java.util.List<PrometheusMetrics> registries = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Map<ClickHouseSink, PrometheusMetrics> sinkMetrics = new java.util.concurrent.ConcurrentHashMap<>();
 
     SinkFixture(String name, Engines engines, String clickHouseUrl, Path stateDir) {
         config = ProcessorConfig.from(new Settings(PipelineSettings.forTest(name, engines, clickHouseUrl, stateDir)));
@@ -45,8 +48,23 @@ final class SinkFixture implements AutoCloseable {
     }
 
     ClickHouseSink sink(String group, SinkLimits limits) {
-        return new ClickHouseSink(client, config.kafka(), group, "", Map.of(history, db + ".transactions"),
-                deadLetters, limits);
+        PrometheusMetrics metrics = prometheus();
+        ClickHouseSink sink = new ClickHouseSink(client, config.kafka(), group, "", Map.of(history, db + ".transactions"),
+                deadLetters, limits, metrics);
+        sinkMetrics.put(sink, metrics);
+        return sink;
+    }
+
+    /** A registry of its own for one sink, closed with the fixture. */
+    PrometheusMetrics prometheus() {
+        PrometheusMetrics metrics = new PrometheusMetrics();
+        registries.add(metrics);
+        return metrics;
+    }
+
+    /** The Prometheus text of a sink made by {@link #sink}. */
+    String metrics(ClickHouseSink sink) {
+        return sinkMetrics.get(sink).scrapeText();
     }
 
     static SinkLimits limits(int rows, long bytes, Duration interval) {
@@ -87,6 +105,7 @@ final class SinkFixture implements AutoCloseable {
 
     @Override
     public void close() {
+        registries.forEach(PrometheusMetrics::close);
         producer.close();
         client.close();
     }

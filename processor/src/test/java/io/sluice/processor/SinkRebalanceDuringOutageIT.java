@@ -66,15 +66,15 @@ class SinkRebalanceDuringOutageIT {
                 fixture.send(i % 3, SinkFixture.row(sent.get(sent.size() - 1), TIME, "GET /", 0));
             }
             // The first instance holds rows it cannot insert...
-            assertEquals(true, Await.until(Duration.ofSeconds(60), true, () -> failures(first) > 0));
+            assertEquals(true, Await.until(Duration.ofSeconds(60), true, () -> failures(fixture, first) > 0));
             // ...when a second joins: the partitions are shared out anew (rebalance) during the outage.
             ClickHouseSink second = fixture.sink(group, SinkFixture.limits(20_000, 16 << 20, Duration.ofMillis(200)));
             Thread secondThread = SinkFixture.start(second, "sink-second");
-            assertEquals(true, Await.until(Duration.ofSeconds(60), true, () -> failures(second) > 0));
+            assertEquals(true, Await.until(Duration.ofSeconds(60), true, () -> failures(fixture, second) > 0));
             // And leaves again, still during the outage: its partitions go back to the first (a second rebalance).
             SinkFixture.stop(second, secondThread);
-            long failuresBefore = failures(first);
-            assertEquals(true, Await.until(Duration.ofSeconds(60), true, () -> failures(first) > failuresBefore));
+            long failuresBefore = failures(fixture, first);
+            assertEquals(true, Await.until(Duration.ofSeconds(60), true, () -> failures(fixture, first) > failuresBefore));
 
             clickHouse = ClickHouseServer.start(chdb, data, http, tcp, workDir.resolve("ch.log"));
             String total = Integer.toString(BEFORE + DURING);
@@ -99,11 +99,9 @@ class SinkRebalanceDuringOutageIT {
     }
 
     /** Failed insert attempts so far, from the sink's own metrics. */
-    private static long failures(ClickHouseSink sink) {
-        StringBuilder text = new StringBuilder();
-        sink.metrics().writeTo(text);
-        return text.toString().lines().filter(line -> line.startsWith("sluice_sink_insert_failures_total{"))
-                .mapToLong(line -> Long.parseLong(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    private static long failures(SinkFixture fixture, ClickHouseSink sink) {
+        return fixture.metrics(sink).lines().filter(line -> line.startsWith("sluice_sink_insert_failures_total{"))
+                .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 
     private static String query(String url, String sql) {

@@ -46,7 +46,7 @@ class SinkRefusedTableIT {
             }
             SinkLimits limits = new SinkLimits(20_000, 16 << 20, Duration.ofMillis(200), Duration.ofSeconds(2));
             ClickHouseSink sink = new ClickHouseSink(fixture.client, fixture.config.kafka(), "sinktable-sink", "",
-                    Map.of(fixture.history, table), fixture.deadLetters, limits);
+                    Map.of(fixture.history, table), fixture.deadLetters, limits, fixture.prometheus());
             Thread thread = SinkFixture.start(sink, "sink-table");
             try {
                 assertEquals(true, Await.until(Duration.ofSeconds(60), true, () -> sink.metrics().stalled()

@@ -62,12 +62,12 @@ class SinkStallIT {
             assertTrue(body.matches("\\{\"status\":\"not_ready\",\"streams\":\"RUNNING\",\"reason\":\"sink stalled for \\d+ s: inserting into "
                     + "sluice_stall\\.[a-z_0-9]+: .*\"}"), body);
             String metrics = get("http://127.0.0.1:" + processor.adminPort() + "/metrics").body();
-            assertTrue(metrics.contains("\nsluice_sink_stalled 1\n"), metrics);
+            assertTrue(metrics.contains("\nsluice_sink_stalled 1.0\n"), metrics);
 
             clickHouse = ClickHouseServer.start(chdb, data, http, tcp, workDir.resolve("ch.log"));
             assertEquals(200, Await.until(Duration.ofSeconds(90), 200, () -> get(readyz).statusCode()));
             assertEquals("20", Await.until(Duration.ofSeconds(60), "20", () -> requests(url)));
-            assertTrue(get("http://127.0.0.1:" + processor.adminPort() + "/metrics").body().contains("\nsluice_sink_stalled 0\n"));
+            assertTrue(get("http://127.0.0.1:" + processor.adminPort() + "/metrics").body().contains("\nsluice_sink_stalled 0.0\n"));
         } finally {
             processor.close();
             clickHouse.close();

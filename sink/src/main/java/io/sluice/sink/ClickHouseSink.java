@@ -24,8 +24,10 @@ import org.slf4j.LoggerFactory;
 
 import com.clickhouse.client.api.Client;
 
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.sluice.config.KafkaSettings;
 import io.sluice.kafka.KafkaClients;
+import io.sluice.metrics.PrometheusMetrics;
 
 /**
  * Copies the processor's output topics into ClickHouse tables. Rows are batched (by count, bytes
@@ -52,6 +54,8 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private final Map<String, String> tableByTopic;
     private final SinkLimits limits;
     private final KafkaConsumer<byte[], byte[]> consumer;
+    /** The consumer's own meters (kafka_consumer_*), removed when it closes. */
+    private final KafkaClientMetrics consumerMetrics;
     /** Read and not yet committed, per partition (a partition feeds exactly one table). */
     private final Map<TopicPartition, PartitionRows> pending = new LinkedHashMap<>();
     private int pendingRows;
@@ -78,13 +82,15 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
      * @param tableByTopic    which topic fills which table (table names qualified with the database)
      * @param deadLetterTopic where rows ClickHouse refuses go
      * @param instanceId      stable name of this instance for static group membership, or "" for none
+     * @param prometheus      where the sink's meters and its consumer's go
      */
     public ClickHouseSink(Client client, KafkaSettings kafka, String groupId, String instanceId,
-                          Map<String, String> tableByTopic, String deadLetterTopic, SinkLimits limits) {
+                          Map<String, String> tableByTopic, String deadLetterTopic, SinkLimits limits,
+                          PrometheusMetrics prometheus) {
         this.inserter = new RowInserter(client, INSERT_TIMEOUT);
         this.tableByTopic = Map.copyOf(tableByTopic);
         this.limits = limits;
-        this.metrics = new SinkMetrics(limits.stallTimeout());
+        this.metrics = new SinkMetrics(limits.stallTimeout(), prometheus.registry());
         Properties props = KafkaClients.consumerProperties(kafka, groupId);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         // Only what exactly-once transactions committed; aborted attempts never reach ClickHouse.
@@ -96,6 +102,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
             props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId);
         }
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.consumerMetrics = prometheus.bindKafka(consumer);
         this.deadLetters = new DeadLetters(kafka, deadLetterTopic, groupId + "-dead-letters");
     }
 
@@ -130,6 +137,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
                 flush(); // what was read before closing, once; otherwise it is read again next time
             }
             consumer.close(Duration.ofSeconds(10));
+            consumerMetrics.close();
             deadLetters.close();
         }
     }

@@ -3,47 +3,68 @@ package io.sluice.sink;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
-import io.sluice.metrics.Histogram;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.sluice.metrics.Buckets;
 
 /**
  * What the sink did: rows and batches per table, insert latency and failures, rows refused by
  * ClickHouse, how far behind it is, and whether it is stalled (no progress for longer than the
- * stall timeout while rows wait).
+ * stall timeout while rows wait). Its meters live in the registry it is given (the processor's).
  */
 public final class SinkMetrics {
-    private final Map<String, LongAdder> rows = new ConcurrentHashMap<>();
-    private final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
-    private final Map<String, LongAdder> deadLetters = new ConcurrentHashMap<>();
-    private final Histogram batchRows = new Histogram(Histogram.SIZE_BUCKETS);
-    private final Histogram insertDuration = new Histogram(Histogram.LATENCY_BUCKETS);
+    private final MeterRegistry registry;
+    private final Map<String, Counter> rows = new ConcurrentHashMap<>();
+    private final Map<String, Counter> failures = new ConcurrentHashMap<>();
+    private final Map<String, Counter> deadLetters = new ConcurrentHashMap<>();
+    private final DistributionSummary batchRows;
+    private final Timer insertDuration;
     private final AtomicLong lag = new AtomicLong();
     private final Duration stallTimeout;
     /** When the sink last committed, or last had nothing waiting. */
     private volatile long lastProgressNanos = System.nanoTime();
     private volatile String lastError = "";
 
-    public SinkMetrics(Duration stallTimeout) {
+    public SinkMetrics(Duration stallTimeout, MeterRegistry registry) {
         this.stallTimeout = stallTimeout;
+        this.registry = registry;
+        this.batchRows = DistributionSummary.builder("sluice.sink.batch.rows").description("Rows per ClickHouse insert.")
+                .serviceLevelObjectives(Buckets.SIZE).register(registry);
+        this.insertDuration = Timer.builder("sluice.sink.insert.duration").description("Time of one ClickHouse insert.")
+                .serviceLevelObjectives(Buckets.LATENCY).register(registry);
+        Gauge.builder("sluice.sink.lag.records", lag, AtomicLong::get)
+                .description("Records in the output topics not yet written to ClickHouse (max over partitions).").register(registry);
+        Gauge.builder("sluice.sink.last.progress.age.seconds", this, metrics -> metrics.sinceProgress().toMillis() / 1000.0)
+                .description("Seconds since the sink last committed while rows waited.").register(registry);
+        Gauge.builder("sluice.sink.stalled", this, metrics -> metrics.stalled().isPresent() ? 1 : 0)
+                .description("1 while the sink made no progress for longer than SLUICE_SINK_STALL_TIMEOUT.").register(registry);
     }
 
     void inserted(String table, int rowCount, long startNanos) {
-        rows.computeIfAbsent(table, t -> new LongAdder()).add(rowCount);
+        byTable(rows, "sluice.sink.rows.inserted", "Rows inserted into ClickHouse, by table.", table).increment(rowCount);
         batchRows.record(rowCount);
-        insertDuration.recordNanos(System.nanoTime() - startNanos);
+        insertDuration.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 
     void failed(String table, Exception error) {
-        failures.computeIfAbsent(table, t -> new LongAdder()).increment();
+        byTable(failures, "sluice.sink.insert.failures", "Failed ClickHouse inserts (retried), by table.", table).increment();
         lastError = "inserting into " + table + ": " + error;
     }
 
     void deadLettered(String table, int rowCount) {
-        deadLetters.computeIfAbsent(table, t -> new LongAdder()).add(rowCount);
+        byTable(deadLetters, "sluice.sink.dead.letters", "Rows ClickHouse refused, sent to the dead-letter topic, by table.", table)
+                .increment(rowCount);
+    }
+
+    private Counter byTable(Map<String, Counter> counters, String name, String description, String table) {
+        return counters.computeIfAbsent(table, key -> Counter.builder(name).description(description).tag("table", table).register(registry));
     }
 
     void lag(long records) {
@@ -67,27 +88,5 @@ public final class SinkMetrics {
             return Optional.empty();
         }
         return Optional.of("sink stalled for " + since.toSeconds() + " s" + (lastError.isEmpty() ? "" : ": " + lastError));
-    }
-
-    public void writeTo(StringBuilder out) {
-        counter(out, "sluice_sink_rows_inserted_total", "Rows inserted into ClickHouse, by table.", rows);
-        counter(out, "sluice_sink_insert_failures_total", "Failed ClickHouse inserts (retried), by table.", failures);
-        counter(out, "sluice_sink_dead_letters_total", "Rows ClickHouse refused, sent to the dead-letter topic, by table.", deadLetters);
-        batchRows.writeTo(out, "sluice_sink_batch_rows", "Rows per ClickHouse insert.");
-        insertDuration.writeTo(out, "sluice_sink_insert_duration_seconds", "Time of one ClickHouse insert.");
-        out.append("# HELP sluice_sink_lag_records Records in the output topics not yet written to ClickHouse (max over partitions).\n")
-                .append("# TYPE sluice_sink_lag_records gauge\nsluice_sink_lag_records ").append(lag.get()).append('\n');
-        out.append("# HELP sluice_sink_last_progress_age_seconds Seconds since the sink last committed while rows waited.\n")
-                .append("# TYPE sluice_sink_last_progress_age_seconds gauge\nsluice_sink_last_progress_age_seconds ")
-                .append(sinceProgress().toMillis() / 1000.0).append('\n');
-        out.append("# HELP sluice_sink_stalled 1 while the sink made no progress for longer than SLUICE_SINK_STALL_TIMEOUT.\n")
-                .append("# TYPE sluice_sink_stalled gauge\nsluice_sink_stalled ").append(stalled().isPresent() ? 1 : 0).append('\n');
-    }
-
-    private static void counter(StringBuilder out, String name, String help, Map<String, LongAdder> byTable) {
-        out.append("# HELP ").append(name).append(' ').append(help).append('\n');
-        out.append("# TYPE ").append(name).append(" counter\n");
-        new TreeMap<>(byTable).forEach((table, count) ->
-                out.append(name).append("{table=\"").append(table).append("\"} ").append(count.sum()).append('\n'));
     }
 }

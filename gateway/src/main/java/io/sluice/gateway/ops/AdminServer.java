@@ -26,11 +26,13 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
+import io.sluice.metrics.Scrape;
 
 /**
  * The operators' port, apart from the public one: {@code GET /healthz} (the process serves),
  * {@code GET /readyz} (ready for traffic; 503 with the reasons while not) and
- * {@code GET /metrics} (Prometheus text format).
+ * {@code GET /metrics} (Prometheus text format, or OpenMetrics / protobuf when the scraper's
+ * {@code Accept} asks for them).
  */
 public final class AdminServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -84,7 +86,7 @@ public final class AdminServer implements AutoCloseable {
             FullHttpResponse response = switch (path) {
                 case "/healthz" -> json(HttpResponseStatus.OK, JSON.createObjectNode().put("status", "ok"));
                 case "/readyz" -> readiness();
-                case "/metrics" -> text(metrics.prometheusText(), "text/plain; version=0.0.4; charset=utf-8");
+                case "/metrics" -> metrics(metrics.scrape(request.headers().get(HttpHeaderNames.ACCEPT)));
                 default -> json(HttpResponseStatus.NOT_FOUND, JSON.createObjectNode()
                         .put("error", "not_found").put("message", "admin paths: /healthz, /readyz, /metrics"));
             };
@@ -101,6 +103,10 @@ public final class AdminServer implements AutoCloseable {
             return json(HttpResponseStatus.SERVICE_UNAVAILABLE, body);
         }
 
+        private static FullHttpResponse metrics(Scrape scrape) {
+            return bytes(scrape.body(), scrape.contentType());
+        }
+
         private static FullHttpResponse json(HttpResponseStatus status, ObjectNode body) {
             FullHttpResponse response = text(body.toString(), "application/json");
             response.setStatus(status);
@@ -108,7 +114,10 @@ public final class AdminServer implements AutoCloseable {
         }
 
         private static FullHttpResponse text(String body, String contentType) {
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            return bytes(body.getBytes(StandardCharsets.UTF_8), contentType);
+        }
+
+        private static FullHttpResponse bytes(byte[] bytes, String contentType) {
             FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
                     Unpooled.wrappedBuffer(bytes));
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType).setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);

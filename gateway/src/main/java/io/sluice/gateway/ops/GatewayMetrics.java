@@ -1,25 +1,44 @@
 package io.sluice.gateway.ops;
 
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
-import io.sluice.metrics.Histogram;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.netty4.NettyAllocatorMetrics;
+import io.micrometer.core.instrument.binder.netty4.NettyEventExecutorMetrics;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.internal.PlatformDependent;
+import io.sluice.metrics.Buckets;
+import io.sluice.metrics.PrometheusMetrics;
+import io.sluice.metrics.Scrape;
 import io.sluice.outcomes.Outcome;
 
 /**
- * The gateway's metrics, exposed in Prometheus text format on the admin port. Labels are
- * bounded sets (endpoint, status, reason): never a project token or a key.
+ * The gateway's metrics, in its Micrometer registry, exposed in Prometheus formats on the admin
+ * port beside the JVM's, Netty's and the Kafka producer's. Labels are bounded sets (endpoint,
+ * status, reason): never a project token or a key.
  */
-public final class GatewayMetrics {
-    private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
-    private final Map<String, LongAdder> rejections = new ConcurrentHashMap<>();
-    private final Map<String, LongAdder> bytesIn = new ConcurrentHashMap<>();
-    private final Histogram requestDuration = new Histogram(Histogram.LATENCY_BUCKETS);
-    private final Histogram produceDuration = new Histogram(Histogram.LATENCY_BUCKETS);
+public final class GatewayMetrics implements AutoCloseable {
+    private final PrometheusMetrics prometheus = new PrometheusMetrics();
+    private final MeterRegistry registry = prometheus.registry();
+    /** Meters by label value(s): a registry lookup builds an id each time, this does not on the request path. */
+    private final Map<String, Counter> requests = new ConcurrentHashMap<>();
+    private final Map<String, Counter> rejections = new ConcurrentHashMap<>();
+    private final Map<String, Counter> bytesIn = new ConcurrentHashMap<>();
+    private final Timer requestDuration = Timer.builder("sluice.gateway.request.duration")
+            .description("Time from full request to answer.").serviceLevelObjectives(Buckets.LATENCY).register(registry);
+    private final Timer produceDuration = Timer.builder("sluice.gateway.kafka.produce.duration")
+            .description("Time from send to Kafka's acknowledgement.").serviceLevelObjectives(Buckets.LATENCY).register(registry);
     private final AtomicLong inFlightRequests = new AtomicLong();
     private final AtomicLong inFlightBytes = new AtomicLong();
     private final AtomicLong unauthenticatedInFlightBytes = new AtomicLong();
@@ -27,22 +46,42 @@ public final class GatewayMetrics {
     private volatile LongSupplier registrySkips = () -> 0;
     private volatile LongSupplier outcomeRowsDropped = () -> 0;
 
+    public GatewayMetrics() {
+        Gauge.builder("sluice.gateway.in.flight.requests", inFlightRequests, AtomicLong::get)
+                .description("Requests waiting for Kafka.").register(registry);
+        Gauge.builder("sluice.gateway.in.flight.bytes", inFlightBytes, AtomicLong::get)
+                .description("Bytes of requests admitted and not yet answered.").register(registry);
+        Gauge.builder("sluice.gateway.unauthenticated.in.flight.bytes", unauthenticatedInFlightBytes, AtomicLong::get)
+                .description("Bytes of envelopes held before their dsn header is checked (a budget of their own).")
+                .register(registry);
+        Gauge.builder("sluice.gateway.open.connections", openConnections, AtomicLong::get)
+                .description("Open client connections.").register(registry);
+        FunctionCounter.builder("sluice.gateway.registry.skipped.records", this, metrics -> metrics.registrySkips.getAsLong())
+                .description("Malformed project registry records skipped.").register(registry);
+        FunctionCounter.builder("sluice.gateway.outcome.rows.dropped", this, metrics -> metrics.outcomeRowsDropped.getAsLong())
+                .description("Outcome count rows dropped unpublished (Kafka down too long).").register(registry);
+    }
+
     /** One answered request: its endpoint ({@code transaction}, {@code project} or {@code other}) and status. */
     public void answered(String endpoint, int status, long startNanos) {
-        requests.computeIfAbsent("endpoint=\"" + endpoint + "\",status=\"" + status + "\"", k -> new LongAdder()).increment();
-        requestDuration.recordNanos(System.nanoTime() - startNanos);
+        requests.computeIfAbsent(endpoint + ' ' + status, key -> Counter.builder("sluice.gateway.requests")
+                .description("Answered requests by endpoint and HTTP status.")
+                .tag("endpoint", endpoint).tag("status", Integer.toString(status)).register(registry)).increment();
+        requestDuration.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 
     public void rejected(Outcome reason) {
-        rejections.computeIfAbsent("reason=\"" + reason.code() + "\"", k -> new LongAdder()).increment();
+        rejections.computeIfAbsent(reason.code(), code -> Counter.builder("sluice.gateway.rejections")
+                .description("Refused requests by reason (the error code).").tag("reason", code).register(registry)).increment();
     }
 
     public void received(String endpoint, long bytes) {
-        bytesIn.computeIfAbsent("endpoint=\"" + endpoint + "\"", k -> new LongAdder()).add(bytes);
+        bytesIn.computeIfAbsent(endpoint, key -> Counter.builder("sluice.gateway.received.bytes")
+                .description("Request body bytes as sent, by endpoint.").tag("endpoint", endpoint).register(registry)).increment(bytes);
     }
 
     public void produced(long startNanos) {
-        produceDuration.recordNanos(System.nanoTime() - startNanos);
+        produceDuration.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 
     public AtomicLong inFlightRequests() {
@@ -72,38 +111,45 @@ public final class GatewayMetrics {
         this.outcomeRowsDropped = dropped;
     }
 
+    /**
+     * Netty's meters: pending tasks per event loop ({@code netty_eventexecutor_tasks_pending},
+     * label {@code group} acceptor or workers), the buffer allocator's heap and direct memory
+     * ({@code netty_allocator_memory_used}) and, when Netty counts it, all the direct memory it
+     * allocated ({@code netty_direct_memory_used_bytes}). Call off the event loops: naming a
+     * loop's thread waits for the loop to start.
+     */
+    public void bindNetty(EventLoopGroup acceptor, EventLoopGroup workers) {
+        prometheus.bind(new NettyEventExecutorMetrics(acceptor, Tags.of("group", "acceptor")));
+        prometheus.bind(new NettyEventExecutorMetrics(workers, Tags.of("group", "workers")));
+        if (ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider allocator) {
+            prometheus.bind(new NettyAllocatorMetrics(allocator));
+        }
+        // -1 when Netty leaves direct memory to the JDK's cleaner (then jvm_buffer_memory_used_bytes{id="direct"} has it).
+        if (PlatformDependent.usedDirectMemory() >= 0) {
+            Gauge.builder("netty.direct.memory.used", PlatformDependent::usedDirectMemory).baseUnit("bytes")
+                    .description("Direct memory Netty allocated and has not freed.").register(registry);
+        }
+        Gauge.builder("netty.direct.memory.max", PlatformDependent::maxDirectMemory).baseUnit("bytes")
+                .description("Direct memory Netty may allocate.").register(registry);
+    }
+
+    /** The registry, to bind the producer's, Netty's and other meters to. */
+    public PrometheusMetrics prometheus() {
+        return prometheus;
+    }
+
+    /** Everything, in Prometheus text format 0.0.4. */
     public String prometheusText() {
-        StringBuilder out = new StringBuilder(4096);
-        counters(out, "sluice_gateway_requests_total", "Answered requests by endpoint and HTTP status.", requests);
-        counters(out, "sluice_gateway_rejections_total", "Refused requests by reason (the error code).", rejections);
-        counters(out, "sluice_gateway_received_bytes_total", "Request body bytes as sent, by endpoint.", bytesIn);
-        requestDuration.writeTo(out, "sluice_gateway_request_duration_seconds", "Time from full request to answer.");
-        produceDuration.writeTo(out, "sluice_gateway_kafka_produce_duration_seconds", "Time from send to Kafka's acknowledgement.");
-        gauge(out, "sluice_gateway_in_flight_requests", "Requests waiting for Kafka.", inFlightRequests.get());
-        gauge(out, "sluice_gateway_in_flight_bytes", "Bytes of requests admitted and not yet answered.", inFlightBytes.get());
-        gauge(out, "sluice_gateway_unauthenticated_in_flight_bytes",
-                "Bytes of envelopes held before their dsn header is checked (a budget of their own).",
-                unauthenticatedInFlightBytes.get());
-        gauge(out, "sluice_gateway_open_connections", "Open client connections.", openConnections.get());
-        out.append("# HELP sluice_gateway_registry_skipped_records_total Malformed project registry records skipped.\n")
-                .append("# TYPE sluice_gateway_registry_skipped_records_total counter\n")
-                .append("sluice_gateway_registry_skipped_records_total ").append(registrySkips.getAsLong()).append('\n');
-        out.append("# HELP sluice_gateway_outcome_rows_dropped_total Outcome count rows dropped unpublished (Kafka down too long).\n")
-                .append("# TYPE sluice_gateway_outcome_rows_dropped_total counter\n")
-                .append("sluice_gateway_outcome_rows_dropped_total ").append(outcomeRowsDropped.getAsLong()).append('\n');
-        return out.toString();
+        return prometheus.scrapeText();
     }
 
-    private static void counters(StringBuilder out, String name, String help, Map<String, LongAdder> series) {
-        out.append("# HELP ").append(name).append(' ').append(help).append('\n');
-        out.append("# TYPE ").append(name).append(" counter\n");
-        new TreeMap<>(series).forEach((labels, count) ->
-                out.append(name).append('{').append(labels).append("} ").append(count.sum()).append('\n'));
+    /** Everything, in the format the scraper's {@code Accept} header asks for. */
+    public Scrape scrape(String accept) {
+        return prometheus.scrape(accept);
     }
 
-    private static void gauge(StringBuilder out, String name, String help, long value) {
-        out.append("# HELP ").append(name).append(' ').append(help).append('\n');
-        out.append("# TYPE ").append(name).append(" gauge\n");
-        out.append(name).append(' ').append(value).append('\n');
+    @Override
+    public void close() {
+        prometheus.close();
     }
 }

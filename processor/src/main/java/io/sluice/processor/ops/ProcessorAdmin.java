@@ -11,13 +11,15 @@ import org.apache.kafka.streams.KafkaStreams;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
-import io.sluice.processor.topology.DeadLetterCounts;
+import io.sluice.metrics.PrometheusMetrics;
+import io.sluice.metrics.Scrape;
 import io.sluice.sink.SinkMetrics;
 
 /**
  * The processor's operators' port: {@code /healthz} (streams alive and the sink running),
  * {@code /readyz} (streams RUNNING: partitions assigned, state restored; and the sink not stalled) and {@code /metrics}
- * (Prometheus text). The JDK's own HTTP server: three read-only paths need nothing more.
+ * (the registry's scrape: Prometheus text, or OpenMetrics / protobuf when the scraper asks). The
+ * JDK's own HTTP server: three read-only paths need nothing more.
  */
 public final class ProcessorAdmin implements AutoCloseable {
     private final HttpServer server;
@@ -26,7 +28,7 @@ public final class ProcessorAdmin implements AutoCloseable {
         this.server = server;
     }
 
-    public static ProcessorAdmin start(String host, int port, KafkaStreams streams, DeadLetterCounts deadLetters, SinkMetrics sink,
+    public static ProcessorAdmin start(String host, int port, KafkaStreams streams, PrometheusMetrics metrics, SinkMetrics sink,
                                        java.util.function.BooleanSupplier sinkAlive) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
         server.setExecutor(Executors.newSingleThreadExecutor(runnable -> {
@@ -47,17 +49,8 @@ public final class ProcessorAdmin implements AutoCloseable {
                     + stalled.map(reason -> ",\"reason\":\"" + jsonEscape(reason) + "\"").orElse("") + "}");
         });
         server.createContext("/metrics", exchange -> {
-            StringBuilder text = new StringBuilder(4096);
-            text.append("# HELP sluice_processor_streams_running 1 while Kafka Streams is RUNNING.\n")
-                    .append("# TYPE sluice_processor_streams_running gauge\n")
-                    .append("sluice_processor_streams_running ").append(streams.state() == KafkaStreams.State.RUNNING ? 1 : 0).append('\n');
-            text.append("# HELP sluice_processor_input_lag_records Raw records not yet processed (max over partitions).\n")
-                    .append("# TYPE sluice_processor_input_lag_records gauge\n")
-                    .append("sluice_processor_input_lag_records ").append(inputLag(streams)).append('\n');
-            deadLetters.writeTo(text);
-            StreamsDrops.writeTo(streams.metrics(), text);
-            sink.writeTo(text);
-            answer(exchange, 200, text.toString());
+            Scrape scrape = metrics.scrape(exchange.getRequestHeaders().getFirst("Accept"));
+            answer(exchange, 200, scrape.body(), scrape.contentType());
         });
         server.start();
         return new ProcessorAdmin(server);
@@ -65,14 +58,6 @@ public final class ProcessorAdmin implements AutoCloseable {
 
     public int port() {
         return server.getAddress().getPort();
-    }
-
-    private static long inputLag(KafkaStreams streams) {
-        return streams.metrics().entrySet().stream()
-                .filter(e -> e.getKey().name().equals("records-lag-max") && e.getKey().group().equals("consumer-fetch-manager-metrics")
-                        && e.getKey().tags().size() == 1)
-                .mapToLong(e -> e.getValue().metricValue() instanceof Double d && !d.isNaN() ? d.longValue() : 0L)
-                .max().orElse(0L);
     }
 
     private static String jsonEscape(String text) {
@@ -93,9 +78,12 @@ public final class ProcessorAdmin implements AutoCloseable {
         return out.toString();
     }
 
-    private static void answer(HttpExchange exchange, int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", body.startsWith("{") ? "application/json" : "text/plain; version=0.0.4");
+    private static void answer(HttpExchange exchange, int status, String json) throws IOException {
+        answer(exchange, status, json.getBytes(StandardCharsets.UTF_8), "application/json");
+    }
+
+    private static void answer(HttpExchange exchange, int status, byte[] bytes, String contentType) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", contentType);
         exchange.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);

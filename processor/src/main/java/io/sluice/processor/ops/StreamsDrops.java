@@ -27,10 +27,4 @@ public final class StreamsDrops {
         }
         return (long) total;
     }
-
-    static void writeTo(Map<MetricName, ? extends Metric> metrics, StringBuilder text) {
-        text.append("# HELP sluice_processor_dropped_records_total Records Kafka Streams dropped: events too late for their minute (beyond horizon + late margin), and unproducible dead letters.\n")
-                .append("# TYPE sluice_processor_dropped_records_total counter\n")
-                .append("sluice_processor_dropped_records_total ").append(total(metrics)).append('\n');
-    }
 }

@@ -30,12 +30,4 @@ public final class DeadLetterCounts {
     public long unproducibleCount() {
         return unproducible.sum();
     }
-
-    /** Prometheus text of {@code sluice_processor_dead_letters_total}. */
-    public void writeTo(StringBuilder text) {
-        text.append("# HELP sluice_processor_dead_letters_total Input records the processor sent to the dead-letter topic, by reason.\n")
-                .append("# TYPE sluice_processor_dead_letters_total counter\n")
-                .append("sluice_processor_dead_letters_total{reason=\"unparseable\"} ").append(unparseableCount()).append('\n')
-                .append("sluice_processor_dead_letters_total{reason=\"unproducible\"} ").append(unproducibleCount()).append('\n');
-    }
 }

@@ -1,0 +1,48 @@
+package io.sluice.processor.ops;
+
+import org.apache.kafka.streams.KafkaStreams;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.sluice.metrics.PrometheusMetrics;
+import io.sluice.processor.topology.DeadLetterCounts;
+
+/**
+ * The processor's meters: its own ({@code sluice_processor_*}) and Kafka Streams' with those of
+ * Streams' consumers and producers ({@code kafka_stream_*}, {@code kafka_consumer_*},
+ * {@code kafka_producer_*}), RocksDB's among them ({@code kafka_stream_state_*}: at Streams'
+ * default recording level INFO, the stores' properties such as estimated keys, memtable and
+ * block-cache sizes; RocksDB's statistics need level DEBUG).
+ */
+public final class ProcessorMeters {
+    private ProcessorMeters() {
+    }
+
+    public static void bind(PrometheusMetrics prometheus, KafkaStreams streams, DeadLetterCounts deadLetters) {
+        MeterRegistry registry = prometheus.registry();
+        Gauge.builder("sluice.processor.streams.running", streams, s -> s.state() == KafkaStreams.State.RUNNING ? 1 : 0)
+                .description("1 while Kafka Streams is RUNNING.").register(registry);
+        Gauge.builder("sluice.processor.input.lag.records", streams, ProcessorMeters::inputLag)
+                .description("Raw records not yet processed (max over partitions).").register(registry);
+        String deadLettersHelp = "Input records the processor sent to the dead-letter topic, by reason.";
+        FunctionCounter.builder("sluice.processor.dead.letters", deadLetters, DeadLetterCounts::unparseableCount)
+                .description(deadLettersHelp).tag("reason", "unparseable").register(registry);
+        FunctionCounter.builder("sluice.processor.dead.letters", deadLetters, DeadLetterCounts::unproducibleCount)
+                .description(deadLettersHelp).tag("reason", "unproducible").register(registry);
+        FunctionCounter.builder("sluice.processor.dropped.records", streams, s -> StreamsDrops.total(s.metrics()))
+                .description("Records Kafka Streams dropped: events too late for their minute (beyond horizon + late margin), "
+                        + "and unproducible dead letters.").register(registry);
+        prometheus.bind(new KafkaStreamsMetrics(streams, Tags.empty(), prometheus.kafkaRefresh(), PrometheusMetrics.KAFKA_REFRESH));
+    }
+
+    private static long inputLag(KafkaStreams streams) {
+        return streams.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("records-lag-max") && e.getKey().group().equals("consumer-fetch-manager-metrics")
+                        && e.getKey().tags().size() == 1)
+                .mapToLong(e -> e.getValue().metricValue() instanceof Double d && !d.isNaN() ? d.longValue() : 0L)
+                .max().orElse(0L);
+    }
+}
