@@ -71,7 +71,7 @@ class KubernetesManifestsTest {
     /** Kafka Streams' RocksDB defaults: 3 memtables of 16 MiB per store segment; the newest segment takes the writes. */
     private static final long MEMTABLES_PER_STORE = 3 * 16 * MIB;
     /** What processor.yaml budgets for RocksDB's block caches and index blocks beyond the memtables. */
-    private static final long BLOCK_CACHES = 1024 * MIB;
+    private static final long BLOCK_CACHES = 768 * MIB;
 
     private static KubernetesManifests base;
     private static KubernetesManifests monitoring;
