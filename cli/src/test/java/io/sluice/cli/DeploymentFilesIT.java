@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -23,22 +24,29 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 
 import io.sluice.config.Setting;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.topology.DeadLetterCounts;
+import io.sluice.config.Settings;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SchemaMigrations;
 import io.sluice.sink.SinkMetrics;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
+import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
 
 /** The files people deploy with say what the code does: queries run, statements parse, settings exist. */
@@ -134,12 +142,33 @@ class DeploymentFilesIT {
     }
 
     @Test
+    void theSchemaJobRunsACommandOfTheCliThatCreatesTheTables(Engines engines, @TempDir Path stateDir) throws Exception {
+        KubernetesManifests manifests = KubernetesManifests.load(KubernetesManifests.BASE);
+        Container job = KubernetesManifests.onlyContainer(manifests.named(Job.class, "sluice-schema").getSpec().getTemplate());
+        assertTrue(Usage.TEXT.contains("\n  " + String.join(" ", job.getArgs()) + " "), job.getArgs() + " is in the usage");
+        // As deployed (ConfigMap, the Job's own values), with this test's ClickHouse and database.
+        Map<String, String> values = new HashMap<>(manifests.named(ConfigMap.class, "sluice").getData());
+        job.getEnv().stream().filter(var -> var.getValue() != null).forEach(var -> values.put(var.getName(), var.getValue()));
+        Map<String, String> isolated = IsolatedSettings.of("schema_job", engines, stateDir);
+        for (String name : List.of("SLUICE_CLICKHOUSE_URL", "SLUICE_CLICKHOUSE_USER", "SLUICE_CLICKHOUSE_PASSWORD", "SLUICE_CLICKHOUSE_DATABASE")) {
+            values.put(name, isolated.get(name));
+        }
+
+        CliRunner.Result result = CliRunner.run(new Settings(values), job.getArgs().toArray(String[]::new));
+
+        assertEquals(0, result.exitCode(), result.err());
+        assertEquals("errors,errors_1m,outcomes_1m,schema_migrations,traffic_1m,transactions",
+                ClickHouseQuery.run(engines, "SELECT arrayStringConcat(arraySort(groupArray(name)), ',') FROM system.tables"
+                        + " WHERE database = 'sluice_schema_job'").strip());
+    }
+
+    @Test
     void composeFileAndKubernetesManifestsNameOnlyDeclaredSettings() throws Exception {
         Set<String> declared = ConfigurationTable.allSettings().stream().map(Setting::name).collect(Collectors.toSet());
         ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
         List<Path> files = new ArrayList<>(List.of(ROOT.resolve("docker-compose.yml"), ROOT.resolve("deploy/Dockerfile")));
-        try (var manifests = Files.list(ROOT.resolve("deploy/kubernetes"))) {
-            manifests.forEach(files::add);
+        try (var manifests = Files.walk(ROOT.resolve("deploy/kubernetes"))) {
+            manifests.filter(Files::isRegularFile).forEach(files::add);
         }
         for (Path file : files) {
             String text = Files.readString(file);

@@ -1,0 +1,412 @@
+package io.sluice.cli;
+
+import static io.sluice.cli.KubernetesManifests.onlyContainer;
+import static io.sluice.cli.KubernetesManifests.selects;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.apache.kafka.streams.TopologyDescription;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.fabric8.kubernetes.api.model.Capabilities;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SeccompProfile;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+
+import io.sluice.config.Settings;
+import io.sluice.config.Topics;
+import io.sluice.gateway.GatewayConfig;
+import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.topology.ProcessorTopology;
+
+/** deploy/kubernetes: valid Kubernetes objects, and what they promise operators holds in them. */
+class KubernetesManifestsTest {
+    /** The image's user and group (deploy/Dockerfile; ServerImageTest ties the two). */
+    static final long IMAGE_UID = 10001;
+    private static final long MIB = 1024 * 1024;
+    /** The JVM beyond heap and direct buffers: metaspace, code cache, thread stacks, GC structures. */
+    private static final long JVM_REST = 256 * MIB;
+    /** Kafka Streams' RocksDB defaults: 3 memtables of 16 MiB per store segment; the newest segment takes the writes. */
+    private static final long MEMTABLES_PER_STORE = 3 * 16 * MIB;
+    /** What processor.yaml budgets for RocksDB's block caches and index blocks beyond the memtables. */
+    private static final long BLOCK_CACHES = 768 * MIB;
+
+    private static KubernetesManifests base;
+    private static KubernetesManifests monitoring;
+
+    @BeforeAll
+    static void load() throws Exception {
+        base = KubernetesManifests.load(KubernetesManifests.BASE);
+        monitoring = KubernetesManifests.load(KubernetesManifests.MONITORING);
+    }
+
+    @Test
+    void everyManifestFileIsInAKustomizationAndReadStrictly() throws Exception {
+        for (KubernetesManifests manifests : List.of(base, monitoring)) {
+            Set<String> files;
+            try (Stream<Path> list = Files.list(manifests.directory())) {
+                files = list.map(path -> path.getFileName().toString())
+                        .filter(name -> name.endsWith(".yaml") && !name.equals("kustomization.yaml")).collect(Collectors.toSet());
+            }
+            assertEquals(files, Set.copyOf(manifests.resources()), "files of " + manifests.directory() + " vs its kustomization");
+        }
+        assertEquals(Map.of("ConfigMap", 1L, "Secret", 1L, "Service", 2L, "Deployment", 1L, "StatefulSet", 1L, "Job", 1L,
+                        "HorizontalPodAutoscaler", 1L, "PodDisruptionBudget", 2L, "NetworkPolicy", 2L),
+                base.objects().stream().collect(Collectors.groupingBy(object -> object.getKind(), Collectors.counting())));
+    }
+
+    @Test
+    void theServiceMonitorIsOnlyInTheMonitoringKustomization() {
+        assertTrue(base.all(GenericKubernetesResource.class).isEmpty(), "the default kustomization needs no CRD");
+        GenericKubernetesResource serviceMonitor = monitoring.named(GenericKubernetesResource.class, "sluice");
+        assertEquals("ServiceMonitor", serviceMonitor.getKind());
+        assertEquals("monitoring.coreos.com/v1", serviceMonitor.getApiVersion());
+    }
+
+    @Test
+    void everyContainerRunsAsTheImagesUserWithoutPrivileges() {
+        base.podTemplates().forEach((workload, template) -> {
+            assertEquals(IMAGE_UID, template.getSpec().getSecurityContext().getRunAsUser(), workload);
+            assertEquals(Boolean.TRUE, template.getSpec().getSecurityContext().getRunAsNonRoot(), workload);
+            for (Container container : containers(template)) {
+                String where = workload + " " + container.getName();
+                SecurityContext context = container.getSecurityContext();
+                assertNotNull(context, where);
+                assertEquals(Boolean.TRUE, context.getRunAsNonRoot(), where);
+                assertEquals(IMAGE_UID, context.getRunAsUser(), where);
+                assertEquals(IMAGE_UID, context.getRunAsGroup(), where);
+                assertEquals(Boolean.FALSE, context.getAllowPrivilegeEscalation(), where);
+                Optional<Capabilities> capabilities = Optional.ofNullable(context.getCapabilities());
+                assertEquals(List.of("ALL"), capabilities.map(Capabilities::getDrop).orElse(null), where + " drops");
+                assertEquals(List.of(), capabilities.map(Capabilities::getAdd).orElse(List.of()), where + " adds");
+                assertEquals("RuntimeDefault", Optional.ofNullable(context.getSeccompProfile()).map(SeccompProfile::getType).orElse(null),
+                        where + " seccomp");
+            }
+        });
+        assertEquals(3, base.podTemplates().size(), "gateway, processor, schema job");
+    }
+
+    @Test
+    void everyContainerHasAReadOnlyRootAndAnEmptyDirAtTmp() {
+        base.podTemplates().forEach((workload, template) -> {
+            for (Container container : containers(template)) {
+                String where = workload + " " + container.getName();
+                assertEquals(Boolean.TRUE, container.getSecurityContext().getReadOnlyRootFilesystem(), where);
+                VolumeMount tmp = container.getVolumeMounts().stream().filter(mount -> mount.getMountPath().equals("/tmp"))
+                        .findFirst().orElseThrow(() -> new AssertionError(where + " mounts nothing at /tmp"));
+                Volume volume = template.getSpec().getVolumes().stream().filter(v -> v.getName().equals(tmp.getName()))
+                        .findFirst().orElseThrow(() -> new AssertionError(where + ": no volume " + tmp.getName()));
+                assertNotNull(volume.getEmptyDir(), where + ": /tmp is an emptyDir");
+            }
+        });
+    }
+
+    @Test
+    void everyContainersMemoryLimitHoldsItsHeapDirectBuffersAndTheRestOfTheJvm() {
+        base.podTemplates().forEach((workload, template) -> {
+            for (Container container : containers(template)) {
+                String where = workload + " " + container.getName();
+                long limit = memory(container.getResources().getLimits(), where + " memory limit");
+                assertEquals(limit, memory(container.getResources().getRequests(), where + " memory request"),
+                        where + ": request = limit, so the pod is not evicted for using what it may use");
+                JvmMemory jvm = JvmMemory.of(env(container, "JAVA_OPTS"), where);
+                assertTrue(jvm.heap() + jvm.direct() + JVM_REST <= limit,
+                        where + ": heap " + jvm.heap() / MIB + " MiB + direct " + jvm.direct() / MIB + " MiB + JVM "
+                                + JVM_REST / MIB + " MiB > limit " + limit / MIB + " MiB");
+            }
+        });
+    }
+
+    @Test
+    void theGatewaysDirectMemoryHoldsTheRequestsInFlight() {
+        Container gateway = onlyContainer(base.servers().get("Deployment/sluice-gateway"));
+        long inFlight = new Settings(deployedSettings(gateway)).getLong(GatewayConfig.MAX_IN_FLIGHT_BYTES);
+        assertTrue(JvmMemory.of(env(gateway, "JAVA_OPTS"), "gateway").direct() >= inFlight,
+                "Netty keeps the bodies being received in direct buffers: " + inFlight + " bytes");
+    }
+
+    @Test
+    void theProcessorsMemoryLimitAlsoHoldsTheMemtablesOfItsStores() {
+        StatefulSet processor = base.named(StatefulSet.class, "sluice-processor");
+        Container container = onlyContainer(processor.getSpec().getTemplate());
+        int partitions = new Settings(deployedSettings(container)).getInt(Topics.PARTITIONS);
+        int replicas = processor.getSpec().getReplicas();
+        long storesPerPod = (long) Math.ceil((double) partitions / replicas) * storesPerPartition();
+        JvmMemory jvm = JvmMemory.of(env(container, "JAVA_OPTS"), "processor");
+        long needed = jvm.heap() + jvm.direct() + JVM_REST + storesPerPod * MEMTABLES_PER_STORE + BLOCK_CACHES;
+        long limit = memory(container.getResources().getLimits(), "processor memory limit");
+        assertTrue(needed <= limit, storesPerPod + " stores per pod: " + needed / MIB + " MiB needed > limit " + limit / MIB + " MiB");
+        assertEquals(32, storesPerPod, "24 partitions over 3 pods, 4 stores each: the figure processor.yaml's comment works with");
+    }
+
+    /** The state stores of the processor's topology: each partition of the input topics has one of each. */
+    private static long storesPerPartition() {
+        TopologyDescription description = ProcessorTopology.build(Topics.from(new Settings(Map.of())), Duration.ofHours(24)).describe();
+        return description.subtopologies().stream().flatMap(subtopology -> subtopology.nodes().stream())
+                .filter(TopologyDescription.Processor.class::isInstance)
+                .flatMap(node -> ((TopologyDescription.Processor) node).stores().stream()).distinct().count();
+    }
+
+    @Test
+    void theProcessorsStateVolumeIsWritableByTheImagesGroup() {
+        StatefulSet processor = base.named(StatefulSet.class, "sluice-processor");
+        PodTemplateSpec template = processor.getSpec().getTemplate();
+        assertEquals(IMAGE_UID, template.getSpec().getSecurityContext().getFsGroup());
+        Container container = onlyContainer(template);
+        String stateDir = env(container, "SLUICE_PROCESSOR_STATE_DIR");
+        VolumeMount state = container.getVolumeMounts().stream().filter(mount -> stateDir.startsWith(mount.getMountPath() + "/"))
+                .findFirst().orElseThrow(() -> new AssertionError("no volume holds " + stateDir));
+        assertTrue(processor.getSpec().getVolumeClaimTemplates().stream().anyMatch(claim -> claim.getMetadata().getName().equals(state.getName())),
+                stateDir + " is on a persistent volume");
+    }
+
+    @Test
+    void theProcessorsLivenessWaitsForItsStateRestore() {
+        Container processor = onlyContainer(base.servers().get("StatefulSet/sluice-processor"));
+        Probe startup = processor.getStartupProbe();
+        assertNotNull(startup, "a startupProbe");
+        assertEquals("/readyz", startup.getHttpGet().getPath(), "ready once the stores are restored (streams RUNNING)");
+        assertEquals("admin", startup.getHttpGet().getPort().getStrVal());
+        long seconds = (long) startup.getPeriodSeconds() * startup.getFailureThreshold();
+        assertTrue(seconds >= Duration.ofMinutes(15).toSeconds(), "restore may take " + seconds + " s");
+    }
+
+    @Test
+    void everyServerHasADisruptionBudgetOfOnePod() {
+        base.servers().forEach((workload, template) -> {
+            List<PodDisruptionBudget> budgets = base.all(PodDisruptionBudget.class).stream()
+                    .filter(budget -> selects(budget.getSpec().getSelector(), template.getMetadata().getLabels())).toList();
+            assertEquals(1, budgets.size(), workload + ": budgets selecting its pods");
+            assertEquals(Integer.valueOf(1), budgets.get(0).getSpec().getMaxUnavailable().getIntVal(), workload);
+        });
+        assertEquals(2, base.servers().size());
+    }
+
+    @Test
+    void everyServerSpreadsItsPodsOverNodesAndZones() {
+        base.servers().forEach((workload, template) -> {
+            List<TopologySpreadConstraint> constraints = template.getSpec().getTopologySpreadConstraints();
+            for (String key : List.of("kubernetes.io/hostname", "topology.kubernetes.io/zone")) {
+                assertTrue(constraints.stream().anyMatch(c -> c.getTopologyKey().equals(key) && c.getMaxSkew() == 1
+                                && selects(c.getLabelSelector(), template.getMetadata().getLabels())),
+                        workload + " spreads over " + key);
+            }
+        });
+    }
+
+    @Test
+    void theAdminPortsAdmitOnlyNamedMonitoringPeers() {
+        base.servers().forEach((workload, template) -> {
+            Container container = onlyContainer(template);
+            ContainerPort admin = port(container, "admin");
+            List<NetworkPolicyIngressRule> rules = ingressRules(template);
+            List<NetworkPolicyIngressRule> admitting = rules.stream().filter(rule -> admits(rule, admin)).toList();
+            assertFalse(admitting.isEmpty(), workload + ": Prometheus reaches the admin port");
+            for (NetworkPolicyIngressRule rule : admitting) {
+                List<NetworkPolicyPeer> peers = Optional.ofNullable(rule.getFrom()).orElse(List.of());
+                assertFalse(peers.isEmpty(), workload + ": a rule admits port " + admin.getContainerPort() + " from anywhere");
+                for (NetworkPolicyPeer peer : peers) {
+                    assertEquals(null, peer.getIpBlock(), workload + ": admin port open to addresses");
+                    assertTrue(specific(peer.getPodSelector()), workload + ": admin port open to every pod of " + peer);
+                    assertTrue(peer.getNamespaceSelector() == null || specific(peer.getNamespaceSelector()),
+                            workload + ": admin port open to every namespace");
+                }
+            }
+        });
+    }
+
+    @Test
+    void theIngestPortIsOpenToEveryone() {
+        PodTemplateSpec gateway = base.servers().get("Deployment/sluice-gateway");
+        ContainerPort http = port(onlyContainer(gateway), "http");
+        assertTrue(ingressRules(gateway).stream().anyMatch(rule -> admits(rule, http)
+                && (rule.getFrom() == null || rule.getFrom().isEmpty())), "clients reach port " + http.getContainerPort());
+    }
+
+    @Test
+    void theGatewaysServiceCarriesOnlyTheIngestPort() {
+        Service service = base.named(Service.class, "sluice-gateway");
+        assertEquals(List.of("http"), service.getSpec().getPorts().stream().map(port -> port.getTargetPort().getStrVal()).toList());
+    }
+
+    @Test
+    void theServersStartWithTheSettingsTheyAreDeployedWith() {
+        Map<String, PodTemplateSpec> servers = base.servers();
+        GatewayConfig.from(new Settings(deployedSettings(onlyContainer(servers.get("Deployment/sluice-gateway")))));
+        ProcessorConfig processor = ProcessorConfig.from(new Settings(deployedSettings(onlyContainer(servers.get("StatefulSet/sluice-processor")))));
+        assertEquals(Path.of("/var/lib/sluice/streams"), processor.stateDir());
+    }
+
+    @Test
+    void theSchemaJobReadsTheClickHouseSettingsTheProcessorReads() {
+        Container job = onlyContainer(base.named(Job.class, "sluice-schema").getSpec().getTemplate());
+        Container processor = onlyContainer(base.servers().get("StatefulSet/sluice-processor"));
+        assertEquals(processor.getEnvFrom(), job.getEnvFrom(), "the ConfigMap and the ClickHouse password's Secret");
+        assertTrue(job.getEnvFrom().stream().anyMatch(source -> source.getSecretRef() != null
+                && base.named(Secret.class, source.getSecretRef().getName()).getStringData().containsKey("SLUICE_CLICKHOUSE_PASSWORD")));
+    }
+
+    @Test
+    void theConfigMapSaysWhereToListTheTrustedProxies() {
+        ConfigMap config = base.named(ConfigMap.class, "sluice");
+        assertTrue(config.getData().containsKey(GatewayConfig.TRUSTED_PROXIES.name()));
+    }
+
+    @Test
+    void everyContainerRunsTheImageTheKustomizationTags() throws Exception {
+        JsonNode kustomization = KubernetesManifests.documents(KubernetesManifests.BASE.resolve("kustomization.yaml")).get(0);
+        String image = kustomization.at("/images/0/name").asText();
+        base.podTemplates().forEach((workload, template) -> containers(template).forEach(container ->
+                assertEquals(image, container.getImage().split(":")[0], workload)));
+    }
+
+    @Test
+    void theServiceMonitorScrapesTheAdminPortOfEveryServer() throws Exception {
+        JsonNode serviceMonitor = KubernetesManifests.documents(KubernetesManifests.MONITORING.resolve("servicemonitor.yaml")).stream()
+                .filter(document -> document.path("kind").asText().equals("ServiceMonitor")).findFirst().orElseThrow();
+        LabelSelector selector = new com.fasterxml.jackson.databind.ObjectMapper().treeToValue(serviceMonitor.at("/spec/selector"), LabelSelector.class);
+        List<String> unknown = new ArrayList<>();
+        KubernetesManifests.unknownFields(selector, "selector", unknown, 0);
+        assertEquals(List.of(), unknown);
+        String endpointPort = serviceMonitor.at("/spec/endpoints/0/port").asText();
+        assertEquals("/metrics", serviceMonitor.at("/spec/endpoints/0/path").asText());
+        List<Service> services = Stream.concat(base.all(Service.class).stream(), monitoring.all(Service.class).stream())
+                .filter(service -> selects(selector, service.getMetadata().getLabels())).toList();
+        base.servers().forEach((workload, template) -> {
+            ContainerPort admin = port(onlyContainer(template), "admin");
+            assertTrue(services.stream().anyMatch(service -> service.getSpec().getSelector().entrySet().stream()
+                            .allMatch(e -> e.getValue().equals(template.getMetadata().getLabels().get(e.getKey())))
+                            && service.getSpec().getPorts().stream().anyMatch(port -> port.getName().equals(endpointPort)
+                            && targets(port, admin))),
+                    workload + ": a selected Service leads port '" + endpointPort + "' to the admin port");
+        });
+    }
+
+    private static boolean targets(ServicePort port, ContainerPort container) {
+        IntOrString target = port.getTargetPort() == null ? new IntOrString(port.getPort()) : port.getTargetPort();
+        return container.getName().equals(target.getStrVal()) || Objects.equals(container.getContainerPort(), target.getIntVal());
+    }
+
+    private static List<Container> containers(PodTemplateSpec template) {
+        List<Container> all = new ArrayList<>(Optional.ofNullable(template.getSpec().getInitContainers()).orElse(List.of()));
+        all.addAll(template.getSpec().getContainers());
+        return all;
+    }
+
+    private static ContainerPort port(Container container, String name) {
+        return container.getPorts().stream().filter(port -> port.getName().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError(container.getName() + " has no port " + name));
+    }
+
+    /** The ingress rules of every NetworkPolicy selecting these pods; fails when none isolates them. */
+    private static List<NetworkPolicyIngressRule> ingressRules(PodTemplateSpec template) {
+        List<NetworkPolicy> policies = base.all(NetworkPolicy.class).stream()
+                .filter(policy -> selects(policy.getSpec().getPodSelector(), template.getMetadata().getLabels())
+                        && policy.getSpec().getPolicyTypes().contains("Ingress")).toList();
+        assertFalse(policies.isEmpty(), template.getMetadata().getLabels() + ": no NetworkPolicy isolates these pods");
+        return policies.stream().flatMap(policy -> Optional.ofNullable(policy.getSpec().getIngress()).orElse(List.of()).stream()).toList();
+    }
+
+    /** Whether a rule lets traffic reach this port (a rule without ports admits every port). */
+    private static boolean admits(NetworkPolicyIngressRule rule, ContainerPort port) {
+        if (rule.getPorts() == null || rule.getPorts().isEmpty()) {
+            return true;
+        }
+        return rule.getPorts().stream().anyMatch(p -> p.getPort() == null
+                || port.getName().equals(p.getPort().getStrVal())
+                || Objects.equals(port.getContainerPort(), p.getPort().getIntVal())
+                || p.getEndPort() != null && p.getPort().getIntVal() != null
+                && p.getPort().getIntVal() <= port.getContainerPort() && port.getContainerPort() <= p.getEndPort());
+    }
+
+    /** A selector that names labels (an empty one selects everything). */
+    private static boolean specific(LabelSelector selector) {
+        return selector != null && (selector.getMatchLabels() != null && !selector.getMatchLabels().isEmpty()
+                || selector.getMatchExpressions() != null && !selector.getMatchExpressions().isEmpty());
+    }
+
+    /** What the container's SLUICE_* settings are: the ConfigMap, then its own literal env values. */
+    private static Map<String, String> deployedSettings(Container container) {
+        Map<String, String> values = new HashMap<>(base.named(ConfigMap.class, "sluice").getData());
+        for (EnvVar var : container.getEnv()) {
+            if (var.getValue() != null) {
+                values.put(var.getName(), var.getValue());
+            }
+        }
+        return values;
+    }
+
+    private static String env(Container container, String name) {
+        return container.getEnv().stream().filter(var -> var.getName().equals(name)).map(EnvVar::getValue).findFirst()
+                .orElseThrow(() -> new AssertionError(container.getName() + " sets no " + name));
+    }
+
+    private static long memory(Map<String, Quantity> resources, String what) {
+        Quantity quantity = resources == null ? null : resources.get("memory");
+        assertNotNull(quantity, what);
+        return Quantity.getAmountInBytes(quantity).longValueExact();
+    }
+
+    /** The heap and direct-memory ceilings that JAVA_OPTS sets (both must be set: a percentage says nothing fixed). */
+    record JvmMemory(long heap, long direct) {
+        private static final Pattern HEAP = Pattern.compile("(?:^|\\s)-Xmx(\\d+)([kKmMgG])(?:\\s|$)");
+        private static final Pattern DIRECT = Pattern.compile("(?:^|\\s)-XX:MaxDirectMemorySize=(\\d+)([kKmMgG])(?:\\s|$)");
+
+        static JvmMemory of(String javaOpts, String where) {
+            return new JvmMemory(bytes(HEAP, javaOpts, where), bytes(DIRECT, javaOpts, where));
+        }
+
+        private static long bytes(Pattern pattern, String javaOpts, String where) {
+            Matcher matcher = pattern.matcher(javaOpts);
+            assertTrue(matcher.find(), where + ": JAVA_OPTS '" + javaOpts + "' lacks " + pattern);
+            long unit = switch (Character.toLowerCase(matcher.group(2).charAt(0))) {
+                case 'k' -> 1024L;
+                case 'm' -> MIB;
+                default -> 1024 * MIB;
+            };
+            return new BigDecimal(matcher.group(1)).longValueExact() * unit;
+        }
+    }
+}
