@@ -9,8 +9,8 @@ import org.testcontainers.kafka.KafkaContainer;
  * no Docker daemon; the images are the ones docker-compose.yml pins.
  */
 final class ContainerEngines implements Engines, AutoCloseable {
-    static final String KAFKA_IMAGE = "apache/kafka:4.1.1";
-    static final String CLICKHOUSE_IMAGE = "clickhouse/clickhouse-server:25.8";
+    static final String KAFKA_IMAGE = "apache/kafka:4.3.1";
+    static final String CLICKHOUSE_IMAGE = "clickhouse/clickhouse-server:26.7";
 
     private final KafkaContainer kafka;
     private final ClickHouseContainer clickHouse;
