@@ -59,12 +59,16 @@ class HighAvailabilityIT {
     /** Acknowledgements that must come after each fault: service went on. */
     private static final int PROGRESS = 100;
 
+    private static volatile long BEGAN = System.nanoTime();
+
     @TempDir
     Path workDir;
 
     @Test
     void brokerProcessorAndGatewayEachFailUnderLoadAndEveryAcknowledgedEventIsCountedOnce(Engines engines) throws Exception {
+        BEGAN = System.nanoTime();
         try (KafkaCluster kafka = KafkaCluster.start(workDir.resolve("kafka"), 3)) {
+            phase("3 Kafka nodes up");
             Map<String, String> values = settings(engines, kafka.bootstrapServers());
             String transactions = values.get("SLUICE_TOPIC_TRANSACTIONS");
             String appId = values.get("SLUICE_PROCESSOR_APPLICATION_ID");
@@ -81,6 +85,7 @@ class HighAvailabilityIT {
                 // Both instances share the work: each has some of the partitions, together all of them.
                 Await.until("the two processors to share the " + transactions + " partitions", Duration.ofSeconds(90), true,
                         () -> shared(admin, appId, partitions, Set.of("ha-1", "ha-2")));
+                phase("2 gateways up, 2 processors sharing the partitions");
                 ProjectAdmin.NewProject project = project(kafka.bootstrapServers(), values.get("SLUICE_TOPIC_PROJECTS"), first, second);
 
                 int[] gateways = {first.port(), second.port()};
@@ -106,6 +111,7 @@ class HighAvailabilityIT {
                 awaitProgress(delivery, "with broker 2 down (2 of 3 in sync is enough)");
                 long brokerRestarting = System.nanoTime();
                 kafka.restart(2);
+                phase("broker 2 restarted");
                 assertTrue(kafka.awaitInSync(List.of(transactions, values.get("SLUICE_TOPIC_ERRORS")), Duration.ofSeconds(60)),
                         "broker 2 back in sync: " + kafka);
                 awaitProgress(delivery, "after broker 2 came back");
@@ -118,6 +124,7 @@ class HighAvailabilityIT {
                         () -> shared(admin, appId, partitions, Set.of("ha-1")));
                 Await.until("ha-1 alone to sink every partition", Duration.ofSeconds(60), true,
                         () -> soleSinkMember(admin, appId + "-sink", "ha-1-sink"));
+                phase("processor ha-2 killed, ha-1 holds every partition");
                 long afterProcessorKill = System.nanoTime();
                 awaitProgress(delivery, "with one processor");
 
@@ -128,6 +135,7 @@ class HighAvailabilityIT {
                 for (Future<?> client : running) {
                     client.get(1, TimeUnit.MINUTES);
                 }
+                phase("clients stopped");
                 Delivery.Report report = DeliveryCheck.report("3 brokers (one SIGKILLed, restarted), 2 processors (one SIGKILLed),"
                         + " 2 gateways (one stopped)", engines, values.get("SLUICE_CLICKHOUSE_DATABASE"), project.token(), delivery);
                 assertEquals(0, report.lost(), report.toString());
@@ -178,6 +186,12 @@ class HighAvailabilityIT {
         int target = delivery.acknowledged.size() + PROGRESS;
         Await.until(PROGRESS + " more acknowledged " + phase,
                 Duration.ofSeconds(60), true, () -> delivery.acknowledged.size() >= target);
+        phase(PROGRESS + " more acknowledged " + phase);
+    }
+
+    /** A line per step with the time since the test began: where a slow CI run spends it. */
+    private static void phase(String step) {
+        System.out.printf("high availability: %5.1f s %s%n", (System.nanoTime() - BEGAN) / 1e9, step);
     }
 
     /** True when exactly these instances are in the Streams group and between them hold all these partitions, each some. */

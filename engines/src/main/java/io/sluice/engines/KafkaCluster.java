@@ -151,10 +151,12 @@ public final class KafkaCluster implements AutoCloseable {
         }
     }
 
+    /** C1 only and a serial collector: three broker JVMs start on a 2-core CI machine without starving the test. */
     private void launch(int node) {
         Path nodeDir = dir.resolve("node-" + node);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx384m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx384m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 KafkaClusterNode.class.getName(), nodeDir.resolve("server.properties").toString(), clusterId);
         builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(nodeDir.resolve("node.log").toFile()));
         try {
