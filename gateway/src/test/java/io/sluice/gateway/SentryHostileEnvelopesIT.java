@@ -88,6 +88,30 @@ class SentryHostileEnvelopesIT {
     }
 
     @Test
+    void anEventItemWithAnEmptyPayloadAtTheVeryEndIs400() {
+        assertRefused(400, "invalid_json", send("{\"event_id\":\"0123456789abcdef0123456789abcdef\"}\n{\"type\":\"event\"}"));
+    }
+
+    @Test
+    void anEventPayloadThatIsANumberOrAnArrayIs400() {
+        String head = "{\"event_id\":\"0123456789abcdef0123456789abcdef\"}\n{\"type\":\"event\"}\n";
+        assertRefused(400, "invalid_json", send(head + "42\n"));
+        assertRefused(400, "invalid_json", send(head + "[1]\n"));
+    }
+
+    @Test
+    void anEventWhoseEventIdIsNullIsNotGivenASecondOne() {
+        HttpResponse<String> response = send("{\"event_id\":\"0123456789abcdef0123456789abcdef\"}\n{\"type\":\"event\"}\n"
+                + "{\"event_id\":null,\"message\":\"x\"}\n");
+        assertEquals(200, response.statusCode(), response.body());
+    }
+
+    @Test
+    void aLengthBeyondALongIs400() {
+        assertRefused(400, "invalid_envelope", send("{}\n{\"type\":\"log\",\"length\":18446744073709551621}\nxxxxx\n"));
+    }
+
+    @Test
     void anEnvelopeNestedAsAnEventPayloadIsNotAnEvent() {
         String inner = "{\"event_id\":\"0123456789abcdef0123456789abcdef\"}\n{\"type\":\"event\"}\n{\"message\":\"x\"}";
         assertRefused(400, "invalid_json", send("{}\n{\"type\":\"event\",\"length\":" + inner.length() + "}\n" + inner + "\n"));

@@ -65,7 +65,8 @@ public final class EnvelopeParser {
             int payloadEnd;
             JsonNode length = itemHeader.get("length");
             if (length != null && !length.isNull()) {
-                if (!length.canConvertToExactIntegral() || length.asLong(-1) < 0) {
+                // An int, or a huge number would wrap (asLong of 2^64 + 5 is 5).
+                if (!length.canConvertToExactIntegral() || !length.canConvertToInt() || length.asInt() < 0) {
                     throw invalid("the 'length' of item " + number + " is not a byte count");
                 }
                 long declared = length.asLong();

@@ -130,6 +130,11 @@ final class SentryIngest {
             return publish(project, key, origin, routed, counted, answerId, receivedAt);
         } catch (Rejection refused) {
             return CompletableFuture.completedFuture(refuse(token, key, origin, refused));
+        } catch (RuntimeException unexpected) {
+            // A body this code did not foresee: answer it (and close) rather than drop the connection silently.
+            LOG.warn("unexpected failure reading a Sentry request of project {}", token, unexpected);
+            Rejection refused = new Rejection(Outcome.BAD_REQUEST, "the request could not be read");
+            return CompletableFuture.completedFuture(new Answer(refuse(token, key, origin, refused).response(), false));
         }
     }
 

@@ -116,4 +116,12 @@ class EnvelopeParserTest {
         assertEquals(Outcome.INVALID_ENVELOPE, assertThrows(Rejection.class,
                 () -> parser.parse(bytes("{}\n{\"type\":\"log\",\"length\":1.5}\nx\n"))).outcome());
     }
+
+    @Test
+    void aLengthBeyondAnIntIsRefusedNotWrapped() {
+        assertEquals(Outcome.INVALID_ENVELOPE, assertThrows(Rejection.class,
+                () -> parser.parse(bytes("{}\n{\"type\":\"log\",\"length\":18446744073709551621}\nxxxxx\n"))).outcome());
+        assertEquals(Outcome.INVALID_ENVELOPE, assertThrows(Rejection.class,
+                () -> parser.parse(bytes("{}\n{\"type\":\"log\",\"length\":4294967301}\nxxxxx\n"))).outcome());
+    }
 }
