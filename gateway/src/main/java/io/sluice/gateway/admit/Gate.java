@@ -77,7 +77,7 @@ public final class Gate {
             throw new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + maxBodyBytes + " bytes");
         }
         long size = head.contentLength() < 0 ? maxBodyBytes : head.contentLength();
-        return new Admitted(route, project, budget.reserve(client, size), null, client, maxBodyBytes);
+        return new Admitted(route, project, budget.reserve(client, project.token(), size), null, client, maxBodyBytes);
     }
 
     private Admitted admitSentry(IngestRoute route, RequestHead head, InetAddress client) {
@@ -100,7 +100,8 @@ public final class Gate {
                 throw new Rejection(Outcome.UNAUTHORIZED, "missing credentials: send X-Sentry-Auth: Sentry sentry_key=<public "
                         + "key of this project's DSN>, sentry_version=7 (or ?sentry_key=… in the query)");
             }
-            long bound = Math.min(max, unauthenticated.maxBytes());
+            // One client (address) may hold only its share: a stranger's head cannot take it all.
+            long bound = Math.min(max, Math.min(unauthenticated.maxBytes(), unauthenticated.maxBytesPerClient()));
             if (head.contentLength() > bound) {
                 throw new Rejection(Outcome.BODY_TOO_LARGE, "an envelope whose only credential is its dsn header may have at most "
                         + bound + " bytes; send X-Sentry-Auth for larger ones");
@@ -110,7 +111,8 @@ public final class Gate {
         }
         Authenticator.DsnAuthenticated auth = authenticateSentry(route.projectId(), key, client, head.origin());
         long size = head.contentLength() < 0 ? max : head.contentLength();
-        return new Admitted(route, auth.project(), budget.reserve(client, size), auth.key(), client, max);
+        // Per project too: a DSN key is public (in every browser), its holders may not take the whole budget.
+        return new Admitted(route, auth.project(), budget.reserve(client, auth.project().token(), size), auth.key(), client, max);
     }
 
     /**
