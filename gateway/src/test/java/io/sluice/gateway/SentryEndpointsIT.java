@@ -215,7 +215,7 @@ class SentryEndpointsIT {
         ProjectAdmin.NewProject project = gateway.newProject("keys");
         ProjectAdmin.NewProject other = gateway.newProject("other");
         byte[] body = "{}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n".getBytes(StandardCharsets.UTF_8);
-        assertEquals(401, post(envelope(project, "?sentry_key=" + other.dsnKey().publicKey()), body).statusCode());
+        assertEquals(403, post(envelope(project, "?sentry_key=" + other.dsnKey().publicKey()), body).statusCode());
         assertEquals(401, post(envelope(project, "?sentry_key=" + project.key()), body).statusCode());
         HttpResponse<String> bearer = post(envelope(project, "").header("Authorization", "Bearer " + project.key()), body);
         assertEquals(401, bearer.statusCode());

@@ -116,8 +116,8 @@ public final class Gate {
     }
 
     /**
-     * Checks a DSN key against the project in the path (a failure counts against the client's
-     * failed authentications), the browser origin against the key, and refuses from the head what
+     * Checks a DSN key against the project in the path (a key matching no DSN key counts against
+     * the client's failed authentications; another project's key is 403), the browser origin against the key, and refuses from the head what
      * the project's quota could not take anyway (429 with X-Sentry-Rate-Limits).
      */
     public Authenticator.DsnAuthenticated authenticateSentry(long projectId, String key, InetAddress client, String origin) {
@@ -125,7 +125,9 @@ public final class Gate {
         try {
             auth = authenticator.authenticateDsn(projectId, key);
         } catch (Rejection refused) {
-            if (refused.outcome() == Outcome.UNAUTHORIZED) {
+            // Only a key that matches nothing is a guess (as for v1): an expired DSN key still in
+            // browsers, or another project's, must not lock out the addresses that send it.
+            if (refused.outcome() == Outcome.UNAUTHORIZED && !authenticator.isKnownDsnKey(key)) {
                 failedAuth.failed(client, System.nanoTime());
             }
             throw refused;
