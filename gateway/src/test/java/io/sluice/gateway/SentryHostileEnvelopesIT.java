@@ -161,6 +161,19 @@ class SentryHostileEnvelopesIT {
     }
 
     @Test
+    void aDsnOnlyGzipEnvelopeDecompressingBeyondWhatItMayEverHoldIs413() throws Exception {
+        String body = "{\"dsn\":\"" + "http://" + project.dsnKey().publicKey() + "@127.0.0.1:" + gateway.port() + "/" + project.numericId()
+                + "\"}\n{\"type\":\"attachment\",\"length\":100000}\n" + "a".repeat(100_000) + "\n";
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(out)) {
+            gzip.write(body.getBytes(StandardCharsets.UTF_8));
+        }
+        HttpResponse<String> response = TestGateway.send(SentryEndpointsIT.envelope(gateway, project, "")
+                .header("Content-Encoding", "gzip").POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())).build());
+        assertRefused(413, "body_too_large", response);
+    }
+
+    @Test
     void strangersHoldingTheUnauthenticatedBudgetTakeNothingFromTheTenants() throws Exception {
         try (RawHttp stranger = new RawHttp(gateway.port())) {
             // A head with no credential but the (unread) body's dsn: it holds its 60000 bytes while it sends nothing.

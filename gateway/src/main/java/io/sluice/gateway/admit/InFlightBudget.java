@@ -148,13 +148,41 @@ public final class InFlightBudget {
             this.project = project;
         }
 
-        /** Takes {@code more} bytes for the same request, or throws 503 {@code overloaded}. */
+        /**
+         * Takes {@code more} bytes for the same request, or throws: 413 {@code body_too_large}
+         * when this request could never hold that much (its share is smaller), 503
+         * {@code overloaded} when it could once others have finished.
+         */
         public void extend(long more) {
-            if (!take(client, project, more)) {
+            if (bytes + more > ceiling()) {
+                throw new Rejection(Outcome.BODY_TOO_LARGE, "this request would need more than the " + ceiling()
+                        + " bytes in flight (as sent and decompressed) it may ever hold");
+            }
+            if (!tryExtend(more)) {
                 throw new Rejection(Outcome.OVERLOADED,
                         "the gateway is at its limit of requests in flight (in total, for this client or this project); retry later");
             }
+        }
+
+        /** Takes {@code more} bytes for the same request if they fit now. */
+        public boolean tryExtend(long more) {
+            if (!take(client, project, more)) {
+                return false;
+            }
             bytes += more;
+            return true;
+        }
+
+        /** The most this request could ever hold: the total, its client's and its project's shares. */
+        public long ceiling() {
+            long ceiling = maxBytes;
+            if (client != null && perClient.cap >= 0) {
+                ceiling = Math.min(ceiling, perClient.cap);
+            }
+            if (project != null && perProject.cap >= 0) {
+                ceiling = Math.min(ceiling, perProject.cap);
+            }
+            return ceiling;
         }
 
         /** Gives back everything this request holds. */
