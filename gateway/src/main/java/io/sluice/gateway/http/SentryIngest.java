@@ -21,6 +21,7 @@ import io.sluice.gateway.admit.IngestRoute;
 import io.sluice.gateway.admit.Rejection;
 import io.sluice.gateway.admit.SentryCredentials;
 import io.sluice.gateway.admit.SentryEndpoint;
+import io.sluice.gateway.admit.SentryRateLimits;
 import io.sluice.gateway.envelope.ClientReports;
 import io.sluice.gateway.envelope.Envelope;
 import io.sluice.gateway.envelope.EventFields;
@@ -191,7 +192,7 @@ final class SentryIngest {
         }
         Rejection longer = later.retryAfterSeconds() > earlier.retryAfterSeconds() ? later : earlier;
         return new Rejection(longer.outcome(), longer.getMessage(), null, longer.limit(), longer.retryAfterSeconds())
-                .withSentryRateLimits(earlier.sentryRateLimits() + "," + later.sentryRateLimits());
+                .withSentryRateLimits(SentryRateLimits.merge(earlier.sentryRateLimits(), later.sentryRateLimits()));
     }
 
     private Answer refuse(String token, DsnKey key, String origin, Rejection refused) {
