@@ -97,6 +97,30 @@ class SentryEndpointsIT {
         return record;
     }
 
+    @Test
+    void aDsnOnlyEnvelopeRefusedBeforeItsDsnIsCheckedIsCountedUnderItsPathsProject() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("dsn-only-refused");
+        HttpResponse<String> response = post(envelope(project, ""), "{\"dsn\":\"x\"}\n{type: event}\n{}\n"
+                .getBytes(StandardCharsets.UTF_8));
+        assertEquals(400, response.statusCode(), response.body());
+        assertEquals(Map.of("invalid_envelope", 1L), outcomes(project, Map.of("invalid_envelope", 1L)));
+    }
+
+    @Test
+    void aThousandDistinctDiscardReasonsAreCountedAsOther() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("many-reasons");
+        StringBuilder entries = new StringBuilder("{\"reason\":\"sample_rate\",\"category\":\"error\",\"quantity\":3}");
+        for (int i = 0; i < 1000; i++) {
+            entries.append(",{\"reason\":\"reason_").append(i).append("\",\"category\":\"error\",\"quantity\":1}");
+        }
+        byte[] body = ("{}\n{\"type\":\"client_report\"}\n{\"discarded_events\":[" + entries + "]}\n")
+                .getBytes(StandardCharsets.UTF_8);
+        HttpResponse<String> response = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
+        assertEquals(200, response.statusCode(), response.body());
+        Map<String, Long> expected = Map.of("client_discard:sample_rate", 3L, "client_discard:other", 1000L);
+        assertEquals(expected, outcomes(project, expected));
+    }
+
     /** The outcome counts of a project, once they equal {@code expected} (the rows are absolute counts). */
     static Map<String, Long> outcomes(ProjectAdmin.NewProject project, Map<String, Long> expected) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();

@@ -68,7 +68,9 @@ final class SentryIngest {
         String origin = request.headers().get(HttpHeaderNames.ORIGIN);
         Project project = admitted.project();
         DsnKey key = admitted.dsnKey();
-        String token = admitted.token();
+        // A dsn-only envelope's project is known from its path before its dsn is checked: its
+        // refusals are counted there (as the head's are), not under no project.
+        String token = admitted.token() != null ? admitted.token() : services.gate().tokenOf(request.uri());
         try {
             if (!request.decoderResult().isSuccess()) {
                 throw new Rejection(Outcome.BAD_REQUEST, "malformed HTTP request: " + request.decoderResult().cause().getMessage());
