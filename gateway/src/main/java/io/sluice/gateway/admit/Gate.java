@@ -117,8 +117,8 @@ public final class Gate {
 
     /**
      * Checks a DSN key against the project in the path (a key matching no DSN key counts against
-     * the client's failed authentications; another project's key is 403), the browser origin against the key, and refuses from the head what
-     * the project's quota could not take anyway (429 with X-Sentry-Rate-Limits).
+     * the client's failed authentications; another project's key is 403), the browser origin against the key, and takes
+     * one event from the project's quota (429 with X-Sentry-Rate-Limits), which the request's first event then uses.
      */
     public Authenticator.DsnAuthenticated authenticateSentry(long projectId, String key, InetAddress client, String origin) {
         Authenticator.DsnAuthenticated auth;
@@ -137,7 +137,8 @@ public final class Gate {
                     ? "this DSN key is for browsers of listed origins only, and the request names no Origin"
                     : "this DSN key does not allow the origin " + origin);
         }
-        Rejection overQuota = quotas.projectExhausted(auth.project(), System.nanoTime());
+        // One event of the project's quota, from the head: it stands for the envelope's first event.
+        Rejection overQuota = quotas.takeProject(auth.project(), System.nanoTime());
         if (overQuota != null) {
             throw overQuota;
         }
@@ -151,9 +152,14 @@ public final class Gate {
                 + "this project's DSN>, sentry_version=7, ?sentry_key=… in the query, or the dsn in the envelope header");
     }
 
-    /** Takes one event of this endpoint from the project's quota; null, or the 429 (with X-Sentry-Rate-Limits). */
-    public Rejection takeQuota(Project project, Endpoint endpoint) {
-        return quotas.tryAdmit(project, endpoint, System.nanoTime());
+    /**
+     * Takes one event of this endpoint from the project's quota; null, or the 429 (with
+     * X-Sentry-Rate-Limits). {@code projectTaken}: the project's share was taken from the head,
+     * only the endpoint's is left to take.
+     */
+    public Rejection takeQuota(Project project, Endpoint endpoint, boolean projectTaken) {
+        return projectTaken ? quotas.tryAdmitEndpoint(project, endpoint, System.nanoTime())
+                : quotas.tryAdmit(project, endpoint, System.nanoTime());
     }
 
     /** The token named by a request's path (a Sentry path's numeric id looked up), or null: to count a refusal under. */

@@ -146,8 +146,10 @@ final class SentryIngest {
         List<CompletableFuture<Void>> acks = new ArrayList<>();
         Rejection limited = null;
         int overQuota = 0;
+        boolean headTokenLeft = true; // taken when the project was authenticated: the first event's
         for (Routed item : routed) {
-            Rejection refused = services.gate().takeQuota(project, item.endpoint());
+            Rejection refused = services.gate().takeQuota(project, item.endpoint(), headTokenLeft);
+            headTokenLeft = false;
             if (refused != null) {
                 overQuota++;
                 limited = merge(limited, refused);
