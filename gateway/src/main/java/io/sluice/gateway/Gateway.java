@@ -108,10 +108,12 @@ public final class Gateway implements AutoCloseable {
         Gate gate = new Gate(new Authenticator(registry, Clock.systemUTC()),
                 new FailedAuthLimiter(config.authFailuresPerMinute(), config.authFailureBurst()), config.trustedProxies(),
                 new QuotaLimiter(config.quotaShare()),
-                new InFlightBudget(config.maxInFlightBytes(), config.maxInFlightBytesPerClient(), metrics.inFlightBytes()),
+                new InFlightBudget(config.maxInFlightBytes(), config.maxInFlightBytesPerClient(), config.maxInFlightBytesPerProject(),
+                        metrics.inFlightBytes()),
                 // Held only until a body's dsn is checked; one budget for all such requests, so
-                // strangers share 8 MiB and never take what the tenants' requests need.
-                new InFlightBudget(config.maxUnauthenticatedInFlightBytes(), config.maxUnauthenticatedInFlightBytes(),
+                // strangers share 8 MiB and never take what the tenants' requests need, and each
+                // address only its share of it.
+                new InFlightBudget(config.maxUnauthenticatedInFlightBytes(), config.maxUnauthenticatedInFlightBytesPerClient(),
                         metrics.unauthenticatedInFlightBytes()),
                 config.maxBodyBytes(), config.maxEnvelopeBytes());
         return new GatewayServices(gate, new BodyDecoder(config.maxDecompressedBytes()),

@@ -19,7 +19,8 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                             Duration outcomesInterval, long authFailuresPerMinute, long authFailureBurst,
                             String tlsCertificate, String tlsKey, Duration producerLinger, Duration eventTimeHorizon,
                             Duration readyTimeout, int ioThreads, int maxEnvelopeBytes, int maxEnvelopeItems,
-                            long maxUnauthenticatedInFlightBytes) {
+                            long maxUnauthenticatedInFlightBytes, long maxInFlightBytesPerProject,
+                            long maxUnauthenticatedInFlightBytesPerClient) {
     public static final Setting HOST = new Setting("SLUICE_GATEWAY_HOST", "127.0.0.1",
             "Address the gateway listens on (0.0.0.0 to accept from other machines).");
     public static final Setting PORT = new Setting("SLUICE_GATEWAY_PORT", "8080", "Port of the ingest API.");
@@ -75,12 +76,19 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "SLUICE_GATEWAY_MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES", "8388608",
             "In-flight bytes of envelopes whose only credential is their dsn header (read before they can be checked), apart from the tenants' budget.");
 
+    public static final Setting MAX_IN_FLIGHT_BYTES_PER_PROJECT = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_PROJECT", "0",
+            "In-flight bytes one project may hold (its keys are public in browsers); 0: a quarter of the total, at least the largest envelope and body.");
+    public static final Setting MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT = new Setting(
+            "SLUICE_GATEWAY_MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT", "1048576",
+            "What one client address may hold of that budget; also the largest envelope authenticated only by its dsn header (else 413).");
+
     public static final List<Setting> SETTINGS = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, MAX_BODY_BYTES,
             MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_CLIENT, TRUSTED_PROXIES,
             IDLE_TIMEOUT, RECEIVE_TIMEOUT,
             PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, QUOTA_SHARE, OUTCOMES_INTERVAL, AUTH_FAILURES_PER_MINUTE,
             AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, READY_TIMEOUT, IO_THREADS, MAX_ENVELOPE_BYTES,
-            MAX_ENVELOPE_ITEMS, MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES);
+            MAX_ENVELOPE_ITEMS, MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_PROJECT,
+            MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT);
 
     public static GatewayConfig from(Settings settings) {
         return new GatewayConfig(settings.get(HOST), settings.getInt(PORT), settings.get(ADMIN_HOST),
@@ -95,7 +103,8 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                 settings.get(TLS_CERTIFICATE), settings.get(TLS_KEY), settings.getDuration(PRODUCER_LINGER),
                 settings.getDuration(EventTime.HORIZON),
                 settings.getDuration(READY_TIMEOUT), settings.getInt(IO_THREADS), settings.getInt(MAX_ENVELOPE_BYTES),
-                settings.getInt(MAX_ENVELOPE_ITEMS), settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES));
+                settings.getInt(MAX_ENVELOPE_ITEMS), settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES), perProject(settings),
+                settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT));
     }
 
     /**
@@ -107,6 +116,17 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
         long total = settings.getLong(MAX_IN_FLIGHT_BYTES);
         long set = settings.getLong(MAX_IN_FLIGHT_BYTES_PER_CLIENT);
         return set > 0 ? Math.min(total, set) : total;
+    }
+
+    /**
+     * The per-project share of the in-flight budget: as set, or a quarter of the total but at
+     * least the largest envelope and body (a request that fits no share could never be taken).
+     */
+    private static long perProject(Settings settings) {
+        long total = settings.getLong(MAX_IN_FLIGHT_BYTES);
+        long set = settings.getLong(MAX_IN_FLIGHT_BYTES_PER_PROJECT);
+        long largest = Math.max(settings.getInt(MAX_ENVELOPE_BYTES), settings.getInt(MAX_BODY_BYTES));
+        return Math.min(total, set > 0 ? set : Math.max(total / 4, largest));
     }
 
     private static TrustedProxies trustedProxies(Settings settings) {

@@ -113,17 +113,30 @@ class AdmissionIT {
     }
 
     @Test
-    void aCompressedBodyLargerOnceDecompressedThanTheBudgetLeftGets503(Engines engines) throws Exception {
+    void aCompressedBodyLargerOnceDecompressedThanTheBudgetLeftGets503AndThanTheWholeBudget413(Engines engines) throws Exception {
         try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", Integer.toString(64 * 1024)))) {
             ProjectAdmin.NewProject project = gateway.newProject("inflating");
             byte[] small = gzip("{\"transaction\": \"GET /\", \"padding\": \"" + "x".repeat(10_000) + "\"}");
+            byte[] medium = gzip("{\"transaction\": \"GET /\", \"padding\": \"" + "x".repeat(40_000) + "\"}");
             byte[] large = gzip("{\"transaction\": \"GET /\", \"padding\": \"" + "x".repeat(200_000) + "\"}");
             assertTrue(large.length < 2_000, "the compressed body is small: " + large.length);
 
-            var refused = gateway.postBytes(project, "transaction", large, "Content-Encoding", "gzip");
-            assertEquals(503, refused.statusCode(), refused.body());
-            assertTrue(refused.body().contains("\"overloaded\""), refused.body());
-            assertEquals("1", refused.headers().firstValue("Retry-After").orElse(""));
+            // Could never fit, however long it waited: 413, not a 503 it would get forever.
+            var never = gateway.postBytes(project, "transaction", large, "Content-Encoding", "gzip");
+            assertEquals(413, never.statusCode(), never.body());
+            assertTrue(never.body().contains("\"body_too_large\""), never.body());
+            assertEquals(0L, Await.until(Duration.ofSeconds(10), 0L, () -> gateway.gateway.metrics().inFlightBytes().get()));
+
+            try (RawHttp holder = new RawHttp(gateway.port())) {
+                holder.send("POST /api/v1/" + project.token() + "/transaction HTTP/1.1\r\nHost: localhost\r\n"
+                        + "Authorization: Bearer " + project.key() + "\r\nContent-Length: 40000\r\n\r\n");
+                Await.until("the holder's reservation", Duration.ofSeconds(10), 40_000L,
+                        () -> gateway.gateway.metrics().inFlightBytes().get());
+                var refused = gateway.postBytes(project, "transaction", medium, "Content-Encoding", "gzip");
+                assertEquals(503, refused.statusCode(), refused.body());
+                assertTrue(refused.body().contains("\"overloaded\""), refused.body());
+                assertEquals("1", refused.headers().firstValue("Retry-After").orElse(""));
+            }
             assertEquals(0L, Await.until(Duration.ofSeconds(10), 0L, () -> gateway.gateway.metrics().inFlightBytes().get()));
 
             assertEquals(200, gateway.postBytes(project, "transaction", small, "Content-Encoding", "gzip").statusCode(),

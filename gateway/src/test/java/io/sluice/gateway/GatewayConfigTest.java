@@ -23,4 +23,15 @@ class GatewayConfigTest {
         assertEquals(1_000L, GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "1000",
                 "SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_CLIENT", "8388608"))).maxInFlightBytesPerClient());
     }
+
+    @Test
+    void aProjectMayHoldAQuarterOfTheBudgetButAtLeastTheLargestEnvelope() {
+        assertEquals(33_554_432L, GatewayConfig.from(new Settings(Map.of())).maxInFlightBytesPerProject());
+        assertEquals(67_108_864L, GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "268435456")))
+                .maxInFlightBytesPerProject());
+        assertEquals(1_000L, GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "1000")))
+                .maxInFlightBytesPerProject());
+        assertEquals(5_000_000L, GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_PROJECT", "5000000")))
+                .maxInFlightBytesPerProject());
+    }
 }

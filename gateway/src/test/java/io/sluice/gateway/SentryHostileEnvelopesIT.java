@@ -88,6 +88,30 @@ class SentryHostileEnvelopesIT {
     }
 
     @Test
+    void anEventItemWithAnEmptyPayloadAtTheVeryEndIs400() {
+        assertRefused(400, "invalid_json", send("{\"event_id\":\"0123456789abcdef0123456789abcdef\"}\n{\"type\":\"event\"}"));
+    }
+
+    @Test
+    void anEventPayloadThatIsANumberOrAnArrayIs400() {
+        String head = "{\"event_id\":\"0123456789abcdef0123456789abcdef\"}\n{\"type\":\"event\"}\n";
+        assertRefused(400, "invalid_json", send(head + "42\n"));
+        assertRefused(400, "invalid_json", send(head + "[1]\n"));
+    }
+
+    @Test
+    void anEventWhoseEventIdIsNullIsNotGivenASecondOne() {
+        HttpResponse<String> response = send("{\"event_id\":\"0123456789abcdef0123456789abcdef\"}\n{\"type\":\"event\"}\n"
+                + "{\"event_id\":null,\"message\":\"x\"}\n");
+        assertEquals(200, response.statusCode(), response.body());
+    }
+
+    @Test
+    void aLengthBeyondALongIs400() {
+        assertRefused(400, "invalid_envelope", send("{}\n{\"type\":\"log\",\"length\":18446744073709551621}\nxxxxx\n"));
+    }
+
+    @Test
     void anEnvelopeNestedAsAnEventPayloadIsNotAnEvent() {
         String inner = "{\"event_id\":\"0123456789abcdef0123456789abcdef\"}\n{\"type\":\"event\"}\n{\"message\":\"x\"}";
         assertRefused(400, "invalid_json", send("{}\n{\"type\":\"event\",\"length\":" + inner.length() + "}\n" + inner + "\n"));
@@ -134,6 +158,19 @@ class SentryHostileEnvelopesIT {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[65537])).build());
         assertEquals(413, response.statusCode(), response.body());
         assertTrue(response.body().contains("only credential is its dsn header"), response.body());
+    }
+
+    @Test
+    void aDsnOnlyGzipEnvelopeDecompressingBeyondWhatItMayEverHoldIs413() throws Exception {
+        String body = "{\"dsn\":\"" + "http://" + project.dsnKey().publicKey() + "@127.0.0.1:" + gateway.port() + "/" + project.numericId()
+                + "\"}\n{\"type\":\"attachment\",\"length\":100000}\n" + "a".repeat(100_000) + "\n";
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(out)) {
+            gzip.write(body.getBytes(StandardCharsets.UTF_8));
+        }
+        HttpResponse<String> response = TestGateway.send(SentryEndpointsIT.envelope(gateway, project, "")
+                .header("Content-Encoding", "gzip").POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())).build());
+        assertRefused(413, "body_too_large", response);
     }
 
     @Test

@@ -69,13 +69,42 @@ public final class Authenticator {
         Project project = registry.byNumericId(projectId);
         DsnKey key = project == null ? null : project.activeDsnKey(publicKey, clock.instant());
         if (key == null) {
-            throw new Rejection(Outcome.UNAUTHORIZED, "missing or invalid credentials: use this project's DSN "
-                    + "(its public key as sentry_key, its numeric id in the path)");
+            Project owner = dsnKeyOwner(publicKey);
+            if (owner != null && (project == null || !owner.token().equals(project.token()))) {
+                throw new Rejection(Outcome.KEY_OF_ANOTHER_PROJECT,
+                        "this DSN key belongs to another project than the numeric id in the path");
+            }
+            throw new Rejection(Outcome.UNAUTHORIZED, owner != null ? "this DSN key has expired: use the project's current DSN"
+                    : "missing or invalid credentials: use this project's DSN (its public key as sentry_key, its numeric id in the path)");
         }
         if (project.disabled()) {
             throw new Rejection(Outcome.PROJECT_DISABLED, "this project is disabled; its events are not accepted");
         }
         return new DsnAuthenticated(project, key);
+    }
+
+    /**
+     * Whether this public key is (or was, until it expired) a DSN key of some project: such a key
+     * is no guess, but one still in browsers' code, so refusing it must not count against (and
+     * lock out) the addresses, shared by many users behind a NAT, that send it.
+     */
+    public boolean isKnownDsnKey(String publicKey) {
+        return dsnKeyOwner(publicKey) != null;
+    }
+
+    /** The project with a DSN key (active or expired) with this public key, or null. A scan: only for refusals. */
+    private Project dsnKeyOwner(String publicKey) {
+        if (publicKey == null || publicKey.isEmpty()) {
+            return null;
+        }
+        for (Project project : registry.all()) {
+            for (DsnKey key : project.dsnKeys()) {
+                if (publicKey.equals(key.publicKey())) {
+                    return project;
+                }
+            }
+        }
+        return null;
     }
 
     /** The token of the project with this numeric id, or null: for counting outcomes under it. */

@@ -77,7 +77,7 @@ public final class Gate {
             throw new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + maxBodyBytes + " bytes");
         }
         long size = head.contentLength() < 0 ? maxBodyBytes : head.contentLength();
-        return new Admitted(route, project, budget.reserve(client, size), null, client, maxBodyBytes);
+        return new Admitted(route, project, budget.reserve(client, project.token(), size), null, client, maxBodyBytes);
     }
 
     private Admitted admitSentry(IngestRoute route, RequestHead head, InetAddress client) {
@@ -100,7 +100,8 @@ public final class Gate {
                 throw new Rejection(Outcome.UNAUTHORIZED, "missing credentials: send X-Sentry-Auth: Sentry sentry_key=<public "
                         + "key of this project's DSN>, sentry_version=7 (or ?sentry_key=… in the query)");
             }
-            long bound = Math.min(max, unauthenticated.maxBytes());
+            // One client (address) may hold only its share: a stranger's head cannot take it all.
+            long bound = Math.min(max, Math.min(unauthenticated.maxBytes(), unauthenticated.maxBytesPerClient()));
             if (head.contentLength() > bound) {
                 throw new Rejection(Outcome.BODY_TOO_LARGE, "an envelope whose only credential is its dsn header may have at most "
                         + bound + " bytes; send X-Sentry-Auth for larger ones");
@@ -110,20 +111,23 @@ public final class Gate {
         }
         Authenticator.DsnAuthenticated auth = authenticateSentry(route.projectId(), key, client, head.origin());
         long size = head.contentLength() < 0 ? max : head.contentLength();
-        return new Admitted(route, auth.project(), budget.reserve(client, size), auth.key(), client, max);
+        // Per project too: a DSN key is public (in every browser), its holders may not take the whole budget.
+        return new Admitted(route, auth.project(), budget.reserve(client, auth.project().token(), size), auth.key(), client, max);
     }
 
     /**
-     * Checks a DSN key against the project in the path (a failure counts against the client's
-     * failed authentications), the browser origin against the key, and refuses from the head what
-     * the project's quota could not take anyway (429 with X-Sentry-Rate-Limits).
+     * Checks a DSN key against the project in the path (a key matching no DSN key counts against
+     * the client's failed authentications; another project's key is 403), the browser origin against the key, and takes
+     * one event from the project's quota (429 with X-Sentry-Rate-Limits), which the request's first event then uses.
      */
     public Authenticator.DsnAuthenticated authenticateSentry(long projectId, String key, InetAddress client, String origin) {
         Authenticator.DsnAuthenticated auth;
         try {
             auth = authenticator.authenticateDsn(projectId, key);
         } catch (Rejection refused) {
-            if (refused.outcome() == Outcome.UNAUTHORIZED) {
+            // Only a key that matches nothing is a guess (as for v1): an expired DSN key still in
+            // browsers, or another project's, must not lock out the addresses that send it.
+            if (refused.outcome() == Outcome.UNAUTHORIZED && !authenticator.isKnownDsnKey(key)) {
                 failedAuth.failed(client, System.nanoTime());
             }
             throw refused;
@@ -133,7 +137,8 @@ public final class Gate {
                     ? "this DSN key is for browsers of listed origins only, and the request names no Origin"
                     : "this DSN key does not allow the origin " + origin);
         }
-        Rejection overQuota = quotas.projectExhausted(auth.project(), System.nanoTime());
+        // One event of the project's quota, from the head: it stands for the envelope's first event.
+        Rejection overQuota = quotas.takeProject(auth.project(), System.nanoTime());
         if (overQuota != null) {
             throw overQuota;
         }
@@ -147,9 +152,14 @@ public final class Gate {
                 + "this project's DSN>, sentry_version=7, ?sentry_key=… in the query, or the dsn in the envelope header");
     }
 
-    /** Takes one event of this endpoint from the project's quota; null, or the 429 (with X-Sentry-Rate-Limits). */
-    public Rejection takeQuota(Project project, Endpoint endpoint) {
-        return quotas.tryAdmit(project, endpoint, System.nanoTime());
+    /**
+     * Takes one event of this endpoint from the project's quota; null, or the 429 (with
+     * X-Sentry-Rate-Limits). {@code projectTaken}: the project's share was taken from the head,
+     * only the endpoint's is left to take.
+     */
+    public Rejection takeQuota(Project project, Endpoint endpoint, boolean projectTaken) {
+        return projectTaken ? quotas.tryAdmitEndpoint(project, endpoint, System.nanoTime())
+                : quotas.tryAdmit(project, endpoint, System.nanoTime());
     }
 
     /** The token named by a request's path (a Sentry path's numeric id looked up), or null: to count a refusal under. */

@@ -9,26 +9,36 @@ import io.sluice.outcomes.Outcome;
 
 /**
  * The bytes of requests the gateway holds at once (bodies being received or published, and
- * their decompressed form), bounded in total and per client, so memory stays bounded under
- * overload and one client (one address) can hold only its share. A request that does not fit
- * gets 503 with Retry-After. Shared by all connections; the total is the in-flight gauge.
+ * their decompressed form), bounded in total, per client and per project, so memory stays bounded
+ * under overload and one client (one address) or one project (one key, public in a browser's DSN)
+ * can hold only its share. A request that does not fit gets 503 with Retry-After. Shared by all
+ * connections; the total is the in-flight gauge.
  */
 public final class InFlightBudget {
     private final long maxBytes;
-    private final long maxBytesPerClient;
+    private final Shares<InetAddress> perClient;
+    private final Shares<String> perProject;
     private final AtomicLong total;
-    /** Bytes held per client; a client holding nothing has no entry, so this is as small as the requests in flight. */
-    private final Map<InetAddress, Long> perClient = new ConcurrentHashMap<>();
 
     public InFlightBudget(long maxBytes, long maxBytesPerClient, AtomicLong total) {
+        this(maxBytes, maxBytesPerClient, maxBytes, total);
+    }
+
+    public InFlightBudget(long maxBytes, long maxBytesPerClient, long maxBytesPerProject, AtomicLong total) {
         this.maxBytes = maxBytes;
-        this.maxBytesPerClient = maxBytesPerClient;
+        this.perClient = new Shares<>(maxBytesPerClient < maxBytes ? maxBytesPerClient : -1);
+        this.perProject = new Shares<>(maxBytesPerProject < maxBytes ? maxBytesPerProject : -1);
         this.total = total;
     }
 
     /** Reserves {@code bytes} for one request of this client, or throws 503 {@code overloaded}. */
     public Reservation reserve(InetAddress client, long bytes) {
-        Reservation reservation = new Reservation(client);
+        return reserve(client, null, bytes);
+    }
+
+    /** Reserves {@code bytes} for one request of this client and project (its token; null: none), or throws 503. */
+    public Reservation reserve(InetAddress client, String project, long bytes) {
+        Reservation reservation = new Reservation(client, project);
         reservation.extend(bytes);
         return reservation;
     }
@@ -38,6 +48,16 @@ public final class InFlightBudget {
         return maxBytes;
     }
 
+    /** What one client may hold. */
+    public long maxBytesPerClient() {
+        return perClient.cap < 0 ? maxBytes : perClient.cap;
+    }
+
+    /** What one project may hold. */
+    public long maxBytesPerProject() {
+        return perProject.cap < 0 ? maxBytes : perProject.cap;
+    }
+
     /** Bytes held now. */
     public long heldBytes() {
         return total.get();
@@ -45,11 +65,20 @@ public final class InFlightBudget {
 
     /** Clients holding bytes now. */
     int clientsHolding() {
-        return perClient.size();
+        return perClient.held.size();
     }
 
-    private boolean take(InetAddress client, long bytes) {
-        if (!takeForClient(client, bytes)) {
+    /** Projects holding bytes now. */
+    int projectsHolding() {
+        return perProject.held.size();
+    }
+
+    private boolean take(InetAddress client, String project, long bytes) {
+        if (!perClient.take(client, bytes)) {
+            return false;
+        }
+        if (!perProject.take(project, bytes)) {
+            perClient.give(client, bytes);
             return false;
         }
         // Take only what fits: a compare-and-set loop, so the total never exceeds the budget,
@@ -58,43 +87,51 @@ public final class InFlightBudget {
         do {
             current = total.get();
             if (current + bytes > maxBytes) {
-                giveForClient(client, bytes);
+                perClient.give(client, bytes);
+                perProject.give(project, bytes);
                 return false;
             }
         } while (!total.compareAndSet(current, current + bytes));
         return true;
     }
 
-    private void give(InetAddress client, long bytes) {
+    private void give(InetAddress client, String project, long bytes) {
         total.addAndGet(-bytes);
-        giveForClient(client, bytes);
+        perClient.give(client, bytes);
+        perProject.give(project, bytes);
     }
 
-    private boolean takeForClient(InetAddress client, long bytes) {
-        if (!capsClients() || client == null) {
-            return true;
+    /** Bytes held per holder, each at most {@code cap} (none when negative); a holder holding nothing has no entry. */
+    private static final class Shares<K> {
+        final long cap;
+        final Map<K, Long> held = new ConcurrentHashMap<>();
+
+        Shares(long cap) {
+            this.cap = cap;
         }
-        boolean[] taken = {false};
-        perClient.compute(client, (key, held) -> {
-            long now = held == null ? 0 : held;
-            if (now + bytes > maxBytesPerClient) {
-                return held;
+
+        boolean take(K holder, long bytes) {
+            if (cap < 0 || holder == null) {
+                return true;
             }
-            taken[0] = true;
-            // A client holding nothing keeps no entry (an empty body takes 0 bytes and gives none back).
-            return now + bytes == 0 ? null : now + bytes;
-        });
-        return taken[0];
-    }
-
-    private void giveForClient(InetAddress client, long bytes) {
-        if (capsClients() && client != null && bytes > 0) {
-            perClient.computeIfPresent(client, (key, held) -> held - bytes <= 0 ? null : held - bytes);
+            boolean[] taken = {false};
+            held.compute(holder, (key, now) -> {
+                long was = now == null ? 0 : now;
+                if (was + bytes > cap) {
+                    return now;
+                }
+                taken[0] = true;
+                // A holder holding nothing keeps no entry (an empty body takes 0 bytes and gives none back).
+                return was + bytes == 0 ? null : was + bytes;
+            });
+            return taken[0];
         }
-    }
 
-    private boolean capsClients() {
-        return maxBytesPerClient < maxBytes;
+        void give(K holder, long bytes) {
+            if (cap >= 0 && holder != null && bytes > 0) {
+                held.computeIfPresent(holder, (key, now) -> now - bytes <= 0 ? null : now - bytes);
+            }
+        }
     }
 
     /**
@@ -103,24 +140,54 @@ public final class InFlightBudget {
      */
     public final class Reservation {
         private final InetAddress client;
+        private final String project;
         private long bytes;
 
-        private Reservation(InetAddress client) {
+        private Reservation(InetAddress client, String project) {
             this.client = client;
+            this.project = project;
         }
 
-        /** Takes {@code more} bytes for the same request, or throws 503 {@code overloaded}. */
+        /**
+         * Takes {@code more} bytes for the same request, or throws: 413 {@code body_too_large}
+         * when this request could never hold that much (its share is smaller), 503
+         * {@code overloaded} when it could once others have finished.
+         */
         public void extend(long more) {
-            if (!take(client, more)) {
+            if (bytes + more > ceiling()) {
+                throw new Rejection(Outcome.BODY_TOO_LARGE, "this request would need more than the " + ceiling()
+                        + " bytes in flight (as sent and decompressed) it may ever hold");
+            }
+            if (!tryExtend(more)) {
                 throw new Rejection(Outcome.OVERLOADED,
-                        "the gateway is at its limit of requests in flight (in total or for this client); retry later");
+                        "the gateway is at its limit of requests in flight (in total, for this client or this project); retry later");
+            }
+        }
+
+        /** Takes {@code more} bytes for the same request if they fit now. */
+        public boolean tryExtend(long more) {
+            if (!take(client, project, more)) {
+                return false;
             }
             bytes += more;
+            return true;
+        }
+
+        /** The most this request could ever hold: the total, its client's and its project's shares. */
+        public long ceiling() {
+            long ceiling = maxBytes;
+            if (client != null && perClient.cap >= 0) {
+                ceiling = Math.min(ceiling, perClient.cap);
+            }
+            if (project != null && perProject.cap >= 0) {
+                ceiling = Math.min(ceiling, perProject.cap);
+            }
+            return ceiling;
         }
 
         /** Gives back everything this request holds. */
         public void release() {
-            give(client, bytes);
+            give(client, project, bytes);
             bytes = 0;
         }
 

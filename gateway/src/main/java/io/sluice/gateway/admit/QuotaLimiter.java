@@ -47,18 +47,23 @@ public final class QuotaLimiter {
     }
 
     /**
-     * The 429 a request would get because the project's own quota is used up now, or null; takes
-     * nothing (the Sentry endpoints learn what an envelope holds only from its body, and take per
-     * item then; this refuses from the head what could not pass anyway).
+     * Takes one event from the project's own quota (not an endpoint's: the Sentry endpoints know
+     * the kinds of their items only from the body), or returns the 429 that refuses it, with
+     * {@code X-Sentry-Rate-Limits}. Taken from a Sentry request's head, as for every authenticated
+     * v1 request: holding the gateway's memory is never free.
      */
-    public Rejection projectExhausted(Project project, long nowNanos) {
-        Quota quota = project.quota();
-        if (quota == null) {
-            return null;
-        }
-        long waitSeconds = bucket(project.token(), quota, nowNanos).secondsUntilOne(nowNanos);
-        return waitSeconds == 0 ? null : refusal(quota, "project", waitSeconds)
-                .withSentryRateLimits(SentryRateLimits.of(waitSeconds, null));
+    public Rejection takeProject(Project project, long nowNanos) {
+        Rejection refused = take(project.token(), project.quota(), "project", nowNanos);
+        return refused == null ? null : refused.withSentryRateLimits(SentryRateLimits.of(refused.retryAfterSeconds(), null));
+    }
+
+    /** Takes one event from the endpoint's quota only (the project's was taken by {@link #takeProject}); null or the 429. */
+    public Rejection tryAdmitEndpoint(Project project, Endpoint endpoint, long nowNanos) {
+        Quota endpointQuota = project.endpointQuotas().get(endpoint.pathSegment());
+        Rejection refused = take(project.token() + "/" + endpoint.pathSegment(), endpointQuota, endpoint.pathSegment() + " endpoint",
+                nowNanos);
+        return refused == null ? null
+                : refused.withSentryRateLimits(SentryRateLimits.of(refused.retryAfterSeconds(), endpoint));
     }
 
     private Rejection take(String bucketKey, Quota quota, String scope, long nowNanos) {

@@ -15,6 +15,29 @@ public final class SentryRateLimits {
                 + ":project:quota_exceeded";
     }
 
+    /**
+     * Both values as one: one entry per categories, scope and reason, with the longer wait, so a
+     * header merged over many items stays as short as the limits it names.
+     */
+    public static String merge(String earlier, String later) {
+        java.util.Map<String, Long> waits = new java.util.LinkedHashMap<>();
+        for (String entry : (earlier + "," + later).split(",")) {
+            int colon = entry.indexOf(':');
+            if (colon > 0) {
+                long wait;
+                try {
+                    wait = Long.parseLong(entry.substring(0, colon).strip());
+                } catch (NumberFormatException notOurs) {
+                    continue;
+                }
+                waits.merge(entry.substring(colon + 1).strip(), wait, Math::max);
+            }
+        }
+        StringBuilder merged = new StringBuilder();
+        waits.forEach((limit, wait) -> merged.append(merged.isEmpty() ? "" : ",").append(wait).append(':').append(limit));
+        return merged.toString();
+    }
+
     /** The Sentry data category of an endpoint's events. */
     public static String category(Endpoint endpoint) {
         return endpoint == Endpoint.TRANSACTION ? "transaction" : "error";

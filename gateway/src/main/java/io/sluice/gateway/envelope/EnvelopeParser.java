@@ -27,6 +27,10 @@ public final class EnvelopeParser {
     /** The items whose payload is an event Sluice stores, bounded like a v1 body. */
     public static final Set<String> EVENT_TYPES = Set.of("event", "transaction");
     private static final int MAX_HEADER_NESTING = 32;
+    /** An item header is a type, a length and a few names: bounded, so a header never becomes a big JSON tree. */
+    public static final int MAX_ITEM_HEADER_BYTES = 4 * 1024;
+    /** The envelope header: ids, the sdk, the dsn, a trace context. */
+    public static final int MAX_ENVELOPE_HEADER_BYTES = 16 * 1024;
     private static final ObjectMapper HEADERS = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_HEADER_NESTING).build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -43,6 +47,9 @@ public final class EnvelopeParser {
 
     public Envelope parse(byte[] bytes) {
         int end = lineEnd(bytes, 0);
+        if (end > MAX_ENVELOPE_HEADER_BYTES) {
+            throw invalid("the envelope header (its first line) is longer than " + MAX_ENVELOPE_HEADER_BYTES + " bytes");
+        }
         JsonNode header = object(bytes, 0, end, "the envelope header (its first line)");
         List<Envelope.Item> items = new ArrayList<>();
         int position = end + 1;
@@ -56,6 +63,9 @@ public final class EnvelopeParser {
                 throw invalid("the envelope has more than " + maxItems + " items");
             }
             int headerEnd = lineEnd(bytes, position);
+            if (headerEnd - position > MAX_ITEM_HEADER_BYTES) {
+                throw invalid("the header of item " + number + " is longer than " + MAX_ITEM_HEADER_BYTES + " bytes");
+            }
             JsonNode itemHeader = object(bytes, position, headerEnd, "the header of item " + number);
             JsonNode type = itemHeader.get("type");
             if (type == null || !type.isTextual() || type.textValue().isEmpty()) {
@@ -65,7 +75,8 @@ public final class EnvelopeParser {
             int payloadEnd;
             JsonNode length = itemHeader.get("length");
             if (length != null && !length.isNull()) {
-                if (!length.canConvertToExactIntegral() || length.asLong(-1) < 0) {
+                // An int, or a huge number would wrap (asLong of 2^64 + 5 is 5).
+                if (!length.canConvertToExactIntegral() || !length.canConvertToInt() || length.asInt() < 0) {
                     throw invalid("the 'length' of item " + number + " is not a byte count");
                 }
                 long declared = length.asLong();

@@ -9,7 +9,8 @@ import com.fasterxml.jackson.core.JsonToken;
 
 /**
  * What the Sentry endpoints need of an event before it is validated: its top-level {@code type}
- * (a {@code store} body is a transaction when it says so) and whether it has an {@code event_id}.
+ * (a {@code store} body is a transaction when it says so) and whether it names an {@code event_id}
+ * (even null: adding another would make a duplicate key),
  * and whether anything follows the object. Read with a streaming parser that skips everything
  * else; what is not JSON is left to the validator to refuse.
  */
@@ -28,7 +29,7 @@ public record EventFields(String type, boolean hasEventId, boolean trailingConte
                 JsonToken value = parser.nextToken();
                 if ("type".equals(name) && value == JsonToken.VALUE_STRING) {
                     type = parser.getText();
-                } else if ("event_id".equals(name) && value != JsonToken.VALUE_NULL) {
+                } else if ("event_id".equals(name)) {
                     hasEventId = true;
                 }
                 parser.skipChildren();
@@ -44,12 +45,16 @@ public record EventFields(String type, boolean hasEventId, boolean trailingConte
     /**
      * The event with {@code "event_id": id} added as its first field, for an event item without
      * one inside an envelope that names it: a retried envelope then deduplicates. The rest of the
-     * bytes are kept as they are.
+     * bytes are kept as they are. What is not an object (empty, {@code 42}, {@code [1]}) is
+     * returned as it is, for the validator to refuse.
      */
     public static byte[] withEventId(byte[] json, String eventId) {
         int open = 0;
-        while (open < json.length && json[open] != '{') {
+        while (open < json.length && Character.isWhitespace(json[open])) {
             open++;
+        }
+        if (open == json.length || json[open] != '{') {
+            return json;
         }
         int next = open + 1;
         while (next < json.length && Character.isWhitespace(json[next])) {

@@ -21,6 +21,7 @@ import io.sluice.gateway.admit.IngestRoute;
 import io.sluice.gateway.admit.Rejection;
 import io.sluice.gateway.admit.SentryCredentials;
 import io.sluice.gateway.admit.SentryEndpoint;
+import io.sluice.gateway.admit.SentryRateLimits;
 import io.sluice.gateway.envelope.ClientReports;
 import io.sluice.gateway.envelope.Envelope;
 import io.sluice.gateway.envelope.EventFields;
@@ -67,7 +68,9 @@ final class SentryIngest {
         String origin = request.headers().get(HttpHeaderNames.ORIGIN);
         Project project = admitted.project();
         DsnKey key = admitted.dsnKey();
-        String token = admitted.token();
+        // A dsn-only envelope's project is known from its path before its dsn is checked: its
+        // refusals are counted there (as the head's are), not under no project.
+        String token = admitted.token() != null ? admitted.token() : services.gate().tokenOf(request.uri());
         try {
             if (!request.decoderResult().isSuccess()) {
                 throw new Rejection(Outcome.BAD_REQUEST, "malformed HTTP request: " + request.decoderResult().cause().getMessage());
@@ -130,6 +133,11 @@ final class SentryIngest {
             return publish(project, key, origin, routed, counted, answerId, receivedAt);
         } catch (Rejection refused) {
             return CompletableFuture.completedFuture(refuse(token, key, origin, refused));
+        } catch (RuntimeException unexpected) {
+            // A body this code did not foresee: answer it (and close) rather than drop the connection silently.
+            LOG.warn("unexpected failure reading a Sentry request of project {}", token, unexpected);
+            Rejection refused = new Rejection(Outcome.BAD_REQUEST, "the request could not be read");
+            return CompletableFuture.completedFuture(new Answer(refuse(token, key, origin, refused).response(), false));
         }
     }
 
@@ -138,8 +146,10 @@ final class SentryIngest {
         List<CompletableFuture<Void>> acks = new ArrayList<>();
         Rejection limited = null;
         int overQuota = 0;
+        boolean headTokenLeft = true; // taken when the project was authenticated: the first event's
         for (Routed item : routed) {
-            Rejection refused = services.gate().takeQuota(project, item.endpoint());
+            Rejection refused = services.gate().takeQuota(project, item.endpoint(), headTokenLeft);
+            headTokenLeft = false;
             if (refused != null) {
                 overQuota++;
                 limited = merge(limited, refused);
@@ -186,7 +196,7 @@ final class SentryIngest {
         }
         Rejection longer = later.retryAfterSeconds() > earlier.retryAfterSeconds() ? later : earlier;
         return new Rejection(longer.outcome(), longer.getMessage(), null, longer.limit(), longer.retryAfterSeconds())
-                .withSentryRateLimits(earlier.sentryRateLimits() + "," + later.sentryRateLimits());
+                .withSentryRateLimits(SentryRateLimits.merge(earlier.sentryRateLimits(), later.sentryRateLimits()));
     }
 
     private Answer refuse(String token, DsnKey key, String origin, Rejection refused) {

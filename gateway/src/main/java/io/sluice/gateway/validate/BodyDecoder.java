@@ -96,10 +96,15 @@ public final class BodyDecoder {
             if (out.size() + read > maxDecompressedBytes) {
                 throw tooLarge();
             }
-            if (reservation != null && out.size() + read > counted) {
-                // Grows in doubling steps, as the buffer does: a few reservations per body, not one per chunk.
-                long more = Math.min(Math.max(out.size() + read, 2 * counted), maxDecompressedBytes) - counted;
-                reservation.extend(more);
+            long need = out.size() + read;
+            if (reservation != null && need > counted) {
+                // Grows in doubling steps, as the buffer does: a few reservations per body, not one
+                // per chunk; when a step does not fit, exactly what is needed (413 when it never could).
+                long more = Math.min(Math.max(need, 2 * counted), maxDecompressedBytes) - counted;
+                if (!reservation.tryExtend(more)) {
+                    more = need - counted;
+                    reservation.extend(more);
+                }
                 counted += more;
             }
             out.write(chunk, 0, read);

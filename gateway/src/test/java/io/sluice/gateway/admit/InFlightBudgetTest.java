@@ -50,4 +50,16 @@ class InFlightBudgetTest {
         assertEquals(0, budget.clientsHolding());
         assertEquals(0, total.get());
     }
+
+    @Test
+    void oneProjectHoldsAtMostItsShareFromAnyAddress() throws Exception {
+        InFlightBudget shared = new InFlightBudget(1000, 1000, 300, total);
+        shared.reserve(InetAddress.getByName("10.0.0.1"), "hog", 200);
+        assertEquals("overloaded", assertThrows(Rejection.class,
+                () -> shared.reserve(InetAddress.getByName("10.0.0.2"), "hog", 101)).code());
+        InFlightBudget.Reservation other = shared.reserve(InetAddress.getByName("10.0.0.2"), "tenant", 300);
+        assertEquals(500, total.get(), "a refused reservation takes nothing");
+        other.release();
+        assertEquals(0, shared.projectsHolding() - 1);
+    }
 }

@@ -1,12 +1,16 @@
 package io.sluice.gateway.envelope;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
+import io.sluice.gateway.admit.Rejection;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
 
@@ -17,14 +21,13 @@ class ClientReportsTest {
     }
 
     @Test
-    void discardsAreSummedPerSanitizedReason() {
+    void discardsAreSummedPerDocumentedReasonAndAnyOtherAsOther() {
         Map<QualifiedOutcome, Long> discards = ClientReports.discards(item("{\"timestamp\":1,\"discarded_events\":["
                 + "{\"reason\":\"ratelimit_backoff\",\"category\":\"error\",\"quantity\":3},"
                 + "{\"reason\":\"ratelimit_backoff\",\"category\":\"transaction\",\"quantity\":2},"
                 + "{\"reason\":\"Queue-Overflow!\",\"category\":\"error\",\"quantity\":1}]}"));
         assertEquals(Map.of(QualifiedOutcome.of(Outcome.CLIENT_DISCARD, "ratelimit_backoff"), 5L,
-                QualifiedOutcome.of(Outcome.CLIENT_DISCARD, "queue_overflow_"), 1L), discards);
-        assertEquals("client_discard:queue_overflow_", QualifiedOutcome.of(Outcome.CLIENT_DISCARD, "Queue-Overflow!").code());
+                QualifiedOutcome.of(Outcome.CLIENT_DISCARD, "other"), 1L), discards);
     }
 
     @Test
@@ -36,7 +39,24 @@ class ClientReportsTest {
 
     @Test
     void aQuantityIsBoundedAndNeverNegative() {
-        assertEquals(Map.of(QualifiedOutcome.of(Outcome.CLIENT_DISCARD, "x"), 1_000_000L), ClientReports.discards(
+        assertEquals(Map.of(QualifiedOutcome.of(Outcome.CLIENT_DISCARD, "other"), 1_000_000L), ClientReports.discards(
                 item("{\"discarded_events\":[{\"reason\":\"x\",\"quantity\":99999999999},{\"reason\":\"x\",\"quantity\":-5}]}")));
+    }
+
+    @Test
+    void aThousandDistinctReasonsCountAsOneOther() {
+        String entries = IntStream.range(0, 1000).mapToObj(i -> "{\"reason\":\"r" + i + "\",\"quantity\":1}")
+                .collect(Collectors.joining(","));
+        Map<QualifiedOutcome, Long> discards = ClientReports.discards(item("{\"discarded_events\":[" + entries
+                + ",{\"reason\":\"sample_rate\",\"quantity\":2}]}"));
+        assertEquals(Map.of(QualifiedOutcome.of(Outcome.CLIENT_DISCARD, "other"), 1000L,
+                QualifiedOutcome.of(Outcome.CLIENT_DISCARD, "sample_rate"), 2L), discards);
+    }
+
+    @Test
+    void aReportOverSixtyFourKibibytesIsRefused() {
+        String empties = "{},".repeat(64 * 1024 / 3) + "{}";
+        Rejection refused = assertThrows(Rejection.class, () -> ClientReports.discards(item("{\"discarded_events\":[" + empties + "]}")));
+        assertEquals(Outcome.INVALID_ENVELOPE, refused.outcome());
     }
 }

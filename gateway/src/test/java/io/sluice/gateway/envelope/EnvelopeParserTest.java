@@ -116,4 +116,28 @@ class EnvelopeParserTest {
         assertEquals(Outcome.INVALID_ENVELOPE, assertThrows(Rejection.class,
                 () -> parser.parse(bytes("{}\n{\"type\":\"log\",\"length\":1.5}\nx\n"))).outcome());
     }
+
+    @Test
+    void aLengthBeyondAnIntIsRefusedNotWrapped() {
+        assertEquals(Outcome.INVALID_ENVELOPE, assertThrows(Rejection.class,
+                () -> parser.parse(bytes("{}\n{\"type\":\"log\",\"length\":18446744073709551621}\nxxxxx\n"))).outcome());
+        assertEquals(Outcome.INVALID_ENVELOPE, assertThrows(Rejection.class,
+                () -> parser.parse(bytes("{}\n{\"type\":\"log\",\"length\":4294967301}\nxxxxx\n"))).outcome());
+    }
+
+    @Test
+    void anItemHeaderOverFourKibibytesIsRefusedBeforeItIsParsed() {
+        String header = "{\"type\":\"log\",\"x\":\"" + "a".repeat(4096) + "\"}";
+        Rejection refused = assertThrows(Rejection.class, () -> parser.parse(bytes("{}\n" + header + "\n{}\n")));
+        assertEquals("not a valid Sentry envelope: the header of item 1 is longer than 4096 bytes", refused.getMessage());
+        String fits = "{\"type\":\"log\",\"x\":\"" + "a".repeat(4096 - 21) + "\"}";
+        assertEquals(4096, fits.length());
+        assertEquals(1, parser.parse(bytes("{}\n" + fits + "\n{}\n")).items().size());
+    }
+
+    @Test
+    void anEnvelopeHeaderOverSixteenKibibytesIsRefused() {
+        String header = "{\"x\":\"" + "a".repeat(16 * 1024) + "\"}";
+        assertEquals(Outcome.INVALID_ENVELOPE, assertThrows(Rejection.class, () -> parser.parse(bytes(header + "\n"))).outcome());
+    }
 }

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPOutputStream;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import com.github.luben.zstd.Zstd;
 
 import io.netty.buffer.Unpooled;
+import io.sluice.gateway.admit.InFlightBudget;
 import io.sluice.gateway.admit.Rejection;
 
 class BodyDecoderTest {
@@ -97,5 +100,44 @@ class BodyDecoderTest {
     void corruptBrotliIsRefusedAs400() {
         assertEquals("corrupt_body", assertThrows(Rejection.class,
                 () -> DECODER.decode(Unpooled.wrappedBuffer(new byte[] {1, 2, 3, 4, 5}), "br")).code());
+    }
+
+    private static byte[] gzip(byte[] plain) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
+            gzip.write(plain);
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void aBodyThatCouldNeverFitItsShareDecompressedIs413NotOverloaded() throws Exception {
+        InFlightBudget budget = new InFlightBudget(1_000_000, 100_000, new AtomicLong());
+        byte[] body = gzip(new byte[200_000]);
+        InFlightBudget.Reservation reservation = budget.reserve(InetAddress.getByName("192.0.2.1"), body.length);
+        Rejection refused = assertThrows(Rejection.class,
+                () -> new BodyDecoder(1_000_000).decode(Unpooled.wrappedBuffer(body), "gzip", reservation));
+        assertEquals("body_too_large", refused.code());
+    }
+
+    @Test
+    void aBodyThatCouldFitOnceOthersAreDoneIs503() throws Exception {
+        InFlightBudget budget = new InFlightBudget(1_000_000, 500_000, new AtomicLong());
+        budget.reserve(InetAddress.getByName("192.0.2.2"), 500_000);
+        budget.reserve(InetAddress.getByName("192.0.2.3"), 400_000);
+        byte[] body = gzip(new byte[200_000]);
+        InFlightBudget.Reservation reservation = budget.reserve(InetAddress.getByName("192.0.2.1"), body.length);
+        Rejection refused = assertThrows(Rejection.class,
+                () -> new BodyDecoder(1_000_000).decode(Unpooled.wrappedBuffer(body), "gzip", reservation));
+        assertEquals("overloaded", refused.code());
+    }
+
+    @Test
+    void aDoublingStepThatDoesNotFitFallsBackToWhatIsNeeded() throws Exception {
+        InFlightBudget budget = new InFlightBudget(1_000_000, 100_000, new AtomicLong());
+        byte[] body = gzip(new byte[90_000]);
+        InFlightBudget.Reservation reservation = budget.reserve(InetAddress.getByName("192.0.2.1"), body.length);
+        assertEquals(90_000, new BodyDecoder(1_000_000).decode(Unpooled.wrappedBuffer(body), "gzip", reservation).length);
+        assertTrue(reservation.bytes() <= 100_000, Long.toString(reservation.bytes()));
     }
 }
