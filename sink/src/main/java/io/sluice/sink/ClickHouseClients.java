@@ -7,6 +7,8 @@ import com.clickhouse.client.api.Client;
 
 /** Builds the ClickHouse client from settings, in one place. */
 public final class ClickHouseClients {
+    static final String DISTRIBUTED_FOREGROUND_INSERT = "distributed_foreground_insert";
+
     private ClickHouseClients() {
     }
 
@@ -14,7 +16,11 @@ public final class ClickHouseClients {
         Client.Builder builder = new Client.Builder()
                 .addEndpoint(settings.url())
                 .setUsername(settings.user())
-                .setPassword(settings.password());
+                .setPassword(settings.password())
+                // On a cluster the sink inserts into Distributed tables: answer only once every shard
+                // has stored its rows, not once they are queued on the receiving node
+                // (deploy/clickhouse/cluster.sql). Harmless on a single node.
+                .serverSetting(DISTRIBUTED_FOREGROUND_INSERT, "1");
         if (!settings.caFile().isEmpty()) {
             // Checked here: the client would otherwise fail only at the first query, with a vaguer message.
             if (!Files.isReadable(Path.of(settings.caFile()))) {
