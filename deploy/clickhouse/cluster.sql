@@ -1,10 +1,36 @@
--- Sluice's schema for a ClickHouse cluster (the single-node schema is applied by the processor
--- and ./sluice schema apply; on a cluster apply this file once instead, e.g.
---   clickhouse-client --multiquery < deploy/clickhouse/cluster.sql
--- and set SLUICE_CLICKHOUSE_DATABASE=sluice). Uses the {cluster}, {shard} and {replica} macros of
--- the server configuration. Each table is a Replicated*MergeTree "_local" table on every shard
--- plus a Distributed table with the public name. The sharding keys put every version of a row on
--- one shard, so SELECT ... FINAL stays exact. TTL: 90 days; change it here before applying.
+-- Sluice's schema for a ClickHouse cluster. The single-node schema is applied by the processor and
+-- ./sluice schema apply; on a cluster apply this file once, from any one node, instead:
+--   clickhouse-client --host <any node> --multiquery < deploy/clickhouse/cluster.sql
+-- and run Sluice with SLUICE_CLICKHOUSE_DATABASE=sluice (the name used below).
+--
+-- Needs: ClickHouse Keeper (or ZooKeeper) for ON CLUSTER and the Replicated tables; the macros
+-- {cluster}, {shard} and {replica} in every server's configuration; and in remote_servers
+-- <internal_replication>true</internal_replication> for every shard, so a Distributed insert
+-- writes one replica and replication copies it (not every replica, twice).
+--
+-- Once per cluster: every CREATE is ON CLUSTER '{cluster}', so one run creates it on every node
+-- (IF NOT EXISTS: a second run changes nothing). The closing INSERT goes to schema_migrations,
+-- which is replicated across ALL nodes (its Keeper path has no {shard}), so every processor, on
+-- whichever node, sees the schema as applied and does not try the single-node files.
+--
+-- Tables: a Replicated*MergeTree "_local" table on every shard, and a Distributed table with the
+-- public name, which the sink inserts into. Sharding keys put every version of a row on one
+-- shard: history rows by (project, event_id), aggregates by their whole ORDER BY key. So the
+-- ReplacingMergeTree on that shard collapses them and SELECT ... FINAL through the Distributed
+-- table is exact. History rows need no version column (every copy of an event is the same row),
+-- aggregates carry `version`, which grows with every update, so the newest count wins.
+--
+-- Acknowledged only when stored: the sink sets distributed_foreground_insert=1 on every request
+-- (io.sluice.sink.ClickHouseClients), so an insert into a Distributed table returns only after
+-- every shard has written its part; with the default (background) mode ClickHouse would answer
+-- once the rows sit in the receiving node's local queue, and the sink would commit Kafka offsets
+-- for rows a lost node still held. For more than one replica's copy before the answer, also set
+-- insert_quorum in the sink user's profile.
+--
+-- Retention: TTL 90 days, the default of SLUICE_CLICKHOUSE_RETENTION_DAYS (ClusterSchemaIT
+-- checks they agree). For another retention, replace it before applying, e.g. 30 days:
+--   sed 's/INTERVAL 90 DAY/INTERVAL 30 DAY/' deploy/clickhouse/cluster.sql | clickhouse-client --multiquery
+-- (on existing tables: ALTER TABLE sluice.<name>_local ON CLUSTER '{cluster}' MODIFY TTL ...).
 
 CREATE DATABASE IF NOT EXISTS sluice ON CLUSTER '{cluster}';
 
@@ -83,10 +109,11 @@ CREATE TABLE IF NOT EXISTS sluice.outcomes_1m ON CLUSTER '{cluster}' AS sluice.o
 ENGINE = Distributed('{cluster}', sluice, outcomes_1m_local, cityHash64(project, minute, outcome, gateway));
 
 -- Recorded as applied, so a processor started against the cluster does not try the single-node
--- files (it checks sluice.schema_migrations first).
+-- files (it checks sluice.schema_migrations first). One Keeper path for all shards: the INSERT
+-- below, run on one node, reaches every node.
 CREATE TABLE IF NOT EXISTS sluice.schema_migrations ON CLUSTER '{cluster}'
 (version UInt32, name String, applied_at DateTime('UTC') DEFAULT now())
-ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/schema_migrations', '{replica}')
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/sluice/schema_migrations', '{replica}')
 ORDER BY version;
 
 INSERT INTO sluice.schema_migrations (version, name) VALUES

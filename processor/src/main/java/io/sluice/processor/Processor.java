@@ -21,6 +21,7 @@ import io.sluice.kafka.TopicSetup;
 import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.ops.ProcessorAdmin;
 import io.sluice.processor.ops.ProcessorMeters;
+import io.sluice.processor.state.BoundedRocksDbMemory;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.JsonSerde;
 import io.sluice.processor.topology.ProcessorTopology;
@@ -108,6 +109,10 @@ public final class Processor implements AutoCloseable {
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, UnproducibleToDeadLetters.class);
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.kafka().topics().deadLetters());
         props.put(DeadLetterCounts.CONFIG, deadLetters); // reaches UnproducibleToDeadLetters.configure
+        // All stores share one bounded block cache and write buffer budget (see BoundedRocksDbMemory).
+        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
+        props.put(BoundedRocksDbMemory.MEMORY_BYTES, Long.toString(config.rocksDbMemoryBytes()));
+        props.put(BoundedRocksDbMemory.WRITE_BUFFER_RATIO, Double.toString(config.rocksDbWriteBufferRatio()));
         if (!config.instanceId().isEmpty()) {
             // Static membership: a restarted instance reclaims its partitions without waiting for
             // the old member's session to time out.

@@ -9,6 +9,7 @@ import io.sluice.config.KafkaSettings;
 import io.sluice.config.Setting;
 import io.sluice.config.Settings;
 import io.sluice.events.EventTime;
+import io.sluice.processor.state.BoundedRocksDbMemory;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SinkLimits;
 
@@ -18,7 +19,7 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                               String instanceId, int generation, Path stateDir,
                               int streamThreads, Duration commitInterval, Duration eventTimeHorizon, Duration lateMargin,
                               int sinkBatchRows, long sinkBatchBytes, Duration sinkBatchInterval,
-                              Duration sinkStallTimeout) {
+                              Duration sinkStallTimeout, long rocksDbMemoryBytes, double rocksDbWriteBufferRatio) {
     public static final Setting ADMIN_HOST = new Setting("SLUICE_PROCESSOR_ADMIN_HOST", "127.0.0.1",
             "Address of the processor's /healthz, /readyz and /metrics.");
     public static final Setting ADMIN_PORT = new Setting("SLUICE_PROCESSOR_ADMIN_PORT", "8082",
@@ -46,9 +47,14 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
             "Longest a row waits before its batch is inserted.");
     public static final Setting SINK_STALL_TIMEOUT = new Setting("SLUICE_SINK_STALL_TIMEOUT", "60s",
             "How long the sink may commit nothing while rows wait before /readyz fails and sluice_sink_stalled is 1.");
+    public static final Setting ROCKSDB_MEMORY_BYTES = new Setting("SLUICE_PROCESSOR_ROCKSDB_MEMORY_BYTES", "268435456",
+            "Off-heap bytes all RocksDB state stores of an instance share (block cache, index/filter blocks and memtables).");
+    public static final Setting ROCKSDB_WRITE_BUFFER_RATIO = new Setting("SLUICE_PROCESSOR_ROCKSDB_WRITE_BUFFER_RATIO", "0.5",
+            "Share of SLUICE_PROCESSOR_ROCKSDB_MEMORY_BYTES that memtables (write buffers) may take; the rest caches blocks.");
 
     public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, GENERATION, STATE_DIR, THREADS, COMMIT_INTERVAL, LATE_MARGIN,
-            SINK_BATCH_ROWS, SINK_BATCH_BYTES, SINK_BATCH_INTERVAL, SINK_STALL_TIMEOUT);
+            SINK_BATCH_ROWS, SINK_BATCH_BYTES, SINK_BATCH_INTERVAL, SINK_STALL_TIMEOUT,
+            ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_RATIO);
 
     public static ProcessorConfig from(Settings settings) {
         return new ProcessorConfig(KafkaSettings.from(settings), ClickHouseSettings.from(settings),
@@ -56,7 +62,12 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                 settings.get(APPLICATION_ID), settings.get(INSTANCE_ID), settings.getInt(GENERATION), Path.of(settings.get(STATE_DIR)), settings.getInt(THREADS),
                 settings.getDuration(COMMIT_INTERVAL), settings.getDuration(EventTime.HORIZON), settings.getDuration(LATE_MARGIN),
                 settings.getInt(SINK_BATCH_ROWS), settings.getLong(SINK_BATCH_BYTES), settings.getDuration(SINK_BATCH_INTERVAL),
-                settings.getDuration(SINK_STALL_TIMEOUT));
+                settings.getDuration(SINK_STALL_TIMEOUT), settings.getLong(ROCKSDB_MEMORY_BYTES), settings.getDouble(ROCKSDB_WRITE_BUFFER_RATIO));
+    }
+
+    /** Fails at startup, naming the setting, rather than when the first store opens. */
+    public ProcessorConfig {
+        BoundedRocksDbMemory.Budget.of(rocksDbMemoryBytes, rocksDbWriteBufferRatio);
     }
 
     public SinkLimits sinkLimits() {
