@@ -15,8 +15,9 @@ import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 
 /**
- * The delivery report of a fault test, event id by event id, read back from ClickHouse: the same
- * reading as {@code FaultsIT}'s (each event is its own environment, so its own traffic row).
+ * The delivery report of a fault test, event id by event id, read back from ClickHouse: whether
+ * each event is in the history and how often it was counted (each event is its own environment,
+ * so its own traffic row). Shared by FaultsIT and HighAvailabilityIT.
  */
 final class DeliveryCheck {
     private DeliveryCheck() {
@@ -31,6 +32,7 @@ final class DeliveryCheck {
                 "SELECT event_id FROM " + db + ".transactions FINAL WHERE project = {project:String}", params));
         Map<String, Long> once = new TreeMap<>();
         delivery.acknowledged.forEach(id -> once.put(id, 1L));
+        // Wait, then look: the report says which events are missing or counted twice.
         Await.waitThenLook(Duration.ofSeconds(120), once, () -> {
             Map<String, Long> counts = counted.get();
             counts.keySet().retainAll(delivery.acknowledged);

@@ -94,7 +94,7 @@ class FaultsIT {
                 assertEquals(200, delivery.send(gateway.port(), project.token(), project.key(), refusal.eventId()),
                         "a retry once Kafka is back");
             }
-            Delivery.Report report = report("Kafka broker restart", engines, "sluice_fault_broker", project.token(), delivery);
+            Delivery.Report report = DeliveryCheck.report("Kafka broker restart", engines, "sluice_fault_broker", project.token(), delivery);
             assertEquals(0, report.lost(), report.toString());
             assertEquals(0, report.duplicated(), report.toString());
             assertEquals(400, report.acknowledged(), "every event acknowledged at last: " + report);
@@ -133,7 +133,7 @@ class FaultsIT {
                 client.get(1, TimeUnit.MINUTES);
             }
             clients.shutdown();
-            Delivery.Report report = report("gateway SIGTERM under load", engines, "sluice_fault_sigterm", project.token(), delivery);
+            Delivery.Report report = DeliveryCheck.report("gateway SIGTERM under load", engines, "sluice_fault_sigterm", project.token(), delivery);
             assertEquals(0, report.lost(), report.toString());
             assertEquals(0, report.duplicated(), report.toString());
             // After the stop began: refused with 503 shutting_down, or not even connected. A request
@@ -205,50 +205,6 @@ class FaultsIT {
                     () -> Delivery.status(gateway.port(), project.token(), project.key(), "[]"));
             return project;
         }
-    }
-
-    /**
-     * Reads back, per event id, whether each event is in the history and how often it was counted
-     * (each event is its own environment, so its own traffic row), and prints the report.
-     */
-    private static Delivery.Report report(String fault, Engines engines, String db, String token, Delivery delivery) {
-        Map<String, String> params = Map.of("project", token);
-        Supplier<Map<String, Long>> counted = () -> counts(ClickHouseQuery.run(engines, "SELECT environment, sum(requests) FROM "
-                + db + ".traffic_1m FINAL WHERE project = {project:String} GROUP BY environment", params));
-        Supplier<Set<String>> stored = () -> lines(ClickHouseQuery.run(engines,
-                "SELECT event_id FROM " + db + ".transactions FINAL WHERE project = {project:String}", params));
-        Map<String, Long> once = new TreeMap<>();
-        delivery.acknowledged.forEach(id -> once.put(id, 1L));
-        // Wait, then look: the report says which events are missing or counted twice.
-        Await.waitThenLook(Duration.ofSeconds(120), once, () -> {
-            Map<String, Long> counts = counted.get();
-            counts.keySet().retainAll(delivery.acknowledged);
-            return new TreeMap<>(counts);
-        });
-        Map<String, Long> counts = counted.get();
-        Set<String> history = stored.get();
-        long found = delivery.acknowledged.stream().filter(history::contains).count();
-        long lost = delivery.acknowledged.stream().filter(id -> !history.contains(id) || counts.getOrDefault(id, 0L) == 0).count();
-        long duplicated = counts.values().stream().filter(count -> count > 1).count();
-        long unansweredStored = delivery.unanswered.stream().filter(history::contains).count();
-        Delivery.Report report = new Delivery.Report(fault, delivery.sent.get(), delivery.acknowledged.size(), found, lost, duplicated,
-                delivery.notSent.size(), delivery.unanswered.size(), unansweredStored, delivery.refused.toString());
-        System.out.println(report);
-        assertEquals(history, counts.keySet(), "every stored event is counted, every counted event is stored");
-        return report;
-    }
-
-    private static Map<String, Long> counts(String rows) {
-        Map<String, Long> counts = new TreeMap<>();
-        for (String row : lines(rows)) {
-            String[] columns = row.split("\t");
-            counts.put(columns[0], Long.parseLong(columns[1]));
-        }
-        return counts;
-    }
-
-    private static Set<String> lines(String text) {
-        return text.isEmpty() ? new TreeSet<>() : new TreeSet<>(Arrays.asList(text.split("\n")));
     }
 
     private static Map<String, String> settings(Engines engines, String bootstrap, String db) {

@@ -87,10 +87,15 @@ class InOrderAnswersIT {
 
     @Test
     void requestsWaitingBehindAnAnswerThatClosesTheConnectionAreNotPublished(Engines engines) throws Exception {
-        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", Integer.toString(64 * 1024)));
-             RawHttp http = new RawHttp(gateway.port())) {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", Integer.toString(256 * 1024)));
+             RawHttp http = new RawHttp(gateway.port()); RawHttp holder = new RawHttp(gateway.port())) {
             ProjectAdmin.NewProject project = gateway.newProject("closing");
             String path = "/api/v1/" + project.token() + "/transaction";
+            // Another request holds 100,000 bytes of the budget (its body never comes), so the 200 KB
+            // the next body inflates to fits the budget, but not now: a 503 overloaded, which closes.
+            holder.send("POST " + path + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + project.key()
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n");
+            assertEquals(100_000L, Await.until(Duration.ofSeconds(10), 100_000L, () -> gateway.gateway.metrics().inFlightBytes().get()));
             byte[] inflating = gzip("{\"transaction\": \"GET /\", \"padding\": \"" + "x".repeat(200_000) + "\"}");
             String inflatingHead = "POST " + path + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + project.key()
                     + "\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: " + inflating.length + "\r\n\r\n";
@@ -102,18 +107,18 @@ class InOrderAnswersIT {
             http.sendBytes(write.toByteArray());
 
             assertEquals(200, http.read().status());
-            // 200 KB decompressed can never fit a 64 KiB budget: an honest 413, which closes the connection.
             RawHttp.Response refused = http.read();
-            assertEquals(413, refused.status(), refused.body());
-            assertTrue(refused.body().contains("\"body_too_large\""), refused.body());
-            assertEquals(0L, gateway.gateway.metrics().inFlightRequests().get(),
-                    "the request behind the refusal holds nothing once the refusal is written");
-            assertTrue(http.closedByServer(), "the refusal closes the connection");
+            assertEquals(503, refused.status(), refused.body());
+            assertTrue(refused.body().contains("\"overloaded\""), refused.body());
+            assertEquals(1L, gateway.gateway.metrics().inFlightRequests().get(),
+                    "only the holder's request is in flight: the one behind the 503 holds nothing once the 503 is written");
+            assertTrue(http.closedByServer(), "a 5xx answer closes the connection");
 
             only(engines, "sluice.transactions", firstId);
             assertEquals(List.of(), KafkaRecords.find(engines, "sluice.transactions", 1, Duration.ofSeconds(3),
-                    KafkaRecords.withHeader(EventHeaders.EVENT_ID, behindId)), "the request behind the refusal was never answered");
-            assertEquals(0L, Await.until(Duration.ofSeconds(10), 0L, () -> gateway.gateway.metrics().inFlightBytes().get()));
+                    KafkaRecords.withHeader(EventHeaders.EVENT_ID, behindId)), "the request behind the 503 was never answered");
+            assertEquals(100_000L, Await.until(Duration.ofSeconds(10), 100_000L, () -> gateway.gateway.metrics().inFlightBytes().get()),
+                    "only the holder's reservation is left");
         }
     }
 
