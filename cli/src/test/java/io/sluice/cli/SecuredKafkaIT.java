@@ -177,7 +177,8 @@ class SecuredKafkaIT {
         }
     }
 
-    private static int post(Gateway gateway, JsonNode project, String body) {
+    /** Posts one transaction for a project that `projects create --json` printed; -1 when nothing answered. */
+    static int post(Gateway gateway, JsonNode project, String body) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port()
                         + "/api/v1/" + project.get("token").asText() + "/transaction"))
                 .header("Authorization", "Bearer " + project.get("key").asText())

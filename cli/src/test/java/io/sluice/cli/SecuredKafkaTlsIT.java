@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +44,6 @@ import io.sluice.testkit.RealEngines;
 class SecuredKafkaTlsIT {
     private static final KafkaBroker.ScramUser USER = new KafkaBroker.ScramUser("sluice", "tls-scram-secret");
     private static final Duration ARRIVAL = Duration.ofSeconds(60);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -90,7 +85,7 @@ class SecuredKafkaTlsIT {
         try (Gateway gateway = Gateway.start(GatewayConfig.from(settings));
              Processor processor = Processor.start(ProcessorConfig.from(settings))) {
             String body = "{\"event_id\": \"7a1b2c3d4e5f40718293a4b5c6d7e8f9\", \"transaction\": \"GET /tls\"}";
-            assertEquals(200, Await.until(ARRIVAL, 200, () -> post(gateway, project, body)));
+            assertEquals(200, Await.until(ARRIVAL, 200, () -> SecuredKafkaIT.post(gateway, project, body)));
             assertEquals("7a1b2c3d4e5f40718293a4b5c6d7e8f9", Await.until(ARRIVAL, "7a1b2c3d4e5f40718293a4b5c6d7e8f9",
                     () -> ClickHouseQuery.run(engines, "SELECT event_id FROM sluice_tls_flow.transactions FINAL WHERE project = '"
                             + project.get("token").asText() + "'")));
@@ -115,20 +110,5 @@ class SecuredKafkaTlsIT {
         values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", securedKafka.bootstrapServers());
         values.put("SLUICE_KAFKA_PROPERTIES_FILE", file.toString());
         return new Settings(values);
-    }
-
-    private static int post(Gateway gateway, JsonNode project, String body) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port()
-                        + "/api/v1/" + project.get("token").asText() + "/transaction"))
-                .header("Authorization", "Bearer " + project.get("key").asText())
-                .header("Content-Type", "application/json")
-                .timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
-        } catch (Exception e) {
-            return -1;
-        }
     }
 }
