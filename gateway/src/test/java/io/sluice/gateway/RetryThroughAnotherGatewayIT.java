@@ -50,6 +50,8 @@ class RetryThroughAnotherGatewayIT {
                     Duration.ofSeconds(30), KafkaRecords.withHeader(EventHeaders.EVENT_ID, EVENT_ID));
             assertEquals(3, copies.size());
             Set<Integer> partitions = copies.stream().map(ConsumerRecord::partition).collect(Collectors.toSet());
+            System.out.println("delivery report (the same event through two gateways, between " + BURST + " events): "
+                    + copies.size() + " copies published, in partitions " + partitions);
             assertEquals(1, partitions.size(), "partitions of the copies: " + partitions);
             // And a project's events still spread over all partitions.
             List<ConsumerRecord<byte[], byte[]>> all = KafkaRecords.find(engines, "sluice.transactions", BURST + 3,

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,7 @@ import io.sluice.engines.ClickHouseServer;
 import io.sluice.engines.Ports;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.testkit.Await;
+import io.sluice.testkit.DeliveryReport;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
 
@@ -83,7 +85,16 @@ class ClickHouseOutageIT {
             String history = String.join("\n", expected);
             assertEquals(history, Await.until("every event in the history", Duration.ofSeconds(60), history, () -> query(url,
                     "SELECT event_id, status_code FROM sluice_outage.transactions FINAL ORDER BY event_id")));
-            assertEquals("200", query(url, "SELECT count() FROM sluice_outage.transactions FINAL"));
+            List<String> sent = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                sent.add("before" + i);
+                sent.add("during" + i);
+            }
+            DeliveryReport report = DeliveryReport.of("ClickHouse down for a while under load", sent,
+                    Arrays.asList(query(url, "SELECT event_id FROM sluice_outage.transactions FINAL").split("\n")),
+                    Long.parseLong(requests(url))).print();
+            assertEquals(0, report.lost(), report.toString());
+            assertEquals(0, report.duplicated(), report.toString());
         } finally {
             processor.close();
             clickHouse.close();

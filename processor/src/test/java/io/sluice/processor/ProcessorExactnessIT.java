@@ -155,6 +155,8 @@ class ProcessorExactnessIT {
         }
         String after = trafficTotals() + " " + query("SELECT count() FROM " + db + ".transactions FINAL")
                 + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL");
+        System.out.println("delivery report (every output row delivered twice): re-inserted " + firstDelivery
+                + "; totals before " + before + ", after " + after);
         assertEquals(before, after);
     }
 

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -21,6 +22,7 @@ import io.sluice.config.Settings;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
+import io.sluice.testkit.DeliveryReport;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
 
@@ -67,9 +69,12 @@ class ProcessorKilledMidStreamIT {
             for (int i = 0; i < EVENTS; i++) {
                 sent.add("k" + i);
             }
-            Set<String> stored = new TreeSet<>(Arrays.asList(ClickHouseQuery.run(engines,
-                    "SELECT event_id FROM " + db + ".transactions FINAL").split("\n")));
-            assertEquals(sent, stored);
+            List<String> stored = Arrays.asList(ClickHouseQuery.run(engines,
+                    "SELECT event_id FROM " + db + ".transactions FINAL").split("\n"));
+            long counted = Long.parseLong(ClickHouseQuery.run(engines, "SELECT sum(requests) FROM " + db + ".traffic_1m FINAL"));
+            DeliveryReport report = DeliveryReport.of("processor SIGKILLed mid-stream, restarted", sent, stored, counted).print();
+            assertEquals(sent, new TreeSet<>(stored));
+            assertEquals(0, report.duplicated(), report.toString());
         } finally {
             second.destroy();
             second.waitFor(30, TimeUnit.SECONDS);
