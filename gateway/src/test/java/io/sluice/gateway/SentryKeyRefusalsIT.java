@@ -22,7 +22,7 @@ import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
 
 /**
- * DSN keys that are real but refused (expired, another project's) are no guesses: they do not
+ * DSN keys that are real but refused (expired, revoked, another project's) are no guesses: they do not
  * count against the failed authentications of the address sending them (a NAT full of browsers).
  */
 @ExtendWith(RealEngines.class)
@@ -70,6 +70,24 @@ class SentryKeyRefusalsIT {
         }
         ProjectAdmin.NewProject neighbour = gateway.newProject("neighbour");
         HttpResponse<String> served = post(neighbour, neighbour.dsnKey().publicKey(), "192.0.2.1");
+        assertEquals(200, served.statusCode(), served.body());
+    }
+
+    @Test
+    void aRevokedDsnKeyIs401AndLocksNobodyOut() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("revoked");
+        String revoked = project.dsnKey().publicKey();
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+            admin.rotateDsnKey(project.token(), Duration.ofHours(1));
+            admin.revokeDsnKey(project.token(), project.dsnKey().id());
+        }
+        Await.until("the revoked key refused", Duration.ofSeconds(30), 401, () -> post(project, revoked, "192.0.2.4").statusCode());
+        for (int i = 0; i < BURST + 2; i++) {
+            HttpResponse<String> refused = post(project, revoked, "192.0.2.4");
+            assertEquals(401, refused.statusCode(), refused.body());
+        }
+        ProjectAdmin.NewProject neighbour = gateway.newProject("revoked-neighbour");
+        HttpResponse<String> served = post(neighbour, neighbour.dsnKey().publicKey(), "192.0.2.4");
         assertEquals(200, served.statusCode(), served.body());
     }
 

@@ -39,6 +39,13 @@ public final class ProjectRegistry implements AutoCloseable {
     private final Map<String, Project> byToken = new ConcurrentHashMap<>();
     /** SHA-256 (hex) of every key → its project's token: tells "another project's key" from "no key". */
     private final Map<String, String> tokenByKeyHash = new ConcurrentHashMap<>();
+    /** Public key of every DSN key (active or expired) → its project's token: no scan on a refusal. */
+    private final Map<String, String> tokenByDsnKey = new ConcurrentHashMap<>();
+    /**
+     * Public keys of DSN keys since removed: still in browsers' code, so no guess (see
+     * {@link #isOrWasDsnKey}). Grows only with removals, which an operator makes.
+     */
+    private final java.util.Set<String> removedDsnKeys = ConcurrentHashMap.newKeySet();
     /** Numeric id → token; on a collision neither project is found by id (see {@link NumericIdIndex}). */
     private final NumericIdIndex numericIds = new NumericIdIndex();
     private final CountDownLatch loaded = new CountDownLatch(1);
@@ -95,6 +102,16 @@ public final class ProjectRegistry implements AutoCloseable {
     /** The token of the project that owns a key with this SHA-256, or null. */
     public String tokenOwningKey(byte[] keyHash) {
         return tokenByKeyHash.get(HexFormat.of().formatHex(keyHash));
+    }
+
+    /** The token of the project with a DSN key (active or expired) of this public key, or null. */
+    public String tokenOwningDsnKey(String publicKey) {
+        return publicKey == null ? null : tokenByDsnKey.get(publicKey);
+    }
+
+    /** Whether this public key is, or was until it was removed, a DSN key of some project. */
+    public boolean isOrWasDsnKey(String publicKey) {
+        return publicKey != null && (tokenByDsnKey.containsKey(publicKey) || removedDsnKeys.contains(publicKey));
     }
 
     /** A snapshot of every project. */
@@ -182,6 +199,7 @@ public final class ProjectRegistry implements AutoCloseable {
             Project project = wellFormed(ProjectJson.read(record.value()));
             previous = byToken.put(token, project);
             project.keys().forEach(key -> tokenByKeyHash.put(key.sha256(), token));
+            project.dsnKeys().forEach(key -> tokenByDsnKey.put(key.publicKey(), token));
             if (previous == null) {
                 numericIds.add(Project.numericIdOf(token), token);
             }
@@ -191,6 +209,12 @@ public final class ProjectRegistry implements AutoCloseable {
             previous.keys().stream()
                     .filter(old -> current == null || current.keys().stream().noneMatch(k -> k.sha256().equals(old.sha256())))
                     .forEach(old -> tokenByKeyHash.remove(old.sha256(), token));
+            previous.dsnKeys().stream()
+                    .filter(old -> current == null || current.dsnKeys().stream().noneMatch(k -> k.publicKey().equals(old.publicKey())))
+                    .forEach(old -> {
+                        removedDsnKeys.add(old.publicKey());
+                        tokenByDsnKey.remove(old.publicKey(), token);
+                    });
         }
     }
 

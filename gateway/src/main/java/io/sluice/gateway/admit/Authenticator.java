@@ -84,27 +84,18 @@ public final class Authenticator {
     }
 
     /**
-     * Whether this public key is (or was, until it expired) a DSN key of some project: such a key
-     * is no guess, but one still in browsers' code, so refusing it must not count against (and
-     * lock out) the addresses, shared by many users behind a NAT, that send it.
+     * Whether this public key is (or was, until it expired or was removed) a DSN key of some
+     * project: such a key is no guess, but one still in browsers' code, so refusing it must not
+     * count against (and lock out) the addresses, shared by many users behind a NAT, that send it.
      */
     public boolean isKnownDsnKey(String publicKey) {
-        return dsnKeyOwner(publicKey) != null;
+        return registry.isOrWasDsnKey(publicKey);
     }
 
-    /** The project with a DSN key (active or expired) with this public key, or null. A scan: only for refusals. */
+    /** The project with a DSN key (active or expired) with this public key, or null. */
     private Project dsnKeyOwner(String publicKey) {
-        if (publicKey == null || publicKey.isEmpty()) {
-            return null;
-        }
-        for (Project project : registry.all()) {
-            for (DsnKey key : project.dsnKeys()) {
-                if (publicKey.equals(key.publicKey())) {
-                    return project;
-                }
-            }
-        }
-        return null;
+        String token = registry.tokenOwningDsnKey(publicKey);
+        return token == null ? null : registry.find(token);
     }
 
     /** The token of the project with this numeric id, or null: for counting outcomes under it. */
