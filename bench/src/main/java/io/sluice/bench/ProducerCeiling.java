@@ -29,7 +29,7 @@ final class ProducerCeiling {
         }
         try (KafkaProducer<byte[], byte[]> producer = (KafkaProducer<byte[], byte[]>) EventPublisher.durableProducer(kafka,
                 Duration.ofSeconds(30))) {
-            producer.partitionsFor(TOPIC); // metadata first, as the gateway does
+            awaitMetadata(producer);
             byte[] key = null; // spread over the partitions, like events of many projects
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
             long start = System.nanoTime();
@@ -44,6 +44,25 @@ final class ProducerCeiling {
             }
             producer.flush();
             return sent / ((System.nanoTime() - start) / 1e9);
+        }
+    }
+
+    /**
+     * Metadata first, as the gateway does. Each try may wait only the producer's short max.block.ms,
+     * which a just-created topic on a busy machine can take longer than (a run failed that way).
+     */
+    private static void awaitMetadata(KafkaProducer<byte[], byte[]> producer) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                producer.partitionsFor(TOPIC);
+                return;
+            } catch (TimeoutException notYet) {
+                if (System.nanoTime() > deadline) {
+                    throw notYet;
+                }
+                Thread.sleep(100);
+            }
         }
     }
 }
