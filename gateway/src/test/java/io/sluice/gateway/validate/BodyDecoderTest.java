@@ -35,11 +35,16 @@ class BodyDecoderTest {
         assertArrayEquals(JSON, DECODER.decode(Unpooled.wrappedBuffer(out.toByteArray()), "deflate"));
     }
 
+    /** It was named so but checked only the refusal: now what was produced before it is measured too, as below. */
     @Test
     void aZstdBombStopsAtTheLimit() {
         byte[] bomb = Zstd.compress(new byte[10 * 1024 * 1024]);
         assertEquals("body_too_large", assertThrows(Rejection.class,
-                () -> DECODER.decode(Unpooled.wrappedBuffer(bomb), "zstd")).code());
+                () -> DECODER.decode(Unpooled.wrappedBuffer(bomb), "zstd")).code()); // warm up: classes, JIT
+        long allocated = allocatedWhile(() -> assertEquals("body_too_large", assertThrows(Rejection.class,
+                () -> DECODER.decode(Unpooled.wrappedBuffer(bomb), "zstd")).code()));
+        // The limit is 1 KiB: a 16 KiB read chunk and the decoder's own buffers, nowhere near the 10 MiB.
+        assertTrue(allocated < 1024 * 1024, "allocated " + allocated + " bytes");
     }
 
     /**
@@ -134,8 +139,10 @@ class BodyDecoderTest {
 
     @Test
     void corruptBrotliIsRefusedAs400() {
-        assertEquals("corrupt_body", assertThrows(Rejection.class,
-                () -> DECODER.decode(Unpooled.wrappedBuffer(new byte[] {1, 2, 3, 4, 5}), "br")).code());
+        Rejection refused = assertThrows(Rejection.class,
+                () -> DECODER.decode(Unpooled.wrappedBuffer(new byte[] {1, 2, 3, 4, 5}), "br"));
+        assertEquals("corrupt_body", refused.code());
+        assertEquals(400, refused.status());
     }
 
     private static byte[] gzip(byte[] plain) throws Exception {
