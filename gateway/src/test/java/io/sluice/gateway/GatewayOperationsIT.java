@@ -100,7 +100,10 @@ class GatewayOperationsIT {
     void headersLargerThanTheLimitGet431(Engines engines) throws Exception {
         try (TestGateway gateway = TestGateway.start(engines, Map.of()); RawHttp http = new RawHttp(gateway.port())) {
             http.send("POST /api/v1/t/transaction HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n");
-            assertEquals(431, http.read().status());
+            RawHttp.Response response = http.read();
+            assertEquals(431, response.status(), response.body());
+            assertEquals("headers_too_large", errorCode(response));
+            assertEquals("close", http.header("Connection"));
         }
     }
 
@@ -108,7 +111,28 @@ class GatewayOperationsIT {
     void aRequestLineLongerThanTheLimitGets414(Engines engines) throws Exception {
         try (TestGateway gateway = TestGateway.start(engines, Map.of()); RawHttp http = new RawHttp(gateway.port())) {
             http.send("POST /api/v1/" + "t".repeat(10_000) + "/transaction HTTP/1.1\r\nHost: x\r\n\r\n");
-            assertEquals(414, http.read().status());
+            RawHttp.Response response = http.read();
+            assertEquals(414, response.status(), response.body());
+            assertEquals("uri_too_long", errorCode(response));
+            assertEquals("close", http.header("Connection"));
+        }
+    }
+
+    @Test
+    void malformedHttpGets400BadRequestAndTheConnectionCloses(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of())) {
+            for (String malformed : List.of(
+                    "POST /api/v1/t/transaction HTTP/1.1\r\nHost: x\r\nContent-Length: ten\r\n\r\n",
+                    "POST /api/v1/t/transaction HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}")) {
+                try (RawHttp http = new RawHttp(gateway.port())) {
+                    http.send(malformed);
+                    RawHttp.Response response = http.read();
+                    assertEquals(400, response.status(), malformed);
+                    assertEquals("bad_request", errorCode(response), malformed);
+                    assertEquals("close", http.header("Connection"), malformed);
+                    assertTrue(http.closedByServer(), malformed);
+                }
+            }
         }
     }
 
@@ -159,7 +183,7 @@ class GatewayOperationsIT {
     }
 
     @Test
-    void closingStopsAcceptingButAnswersTheRequestInFlight(Engines engines) throws Exception {
+    void closingStopsAcceptingButAnswersTheRequestInFlightWithConnectionClose(Engines engines) throws Exception {
         TestGateway gateway = TestGateway.start(engines, Map.of());
         ProjectAdmin.NewProject project = gateway.newProject("draining");
         int port = gateway.port();
@@ -177,11 +201,126 @@ class GatewayOperationsIT {
             http.send(request.substring(request.length() - 5));
             RawHttp.Response response = http.read();
             assertEquals(new RawHttp.Response(200, "{\"id\":\"dddddddddddddddddddddddddddddddd\"}"), response);
+            assertEquals("close", http.header("Connection"), "an answer during the drain closes its connection");
+            assertTrue(http.closedByServer());
             closing.join(10_000);
             assertTrue(!closing.isAlive(), "close() returned once the request was answered");
         }
         assertEquals(1, KafkaRecords.find(engines, "sluice.transactions", 1, Duration.ofSeconds(10),
                 KafkaRecords.withHeader(EventHeaders.EVENT_ID, "dddddddddddddddddddddddddddddddd")).size());
+    }
+
+    @Test
+    void aRequestArrivingWhileTheGatewayDrainsGets503ShuttingDownAndItsConnectionCloses(Engines engines) throws Exception {
+        TestGateway gateway = TestGateway.start(engines, Map.of());
+        ProjectAdmin.NewProject project = gateway.newProject("late");
+        String path = "/api/v1/" + project.token() + "/transaction";
+        String late = "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee";
+        try (RawHttp open = new RawHttp(gateway.port()); Held held = Held.on(gateway, project, "e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0")) {
+            open.send(RawHttp.post(path, project.key(), TRANSACTION)); // a keep-alive connection from before the drain
+            assertEquals(200, open.read().status());
+
+            Thread closing = held.closeGateway();
+            open.send(RawHttp.post(path, project.key(), "{\"event_id\": \"" + late + "\", \"transaction\": \"GET /\"}"));
+            RawHttp.Response response = open.read();
+            assertEquals(503, response.status(), response.body());
+            assertEquals("shutting_down", errorCode(response));
+            assertEquals("1", open.header("Retry-After"));
+            assertEquals("close", open.header("Connection"));
+            assertTrue(open.closedByServer());
+
+            assertEquals(200, held.finish().status());
+            closing.join(30_000);
+            assertTrue(!closing.isAlive());
+        }
+        // The held event is there to show the topic was read; the refused one must not be.
+        assertEquals(List.of("e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0"), KafkaRecords.find(engines, "sluice.transactions", 2,
+                Duration.ofSeconds(10), record -> List.of(late, "e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0")
+                        .contains(KafkaRecords.header(record, EventHeaders.EVENT_ID)))
+                .stream().map(record -> KafkaRecords.header(record, EventHeaders.EVENT_ID)).toList());
+    }
+
+    @Test
+    void readinessIs503WhileTheGatewayDrains(Engines engines) throws Exception {
+        TestGateway gateway = TestGateway.start(engines, Map.of());
+        ProjectAdmin.NewProject project = gateway.newProject("unready");
+        try (Held held = Held.on(gateway, project, "f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0")) {
+            assertEquals(200, gateway.admin("/readyz").statusCode());
+            Thread closing = held.closeGateway();
+            assertEquals(503, Await.until(Duration.ofSeconds(5), 503, () -> gateway.admin("/readyz").statusCode()));
+            assertTrue(gateway.admin("/readyz").body().contains("shutting down"), gateway.admin("/readyz").body());
+            assertEquals(200, held.finish().status());
+            closing.join(30_000);
+            assertTrue(!closing.isAlive());
+        }
+    }
+
+    /** SLUICE_GATEWAY_SHUTDOWN_TIMEOUT bounds the wait for a request that never completes; the rest of the stop is quick. */
+    @Test
+    void theDrainEndsAtTheShutdownTimeoutEvenWhenARequestIsHeld(Engines engines) throws Exception {
+        TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_SHUTDOWN_TIMEOUT", "2s",
+                "SLUICE_GATEWAY_RECEIVE_TIMEOUT", "60s"));
+        ProjectAdmin.NewProject project = gateway.newProject("held");
+        try (Held held = Held.on(gateway, project, "abababababababababababababababab")) {
+            long start = System.nanoTime();
+            Thread closing = held.closeGateway();
+            closing.join(30_000);
+            long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(!closing.isAlive(), "close() still running after 30 s");
+            System.out.println("closed in " + elapsedMillis + " ms with a request held, shutdown timeout 2 s");
+            assertTrue(elapsedMillis >= 2_000, "waited for the held request: " + elapsedMillis + " ms");
+            assertTrue(elapsedMillis < 2_000 + 4_000, "stopped within the timeout and a flush: " + elapsedMillis + " ms");
+        }
+    }
+
+    /** A request admitted but whose body is not complete: it keeps the gateway draining until {@link #finish}. */
+    private static final class Held implements AutoCloseable {
+        private final TestGateway gateway;
+        private final RawHttp http;
+        private final String rest;
+        private final int port;
+
+        private Held(TestGateway gateway, RawHttp http, String rest) {
+            this.gateway = gateway;
+            this.port = gateway.port();
+            this.http = http;
+            this.rest = rest;
+        }
+
+        static Held on(TestGateway gateway, ProjectAdmin.NewProject project, String eventId) throws Exception {
+            RawHttp http = new RawHttp(gateway.port());
+            String request = RawHttp.post("/api/v1/" + project.token() + "/transaction", project.key(),
+                    "{\"event_id\": \"" + eventId + "\", \"transaction\": \"GET /\"}");
+            http.send(request.substring(0, request.length() - 5));
+            Await.until(Duration.ofSeconds(5), 1L, () -> gateway.gateway.metrics().inFlightRequests().get());
+            return new Held(gateway, http, request.substring(request.length() - 5));
+        }
+
+        /** Starts closing the gateway and returns once it drains (no longer accepts connections). */
+        Thread closeGateway() {
+            Thread closing = new Thread(gateway::close, "closing-gateway");
+            closing.start();
+            Await.until(Duration.ofSeconds(5), false, () -> accepts(port));
+            return closing;
+        }
+
+        RawHttp.Response finish() throws Exception {
+            http.send(rest);
+            return http.read();
+        }
+
+        @Override
+        public void close() throws Exception {
+            http.close();
+        }
+    }
+
+    private static String errorCode(RawHttp.Response response) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(response.body()).path("error").asText();
+        } catch (java.io.IOException e) {
+            throw new AssertionError("not JSON: " + response.body(), e);
+        }
     }
 
     private static boolean accepts(int port) {

@@ -67,6 +67,7 @@ class HostileInputIT {
                 Arguments.of("a time out of range", body("{\"transaction\": \"GET /\", \"timestamp\": 1e309}", null), 400),
                 Arguments.of("a deflate bomb", bytes(deflate(new byte[50 << 20]), "deflate"), 413),
                 Arguments.of("a zstd bomb", bytes(Zstd.compress(new byte[50 << 20]), "zstd"), 413),
+                Arguments.of("a brotli bomb", bytes(HostileInputIT.class.getResourceAsStream("/zeros-100MiB.br").readAllBytes(), "br"), 413),
                 Arguments.of("random bytes as the body", bytes(random(4096), null), 400),
                 Arguments.of("many headers", raw("POST /api/v1/t/transaction HTTP/1.1\r\nHost: x\r\n"
                         + "X-H: v\r\n".repeat(3_000) + "\r\n"), 431),

@@ -115,6 +115,54 @@ class IngestContractIT {
         assertEquals(KafkaRecords.header(record, EventHeaders.RECEIVED_AT), KafkaRecords.header(record, EventHeaders.EVENT_TIME));
     }
 
+    @Test
+    void theRecordCarriesWhenTheGatewayReceivedItAndTheVersionOfTheBuild() throws Exception {
+        String eventId = "c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1";
+        long before = System.currentTimeMillis();
+        HttpResponse<String> response = gateway.post(shop, "transaction",
+                "{\"event_id\": \"" + eventId + "\", \"transaction\": \"GET /\", \"timestamp\": \""
+                        + java.time.Instant.now().minusSeconds(3600) + "\"}"); // an event time an hour before it was received
+        long after = System.currentTimeMillis();
+        assertEquals(200, response.statusCode(), response.body());
+        ConsumerRecord<byte[], byte[]> record = KafkaRecords.find(engines, "sluice.transactions", 1, Duration.ofSeconds(10),
+                KafkaRecords.withHeader(EventHeaders.EVENT_ID, eventId)).get(0);
+        long receivedAt = Long.parseLong(KafkaRecords.header(record, EventHeaders.RECEIVED_AT));
+        assertTrue(before <= receivedAt && receivedAt <= after, before + " <= " + receivedAt + " <= " + after);
+        // The version Maven built (pom.properties), not the manifest entry the gateway reads it from:
+        // failsafe runs the ITs against the packaged jar, which carries both.
+        java.util.Properties pom = new java.util.Properties();
+        try (java.io.InputStream in = io.sluice.gateway.publish.EventPublisher.class
+                .getResourceAsStream("/META-INF/maven/io.sluice/sluice-gateway/pom.properties")) {
+            assertTrue(in != null, "run through failsafe (mvn verify): it tests the packaged gateway jar");
+            pom.load(in);
+        }
+        assertEquals(pom.getProperty("version"), KafkaRecords.header(record, EventHeaders.GATEWAY_VERSION));
+    }
+
+    @Test
+    void eachEventIsInThePartitionOfKafkasMurmur2OfTokenSlashEventId() throws Exception {
+        int partitions;
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                Map.of("bootstrap.servers", engines.kafkaBootstrapServers()))) {
+            partitions = admin.describeTopics(List.of("sluice.transactions")).allTopicNames().get()
+                    .get("sluice.transactions").partitions().size();
+        }
+        java.util.Set<Integer> expectedPartitions = new java.util.HashSet<>();
+        for (int i = 0; i < 12; i++) {
+            String eventId = String.format("%032x", 0xd0d0_0000L + i);
+            assertEquals(200, gateway.post(blog, "transaction",
+                    "{\"event_id\": \"" + eventId + "\", \"transaction\": \"GET /\"}").statusCode());
+            int expected = org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(
+                    (blog.token() + "/" + eventId).getBytes(StandardCharsets.UTF_8))) % partitions;
+            expectedPartitions.add(expected);
+            List<ConsumerRecord<byte[], byte[]>> records = KafkaRecords.find(engines, "sluice.transactions", 1,
+                    Duration.ofSeconds(10), KafkaRecords.withHeader(EventHeaders.EVENT_ID, eventId));
+            assertEquals(1, records.size(), eventId);
+            assertEquals(expected, records.get(0).partition(), eventId);
+        }
+        assertTrue(expectedPartitions.size() > 1, "the events spread over " + expectedPartitions + " of " + partitions);
+    }
+
     // ---- routes
 
     @Test
@@ -137,6 +185,45 @@ class IngestContractIT {
     void aMissingAuthorizationHeaderGets401() {
         assertError(TestGateway.send(gateway.request(shop.token(), "transaction")
                 .POST(HttpRequest.BodyPublishers.ofString(TRANSACTION)).build()), 401, "unauthorized");
+    }
+
+    /** Each malformed header, even around the project's right key, gets the 401 of a missing one, and the connection closes. */
+    @Test
+    void aMalformedAuthorizationHeaderGetsTheSame401AsAMissingOne() throws Exception {
+        HttpResponse<String> missing = TestGateway.send(gateway.request(shop.token(), "transaction")
+                .POST(HttpRequest.BodyPublishers.ofString(TRANSACTION)).build());
+        assertError(missing, 401, "unauthorized");
+        List<byte[]> malformed = List.of(
+                ascii("Bearer"), ascii("Bearer "), ascii("Bearer" + shop.key()), ascii("Basic " + shop.key()),
+                ascii("Basic " + java.util.Base64.getEncoder().encodeToString(("x:" + shop.key()).getBytes(StandardCharsets.UTF_8))),
+                ascii("Token " + shop.key()), ascii(shop.key()), ascii("Bearer " + shop.key() + " " + shop.key()),
+                ascii("Bearer " + shop.key() + "x".repeat(300)),
+                ("Bearer " + shop.key() + "\u00e9").getBytes(StandardCharsets.UTF_8), // non-ASCII: é as two UTF-8 bytes
+                ("Bearer \u00e9\u00e8").getBytes(StandardCharsets.ISO_8859_1));
+        for (byte[] authorization : malformed) {
+            String shown = new String(authorization, StandardCharsets.ISO_8859_1);
+            try (RawHttp http = new RawHttp(gateway.port())) {
+                java.io.ByteArrayOutputStream request = new java.io.ByteArrayOutputStream();
+                request.writeBytes(ascii("POST /api/v1/" + shop.token() + "/transaction HTTP/1.1\r\nHost: localhost\r\nAuthorization: "));
+                request.writeBytes(authorization);
+                request.writeBytes(ascii("\r\nContent-Type: application/json\r\nContent-Length: " + TRANSACTION.length()
+                        + "\r\n\r\n" + TRANSACTION));
+                http.sendBytes(request.toByteArray());
+                RawHttp.Response response;
+                try {
+                    response = http.read();
+                } catch (java.io.IOException e) {
+                    throw new AssertionError("no answer to Authorization: " + shown, e);
+                }
+                assertEquals(new RawHttp.Response(401, missing.body()), response, shown);
+                assertEquals("close", http.header("Connection"), shown);
+                assertTrue(http.closedByServer(), shown);
+            }
+        }
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
     }
 
     @Test
@@ -219,6 +306,13 @@ class IngestContractIT {
     void zstdIsDecoded() throws Exception {
         byte[] body = Zstd.compress(TRANSACTION.getBytes(StandardCharsets.UTF_8));
         assertPublishedDecompressed(gateway.postBytes(shop, "transaction", body, "Content-Encoding", "zstd"), TRANSACTION);
+    }
+
+    @Test
+    void identityIsAcceptedAndPublishedUnchanged() throws Exception {
+        String body = "{\"transaction\": \"GET /identity\", \"tags\": {\"http.status_code\": 204}}";
+        assertPublishedDecompressed(gateway.postBytes(shop, "transaction", body.getBytes(StandardCharsets.UTF_8),
+                "Content-Encoding", "identity"), body);
     }
 
     @Test
@@ -322,6 +416,19 @@ class IngestContractIT {
     @Test
     void aBodyThatIsNotAnObjectGets400() {
         assertError(gateway.post(shop, "transaction", "[1, 2]"), 400, "invalid_json");
+    }
+
+    /** "Nested deeper than 200" is refused: the object itself is level 1, so 199 arrays inside it are level 200. */
+    @Test
+    void nestingOfExactly200LevelsIsAcceptedAnd201IsRefused() {
+        HttpResponse<String> deepest = gateway.post(shop, "transaction", nested(200));
+        assertEquals(200, deepest.statusCode(), deepest.body());
+        assertError(gateway.post(shop, "transaction", nested(201)), 400, "invalid_json");
+    }
+
+    /** A transaction whose JSON nests {@code levels} deep, counting the object itself. */
+    private static String nested(int levels) {
+        return "{\"transaction\": \"GET /\", \"x\": " + "[".repeat(levels - 1) + "]".repeat(levels - 1) + "}";
     }
 
     @Test

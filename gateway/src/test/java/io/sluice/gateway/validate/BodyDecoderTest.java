@@ -35,11 +35,16 @@ class BodyDecoderTest {
         assertArrayEquals(JSON, DECODER.decode(Unpooled.wrappedBuffer(out.toByteArray()), "deflate"));
     }
 
+    /** It was named so but checked only the refusal: now what was produced before it is measured too, as below. */
     @Test
     void aZstdBombStopsAtTheLimit() {
         byte[] bomb = Zstd.compress(new byte[10 * 1024 * 1024]);
         assertEquals("body_too_large", assertThrows(Rejection.class,
-                () -> DECODER.decode(Unpooled.wrappedBuffer(bomb), "zstd")).code());
+                () -> DECODER.decode(Unpooled.wrappedBuffer(bomb), "zstd")).code()); // warm up: classes, JIT
+        long allocated = allocatedWhile(() -> assertEquals("body_too_large", assertThrows(Rejection.class,
+                () -> DECODER.decode(Unpooled.wrappedBuffer(bomb), "zstd")).code()));
+        // The limit is 1 KiB: a 16 KiB read chunk and the decoder's own buffers, nowhere near the 10 MiB.
+        assertTrue(allocated < 1024 * 1024, "allocated " + allocated + " bytes");
     }
 
     /**
@@ -78,6 +83,42 @@ class BodyDecoderTest {
         assertTrue(allocatedForOneMebibyte >= limit, "allocated " + allocatedForOneMebibyte + " bytes for 1 MiB of output");
     }
 
+    /**
+     * The brotli bomb: 93 bytes that inflate to 100 MiB of zeros (made with libbrotlienc 1.0.9,
+     * quality 11, the largest standard window, 2^24 bytes). Measured as the gzip bomb above, in
+     * bytes, not seconds. Unlike gzip, brotli's decoder keeps a ring buffer as large as the window
+     * the stream declares, up to 16 MiB, whatever the output: that is allowed for, once; what must
+     * not appear is the 100 MiB of output, or any share of it beyond the limit.
+     */
+    @Test
+    void aBrotliBombProducesAtMostAboutTheLimitBeforeItIsRefused() throws Exception {
+        int limit = 1024 * 1024;
+        byte[] bomb = BodyDecoderTest.class.getResourceAsStream("/zeros-100MiB.br").readAllBytes();
+        assertEquals(93, bomb.length);
+        assertEquals(100L << 20, inflatedSize(bomb), "the resource is the bomb it claims to be");
+        BodyDecoder decoder = new BodyDecoder(limit);
+        assertEquals("body_too_large", assertThrows(Rejection.class,
+                () -> decoder.decode(Unpooled.wrappedBuffer(bomb), "br")).code()); // warm up: classes, JIT
+        long allocated = allocatedWhile(() -> assertEquals("body_too_large", assertThrows(Rejection.class,
+                () -> decoder.decode(Unpooled.wrappedBuffer(bomb), "br")).code()));
+        System.out.println("brotli bomb of " + bomb.length + " bytes (100 MiB inflated), limit " + limit + ": "
+                + allocated + " bytes allocated while refusing it");
+        long window = 1L << 24;
+        assertTrue(allocated < window + 3L * limit, "allocated " + allocated + " bytes");
+    }
+
+    /** How many bytes a brotli stream inflates to, counted in a reused buffer (nothing kept). */
+    private static long inflatedSize(byte[] brotli) throws Exception {
+        long total = 0;
+        byte[] buffer = new byte[1 << 16];
+        try (java.io.InputStream in = new org.brotli.dec.BrotliInputStream(new java.io.ByteArrayInputStream(brotli))) {
+            for (int read; (read = in.read(buffer)) >= 0; ) {
+                total += read;
+            }
+        }
+        return total;
+    }
+
     private static long allocatedWhile(Runnable work) {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long before = threads.getCurrentThreadAllocatedBytes();
@@ -98,8 +139,10 @@ class BodyDecoderTest {
 
     @Test
     void corruptBrotliIsRefusedAs400() {
-        assertEquals("corrupt_body", assertThrows(Rejection.class,
-                () -> DECODER.decode(Unpooled.wrappedBuffer(new byte[] {1, 2, 3, 4, 5}), "br")).code());
+        Rejection refused = assertThrows(Rejection.class,
+                () -> DECODER.decode(Unpooled.wrappedBuffer(new byte[] {1, 2, 3, 4, 5}), "br"));
+        assertEquals("corrupt_body", refused.code());
+        assertEquals(400, refused.status());
     }
 
     private static byte[] gzip(byte[] plain) throws Exception {
