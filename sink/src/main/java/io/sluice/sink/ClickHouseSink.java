@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Properties;
 
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -136,7 +137,10 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
             if (!backingOff()) {
                 flush(); // what was read before closing, once; otherwise it is read again next time
             }
-            consumer.close(Duration.ofSeconds(10));
+            // Leave the group even as a static member (SLUICE_PROCESSOR_INSTANCE_ID): a static member's
+            // plain close stays in the group, and its partitions would wait out the session timeout.
+            consumer.close(CloseOptions.timeout(Duration.ofSeconds(10))
+                    .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
             consumerMetrics.close();
             deadLetters.close();
         }
