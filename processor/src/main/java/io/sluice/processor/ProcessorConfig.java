@@ -27,7 +27,8 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
     public static final Setting APPLICATION_ID = new Setting("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-processor",
             "Kafka Streams application id: instances with the same id share the work.");
     public static final Setting INSTANCE_ID = new Setting("SLUICE_PROCESSOR_INSTANCE_ID", "",
-            "Stable name of this instance (e.g. the pod name): a restart takes its place at once, no rebalance.");
+            "Stable name of this instance (e.g. the pod name): restarted after a crash, it takes its place at once, no rebalance "
+                    + "(a graceful stop leaves the group: its partitions move at once).");
     public static final Setting GENERATION = new Setting("SLUICE_PROCESSOR_GENERATION", "0",
             "Generation of aggregate rows: raise it (with a new application id) to recompute aggregates from the raw topics.");
     public static final Setting STATE_DIR = new Setting("SLUICE_PROCESSOR_STATE_DIR",

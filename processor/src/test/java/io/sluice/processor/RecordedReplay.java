@@ -11,7 +11,7 @@ import io.sluice.sink.replay.ReplayListener;
 import io.sluice.sink.replay.ReplayRequest;
 
 /** What a replay reported that the tests check: retention gaps and refused rows, as "topic" and "table: source, reason". */
-final class RecordedReplay implements ReplayListener {
+class RecordedReplay implements ReplayListener {
     final List<String> olderRecordsDeleted = new ArrayList<>();
     final List<String> refused = new ArrayList<>();
 

@@ -1,6 +1,7 @@
 package io.sluice.processor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -128,6 +129,55 @@ class ReplayIT {
         assertEquals(snapshot, dump());
     }
 
+    /**
+     * "Interrupted, it is simply run again": a replay stopped after its first table (the history
+     * written, the other tables not yet) is run again: every table ends exactly as before the loss,
+     * each event id once, and the second run reports the history rows as already present.
+     */
+    @Test
+    void aReplayInterruptedMidwayIsSimplyRunAgain() {
+        TABLES.forEach(table -> query("TRUNCATE TABLE sluice_replay." + table));
+        RecordedReplay interrupting = new RecordedReplay() {
+            @Override
+            public void tableDone(String table) {
+                throw new IllegalStateException("interrupted after " + table);
+            }
+        };
+        IllegalStateException stopped = assertThrows(IllegalStateException.class, () -> replayWith(interrupting));
+        assertEquals("interrupted after sluice_replay.transactions", stopped.getMessage());
+        assertEquals("120\t0\t0\t0\t0", query("SELECT (SELECT count() FROM sluice_replay.transactions FINAL), "
+                + "(SELECT count() FROM sluice_replay.errors FINAL), (SELECT count() FROM sluice_replay.traffic_1m FINAL), "
+                + "(SELECT count() FROM sluice_replay.errors_1m FINAL), (SELECT count() FROM sluice_replay.outcomes_1m FINAL)"),
+                "stopped midway: the history is back, the rest is not");
+
+        List<Replay.TableSummary> again = replayWith(new RecordedReplay());
+        assertEquals(snapshot, dump());
+        assertEquals("120\t120\t30\t30", query("SELECT (SELECT count() FROM sluice_replay.transactions FINAL), "
+                + "(SELECT uniqExact(event_id) FROM sluice_replay.transactions FINAL), "
+                + "(SELECT count() FROM sluice_replay.errors FINAL), (SELECT uniqExact(event_id) FROM sluice_replay.errors FINAL)"),
+                "each event id once");
+        assertEquals(List.of("sluice_replay.transactions 120 120", "sluice_replay.errors 30 0"), again.subList(0, 2).stream()
+                .map(summary -> summary.table() + " " + summary.rowsResent() + " " + summary.rowsAlreadyPresent()).toList());
+    }
+
+    /** Progress as the CLI prints it: the last report of every table has read all its records and counts the rows re-sent. */
+    @Test
+    void theLastProgressOfEveryTableIsItsWholeTotal() {
+        List<String> last = new java.util.ArrayList<>();
+        RecordedReplay progress = new RecordedReplay() {
+            @Override
+            public void progress(String table, long recordsRead, long recordsTotal, long rows, Duration elapsed) {
+                last.removeIf(line -> line.startsWith(table + " "));
+                last.add(table + " " + recordsRead + "/" + recordsTotal + " " + rows);
+            }
+        };
+        List<Replay.TableSummary> summaries = replayWith(progress);
+        assertEquals(summaries.stream().map(s -> s.table() + " " + s.recordsRead() + "/" + s.recordsRead() + " " + s.rowsResent())
+                .toList(), last);
+        assertEquals(List.of(120L, 30L), summaries.subList(0, 2).stream().map(Replay.TableSummary::rowsResent).toList());
+        assertEquals(snapshot, dump());
+    }
+
     @Test
     void droppedOutcomeCountsAreRebuiltWithTheirLatestValue() {
         query("TRUNCATE TABLE sluice_replay.outcomes_1m");
@@ -182,6 +232,15 @@ class ReplayIT {
             assertEquals(List.of(copy), reported.olderRecordsDeleted, "the range starts before the oldest retained record");
         }
         assertEquals(snapshot, dump(), "a dry run writes nothing");
+    }
+
+    private static List<Replay.TableSummary> replayWith(RecordedReplay listener) {
+        try (Client client = ClickHouseClients.create(config.clickHouse())) {
+            return new Replay(new KafkaSettings(engines.kafkaBootstrapServers(), config.kafka().topics()),
+                    config.eventTimeHorizon(), client, config.clickHouse(), listener)
+                    .run(new ReplayRequest(MINUTE.minus(Duration.ofHours(1)), Instant.now().plusSeconds(60), null,
+                            Set.of(ReplayRequest.What.values()), false));
+        }
     }
 
     private static List<Replay.TableSummary> replay(String project) {

@@ -10,11 +10,13 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Properties;
 
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -47,6 +49,8 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
     private static final Duration INSERT_TIMEOUT = Duration.ofSeconds(60);
+    /** How often the lag asks the brokers for the partitions' ends (paused partitions fetch nothing that would tell). */
+    private static final Duration LAG_REFRESH = Duration.ofSeconds(1);
 
     private final RowInserter inserter;
     private final DeadLetters deadLetters;
@@ -65,16 +69,20 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private long backoffMillis;
     private long retryAtNanos;
     private volatile boolean closing;
+    private long lagMeasuredNanos = System.nanoTime() - LAG_REFRESH.toNanos();
 
     /** Rows of one partition not yet committed; the rows are cleared once inserted, the offset stays until committed. */
     private static final class PartitionRows {
         final String table;
         final List<RowInserter.Row> rows = new ArrayList<>();
         long bytes;
+        /** The first offset read and not committed: where the next owner would start again. */
+        final long firstOffset;
         long nextOffset;
 
-        PartitionRows(String table) {
+        PartitionRows(String table, long firstOffset) {
             this.table = table;
+            this.firstOffset = firstOffset;
         }
     }
 
@@ -117,7 +125,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
                         attemptFlush(); // the row and byte bounds hold within one poll's records too
                     }
                 }
-                metrics.lag(maxLag());
+                measureLag();
                 if (backingOff()) {
                     if (System.nanoTime() >= retryAtNanos) {
                         attemptFlush();
@@ -136,7 +144,10 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
             if (!backingOff()) {
                 flush(); // what was read before closing, once; otherwise it is read again next time
             }
-            consumer.close(Duration.ofSeconds(10));
+            // Leave the group even as a static member (SLUICE_PROCESSOR_INSTANCE_ID): a static member's
+            // plain close stays in the group, and its partitions would wait out the session timeout.
+            consumer.close(CloseOptions.timeout(Duration.ofSeconds(10))
+                    .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
             consumerMetrics.close();
             deadLetters.close();
         }
@@ -144,7 +155,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
 
     private void add(ConsumerRecord<byte[], byte[]> record) {
         TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-        PartitionRows rows = pending.computeIfAbsent(partition, p -> new PartitionRows(tableByTopic.get(p.topic())));
+        PartitionRows rows = pending.computeIfAbsent(partition, p -> new PartitionRows(tableByTopic.get(p.topic()), record.offset()));
         rows.nextOffset = record.offset() + 1;
         if (record.value() == null) {
             return;
@@ -271,15 +282,42 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         return metrics;
     }
 
-    /** The consumer's own measure of how far behind it is (records-lag-max), 0 before it knows. */
-    private long maxLag() {
-        return consumer.metrics().entrySet().stream()
-                .filter(e -> e.getKey().name().equals("records-lag-max") && e.getKey().tags().size() == 1)
-                .mapToLong(e -> {
-                    Object value = e.getValue().metricValue();
-                    return value instanceof Double d && !d.isNaN() ? d.longValue() : 0L;
-                })
-                .max().orElse(0L);
+    /**
+     * Records not yet written to ClickHouse, the most of any partition: from the partition's end
+     * (read_committed: the last stable offset) back to the first record not committed. Rows read
+     * and held while ClickHouse is away count: the consumer's own records-lag-max would not, and
+     * it stops being measured at all while the partitions are paused.
+     */
+    private void measureLag() {
+        if (System.nanoTime() - lagMeasuredNanos < LAG_REFRESH.toNanos() || consumer.assignment().isEmpty()) {
+            if (consumer.assignment().isEmpty()) {
+                metrics.lag(0);
+            }
+            return;
+        }
+        lagMeasuredNanos = System.nanoTime();
+        Map<TopicPartition, Long> ends;
+        try {
+            ends = consumer.endOffsets(consumer.assignment(), LAG_REFRESH);
+        } catch (WakeupException | InterruptException e) {
+            throw e;
+        } catch (KafkaException e) {
+            return; // Kafka unreachable: keep the last value, the next round asks again
+        }
+        long most = 0;
+        for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+            PartitionRows rows = pending.get(end.getKey());
+            long written;
+            try {
+                written = rows != null ? rows.firstOffset : consumer.position(end.getKey(), LAG_REFRESH);
+            } catch (WakeupException | InterruptException e) {
+                throw e;
+            } catch (KafkaException | IllegalStateException e) {
+                continue; // not known yet (or no longer assigned)
+            }
+            most = Math.max(most, end.getValue() - written);
+        }
+        metrics.lag(most);
     }
 
     @Override

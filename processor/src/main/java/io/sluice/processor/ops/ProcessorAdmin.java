@@ -17,7 +17,8 @@ import io.sluice.sink.SinkMetrics;
 
 /**
  * The processor's operators' port: {@code /healthz} (streams alive and the sink running),
- * {@code /readyz} (streams RUNNING: partitions assigned, state restored; and the sink not stalled) and {@code /metrics}
+ * {@code /readyz} (streams RUNNING: partitions assigned, state restored; and the sink not stalled; a 503 gives
+ * the reasons) and {@code /metrics}
  * (the registry's scrape: Prometheus text, or OpenMetrics / protobuf when the scraper asks). The
  * JDK's own HTTP server: three read-only paths need nothing more.
  */
@@ -43,10 +44,15 @@ public final class ProcessorAdmin implements AutoCloseable {
         });
         server.createContext("/readyz", exchange -> {
             KafkaStreams.State state = streams.state();
-            java.util.Optional<String> stalled = sink.stalled();
-            boolean ready = state == KafkaStreams.State.RUNNING && stalled.isEmpty();
+            // Every reason it is not ready, so a 503 always says why (as the gateway's does).
+            java.util.List<String> reasons = new java.util.ArrayList<>();
+            if (state != KafkaStreams.State.RUNNING) {
+                reasons.add("Kafka Streams is " + state + ", not RUNNING");
+            }
+            sink.stalled().ifPresent(reasons::add);
+            boolean ready = reasons.isEmpty();
             answer(exchange, ready ? 200 : 503, "{\"status\":\"" + (ready ? "ready" : "not_ready") + "\",\"streams\":\"" + state + "\""
-                    + stalled.map(reason -> ",\"reason\":\"" + jsonEscape(reason) + "\"").orElse("") + "}");
+                    + (ready ? "" : ",\"reason\":\"" + jsonEscape(String.join("; ", reasons)) + "\"") + "}");
         });
         server.createContext("/metrics", exchange -> {
             Scrape scrape = metrics.scrape(exchange.getRequestHeaders().getFirst("Accept"));

@@ -135,7 +135,9 @@ public final class Replay {
             if (!batch.isEmpty()) {
                 refused += insert(source.table(), batch, request.dryRun());
             }
-            listener.progress(source.table(), read, total, resent, elapsedSince(begun));
+            // The offsets' span also counts the transactions' commit markers, which are no records: only
+            // now is the true total known, and the last line says read n/n rather than stopping short.
+            listener.progress(source.table(), read, read, resent, elapsedSince(begun));
             listener.tableDone(source.table());
         }
         long after = request.dryRun() ? 0 : rowsInRange(source, request);

@@ -1,0 +1,89 @@
+package io.sluice.processor.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Properties;
+
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.sluice.metrics.PrometheusMetrics;
+import io.sluice.sink.SinkMetrics;
+
+/**
+ * /readyz is 200 only while Kafka Streams is RUNNING: in any other state it is 503 and says which.
+ * A KafkaStreams that was never started (CREATED) and one that was closed (NOT_RUNNING) are real
+ * states reached without a broker; REBALANCING and ERROR go through the same comparison.
+ */
+class ProcessorAdminTest {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    java.nio.file.Path stateDir;
+
+    private PrometheusMetrics metrics;
+    private KafkaStreams streams;
+    private ProcessorAdmin admin;
+
+    @BeforeEach
+    void start() throws Exception {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("in").to("out");
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "readyz-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9"); // never contacted: the streams are not started
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        streams = new KafkaStreams(builder.build(), props);
+        metrics = new PrometheusMetrics();
+        admin = ProcessorAdmin.start("127.0.0.1", 0, streams, metrics, new SinkMetrics(Duration.ofMinutes(1), metrics.registry()),
+                () -> true);
+    }
+
+    @AfterEach
+    void stop() {
+        admin.close();
+        streams.close(Duration.ofSeconds(5));
+        metrics.close();
+    }
+
+    @Test
+    void readinessIs503WithTheReasonWhileStreamsHaveNotStarted() throws Exception {
+        HttpResponse<String> ready = get("/readyz");
+        assertEquals(503, ready.statusCode());
+        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reason\":\"Kafka Streams is CREATED, not RUNNING\"}",
+                ready.body());
+    }
+
+    @Test
+    void readinessIs503WithTheReasonOnceStreamsAreClosed() throws Exception {
+        streams.close(Duration.ofSeconds(5));
+        assertEquals(KafkaStreams.State.NOT_RUNNING, streams.state());
+        HttpResponse<String> ready = get("/readyz");
+        assertEquals(503, ready.statusCode());
+        assertEquals("{\"status\":\"not_ready\",\"streams\":\"NOT_RUNNING\",\"reason\":\"Kafka Streams is NOT_RUNNING, not RUNNING\"}",
+                ready.body());
+    }
+
+    @Test
+    void healthIs503OnceStreamsAreClosed() throws Exception {
+        streams.close(Duration.ofSeconds(5));
+        HttpResponse<String> health = get("/healthz");
+        assertEquals(503, health.statusCode());
+        assertEquals("{\"status\":\"failed\",\"streams\":\"NOT_RUNNING\"}", health.body());
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin.port() + path))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

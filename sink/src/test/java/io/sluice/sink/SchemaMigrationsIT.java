@@ -1,0 +1,78 @@
+package io.sluice.sink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import com.clickhouse.client.api.Client;
+
+import io.sluice.testkit.ClickHouseQuery;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.RealEngines;
+
+/** "Numbered SQL files, each applied once and recorded in sluice.schema_migrations", on a real ClickHouse. */
+@ExtendWith(RealEngines.class)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SchemaMigrationsIT {
+    private static final List<String> ALL = List.of("V001__transactions_and_traffic.sql", "V002__errors.sql", "V003__outcomes.sql");
+
+    @Test
+    void aSecondStartAppliesNothingAndRecordsEachMigrationOnce(Engines engines) {
+        ClickHouseSettings settings = settings(engines, "sluice_migrate_twice");
+        try (Client client = ClickHouseClients.create(settings)) {
+            assertEquals(ALL, SchemaMigrations.apply(client, settings), "a fresh database gets every file");
+            String recorded = ClickHouseQuery.run(engines, "SELECT version, name, applied_at FROM sluice_migrate_twice.schema_migrations "
+                    + "ORDER BY version").strip();
+
+            assertEquals(List.of(), SchemaMigrations.apply(client, settings), "the second start applies nothing");
+            // Without FINAL: no second bookkeeping row was even inserted (ReplacingMergeTree would hide it under FINAL).
+            assertEquals(recorded, ClickHouseQuery.run(engines, "SELECT version, name, applied_at FROM "
+                    + "sluice_migrate_twice.schema_migrations ORDER BY version").strip());
+            assertEquals("1\tV001__transactions_and_traffic.sql\n2\tV002__errors.sql\n3\tV003__outcomes.sql",
+                    ClickHouseQuery.run(engines, "SELECT version, name FROM sluice_migrate_twice.schema_migrations ORDER BY version").strip());
+        }
+    }
+
+    /** Applied once means a recorded file is not run again: a table it created and an operator dropped stays dropped. */
+    @Test
+    void aRecordedMigrationIsNotRunAgain(Engines engines) {
+        ClickHouseSettings settings = settings(engines, "sluice_migrate_recorded");
+        try (Client client = ClickHouseClients.create(settings)) {
+            SchemaMigrations.apply(client, settings);
+            ClickHouseQuery.run(engines, "DROP TABLE sluice_migrate_recorded.outcomes_1m");
+
+            assertEquals(List.of(), SchemaMigrations.apply(client, settings));
+            assertEquals("errors,errors_1m,schema_migrations,traffic_1m,transactions", ClickHouseQuery.run(engines,
+                    "SELECT arrayStringConcat(groupArray(name), ',') FROM (SELECT name FROM system.tables "
+                            + "WHERE database = 'sluice_migrate_recorded' ORDER BY name)").strip());
+        }
+    }
+
+    /** Two processors starting at once both succeed (every statement is IF NOT EXISTS) and leave one record per file. */
+    @Test
+    void twoConcurrentStartsBothSucceedAndLeaveOneRecordPerFile(Engines engines) throws Exception {
+        ClickHouseSettings settings = settings(engines, "sluice_migrate_concurrent");
+        try (Client first = ClickHouseClients.create(settings); Client second = ClickHouseClients.create(settings)) {
+            CompletableFuture<List<String>> one = CompletableFuture.supplyAsync(() -> SchemaMigrations.apply(first, settings));
+            CompletableFuture<List<String>> other = CompletableFuture.supplyAsync(() -> SchemaMigrations.apply(second, settings));
+            one.get(60, TimeUnit.SECONDS);
+            other.get(60, TimeUnit.SECONDS);
+            assertEquals("1\n2\n3", ClickHouseQuery.run(engines,
+                    "SELECT version FROM sluice_migrate_concurrent.schema_migrations FINAL ORDER BY version").strip());
+            assertEquals("errors,errors_1m,outcomes_1m,schema_migrations,traffic_1m,transactions", ClickHouseQuery.run(engines,
+                    "SELECT arrayStringConcat(groupArray(name), ',') FROM (SELECT name FROM system.tables "
+                            + "WHERE database = 'sluice_migrate_concurrent' ORDER BY name)").strip());
+        }
+    }
+
+    private static ClickHouseSettings settings(Engines engines, String database) {
+        ClickHouseQuery.run(engines, "DROP DATABASE IF EXISTS " + database);
+        return new ClickHouseSettings(engines.clickHouseUrl(), engines.clickHouseUser(), engines.clickHousePassword(), database, 90);
+    }
+}
