@@ -13,6 +13,8 @@ import java.util.Map;
  */
 final class BenchChart {
     private static final int PANEL_WIDTH = 300;
+    /** The target: an event visible in traffic_1m within 2 s (p99) at half the sustained rate. */
+    private static final double FRESHNESS_TARGET_MILLIS = 2_000;
     private static final int PANEL_HEIGHT = 200;
     private static final int MARGIN = 50;
     private static final String[] COLOURS = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"};
@@ -52,7 +54,7 @@ final class BenchChart {
                 p.sustainedFreshness().freshness().p99Millis()});
         freshness.put("light load", new double[] {p.lightFreshness().freshness().p50Millis(),
                 p.lightFreshness().freshness().p99Millis()});
-        bars(2, "freshness, 2xx to traffic_1m (p50, p99)", "ms", freshness);
+        bars(2, "freshness, 2xx to traffic_1m (p50, p99)", "ms", freshness, FRESHNESS_TARGET_MILLIS);
         svg.append("</svg>\n");
         return svg.toString();
     }
@@ -76,6 +78,8 @@ final class BenchChart {
             double[] values = line.getValue();
             for (int i = 0; i < values.length; i++) {
                 points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x(left, i, values.length), y(values[i], max)));
+                svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>%n",
+                        x(left, i, values.length), y(values[i], max), COLOURS[colour % COLOURS.length]));
             }
             svg.append(String.format(Locale.ROOT, "<polyline class=\"series\" data-series=\"%s\" fill=\"none\" stroke=\"%s\" "
                     + "stroke-width=\"2\" points=\"%s\"/>%n", escape(line.getKey()), COLOURS[colour % COLOURS.length],
@@ -86,10 +90,14 @@ final class BenchChart {
     }
 
     /** One panel of bar pairs (p50, p99) per load. */
-    private void bars(int panel, String title, String unit, Map<String, double[]> groups) {
-        double max = max(groups);
+    /** @param target drawn as a dashed line across the panel */
+    private void bars(int panel, String title, String unit, Map<String, double[]> groups, double target) {
+        double max = Math.max(max(groups), target * 1.1);
         int left = left(panel);
         axes(left, title, unit, max);
+        svg.append(String.format(Locale.ROOT, "<path d=\"M%d,%.1f H%d\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>%n",
+                left, y(target, max), left + PANEL_WIDTH));
+        text(left + PANEL_WIDTH, y(target, max) - 3, "end", String.format(Locale.ROOT, "target p99 %.0f ms", target));
         double groupWidth = (double) PANEL_WIDTH / groups.size();
         int group = 0;
         for (Map.Entry<String, double[]> g : groups.entrySet()) {

@@ -34,8 +34,16 @@ final class SustainedRate {
                 double gatewayCores, double processorCores, Wrk.Result load) {
     }
 
-    /** The highest flat step's achieved rate (0 if none was), and every step in the order run. */
-    record Result(double eventsPerSecond, List<Step> steps) {
+    /**
+     * The highest flat step's achieved rate (0 if none was), the search's upper bound, and every step
+     * in the order run.
+     */
+    record Result(double eventsPerSecond, double upperPerSecond, List<Step> steps) {
+        /** True when every step kept up, so the pipeline may sustain more than the bound let the search try. */
+        boolean atUpperBound() {
+            return steps.stream().allMatch(Step::flat);
+        }
+
         Step best() {
             return steps.stream().filter(Step::flat).max(java.util.Comparator.comparingDouble(Step::achievedPerSecond))
                     .orElse(null);
@@ -71,8 +79,8 @@ final class SustainedRate {
                 drain(lag, Math.max(AT_REST, step.toleranceRecords()), 3 * seconds);
             }
         }
-        Result result = new Result(0, steps);
-        return result.best() == null ? result : new Result(result.best().achievedPerSecond(), steps);
+        Result result = new Result(0, upper, steps);
+        return result.best() == null ? result : new Result(result.best().achievedPerSecond(), upper, steps);
     }
 
     private static Step step(Load load, ProcessorLag lag, ChildJvm gateway, ChildJvm processor, double target, int seconds)

@@ -48,9 +48,10 @@ final class Wrk {
     /**
      * Load at a fixed rate rather than as fast as the connections go: the connections take turns at
      * slots {@code 1/rate} apart (wrk's {@code delay()} hook, timed with the wall clock through
-     * LuaJIT's FFI, as wrk itself has no clock for scripts). Slots up to 100 ms late (wrk's timers
-     * are whole milliseconds) are caught up; later ones are dropped, so a server that cannot keep
-     * up shows as a rate below the target rather than as bursts.
+     * LuaJIT's FFI, as wrk itself has no clock for scripts). Slots up to a second late are caught
+     * up (wrk's timers are whole milliseconds, and on a busy machine wrk itself waits for a core);
+     * later ones are dropped, so a server that cannot keep up shows as a rate below the target
+     * rather than as ever larger bursts.
      *
      * @param rate requests per second; 0 for as fast as the connections go
      */
@@ -99,7 +100,7 @@ final class Wrk {
                 local next_at = nil
                 delay = function()
                   local now = now_ms()
-                  if next_at == nil or next_at < now - 100 then next_at = now end
+                  if next_at == nil or next_at < now - 1000 then next_at = now end
                   local wait = next_at - now
                   next_at = next_at + interval_ms
                   return math.floor(wait)

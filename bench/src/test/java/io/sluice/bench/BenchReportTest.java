@@ -37,7 +37,7 @@ class BenchReportTest {
         LoadedFreshness freshness = new LoadedFreshness(new Freshness.Result(40, 300, 900), 60_000);
         Map<Integer, Double> gatewayCores = new LinkedHashMap<>();
         PipelineRun.CONNECTIONS.forEach(connections -> gatewayCores.put(connections, 0.5));
-        SustainedRate.Result sustained = new SustainedRate.Result(12_000, List.of(
+        SustainedRate.Result sustained = new SustainedRate.Result(12_000, 25_000, List.of(
                 new SustainedRate.Step(15_000, 14_000, 40_000, 14_000, false, 1.0, 1.5, wrk(14_000)),
                 new SustainedRate.Step(7_500, 7_500, 100, 7_500, true, 0.5, 1.0, wrk(7_500)),
                 new SustainedRate.Step(12_000, 12_000, 2_000, 12_000, true, 0.8, 1.2, wrk(12_000))));

@@ -54,4 +54,12 @@ class SustainedRateTest {
     void aStepWithNon2xxAnswersDoesNotCount() {
         assertFalse(SustainedRate.keepsUp(0, 10_000, new Wrk.Result(10_000, 2, 5, 9, 1, 0)));
     }
+
+    @Test
+    void aSearchWhoseEveryStepKeptUpSaysTheRateMayBeHigher() {
+        SustainedRate.Step kept = new SustainedRate.Step(5_000, 5_000, 0, 5_000, true, 0.5, 0.5, delivered(5_000));
+        SustainedRate.Step behind = new SustainedRate.Step(7_500, 7_500, 9_000, 7_500, false, 0.5, 0.5, delivered(7_500));
+        assertTrue(new SustainedRate.Result(5_000, 10_000, List.of(kept, kept)).atUpperBound());
+        assertFalse(new SustainedRate.Result(5_000, 10_000, List.of(kept, behind)).atUpperBound());
+    }
 }
