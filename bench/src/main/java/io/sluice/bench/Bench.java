@@ -89,6 +89,7 @@ public final class Bench {
             if (Files.exists(clickHouseLog)) {
                 Files.copy(clickHouseLog, files.log("clickhouse"), StandardCopyOption.REPLACE_EXISTING);
             }
+            files.dropEmptyChildLogs();
         }
         // Gigabytes of Kafka and ClickHouse data; kept (with the logs) only when the run failed.
         Directories.deleteRecursively(work);

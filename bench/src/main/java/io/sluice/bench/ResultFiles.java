@@ -39,6 +39,20 @@ public record ResultFiles(Path dir, String runName) {
         return file("-" + child + ".log");
     }
 
+    /**
+     * Deletes the children's logs that stayed empty (a quiet gateway, ClickHouse), so the folder shows
+     * what has something to say; the bench's own log stays, as its path was printed.
+     */
+    void dropEmptyChildLogs() throws IOException {
+        try (var files = Files.newDirectoryStream(dir, runName + "-*.log")) {
+            for (Path file : files) {
+                if (Files.size(file) == 0) {
+                    Files.delete(file);
+                }
+            }
+        }
+    }
+
     Path recording(String child) throws IOException {
         return file("-" + child + ".jfr");
     }
