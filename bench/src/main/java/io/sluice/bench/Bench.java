@@ -3,9 +3,10 @@ package io.sluice.bench;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
@@ -28,19 +29,28 @@ public final class Bench {
     private final PrintStream out;
     private final int seconds;
     private final boolean profile;
+    private final boolean producerExperiments;
+    private final ResultFiles files;
 
-    /** @param profile record a JFR profile of the gateway and the processor next to the results */
-    public Bench(PrintStream out, int seconds, boolean profile) {
+    /**
+     * @param profile             record a JFR profile of the gateway and the processor next to the results
+     * @param producerExperiments also measure the gateway with other producer settings ({@link ProducerExperiments})
+     * @param files               where the run writes; this JVM's log (Logback) is expected at {@link ResultFiles#log()}
+     */
+    public Bench(PrintStream out, int seconds, boolean profile, boolean producerExperiments, ResultFiles files) {
         this.out = out;
         this.seconds = seconds;
         this.profile = profile;
+        this.producerExperiments = producerExperiments;
+        this.files = files;
     }
 
     public void run() throws Exception {
         Wrk.ensureInstalled();
-        ResultFiles files = ResultFiles.forNewRun();
         Path work = Files.createTempDirectory("sluice-bench-");
         Wrk wrk = new Wrk(work);
+        out.println("· logs (Kafka, Kafka Streams, and next to it the gateway's, the processor's and ClickHouse's): "
+                + files.log());
         out.println("· starting Kafka and ClickHouse in " + work);
         try (EnginePair engines = EnginePair.start(work)) {
             Map<String, String> env = environment(engines.kafka().bootstrapServers(), engines.clickHouse().httpUrl(), work);
@@ -58,8 +68,8 @@ public final class Bench {
 
             out.println("· ceiling: a bare Netty server answering 200");
             Map<Integer, Wrk.Result> nettyCeiling = BareNettyCeiling.measure(wrk, body, PipelineRun.CONNECTIONS, seconds);
-            PipelineResults pipeline = new PipelineRun(env, wrk, seconds, work, profile ? Optional.of(files) : Optional.empty(), out)
-                    .measure(project, body, gzipped);
+            PipelineRun run = new PipelineRun(env, wrk, seconds, files, profile, out);
+            PipelineResults pipeline = run.measure(project, body, gzipped);
             out.println("· ceiling: the Kafka producer alone");
             double producerCeiling = ProducerCeiling.measure(kafka, body, seconds);
             out.println("· ceiling: Kafka Streams copying the raw topic, exactly once, nothing else");
@@ -69,8 +79,17 @@ public final class Bench {
             InsertCeilings insertCeilings = InsertCeilings.measure(ClickHouseSettings.from(settings),
                     (int) Math.min(pipeline.published(), 200_000));
 
+            List<ProducerExperiments.Variant> experiments = producerExperiments
+                    ? ProducerExperiments.measure(run, wrk, project, body, seconds, out) : List.of();
+
             new BenchReport(out).write(new BenchResults(machine, nettyCeiling, pipeline, producerCeiling, streamsCeiling,
-                    insertCeilings), files.json());
+                    insertCeilings, experiments), files);
+        } finally {
+            Path clickHouseLog = work.resolve("clickhouse.log");
+            if (Files.exists(clickHouseLog)) {
+                Files.copy(clickHouseLog, files.log("clickhouse"), StandardCopyOption.REPLACE_EXISTING);
+            }
+            files.dropEmptyChildLogs();
         }
         // Gigabytes of Kafka and ClickHouse data; kept (with the logs) only when the run failed.
         Directories.deleteRecursively(work);

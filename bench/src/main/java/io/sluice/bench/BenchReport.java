@@ -2,6 +2,8 @@ package io.sluice.bench;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,7 +12,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** Prints a run's results as a table of ratios to their ceilings, and writes them as JSON. */
+/** Prints a run's results as a table of ratios to their ceilings, and writes them as JSON and as a chart (SVG). */
 final class BenchReport {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -20,10 +22,16 @@ final class BenchReport {
         this.out = out;
     }
 
-    void write(BenchResults results, Path file) throws IOException {
+    void write(BenchResults results, ResultFiles files) throws IOException {
+        write(results, files.json(), files.svg());
+    }
+
+    void write(BenchResults results, Path file, Path chart) throws IOException {
         printTable(results);
         JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), json(results));
+        Files.writeString(chart, BenchChart.svg(results), StandardCharsets.UTF_8);
         out.println();
+        out.println("chart: " + chart);
         out.println("written to " + file);
     }
 
@@ -65,6 +73,56 @@ final class BenchReport {
                     "freshness, 2xx to traffic_1m", f.freshness().p50Millis(), f.freshness().p99Millis(),
                     f.freshness().markers(), f.loadRequestsPerSecond(), p.freshnessBestRequestsPerSecond());
         }
+        printPipeline(p);
+        printExperiments(r);
+    }
+
+    /** The headline: what gateway and processor sustain together, freshness at half of it, per core, memory. */
+    private void printPipeline(PipelineResults p) {
+        SustainedRate.Result sustained = p.sustained();
+        SustainedRate.Step best = sustained.best();
+        out.println();
+        out.printf("%-34s %9.0f events/s  (processor lag flat within %.0f s of the rate over %d steps)%s%n",
+                "SUSTAINED RATE, gateway+processor", sustained.eventsPerSecond(), SustainedRate.TOLERANCE_SECONDS,
+                sustained.steps().size(), sustained.atUpperBound()
+                        ? String.format(" - every step kept up: at least this, the search stopped at %.0f", sustained.upperPerSecond())
+                        : "");
+        LoadedFreshness f = p.sustainedFreshness();
+        out.printf("%-34s p50 %.0f ms, p99 %.0f ms (%d markers, load %.0f req/s; target p99 <= 2000 ms: %s)%n",
+                "freshness at half the sustained", f.freshness().p50Millis(), f.freshness().p99Millis(),
+                f.freshness().markers(), f.loadRequestsPerSecond(), f.freshness().p99Millis() <= 2000 ? "met" : "not met");
+        int top = PipelineRun.CONNECTIONS.get(PipelineRun.CONNECTIONS.size() - 1);
+        Double topCores = p.gatewayCores().get(top);
+        if (topCores != null) {
+            out.printf("%-34s %9.0f events/s per core (%.0f req/s on %.2f cores, %d connections, gateway alone)%n",
+                    "gateway per core", CpuWindow.perCore(p.gateway().get(top).requestsPerSecond(), topCores),
+                    p.gateway().get(top).requestsPerSecond(), topCores, top);
+        }
+        out.printf("%-34s %9.0f events/s per core (%.0f records/s on %.2f cores, working off the backlog)%n",
+                "processor per core", CpuWindow.perCore(p.processorRate(), p.processorBacklogCores()), p.processorRate(),
+                p.processorBacklogCores());
+        if (best != null) {
+            out.printf("%-34s gateway %.2f cores (%.0f events/s per core), processor %.2f cores (%.0f events/s per core)%n",
+                    "at the sustained rate", best.gatewayCores(), CpuWindow.perCore(best.achievedPerSecond(), best.gatewayCores()),
+                    best.processorCores(), CpuWindow.perCore(best.achievedPerSecond(), best.processorCores()));
+        }
+        MemoryBudget budget = p.processorBudget();
+        out.printf("%-34s %9d MB peak working off the backlog, budget %d MB (heap %d + RocksDB %d + %d other): %s%n",
+                "processor RSS against its budget", p.processorBacklogRssKb() / 1024, budget.totalMb(), budget.heapMb(),
+                budget.rocksDbMb(), budget.overheadMb(), p.processorBacklogRssKb() / 1024 <= budget.totalMb() ? "within" : "OVER");
+    }
+
+    private void printExperiments(BenchResults r) {
+        if (r.producerExperiments().isEmpty()) {
+            return;
+        }
+        out.println();
+        out.printf("%-34s %5s %12s %8s %9s %9s%n", "producer experiment", "conn.", "req/s", "ratio", "p50 ms", "p99 ms");
+        for (ProducerExperiments.Variant variant : r.producerExperiments()) {
+            variant.runs().forEach((connections, g) -> out.printf("%-34s %5d %12.0f %7.0f%% %9.2f %9.2f%n", variant.name(),
+                    connections, g.requestsPerSecond(), 100 * g.requestsPerSecond() / r.nettyCeiling().get(connections).requestsPerSecond(),
+                    g.p50Millis(), g.p99Millis()));
+        }
     }
 
     /** The JSON file's fields, in the order earlier runs' files have them (docs/performance.md compares them). */
@@ -89,6 +147,64 @@ final class BenchReport {
                 "clickhouse_jsoneachrow_ceiling_rows_per_s", r.insertCeilings().jsonEachRow(),
                 "kafka_streams_copy_ceiling_records_per_s", r.streamsCeiling()));
         json.put("gateway_peak_rss_mb", Map.of("full_load", p.gatewayPeakRssKb() / 1024, "after_overload", p.gatewayOverloadRssKb() / 1024));
+        // Added with the sustained rate (#18); the fields above keep their names and order.
+        json.put("sustained", sustained(p.sustained()));
+        json.put("freshness_half_sustained", p.sustainedFreshness());
+        json.put("per_core", perCore(p));
+        MemoryBudget budget = p.processorBudget();
+        json.put("processor_rss_budget_mb", Map.of("heap", budget.heapMb(), "rocksdb", budget.rocksDbMb(),
+                "other", budget.overheadMb(), "total", budget.totalMb()));
+        List<Map<String, Object>> experiments = new ArrayList<>();
+        for (ProducerExperiments.Variant variant : r.producerExperiments()) {
+            List<Map<String, Object>> runs = new ArrayList<>();
+            variant.runs().forEach((connections, g) -> runs.add(Map.of("connections", connections, "gateway", g,
+                    "ceiling_ratio", g.requestsPerSecond() / r.nettyCeiling().get(connections).requestsPerSecond())));
+            experiments.add(Map.of("name", variant.name(), "settings", variant.settings(), "runs", runs));
+        }
+        json.put("producer_experiments", experiments);
+        return json;
+    }
+
+    private static Map<String, Object> sustained(SustainedRate.Result sustained) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("events_per_s", sustained.eventsPerSecond());
+        json.put("search_upper_bound_per_s", sustained.upperPerSecond());
+        json.put("every_step_kept_up", sustained.atUpperBound());
+        json.put("tolerance_seconds_of_rate", SustainedRate.TOLERANCE_SECONDS);
+        json.put("delivered_share_required", SustainedRate.DELIVERED);
+        json.put("connections", SustainedRate.CONNECTIONS);
+        List<Map<String, Object>> steps = new ArrayList<>();
+        for (SustainedRate.Step step : sustained.steps()) {
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("target_per_s", step.targetPerSecond());
+            s.put("achieved_per_s", step.achievedPerSecond());
+            s.put("lag_growth_records", step.lagGrowth());
+            s.put("tolerance_records", step.toleranceRecords());
+            s.put("flat", step.flat());
+            s.put("gateway_cores", step.gatewayCores());
+            s.put("processor_cores", step.processorCores());
+            s.put("load", step.load());
+            steps.add(s);
+        }
+        json.put("steps", steps);
+        return json;
+    }
+
+    private static Map<String, Object> perCore(PipelineResults p) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        List<Map<String, Object>> gateway = new ArrayList<>();
+        p.gatewayCores().forEach((connections, cores) -> gateway.add(Map.of("connections", connections, "cores", cores,
+                "events_per_s_per_core", CpuWindow.perCore(p.gateway().get(connections).requestsPerSecond(), cores))));
+        json.put("gateway_alone", gateway);
+        json.put("processor_backlog", Map.of("cores", p.processorBacklogCores(),
+                "records_per_s_per_core", CpuWindow.perCore(p.processorRate(), p.processorBacklogCores())));
+        SustainedRate.Step best = p.sustained().best();
+        if (best != null) {
+            json.put("at_sustained_rate", Map.of("events_per_s", best.achievedPerSecond(),
+                    "gateway_cores", best.gatewayCores(), "processor_cores", best.processorCores(),
+                    "gateway_events_per_s_per_core", CpuWindow.perCore(best.achievedPerSecond(), best.gatewayCores()),
+                    "processor_events_per_s_per_core", CpuWindow.perCore(best.achievedPerSecond(), best.processorCores())));
+        }
         return json;
     }
 }

@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
  * JVM's class path, configured by environment variables, logging to a file.
  */
 final class ChildJvm implements AutoCloseable {
+    /** The heap every child gets (-Xmx). */
+    static final long HEAP_MB = 512;
     private final Process process;
     private final Path log;
 
@@ -31,7 +33,7 @@ final class ChildJvm implements AutoCloseable {
     static ChildJvm start(Class<?> mainClass, Map<String, String> env, Path log, Optional<Path> recording, PrintStream out)
             throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> commandLine = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseG1GC"));
+        List<String> commandLine = new ArrayList<>(List.of(java, "-Xmx" + HEAP_MB + "m", "-XX:+UseG1GC"));
         if (recording.isPresent()) {
             // The "profile" settings sample every thread's stack every 10–20 ms; written when the child exits.
             // JDK 25 and newer can also sample by CPU time (also in native code and syscalls): far more accurate.
@@ -74,6 +76,14 @@ final class ChildJvm implements AutoCloseable {
             }
         }
         return -1;
+    }
+
+    /**
+     * CPU time the child has used so far, all its threads, user and system ({@code /proc/<pid>/stat}
+     * utime + stime, read by the JDK), in seconds; NaN where the platform does not tell.
+     */
+    double cpuSeconds() {
+        return process.toHandle().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
     }
 
     boolean isAlive() {

@@ -11,10 +11,16 @@ record LoadedFreshness(Freshness.Result freshness, double loadRequestsPerSecond)
     /** Freshness measured while wrk sends {@code body} over {@code connections} connections in the background. */
     static LoadedFreshness measure(Wrk wrk, String url, String key, byte[] body, int connections, int seconds,
                                    ClickHouseSettings clickHouse, String markerPrefix) throws Exception {
+        return measure(wrk, url, key, body, connections, 0, seconds, clickHouse, markerPrefix);
+    }
+
+    /** @param rate the background load's fixed rate (requests/s), or 0 for as fast as its connections go */
+    static LoadedFreshness measure(Wrk wrk, String url, String key, byte[] body, int connections, double rate, int seconds,
+                                   ClickHouseSettings clickHouse, String markerPrefix) throws Exception {
         Wrk.Result[] background = new Wrk.Result[1];
         Thread load = new Thread(() -> {
             try {
-                background[0] = wrk.run(url, key, body, false, connections, seconds + 2);
+                background[0] = wrk.run(url, key, body, false, connections, seconds + 2, rate);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

@@ -18,13 +18,15 @@ import io.sluice.engines.Ports;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.gateway.GatewayMain;
 import io.sluice.kafka.KafkaClients;
+import io.sluice.processor.ProcessorConfig;
 import io.sluice.processor.ProcessorMain;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.sink.ClickHouseSettings;
 
 /**
  * Sluice itself under load: the gateway in its own JVM with durable Kafka acks, then the processor
- * in its own JVM on everything the gateway published, then freshness with both running.
+ * in its own JVM on everything the gateway published, then both together: the rate the pipeline
+ * sustains, and freshness.
  */
 final class PipelineRun {
     static final List<Integer> CONNECTIONS = List.of(16, 64, 256);
@@ -35,70 +37,119 @@ final class PipelineRun {
     private final Map<String, String> env;
     private final Wrk wrk;
     private final int seconds;
-    private final Path work;
-    private final Optional<ResultFiles> profileTo;
+    private final ResultFiles files;
+    private final boolean profile;
     private final PrintStream out;
 
-    /** @param profileTo where to write JFR recordings of both children, if at all */
-    PipelineRun(Map<String, String> env, Wrk wrk, int seconds, Path work, Optional<ResultFiles> profileTo, PrintStream out) {
+    /** @param profile write JFR recordings of both children next to the results */
+    PipelineRun(Map<String, String> env, Wrk wrk, int seconds, ResultFiles files, boolean profile, PrintStream out) {
         this.env = Map.copyOf(env);
         this.wrk = wrk;
         this.seconds = seconds;
-        this.work = work;
-        this.profileTo = profileTo;
+        this.files = files;
+        this.profile = profile;
         this.out = out;
+    }
+
+    /** A gateway child and where to post transactions to it. */
+    record Gateway(ChildJvm jvm, String url) implements AutoCloseable {
+        @Override
+        public void close() {
+            jvm.close();
+        }
     }
 
     PipelineResults measure(ProjectAdmin.NewProject project, byte[] body, byte[] gzipped) throws Exception {
         Settings settings = new Settings(env);
+        // What the children see: this JVM's environment, and the run's settings over it.
+        Settings childSettings = Settings.fromEnvironment().with(env);
         ClickHouseSettings clickHouse = ClickHouseSettings.from(settings);
         out.println("· the gateway (its own JVM), durable Kafka acks");
-        int gatewayPort = Ports.free();
-        int adminPort = Ports.free();
-        Map<String, String> gatewayEnv = new HashMap<>(env);
-        gatewayEnv.put(GatewayConfig.PORT.name(), Integer.toString(gatewayPort));
-        gatewayEnv.put(GatewayConfig.ADMIN_PORT.name(), Integer.toString(adminPort));
-        try (ChildJvm gateway = child(GatewayMain.class, "gateway", gatewayEnv)) {
-            gateway.awaitReady(adminPort);
-            String url = "http://127.0.0.1:" + gatewayPort + "/api/v1/" + project.token() + "/transaction";
+        try (Gateway gateway = startGateway(project, Map.of(), "gateway", profile)) {
+            String url = gateway.url();
             wrk.warmUp(url, project.key(), body, seconds);
             Map<Integer, Wrk.Result> gatewayResults = new LinkedHashMap<>();
+            Map<Integer, Double> gatewayCores = new LinkedHashMap<>();
             for (int connections : CONNECTIONS) {
+                CpuWindow cpu = CpuWindow.start(gateway.jvm());
                 gatewayResults.put(connections, wrk.run(url, project.key(), body, false, connections, seconds));
+                gatewayCores.put(connections, cpu.coresUsed());
             }
             Wrk.Result gzip = wrk.run(url, project.key(), gzipped, true, 64, seconds);
-            long peakRss = gateway.peakRssKb();
+            long peakRss = gateway.jvm().peakRssKb();
             Wrk.Result overload = wrk.run(url, project.key(), body, false, OVERLOAD_CONNECTIONS, seconds);
-            long overloadRss = gateway.peakRssKb();
+            long overloadRss = gateway.jvm().peakRssKb();
 
             out.println("· the processor on everything the gateway published");
-            long published = publishedRecords(KafkaSettings.from(settings));
-            try (ChildJvm processor = child(ProcessorMain.class, "processor", env)) {
-                double processorRate = ProcessorThroughput.measure(processor, clickHouse, published);
+            KafkaSettings kafka = KafkaSettings.from(settings);
+            long published = publishedRecords(kafka);
+            try (ChildJvm processor = child(ProcessorMain.class, "processor", env, profile);
+                 ProcessorLag lag = new ProcessorLag(kafka, ProcessorConfig.from(childSettings).applicationId())) {
+                ProcessorThroughput.Result backlog = ProcessorThroughput.measure(processor, clickHouse, published);
                 long processorBacklogRss = processor.peakRssKb();
+
+                double best = Math.max(overload.requestsPerSecond(), gatewayResults.values().stream()
+                        .mapToDouble(Wrk.Result::requestsPerSecond).max().orElse(0));
+                double upper = Math.min(best, backlog.recordsPerSecond());
+                out.printf("· the sustained rate: gateway and processor together, fixed rates up to %,.0f events/s,"
+                        + " until the processor's lag grows%n", upper);
+                SustainedRate.Result sustained = SustainedRate.measure(
+                        (rate, runSeconds) -> wrk.run(url, project.key(), body, false, SustainedRate.CONNECTIONS, runSeconds, rate),
+                        lag, gateway.jvm(), processor, upper, seconds, out);
+                SustainedRate.drain(lag, SustainedRate.AT_REST, 3 * seconds);
+
+                double halfSustained = sustained.eventsPerSecond() / 2;
+                out.printf("· freshness: 2xx to visible in traffic_1m, at half the sustained rate (%,.0f events/s)%n", halfSustained);
+                LoadedFreshness sustainedFreshness = LoadedFreshness.measure(wrk, url, project.key(), body,
+                        SustainedRate.CONNECTIONS, Math.max(1, halfSustained), seconds, clickHouse, "fresh-sustained-");
+                SustainedRate.drain(lag, SustainedRate.AT_REST, 3 * seconds);
 
                 // The gateway is latency-bound, so its rate grows with connections: about half the
                 // best rate needs about half the connections of the best run.
-                double best = Math.max(overload.requestsPerSecond(), gatewayResults.values().stream()
-                        .mapToDouble(Wrk.Result::requestsPerSecond).max().orElse(0));
                 int bestConnections = overload.requestsPerSecond() >= best ? OVERLOAD_CONNECTIONS
                         : CONNECTIONS.get(CONNECTIONS.size() - 1);
                 int halfRateConnections = Math.max(1, bestConnections / 2);
-                out.println("· freshness: 2xx to visible in traffic_1m, under " + halfRateConnections + " connections of load");
+                out.println("· freshness under " + halfRateConnections + " connections of load (about half the gateway's best)");
                 LoadedFreshness freshness = LoadedFreshness.measure(wrk, url, project.key(), body, halfRateConnections, seconds,
                         clickHouse, "fresh-half-");
+                SustainedRate.drain(lag, SustainedRate.AT_REST, 3 * seconds);
                 out.println("· freshness under light load (" + LIGHT_LOAD_CONNECTIONS + " connections)");
                 LoadedFreshness lightFreshness = LoadedFreshness.measure(wrk, url, project.key(), body, LIGHT_LOAD_CONNECTIONS,
                         seconds, clickHouse, "fresh-light-");
-                return new PipelineResults(gatewayResults, gzip, overload, peakRss, overloadRss, published, processorRate,
-                        processorBacklogRss, processor.peakRssKb(), best, freshness, lightFreshness);
+                return new PipelineResults(gatewayResults, gzip, overload, peakRss, overloadRss, published,
+                        backlog.recordsPerSecond(), processorBacklogRss, processor.peakRssKb(), best, freshness, lightFreshness,
+                        gatewayCores, backlog.cores(), sustained, sustainedFreshness,
+                        MemoryBudget.processor(childSettings));
             }
         }
     }
 
-    private ChildJvm child(Class<?> mainClass, String name, Map<String, String> childEnv) throws Exception {
-        Optional<Path> recording = profileTo.isPresent() ? Optional.of(profileTo.get().recording(name)) : Optional.empty();
-        return ChildJvm.start(mainClass, childEnv, work.resolve(name + ".log"), recording, out);
+    /**
+     * Starts a gateway child with these settings over the run's and waits until it is ready.
+     *
+     * @param name names its log (and recording) in the results folder
+     */
+    Gateway startGateway(ProjectAdmin.NewProject project, Map<String, String> overrides, String name, boolean record)
+            throws Exception {
+        int gatewayPort = Ports.free();
+        int adminPort = Ports.free();
+        Map<String, String> gatewayEnv = new HashMap<>(env);
+        gatewayEnv.putAll(overrides);
+        gatewayEnv.put(GatewayConfig.PORT.name(), Integer.toString(gatewayPort));
+        gatewayEnv.put(GatewayConfig.ADMIN_PORT.name(), Integer.toString(adminPort));
+        ChildJvm jvm = child(GatewayMain.class, name, gatewayEnv, record);
+        try {
+            jvm.awaitReady(adminPort);
+        } catch (RuntimeException | InterruptedException e) {
+            jvm.close();
+            throw e;
+        }
+        return new Gateway(jvm, "http://127.0.0.1:" + gatewayPort + "/api/v1/" + project.token() + "/transaction");
+    }
+
+    private ChildJvm child(Class<?> mainClass, String name, Map<String, String> childEnv, boolean record) throws Exception {
+        Optional<Path> recording = record ? Optional.of(files.recording(name)) : Optional.empty();
+        return ChildJvm.start(mainClass, childEnv, files.log(name), recording, out);
     }
 
     /** Records the gateway published: the end offsets of the transactions topic. */

@@ -7,6 +7,10 @@ import io.sluice.sink.ClickHouseSettings;
 
 /** How fast the processor works off a backlog, read from what reaches ClickHouse. */
 final class ProcessorThroughput {
+    /** Records/s, and the processor's CPU over the same window (cores: CPU seconds per second). */
+    record Result(double recordsPerSecond, double cores) {
+    }
+
     private ProcessorThroughput() {
     }
 
@@ -16,10 +20,11 @@ final class ProcessorThroughput {
      * (Progress is read from the history, which is written as records are parsed; under a backlog
      * the aggregation's repartitioned input lags behind it and catches up at the end.)
      */
-    static double measure(ChildJvm processor, ClickHouseSettings clickHouse, long expected) throws Exception {
+    static Result measure(ChildJvm processor, ClickHouseSettings clickHouse, long expected) throws Exception {
         String database = clickHouse.database();
         try (Client client = ClickHouseClients.create(clickHouse)) {
             long startedAt = 0;
+            CpuWindow cpu = null;
             while (true) {
                 long history = 0;
                 long counted = 0;
@@ -31,9 +36,11 @@ final class ProcessorThroughput {
                 }
                 if (history >= expected / 5 && startedAt == 0) {
                     startedAt = System.nanoTime();
+                    cpu = CpuWindow.start(processor);
                 }
                 if (history >= expected && counted >= expected) {
-                    return (expected - expected / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
+                    double rate = (expected - expected / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
+                    return new Result(rate, cpu.coresUsed());
                 }
                 if (!processor.isAlive()) {
                     throw new IllegalStateException("the processor stopped; see " + processor.log());

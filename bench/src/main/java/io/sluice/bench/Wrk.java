@@ -42,9 +42,24 @@ final class Wrk {
 
     Result run(String url, String key, byte[] body, boolean gzip, int connections, int seconds)
             throws IOException, InterruptedException {
+        return run(url, key, body, gzip, connections, seconds, 0);
+    }
+
+    /**
+     * Load at a fixed rate rather than as fast as the connections go: the connections take turns at
+     * slots {@code 1/rate} apart (wrk's {@code delay()} hook, timed with the wall clock through
+     * LuaJIT's FFI, as wrk itself has no clock for scripts). Slots up to a second late are caught
+     * up (wrk's timers are whole milliseconds, and on a busy machine wrk itself waits for a core);
+     * later ones are dropped, so a server that cannot keep up shows as a rate below the target
+     * rather than as ever larger bursts.
+     *
+     * @param rate requests per second; 0 for as fast as the connections go
+     */
+    Result run(String url, String key, byte[] body, boolean gzip, int connections, int seconds, double rate)
+            throws IOException, InterruptedException {
         Path bodyFile = workDir.resolve(gzip ? "body.json.gz" : "body.json");
         Files.write(bodyFile, body);
-        Path script = workDir.resolve("post.lua");
+        Path script = workDir.resolve(rate > 0 ? "post-paced.lua" : "post.lua");
         Files.writeString(script, """
                 wrk.method = "POST"
                 wrk.headers["Content-Type"] = "application/json"
@@ -57,7 +72,8 @@ final class Wrk {
                     summary.requests, summary.duration, e.status, e.connect + e.read + e.write + e.timeout,
                     latency:percentile(50), latency:percentile(99), latency:percentile(99.9)))
                 end
-                """.formatted(key, gzip ? "wrk.headers[\"Content-Encoding\"] = \"gzip\"" : "", bodyFile));
+                """.formatted(key, gzip ? "wrk.headers[\"Content-Encoding\"] = \"gzip\"" : "", bodyFile)
+                + (rate > 0 ? pacing(rate) : ""));
         Process wrk = new ProcessBuilder(List.of("wrk", "-t1", "-c" + connections, "-d" + seconds + "s",
                 "--timeout", "5s", "-s", script.toString(), url)).redirectErrorStream(true).start();
         String output = new String(wrk.getInputStream().readAllBytes());
@@ -71,5 +87,24 @@ final class Wrk {
         return new Result(summary.get("requests").asDouble() / duration, summary.get("p50").asDouble() / 1000,
                 summary.get("p99").asDouble() / 1000, summary.get("p999").asDouble() / 1000,
                 summary.get("non2xx").asLong(), summary.get("errors").asLong());
+    }
+
+    /** The Lua of a fixed rate: one thread (-t1), so one schedule shared by all its connections. */
+    static String pacing(double rate) {
+        return """
+                local ffi = require("ffi")
+                ffi.cdef[[ typedef struct { long tv_sec; long tv_usec; } sluice_timeval; int gettimeofday(sluice_timeval *tv, void *tz); ]]
+                local tv = ffi.new("sluice_timeval")
+                local function now_ms() ffi.C.gettimeofday(tv, nil); return tonumber(tv.tv_sec) * 1000 + tonumber(tv.tv_usec) / 1000 end
+                local interval_ms = %s
+                local next_at = nil
+                delay = function()
+                  local now = now_ms()
+                  if next_at == nil or next_at < now - 1000 then next_at = now end
+                  local wait = next_at - now
+                  next_at = next_at + interval_ms
+                  return math.floor(wait)
+                end
+                """.formatted(Double.toString(1000.0 / rate));
     }
 }

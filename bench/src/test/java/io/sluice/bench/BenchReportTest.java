@@ -27,7 +27,7 @@ class BenchReportTest {
         return new Wrk.Result(requestsPerSecond, 1.5, 9.25, 20, 3, 0);
     }
 
-    private static BenchResults results() {
+    static BenchResults results() {
         Map<Integer, Wrk.Result> ceiling = new LinkedHashMap<>();
         Map<Integer, Wrk.Result> gateway = new LinkedHashMap<>();
         for (int connections : PipelineRun.CONNECTIONS) {
@@ -35,15 +35,26 @@ class BenchReportTest {
             gateway.put(connections, wrk(connections * 500));
         }
         LoadedFreshness freshness = new LoadedFreshness(new Freshness.Result(40, 300, 900), 60_000);
+        Map<Integer, Double> gatewayCores = new LinkedHashMap<>();
+        PipelineRun.CONNECTIONS.forEach(connections -> gatewayCores.put(connections, 0.5));
+        SustainedRate.Result sustained = new SustainedRate.Result(12_000, 25_000, List.of(
+                new SustainedRate.Step(15_000, 14_000, 40_000, 14_000, false, 1.0, 1.5, wrk(14_000)),
+                new SustainedRate.Step(7_500, 7_500, 100, 7_500, true, 0.5, 1.0, wrk(7_500)),
+                new SustainedRate.Step(12_000, 12_000, 2_000, 12_000, true, 0.8, 1.2, wrk(12_000))));
+        LoadedFreshness halfSustained = new LoadedFreshness(new Freshness.Result(90, 800, 1_900), 6_000);
         PipelineResults pipeline = new PipelineResults(gateway, wrk(16_000), wrk(100_000), 200 * 1024, 300 * 1024,
-                1_000_000, 25_000, 700 * 1024, 800 * 1024, 128_000, freshness, freshness);
-        return new BenchResults(Map.of("cores", 2), ceiling, pipeline, 150_000, 50_000, new InsertCeilings(100_000, 400_000));
+                1_000_000, 25_000, 700 * 1024, 800 * 1024, 128_000, freshness, freshness, gatewayCores, 1.25, sustained,
+                halfSustained, new MemoryBudget(512, 256, 200));
+        return new BenchResults(Map.of("cores", 2), ceiling, pipeline, 150_000, 50_000, new InsertCeilings(100_000, 400_000),
+                List.of(new ProducerExperiments.Variant("linger 0 ms", Map.of("SLUICE_GATEWAY_PRODUCER_LINGER", "0ms"),
+                        Map.of(64, wrk(32_000)))));
     }
 
     @Test
     void eachGatewayRunIsPrintedAsAShareOfTheBareNettyCeiling() throws Exception {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"));
+        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
+                dir.resolve("run.svg"));
         List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
         String row = lines.get(2);
         assertEquals("gateway, 16 connections", row.substring(0, 34).strip());
@@ -56,16 +67,71 @@ class BenchReportTest {
     @Test
     void theJsonKeepsTheFieldsAndOrderOfEarlierRuns() throws Exception {
         Path file = dir.resolve("run.json");
-        new BenchReport(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).write(results(), file);
+        new BenchReport(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).write(results(), file,
+                dir.resolve("run.svg"));
         JsonNode json = new ObjectMapper().readTree(file.toFile());
         List<String> fields = new ArrayList<>();
         json.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("machine", "freshness_best_requests_per_s", "processor_peak_rss_mb", "freshness_half_load",
                 "freshness_light_load", "gateway", "gateway_gzip_64", "gateway_overload_768", "kafka_producer_records_per_s",
-                "processor", "gateway_peak_rss_mb"), fields);
+                "processor", "gateway_peak_rss_mb"), fields.subList(0, 11));
         assertEquals(25_000, json.at("/processor/records_per_s").asDouble());
         assertEquals(300, json.at("/gateway_peak_rss_mb/after_overload").asLong());
         assertEquals(60_000, json.at("/freshness_half_load/loadRequestsPerSecond").asDouble());
         assertEquals(256, json.at("/gateway/2/connections").asInt());
+    }
+
+    @Test
+    void theNewFiguresFollowTheOldFieldsInTheJson() throws Exception {
+        Path file = dir.resolve("run.json");
+        new BenchReport(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).write(results(), file,
+                dir.resolve("run.svg"));
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        List<String> fields = new ArrayList<>();
+        json.fieldNames().forEachRemaining(fields::add);
+        assertEquals(List.of("sustained", "freshness_half_sustained", "per_core", "processor_rss_budget_mb",
+                "producer_experiments"), fields.subList(11, fields.size()));
+        assertEquals(12_000, json.at("/sustained/events_per_s").asDouble());
+        assertEquals(3, json.at("/sustained/steps").size());
+        assertEquals(1_900, json.at("/freshness_half_sustained/freshness/p99Millis").asDouble());
+        assertEquals(10_000, json.at("/per_core/at_sustained_rate/processor_events_per_s_per_core").asDouble(), 1e-9);
+        assertEquals(968, json.at("/processor_rss_budget_mb/total").asLong());
+        assertEquals("0ms", json.at("/producer_experiments/0/settings/SLUICE_GATEWAY_PRODUCER_LINGER").asText());
+    }
+
+    @Test
+    void theSustainedRateIsPrintedWithFreshnessAtHalfOfItAgainstItsTarget() throws Exception {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
+                dir.resolve("run.svg"));
+        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        assertTrue(lines.contains("SUSTAINED RATE, gateway+processor      12000 events/s  (processor lag flat within 1 s of "
+                + "the rate over 3 steps)"), String.join("\n", lines));
+        assertTrue(lines.contains("freshness at half the sustained    p50 800 ms, p99 1900 ms (90 markers, load 6000 req/s; "
+                + "target p99 <= 2000 ms: met)"), String.join("\n", lines));
+    }
+
+    @Test
+    void perCoreFiguresDivideTheRateByTheCoresUsed() throws Exception {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
+                dir.resolve("run.svg"));
+        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        assertTrue(lines.contains("gateway per core                      256000 events/s per core (128000 req/s on 0.50 cores, "
+                + "256 connections, gateway alone)"), String.join("\n", lines));
+        assertTrue(lines.contains("processor per core                     20000 events/s per core (25000 records/s on 1.25 cores, "
+                + "working off the backlog)"), String.join("\n", lines));
+        assertTrue(lines.contains("at the sustained rate              gateway 0.80 cores (15000 events/s per core), processor 1.20 "
+                + "cores (10000 events/s per core)"), String.join("\n", lines));
+    }
+
+    @Test
+    void theProcessorsRssIsPrintedAgainstItsBudget() throws Exception {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
+                dir.resolve("run.svg"));
+        assertTrue(printed.toString(StandardCharsets.UTF_8).lines().toList().contains("processor RSS against its budget   "
+                + "      700 MB peak working off the backlog, budget 968 MB (heap 512 + RocksDB 256 + 200 other): within"),
+                printed.toString(StandardCharsets.UTF_8));
     }
 }

@@ -34,7 +34,8 @@ public final class Usage {
               stats --project TOKEN [--since 1h]  traffic per minute, 2xx–5xx distribution, last requests
               bench [--seconds 10] [--profile]    measure gateway, Kafka and processor against ceilings measured
                                                   in the same run (needs wrk; installs it with apt-get as root);
-                                                  --profile records JFR of gateway and processor in bench-results/
+                                                  --profile records JFR of gateway and processor in bench-results/;
+                                                  --producer-experiments also tries other gateway producer settings
               gateway                             run only the gateway (configured by SLUICE_* variables)
               processor                           run only the processor (configured by SLUICE_* variables)
               help [COMMAND]                      this text, or one command's options (as COMMAND --help)

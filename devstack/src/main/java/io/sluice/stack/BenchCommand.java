@@ -3,12 +3,13 @@ package io.sluice.stack;
 import java.io.PrintStream;
 
 import io.sluice.bench.Bench;
+import io.sluice.bench.ResultFiles;
 import io.sluice.cli.CliCommand;
 import io.sluice.cli.UsageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ./sluice bench [--seconds 10] [--profile]}. */
+/** {@code ./sluice bench [--seconds 10] [--profile] [--producer-experiments]}. */
 @Command(name = "bench", description = {"Measure gateway, Kafka and processor against ceilings measured in the same run",
         "(needs wrk; installs it with apt-get as root)."})
 final class BenchCommand extends CliCommand {
@@ -17,9 +18,15 @@ final class BenchCommand extends CliCommand {
     private String seconds;
     @Option(names = "--profile", description = "Record JFR of gateway and processor in bench-results/.")
     private boolean profile;
+    @Option(names = "--producer-experiments", description = "Also measure the gateway at 64 and 256 connections with other "
+            + "producer settings (linger 0 ms, fewer requests in flight); adds about a minute per variant.")
+    private boolean producerExperiments;
+    private final ResultFiles files;
 
-    BenchCommand(PrintStream out) {
+    /** @param files where the run writes; its log is already the one this JVM logs to */
+    BenchCommand(PrintStream out, ResultFiles files) {
         this.out = out;
+        this.files = files;
     }
 
     @Override
@@ -31,7 +38,7 @@ final class BenchCommand extends CliCommand {
             throw new UsageException("--seconds is a whole number");
         }
         try {
-            new Bench(out, duration, profile).run();
+            new Bench(out, duration, profile, producerExperiments, files).run();
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {

@@ -8,17 +8,29 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.sluice.bench.ResultFiles;
 import io.sluice.cli.Extension;
 import io.sluice.config.Setting;
 import io.sluice.config.Settings;
 
 /** {@code dev} and {@code bench}, and the local stack's settings for {@code ./sluice config}. */
 public final class DeveloperCommands implements Extension {
+    /** Named when the command line starts, so that the bench's log is in its results folder from the first line. */
+    private final ResultFiles benchRun;
+
+    public DeveloperCommands() {
+        this(ResultFiles.forNewRun());
+    }
+
+    DeveloperCommands(ResultFiles benchRun) {
+        this.benchRun = benchRun;
+    }
+
     @Override
     public Map<String, Object> commands(Settings settings, PrintStream out) {
         Map<String, Object> commands = new LinkedHashMap<>();
         commands.put("dev", new DevCommand(settings, out));
-        commands.put("bench", new BenchCommand(out));
+        commands.put("bench", new BenchCommand(out, benchRun));
         return commands;
     }
 
@@ -27,9 +39,15 @@ public final class DeveloperCommands implements Extension {
         return StackConfig.SETTINGS;
     }
 
-    /** {@code dev} logs everything into {@code logs/sluice.log}, so the terminal shows only progress. */
+    /**
+     * {@code dev} logs everything into {@code logs/sluice.log}, and {@code bench} into its run's log in
+     * {@code bench-results/}, so the terminal shows only progress (and the bench's tables).
+     */
     @Override
     public Path logFile(String command, Settings settings) {
+        if (command.equals("bench")) {
+            return benchRun.log();
+        }
         if (!command.equals("dev")) {
             return null;
         }
