@@ -51,6 +51,13 @@ public final class EventPublisher implements AutoCloseable {
      */
     public static Producer<byte[], byte[]> durableProducer(KafkaSettings kafka, Duration publishTimeout, Duration linger,
                                                            int maxEventBytes) {
+        return new KafkaProducer<>(durableProducerProperties(kafka, publishTimeout, linger, maxEventBytes),
+                new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** The gateway producer's properties: the operator's client properties, then the gateway's own. */
+    static Properties durableProducerProperties(KafkaSettings kafka, Duration publishTimeout, Duration linger,
+                                                int maxEventBytes) {
         long maxRequestBytes = (long) maxEventBytes + RECORD_OVERHEAD_BYTES;
         if (maxRequestBytes > TopicSetup.MAX_EVENT_RECORD_BYTES) {
             throw new IllegalArgumentException("events of up to " + maxEventBytes + " bytes (decompressed) do not fit "
@@ -62,9 +69,11 @@ public final class EventPublisher implements AutoCloseable {
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(maxRequestBytes));
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        // Tuning an operator may change (SLUICE_KAFKA_PROPERTY_*): theirs wins. Linger has its own
+        // setting, SLUICE_GATEWAY_PRODUCER_LINGER.
+        props.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        props.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(128 * 1024));
         props.put(ProducerConfig.LINGER_MS_CONFIG, Long.toString(linger.toMillis()));
-        props.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(128 * 1024));
         int timeoutMs = (int) publishTimeout.toMillis();
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(Math.max(1, timeoutMs - 10)));
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(timeoutMs));
@@ -72,7 +81,7 @@ public final class EventPublisher implements AutoCloseable {
         // startup (warmUp), and with the buffer full a send waits at most this long, then fails
         // (the client gets 503).
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "100");
-        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+        return props;
     }
 
     /**
