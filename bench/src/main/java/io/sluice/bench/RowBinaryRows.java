@@ -39,6 +39,15 @@ final class RowBinaryRows {
         return littleEndian(value, 2);
     }
 
+    /** Nullable(UInt16): a 1 "null" byte alone, or a 0 byte and the value. */
+    RowBinaryRows nullableUInt16(Long value) {
+        if (value == null) {
+            out.write(1);
+            return this;
+        }
+        return nullableUInt16(value.intValue());
+    }
+
     RowBinaryRows uint32(long value) {
         return littleEndian(value, 4);
     }
