@@ -79,11 +79,14 @@ public final class Bench {
             InsertCeilings insertCeilings = InsertCeilings.measure(ClickHouseSettings.from(settings),
                     (int) Math.min(pipeline.published(), 200_000));
 
+            out.println("· the sink alone: history rows from Kafka into ClickHouse, vs inserting the same rows");
+            SinkThroughput sink = SinkThroughput.measure(ProcessorConfig.from(settings), 200_000);
+
             List<ProducerExperiments.Variant> experiments = producerExperiments
                     ? ProducerExperiments.measure(run, wrk, project, body, seconds, out) : List.of();
 
             new BenchReport(out).write(new BenchResults(machine, nettyCeiling, pipeline, producerCeiling, streamsCeiling,
-                    insertCeilings, experiments), files);
+                    insertCeilings, sink, experiments), files);
         } finally {
             Path clickHouseLog = work.resolve("clickhouse.log");
             if (Files.exists(clickHouseLog)) {

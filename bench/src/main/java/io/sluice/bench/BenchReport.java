@@ -64,6 +64,11 @@ final class BenchReport {
                 rate, inserts.jsonEachRow(), 100 * rate / inserts.jsonEachRow());
         out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: Kafka Streams copying raw, exactly once)%n", "",
                 rate, r.streamsCeiling(), 100 * rate / r.streamsCeiling());
+        SinkThroughput sink = r.sink();
+        out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d rows; ceiling: JSONEachRow insert of the same rows)%n", "sink alone, rows/s",
+                sink.sink(), sink.jsonEachRow(), 100 * sink.ratioToJsonEachRow(), sink.rows());
+        out.printf("%-34s %12.0f %12.0f %7.0f%%   (JSON converted to RowBinary vs JSONEachRow, sink's batch size)%n", "",
+                sink.convertedAtSinkBatch(), sink.jsonAtSinkBatch(), 100 * sink.convertedAtSinkBatch() / sink.jsonAtSinkBatch());
         out.printf("%-34s %9d MB at full load, %d MB after 3x overload%n", "gateway peak RSS",
                 p.gatewayPeakRssKb() / 1024, p.gatewayOverloadRssKb() / 1024);
         out.printf("%-34s %9d MB working off %d records at full speed, %d MB after the freshness runs%n", "processor peak RSS",
@@ -162,6 +167,7 @@ final class BenchReport {
             experiments.add(Map.of("name", variant.name(), "settings", variant.settings(), "runs", runs));
         }
         json.put("producer_experiments", experiments);
+        json.put("sink", r.sink());
         return json;
     }
 

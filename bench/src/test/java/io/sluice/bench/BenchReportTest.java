@@ -46,6 +46,7 @@ class BenchReportTest {
                 1_000_000, 25_000, 700 * 1024, 800 * 1024, 128_000, freshness, freshness, gatewayCores, 1.25, sustained,
                 halfSustained, new MemoryBudget(512, 256, 200));
         return new BenchResults(Map.of("cores", 2), ceiling, pipeline, 150_000, 50_000, new InsertCeilings(100_000, 400_000),
+                new SinkThroughput(200_000, 30_000, 40_000, 80_000, 38_000, 90_000, 34_000),
                 List.of(new ProducerExperiments.Variant("linger 0 ms", Map.of("SLUICE_GATEWAY_PRODUCER_LINGER", "0ms"),
                         Map.of(64, wrk(32_000)))));
     }
@@ -90,7 +91,7 @@ class BenchReportTest {
         List<String> fields = new ArrayList<>();
         json.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("sustained", "freshness_half_sustained", "per_core", "processor_rss_budget_mb",
-                "producer_experiments"), fields.subList(11, fields.size()));
+                "producer_experiments", "sink"), fields.subList(11, fields.size()));
         assertEquals(12_000, json.at("/sustained/events_per_s").asDouble());
         assertEquals(3, json.at("/sustained/steps").size());
         assertEquals(1_900, json.at("/freshness_half_sustained/freshness/p99Millis").asDouble());
