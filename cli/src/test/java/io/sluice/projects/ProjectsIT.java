@@ -10,8 +10,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,6 +52,7 @@ class ProjectsIT {
     static Path stateDir;
 
     static Engines engines;
+    static Map<String, String> values;
     static Settings settings;
     static Gateway gateway;
     static Processor processor;
@@ -55,7 +60,7 @@ class ProjectsIT {
     @BeforeAll
     static void start(Engines realEngines) throws Exception {
         engines = realEngines;
-        Map<String, String> values = IsolatedSettings.of("projects_it", engines, stateDir);
+        values = IsolatedSettings.of("projects_it", engines, stateDir);
         values.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms");
         values.put("SLUICE_TOPIC_PARTITIONS", "2");
         settings = new Settings(values);
@@ -156,6 +161,67 @@ class ProjectsIT {
     }
 
     @Test
+    void setQuotaTakesEffectOnARunningGatewayAndRaisingItAdmitsAgain() throws Exception {
+        JsonNode project = cliJson("projects", "create", "--name", "requoted", "--json");
+        String token = project.get("token").asText();
+        assertEquals(200, Await.until(IN_FORCE, 200, () -> send(project, TRANSACTION).statusCode()));
+        assertEquals(List.of(200, 200, 200, 200, 200, 200, 200, 200, 200, 200), statuses(gateway.port(), project, 10),
+                "no quota yet");
+
+        cli("projects", "set-quota", token, "--rate", "1", "--burst", "2");
+        AtomicReference<HttpResponse<String>> last = new AtomicReference<>();
+        assertEquals(429, Await.until(IN_FORCE, 429, () -> {
+            last.set(send(project, TRANSACTION));
+            return last.get().statusCode();
+        }));
+        HttpResponse<String> refused = last.get();
+        assertEquals("1", refused.headers().firstValue("Retry-After").orElse(""));
+        JsonNode body = JSON.readTree(refused.body());
+        assertEquals("quota_exceeded", body.get("error").asText());
+        assertEquals("1/s burst 2", body.get("limit").asText());
+
+        cli("projects", "set-quota", token, "--rate", "1000", "--burst", "1000");
+        // 20 accepted in a row: the lowered quota (1/s, burst 2) could never allow that, whatever refilled.
+        assertEquals(true, Await.until(IN_FORCE, true,
+                () -> statuses(gateway.port(), project, 20).stream().allMatch(status -> status == 200)));
+    }
+
+    @Test
+    void endpointQuotasAreIndependentOfEachOther() throws Exception {
+        JsonNode project = cliJson("projects", "create", "--name", "per-endpoint", "--json");
+        String token = project.get("token").asText();
+        cli("projects", "set-quota", token, "--rate", "1", "--burst", "2", "--endpoint", "transaction");
+        cli("projects", "set-quota", token, "--rate", "1", "--burst", "3", "--endpoint", "project");
+        // Started after the quotas are set: it reads the whole registry before it serves, no probe takes from them.
+        try (Gateway fresh = Gateway.start(GatewayConfig.from(settings))) {
+            assertEquals(List.of(400, 400, 429), quotaStatuses(fresh.port(), project, "transaction", 3));
+            assertEquals(List.of(400, 400, 400, 429), quotaStatuses(fresh.port(), project, "project", 4),
+                    "the used-up transaction quota takes nothing from the project endpoint's");
+            HttpResponse<String> refused = send(fresh.port(), project, "transaction", "[]");
+            assertEquals(429, refused.statusCode());
+            JsonNode body = JSON.readTree(refused.body());
+            assertEquals("1/s burst 2", body.get("limit").asText());
+            assertTrue(body.get("message").asText().startsWith("this project's transaction endpoint quota"), refused.body());
+        }
+    }
+
+    @Test
+    void eachGatewayAllowsItsQuotaShareOfTheProjectsQuota() throws Exception {
+        JsonNode project = cliJson("projects", "create", "--name", "shared-quota", "--rate", "1", "--burst", "4", "--json");
+        Map<String, String> halfShare = new HashMap<>(values);
+        halfShare.put("SLUICE_GATEWAY_QUOTA_SHARE", "0.5");
+        try (Gateway whole = Gateway.start(GatewayConfig.from(settings));
+             Gateway half = Gateway.start(GatewayConfig.from(new Settings(halfShare)))) {
+            assertEquals(List.of(400, 400, 429), quotaStatuses(half.port(), project, "transaction", 3), "half of burst 4");
+            HttpResponse<String> refused = send(half.port(), project, "transaction", "[]");
+            assertEquals("2", refused.headers().firstValue("Retry-After").orElse(""), "half of 1/s: one event every 2 s");
+            assertEquals("1/s burst 4", JSON.readTree(refused.body()).get("limit").asText(), "the quota as the project has it");
+            assertEquals(List.of(400, 400, 400, 400, 429), quotaStatuses(whole.port(), project, "transaction", 5),
+                    "a gateway with share 1.0 allows the whole quota, whatever the other allowed");
+        }
+    }
+
+    @Test
     void everyRefusalIsCountedPerProjectAndReasonInClickHouse() throws Exception {
         JsonNode project = cliJson("projects", "create", "--name", "counted", "--rate", "1", "--burst", "3", "--json");
         // Every authenticated request takes from the quota, this invalid one too.
@@ -232,9 +298,35 @@ class ProjectsIT {
     }
 
     private static HttpResponse<String> send(int port, JsonNode project, String body) {
+        return send(port, project, "transaction", body);
+    }
+
+    /**
+     * The statuses of {@code count} requests whose body is unusable ({@code []}): each takes one event of the quota
+     * from its head and gets 400 without waiting for Kafka, so how many fit does not depend on how fast Kafka
+     * acknowledges (a quota of 1/s refills a whole event while a few slow acknowledgements are awaited).
+     */
+    private static List<Integer> quotaStatuses(int port, JsonNode project, String endpoint, int count) {
+        List<Integer> statuses = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            statuses.add(send(port, project, endpoint, "[]").statusCode());
+        }
+        return statuses;
+    }
+
+    /** The statuses of {@code count} transactions sent one after another. */
+    private static List<Integer> statuses(int port, JsonNode project, int count) {
+        List<Integer> statuses = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            statuses.add(send(port, project, TRANSACTION).statusCode());
+        }
+        return statuses;
+    }
+
+    private static HttpResponse<String> send(int port, JsonNode project, String endpoint, String body) {
         try {
             return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/"
-                            + project.get("token").asText() + "/transaction"))
+                            + project.get("token").asText() + "/" + endpoint))
                     .header("Authorization", "Bearer " + project.get("key").asText())
                     .header("Content-Type", "application/json")
                     .timeout(Duration.ofSeconds(30))

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.projects.ProjectAdmin;
+import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
 
@@ -56,6 +57,32 @@ class SecurityIT {
                         "while limited, even the right key gets 429: no oracle");
             }
             assertEquals(200, gateway.post(project, "transaction", TRANSACTION).statusCode(), "another gateway is unaffected");
+        }
+    }
+
+    @Test
+    void aLimitedAddressIsAdmittedAgainOnceItsFailedAuthBudgetRefills(Engines engines) throws Exception {
+        io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(new io.sluice.config.Settings(
+                Map.of("SLUICE_KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers(), "SLUICE_TOPIC_PARTITIONS", "4"))));
+        ProjectAdmin.NewProject project;
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+            project = admin.create("refilled");
+        }
+        // 60 a minute: one failed authentication back every second, after a burst of 3.
+        try (TestGateway strict = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_AUTH_FAILURE_BURST", "3",
+                "SLUICE_GATEWAY_AUTH_FAILURES_PER_MINUTE", "60"))) {
+            ProjectAdmin.NewProject guess = new ProjectAdmin.NewProject(project.token(), "slk_guess", "x");
+            long firstFailure = System.nanoTime();
+            for (int i = 0; i < 3; i++) {
+                assertEquals(401, strict.post(guess, "transaction", TRANSACTION).statusCode());
+            }
+            HttpResponse<String> limited = strict.post(project, "transaction", TRANSACTION);
+            assertEquals(429, limited.statusCode(), limited.body());
+            assertTrue(limited.body().contains("\"too_many_failed_attempts\""), limited.body());
+            assertEquals(200, Await.until(Duration.ofSeconds(5), 200, () -> strict.post(project, "transaction", TRANSACTION).statusCode()),
+                    "the right key is served again once one failure has refilled");
+            long waitedMillis = (System.nanoTime() - firstFailure) / 1_000_000;
+            assertTrue(waitedMillis >= 1_000, "admitted only after the refill of one failure (1 s), not after " + waitedMillis + " ms");
         }
     }
 
