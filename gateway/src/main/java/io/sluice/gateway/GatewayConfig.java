@@ -51,9 +51,9 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
     public static final Setting OUTCOMES_INTERVAL = new Setting("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "5s",
             "How often per-project outcome counts (accepted, refused and why) are published.");
     public static final Setting AUTH_FAILURES_PER_MINUTE = new Setting("SLUICE_GATEWAY_AUTH_FAILURES_PER_MINUTE", "60",
-            "Failed authentications one source address may make per minute (after the burst); beyond: 429.");
+            "Failed authentications one client (its address, or the forwarded client behind a trusted proxy; IPv6 per /64) may make per minute (after the burst); beyond: 429.");
     public static final Setting AUTH_FAILURE_BURST = new Setting("SLUICE_GATEWAY_AUTH_FAILURE_BURST", "120",
-            "Failed authentications one source address may make at once.");
+            "Failed authentications one client (as for SLUICE_GATEWAY_AUTH_FAILURES_PER_MINUTE) may make at once.");
     public static final Setting TLS_CERTIFICATE = new Setting("SLUICE_GATEWAY_TLS_CERTIFICATE", "",
             "PEM certificate chain: set it (with the key) to terminate TLS in the gateway; empty for plain HTTP.");
     public static final Setting TLS_KEY = new Setting("SLUICE_GATEWAY_TLS_KEY", "",
