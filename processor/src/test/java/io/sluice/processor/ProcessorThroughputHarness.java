@@ -39,7 +39,8 @@ import io.sluice.testkit.RealEngines;
  * Each run is a fresh application (own id and state) over the same backlog; a run is done when
  * the application has committed every raw record and every repartition record (exactly-once:
  * the history and aggregate records are then committed too). Records/s are counted from 20% to
- * 100% (the start is JIT warm-up). With -Dsluice.throughputHarness.jfr=DIR the last run records
+ * 100% (the start is JIT warm-up), with the stream threads' CPU time per record over the same
+ * span: on a busy machine the CPU time per record is the steadier number. With -Dsluice.throughputHarness.jfr=DIR the last run records
  * a JFR profile there.
  *
  * <pre>mvn -pl processor -am verify -Dtest=NONE -Dit.test=ProcessorThroughputHarness -Dsluice.throughputHarness=true \
@@ -105,8 +106,8 @@ class ProcessorThroughputHarness {
             runValues.put("SLUICE_PROCESSOR_STATE_DIR", stateDir.resolve("run" + run).toString());
             ProcessorConfig config = ProcessorConfig.from(new Settings(runValues));
             boolean profile = !JFR.isEmpty() && run == RUNS;
-            double rate = measure(config, profile);
-            System.out.printf("run %d: %.0f records/s%n", run, rate);
+            double[] result = measure(config, profile);
+            System.out.printf("run %d: %.0f records/s, stream threads %.1f µs CPU per record%n", run, result[0], result[1]);
         }
     }
 
@@ -116,7 +117,8 @@ class ProcessorThroughputHarness {
         }
     }
 
-    private static double measure(ProcessorConfig config, boolean profile) throws Exception {
+    /** Records/s and the stream threads' CPU µs per record, from 20% to 100%. */
+    private static double[] measure(ProcessorConfig config, boolean profile) throws Exception {
         DeadLetterCounts deadLetters = new DeadLetterCounts();
         jdk.jfr.Recording recording = null;
         try (Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka(), null));
@@ -124,11 +126,13 @@ class ProcessorThroughputHarness {
                      config.generation(), config.lateMargin(), deadLetters), Processor.streamsProperties(config, deadLetters))) {
             streams.start();
             long startedAt = 0;
+            long cpuAtStart = 0;
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
             while (System.nanoTime() < deadline) {
                 long done = committed(admin, config.applicationId());
                 if (startedAt == 0 && done >= 2L * BACKLOG / 5) {
                     startedAt = System.nanoTime();
+                    cpuAtStart = streamThreadsCpuNanos();
                     if (profile) {
                         recording = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
                         recording.setDestination(Path.of(JFR).resolve("processor-harness.jfr"));
@@ -137,6 +141,7 @@ class ProcessorThroughputHarness {
                 }
                 if (done >= 2L * BACKLOG) { // every raw record and every repartition record
                     double rate = (BACKLOG - BACKLOG / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
+                    double cpuMicros = (streamThreadsCpuNanos() - cpuAtStart) / 1e3 / (BACKLOG - BACKLOG / 5);
                     if (recording != null) {
                         recording.stop();
                         recording.close();
@@ -145,12 +150,24 @@ class ProcessorThroughputHarness {
                     if (deadLetters.unparseableCount() + deadLetters.unproducibleCount() != 0) {
                         throw new AssertionError(deadLetters.unparseableCount() + deadLetters.unproducibleCount() + " records went to the dead letters");
                     }
-                    return rate;
+                    return new double[] {rate, cpuMicros};
                 }
                 Thread.sleep(50);
             }
             throw new AssertionError("the processor did not work off " + BACKLOG + " records in 15 minutes");
         }
+    }
+
+    /** CPU time the stream threads of this JVM have used (they live as long as the application). */
+    private static long streamThreadsCpuNanos() {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (java.lang.management.ThreadInfo thread : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (thread != null && thread.getThreadName().contains("StreamThread")) {
+                total += Math.max(0, threads.getThreadCpuTime(thread.getThreadId()));
+            }
+        }
+        return total;
     }
 
     /** Source records (raw and repartition) the application has committed as done. */
