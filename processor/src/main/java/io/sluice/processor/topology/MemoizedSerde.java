@@ -15,11 +15,14 @@ import org.apache.kafka.common.serialization.Serializer;
  * grouping keys: a project and environment, or with an exception type), in both directions. The
  * bytes are the other serde's own, so they stay exactly what they were: they decide the
  * repartition partition and the window store's key, and must not change across an upgrade.
- * Bounded: when full, it forgets everything and starts again (a deployment has far fewer keys).
+ * Bounded: when full, it forgets everything and starts again (a deployment has far fewer keys),
+ * and only keys of at most {@link #MAX_KEY_BYTES} are remembered, so hostile exception types
+ * (up to 1024 characters, up to 6 bytes each escaped) cannot fill the heap: at most ~8 MB.
  * The values must be immutable (records).
  */
 final class MemoizedSerde {
-    static final int MAX_ENTRIES = 10_000;
+    static final int MAX_ENTRIES = 4096;
+    static final int MAX_KEY_BYTES = 512;
 
     private MemoizedSerde() {
     }
@@ -37,13 +40,18 @@ final class MemoizedSerde {
             byte[] bytes = bytesByValue.get(value);
             if (bytes == null) {
                 bytes = writer.serialize(topic, value);
-                remember(bytesByValue, value, bytes);
+                if (bytes.length <= MAX_KEY_BYTES) {
+                    remember(bytesByValue, value, bytes);
+                }
             }
             return bytes;
         };
         Deserializer<T> deserializer = (topic, bytes) -> {
             if (bytes == null) {
                 return null;
+            }
+            if (bytes.length > MAX_KEY_BYTES) {
+                return reader.deserialize(topic, bytes);
             }
             T value = valueByBytes.get(ByteBuffer.wrap(bytes));
             if (value == null) {

@@ -48,6 +48,19 @@ class MemoizedSerdeTest {
     }
 
     @Test
+    void aLongKeyIsWrittenAndReadAsJacksonDoesWithoutBeingRemembered() {
+        Serde<ErrorKey> errorJson = JsonSerde.of(ErrorKey.class);
+        Serde<ErrorKey> memoized = MemoizedSerde.of(errorJson);
+        ErrorKey key = new ErrorKey("shop", "production", "\0".repeat(1024));
+        byte[] expected = errorJson.serializer().serialize("t", key);
+        assertEquals(true, expected.length > MemoizedSerde.MAX_KEY_BYTES);
+        for (int i = 0; i < 2; i++) {
+            assertArrayEquals(expected, memoized.serializer().serialize("t", key));
+            assertEquals(key, memoized.deserializer().deserialize("t", expected));
+        }
+    }
+
+    @Test
     void aReusedInputArrayDoesNotChangeWhatIsRemembered() {
         Serde<TrafficKey> memoized = MemoizedSerde.of(JSON);
         byte[] shop = JSON.serializer().serialize("t", new TrafficKey("shop", "a"));
