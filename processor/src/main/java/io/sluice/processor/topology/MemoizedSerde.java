@@ -17,7 +17,7 @@ import org.apache.kafka.common.serialization.Serializer;
  * repartition partition and the window store's key, and must not change across an upgrade.
  * Bounded: when full, it forgets everything and starts again (a deployment has far fewer keys),
  * and only keys of at most {@link #MAX_KEY_BYTES} are remembered, so hostile exception types
- * (up to 1024 characters, up to 6 bytes each escaped) cannot fill the heap: at most ~8 MB.
+ * (up to 1024 characters, up to 6 bytes each escaped) cannot fill the heap: ~10 MB at most.
  * The values must be immutable (records).
  */
 final class MemoizedSerde {
