@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.kafka.common.header.Headers;
 
 import io.sluice.events.InvalidFieldException;
-import io.sluice.events.PrunedEventReader;
 import io.sluice.events.SentryFields;
 import io.sluice.processor.rows.TransactionFact;
 
@@ -19,31 +18,13 @@ import io.sluice.processor.rows.TransactionFact;
 public final class TransactionParser {
     private static final Set<String> HTTP_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT",
             "OPTIONS", "TRACE", "PATCH");
-    /**
-     * Every field {@link #parse} reads, and only those: read in one pass instead of building the
-     * whole tree (a test checks both give the same facts). A pointer added to {@link #parse} must be added here.
-     */
-    static final PrunedEventReader FIELDS = new PrunedEventReader("/transaction", "/environment", "/tags",
-            "/contexts/response/status_code", "/contexts/trace/data/http.response.status_code",
-            "/contexts/trace/data/method", "/contexts/trace/data/http.request.method", "/contexts/trace/data/http.method",
-            "/contexts/trace/data/url", "/contexts/trace/data/url.full", "/contexts/trace/data/http.url",
-            "/request/method", "/request/url", "/user/id", "/sdk/name", "/sdk/version",
-            "/contexts/runtime/name", "/contexts/runtime/version", "/contexts/os/name", "/contexts/os/version");
 
     private TransactionParser() {
     }
 
     /** @throws UnprocessableRecordException with the reason, for the dead-letter topic */
     public static TransactionFact parse(byte[] json, Headers headers, long recordTimestamp, int partition, long offset) {
-        return parse(RawRecord.of(json, headers, recordTimestamp, FIELDS), partition, offset);
-    }
-
-    /** As {@link #parse}, from the whole tree: what {@link #FIELDS} must match. */
-    static TransactionFact parseWholeTree(byte[] json, Headers headers, long recordTimestamp, int partition, long offset) {
-        return parse(RawRecord.of(json, headers, recordTimestamp), partition, offset);
-    }
-
-    private static TransactionFact parse(RawRecord raw, int partition, long offset) {
+        RawRecord raw = RawRecord.of(json, headers, recordTimestamp);
         JsonNode event = raw.event();
         Integer status;
         try {
