@@ -62,6 +62,12 @@ public final class ProcessorTopology {
     public static final Duration DEFAULT_LATE_MARGIN = Duration.ofHours(2);
     private static final Serde<TransactionFact> TRANSACTIONS = JsonSerde.of(TransactionFact.class);
     private static final Serde<ErrorFact> ERRORS = JsonSerde.of(ErrorFact.class);
+    /**
+     * The grouping keys: their JSON is the repartition records' key and the window stores' key,
+     * so it stays as it always was (it decides partitions and finds stored counts), only made once per key.
+     */
+    private static final Serde<TrafficKey> TRAFFIC_KEYS = MemoizedSerde.of(JsonSerde.of(TrafficKey.class));
+    private static final Serde<ErrorKey> ERROR_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorKey.class));
 
     private ProcessorTopology() {
     }
@@ -91,13 +97,13 @@ public final class ProcessorTopology {
         // dropped by the aggregation), not the whole fact: far less to serialize and move.
         transactions.map((token, fact) -> KeyValue.pair(new TrafficKey(fact.project(), fact.environment()),
                         fact.statusCode() == null ? 0 : fact.statusCode()), Named.as("traffic-status"))
-                .groupByKey(Grouped.with("traffic-by-environment", JsonSerde.of(TrafficKey.class), Serdes.Integer()))
+                .groupByKey(Grouped.with("traffic-by-environment", TRAFFIC_KEYS, Serdes.Integer()))
                 .windowedBy(minutes)
                 .aggregate(() -> TrafficCounts.NONE, (key, status, counts) -> counts.add(status == 0 ? null : status),
                         Named.as("count-traffic"),
                         Materialized.<TrafficKey, TrafficCounts>as(
                                         WindowStores.timestamped("traffic-1m", countsRetention, minute, formerRetention))
-                                .withKeySerde(JsonSerde.of(TrafficKey.class)).withValueSerde(JsonSerde.of(TrafficCounts.class)))
+                                .withKeySerde(TRAFFIC_KEYS).withValueSerde(TrafficCountsSerde.create()))
                 .toStream(Named.as("traffic-changes"))
                 .map((window, counts) -> {
                     TrafficRow row = TrafficRow.of(window.key(), window.window().start(), counts, generation);
@@ -110,11 +116,11 @@ public final class ProcessorTopology {
         errors.to(topics.errorHistory(), Produced.with(Serdes.String(), ERRORS).withName("error-history"));
         errors.map((token, fact) -> KeyValue.pair(new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), 1),
                         Named.as("error-type"))
-                .groupByKey(Grouped.with("errors-by-type", JsonSerde.of(ErrorKey.class), Serdes.Integer()))
+                .groupByKey(Grouped.with("errors-by-type", ERROR_KEYS, Serdes.Integer()))
                 .windowedBy(minutes)
                 .count(Named.as("count-errors"), Materialized.<ErrorKey, Long>as(
                         WindowStores.timestamped("errors-1m", countsRetention, minute, formerRetention))
-                        .withKeySerde(JsonSerde.of(ErrorKey.class)).withValueSerde(Serdes.Long()))
+                        .withKeySerde(ERROR_KEYS).withValueSerde(Serdes.Long()))
                 .toStream(Named.as("error-changes"))
                 .map((window, count) -> {
                     ErrorRow row = ErrorRow.of(window.key(), window.window().start(), count, generation);

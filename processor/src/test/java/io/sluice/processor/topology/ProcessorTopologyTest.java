@@ -18,10 +18,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -289,6 +292,24 @@ class ProcessorTopologyTest {
         sendTransactionJson("too-old", tooOld, now, TRANSACTION_JSON);
         assertEquals(0, requests(traffic.readKeyValuesToMap(), tooOld));
         assertEquals(1, io.sluice.processor.ops.StreamsDrops.total(driver.metrics()));
+    }
+
+    @Test
+    void aMinuteCountedBeforeTheBinaryStoreFormatKeepsCountingAfterTheUpgrade() {
+        // What an upgraded instance finds in its traffic store, restored from the changelog the
+        // former version wrote: the key's JSON and, after the record's timestamp, the counts' JSON.
+        byte[] key = "{\"project\":\"shop\",\"environment\":\"production\"}".getBytes(StandardCharsets.UTF_8);
+        byte[] counts = "{\"requests\":3,\"status1xx\":0,\"status2xx\":2,\"status3xx\":0,\"status4xx\":0,\"status5xx\":1,\"status_none\":0}"
+                .getBytes(StandardCharsets.UTF_8);
+        long timestamp = MINUTE.plusSeconds(20).toEpochMilli();
+        byte[] stored = ByteBuffer.allocate(8 + counts.length).putLong(timestamp).put(counts).array();
+        @SuppressWarnings("unchecked")
+        WindowStore<Bytes, byte[]> bytes = (WindowStore<Bytes, byte[]>) ((WrappedStateStore<?, ?, ?>) (Object) driver.getTimestampedWindowStore("traffic-1m")).wrapped();
+        bytes.put(Bytes.wrap(key), stored, MINUTE.toEpochMilli());
+
+        sendTransaction("after-upgrade", MINUTE.plusSeconds(30), "404");
+        assertEquals(new TrafficRow("shop", "production", MINUTE.getEpochSecond(), 4, 0, 2, 0, 1, 1, 0, 4),
+                latest(traffic.readKeyValuesToMap()));
     }
 
     @Test

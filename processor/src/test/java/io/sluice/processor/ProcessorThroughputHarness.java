@@ -1,0 +1,179 @@
+package io.sluice.processor;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.config.Settings;
+import io.sluice.events.EventHeaders;
+import io.sluice.kafka.KafkaClients;
+import io.sluice.kafka.TopicSetup;
+import io.sluice.processor.topology.DeadLetterCounts;
+import io.sluice.processor.topology.ProcessorTopology;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.IsolatedSettings;
+import io.sluice.testkit.RealEngines;
+
+/**
+ * A measurement, not a test (runs only with -Dsluice.throughputHarness=true): records/s of the
+ * processor's Kafka Streams application alone (no sink), in this JVM, working off a backlog of
+ * the bench's ~600-byte transaction with the gateway's seven headers and distinct event ids.
+ * Each run is a fresh application (own id and state) over the same backlog; a run is done when
+ * the application has committed every raw record and every repartition record (exactly-once:
+ * the history and aggregate records are then committed too). Records/s are counted from 20% to
+ * 100% (the start is JIT warm-up), with the stream threads' CPU time per record over the same
+ * span: on a busy machine the CPU time per record is the steadier number. With -Dsluice.throughputHarness.jfr=DIR the last run records
+ * a JFR profile there.
+ *
+ * <pre>mvn -pl processor -am verify -Dtest=NONE -Dit.test=ProcessorThroughputHarness -Dsluice.throughputHarness=true \
+ *   -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false</pre>
+ */
+@ExtendWith(RealEngines.class)
+@EnabledIfSystemProperty(named = "sluice.throughputHarness", matches = "true")
+class ProcessorThroughputHarness {
+    private static final int BACKLOG = Integer.getInteger("sluice.throughputHarness.records", 300_000);
+    private static final int RUNS = Integer.getInteger("sluice.throughputHarness.runs", 2);
+    private static final String JFR = System.getProperty("sluice.throughputHarness.jfr", "");
+
+    /** The bench's body (bench Payloads.transaction()). */
+    private static byte[] body(Instant now) {
+        return ("{\"transaction\": \"GET /api/users/{id}\", \"environment\": \"production\", \"release\": \"shop@2.14.0\","
+                + " \"sent_at\": \"" + now + "\", \"platform\": \"python\","
+                + " \"tags\": {\"http.status_code\": \"200\", \"server_name\": \"web-7\"},"
+                + " \"sdk\": {\"name\": \"sentry.python.django\", \"version\": \"2.19.0\"},"
+                + " \"contexts\": {\"trace\": {\"trace_id\": \"771a43a4192642f0b136d5159a501700\", \"span_id\": \"a0cfbde2bdff3adc\","
+                + " \"op\": \"http.server\", \"status\": \"ok\", \"data\": {\"url\": \"https://shop.example/api/users/42\", \"method\": \"GET\"}},"
+                + " \"runtime\": {\"name\": \"CPython\", \"version\": \"3.12.7\"}, \"os\": {\"name\": \"Linux\", \"version\": \"6.1.0\"}},"
+                + " \"user\": {\"id\": \"account-4242\"}, \"request\": {\"url\": \"https://shop.example/api/users/42\", \"method\": \"GET\"}}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void recordsPerSecond(Engines engines, @TempDir Path stateDir) throws Exception {
+        Map<String, String> values = new HashMap<>(IsolatedSettings.of("throughput", engines, stateDir));
+        values.put("SLUICE_PROCESSOR_THREADS", "2");
+        KafkaSettings kafka = KafkaSettings.from(new Settings(values));
+        TopicSetup.ensureTopics(kafka);
+        String topic = kafka.topics().transactions();
+        int partitions = partitions(engines, topic);
+        long start = System.nanoTime();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                engines.kafkaBootstrapServers(), ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            Instant now = Instant.now();
+            byte[] json = body(now);
+            String millis = Long.toString(now.toEpochMilli());
+            for (int i = 0; i < BACKLOG; i++) {
+                String project = "bench";
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, now.toEpochMilli(),
+                        project.getBytes(StandardCharsets.UTF_8), json);
+                EventHeaders.put(record.headers(), EventHeaders.EVENT_ID, String.format("%032x", i));
+                EventHeaders.put(record.headers(), EventHeaders.PROJECT, project);
+                EventHeaders.put(record.headers(), EventHeaders.ENDPOINT, "transaction");
+                EventHeaders.put(record.headers(), EventHeaders.RECEIVED_AT, millis);
+                EventHeaders.put(record.headers(), EventHeaders.EVENT_TIME, millis);
+                EventHeaders.put(record.headers(), EventHeaders.TIME_ADJUSTED, "false");
+                EventHeaders.put(record.headers(), EventHeaders.GATEWAY_VERSION, "harness");
+                // Spread over the partitions as the gateway does (by project and event id), not by key.
+                producer.send(new ProducerRecord<>(topic, i % partitions, record.timestamp(), record.key(),
+                        record.value(), record.headers()));
+            }
+            producer.flush();
+        }
+        System.out.printf("backlog of %d records written in %.1f s%n", BACKLOG, (System.nanoTime() - start) / 1e9);
+
+        for (int run = 1; run <= RUNS; run++) {
+            Map<String, String> runValues = new HashMap<>(values);
+            runValues.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-throughput-" + run);
+            runValues.put("SLUICE_PROCESSOR_STATE_DIR", stateDir.resolve("run" + run).toString());
+            ProcessorConfig config = ProcessorConfig.from(new Settings(runValues));
+            boolean profile = !JFR.isEmpty() && run == RUNS;
+            double[] result = measure(config, profile);
+            System.out.printf("run %d: %.0f records/s, stream threads %.1f µs CPU per record%n", run, result[0], result[1]);
+        }
+    }
+
+    private static int partitions(Engines engines, String topic) throws Exception {
+        try (Admin admin = Admin.create(Map.<String, Object>of("bootstrap.servers", engines.kafkaBootstrapServers()))) {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions().size();
+        }
+    }
+
+    /** Records/s and the stream threads' CPU µs per record, from 20% to 100%. */
+    private static double[] measure(ProcessorConfig config, boolean profile) throws Exception {
+        DeadLetterCounts deadLetters = new DeadLetterCounts();
+        jdk.jfr.Recording recording = null;
+        try (Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka(), null));
+             KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(config.kafka().topics(), config.eventTimeHorizon(),
+                     config.generation(), config.lateMargin(), deadLetters), Processor.streamsProperties(config, deadLetters))) {
+            streams.start();
+            long startedAt = 0;
+            long cpuAtStart = 0;
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
+            while (System.nanoTime() < deadline) {
+                long done = committed(admin, config.applicationId());
+                if (startedAt == 0 && done >= 2L * BACKLOG / 5) {
+                    startedAt = System.nanoTime();
+                    cpuAtStart = streamThreadsCpuNanos();
+                    if (profile) {
+                        recording = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+                        recording.setDestination(Path.of(JFR).resolve("processor-harness.jfr"));
+                        recording.start();
+                    }
+                }
+                if (done >= 2L * BACKLOG) { // every raw record and every repartition record
+                    double rate = (BACKLOG - BACKLOG / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
+                    double cpuMicros = (streamThreadsCpuNanos() - cpuAtStart) / 1e3 / (BACKLOG - BACKLOG / 5);
+                    if (recording != null) {
+                        recording.stop();
+                        recording.close();
+                        System.out.println("profile: " + Path.of(JFR).resolve("processor-harness.jfr"));
+                    }
+                    if (deadLetters.unparseableCount() + deadLetters.unproducibleCount() != 0) {
+                        throw new AssertionError(deadLetters.unparseableCount() + deadLetters.unproducibleCount() + " records went to the dead letters");
+                    }
+                    return new double[] {rate, cpuMicros};
+                }
+                Thread.sleep(50);
+            }
+            throw new AssertionError("the processor did not work off " + BACKLOG + " records in 15 minutes");
+        }
+    }
+
+    /** CPU time the stream threads of this JVM have used (they live as long as the application). */
+    private static long streamThreadsCpuNanos() {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (java.lang.management.ThreadInfo thread : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (thread != null && thread.getThreadName().contains("StreamThread")) {
+                total += Math.max(0, threads.getThreadCpuTime(thread.getThreadId()));
+            }
+        }
+        return total;
+    }
+
+    /** Source records (raw and repartition) the application has committed as done. */
+    private static long committed(Admin admin, String applicationId) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(applicationId)
+                .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+        return offsets.values().stream().filter(o -> o != null).mapToLong(OffsetAndMetadata::offset).sum();
+    }
+}
