@@ -51,6 +51,11 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private static final Duration INSERT_TIMEOUT = Duration.ofSeconds(60);
     /** How often the lag asks the brokers for the partitions' ends (paused partitions fetch nothing that would tell). */
     private static final Duration LAG_REFRESH = Duration.ofSeconds(1);
+    /**
+     * Longest the sink thread may wait on Kafka for one whole lag measurement (a shorter one timed
+     * out on a busy machine, and the gauge kept a stale value).
+     */
+    private static final Duration LAG_QUERY_BUDGET = Duration.ofSeconds(1);
 
     private final RowInserter inserter;
     private final DeadLetters deadLetters;
@@ -141,15 +146,18 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
                 throw e;
             }
         } finally {
-            if (!backingOff()) {
-                flush(); // what was read before closing, once; otherwise it is read again next time
+            try {
+                if (!backingOff()) {
+                    finalFlush(); // what was read before closing, once; otherwise it is read again next time
+                }
+            } finally {
+                // Leave the group even as a static member (SLUICE_PROCESSOR_INSTANCE_ID): a static member's
+                // plain close stays in the group, and its partitions would wait out the session timeout.
+                consumer.close(CloseOptions.timeout(Duration.ofSeconds(10))
+                        .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+                consumerMetrics.close();
+                deadLetters.close();
             }
-            // Leave the group even as a static member (SLUICE_PROCESSOR_INSTANCE_ID): a static member's
-            // plain close stays in the group, and its partitions would wait out the session timeout.
-            consumer.close(CloseOptions.timeout(Duration.ofSeconds(10))
-                    .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
-            consumerMetrics.close();
-            deadLetters.close();
         }
     }
 
@@ -168,6 +176,18 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         rows.bytes += record.value().length + 1;
         pendingRows++;
         pendingBytes += record.value().length + 1;
+    }
+
+    /**
+     * The flush on the way out. The close's wakeup may still be pending when the loop ends between
+     * Kafka calls; it then interrupts the commit once, and the commit is tried again.
+     */
+    private void finalFlush() {
+        try {
+            flush();
+        } catch (WakeupException pendingFromClose) {
+            flush();
+        }
     }
 
     private boolean batchFull() {
@@ -296,9 +316,12 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
             return;
         }
         lagMeasuredNanos = System.nanoTime();
+        // One budget for the whole measurement, not one per partition: it runs on the sink's own
+        // thread, and partitions without a leader must not hold the inserts up for long.
+        long deadline = lagMeasuredNanos + LAG_QUERY_BUDGET.toNanos();
         Map<TopicPartition, Long> ends;
         try {
-            ends = consumer.endOffsets(consumer.assignment(), LAG_REFRESH);
+            ends = consumer.endOffsets(consumer.assignment(), LAG_QUERY_BUDGET);
         } catch (WakeupException | InterruptException e) {
             throw e;
         } catch (KafkaException e) {
@@ -309,7 +332,8 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
             PartitionRows rows = pending.get(end.getKey());
             long written;
             try {
-                written = rows != null ? rows.firstOffset : consumer.position(end.getKey(), LAG_REFRESH);
+                written = rows != null ? rows.firstOffset
+                        : consumer.position(end.getKey(), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             } catch (WakeupException | InterruptException e) {
                 throw e;
             } catch (KafkaException | IllegalStateException e) {

@@ -38,6 +38,9 @@ public final class EventPublisher implements AutoCloseable {
         this.topics = topics;
     }
 
+    /** Largest batch.size an operator may give the gateway's producer (its buffer holds 32 of them). */
+    static final long MAX_BATCH_BYTES = 1024 * 1024;
+
     /** Room for an event's key, headers and the record batch's own bytes, beyond its JSON. */
     static final int RECORD_OVERHEAD_BYTES = 64 * 1024;
 
@@ -73,6 +76,12 @@ public final class EventPublisher implements AutoCloseable {
         // setting, SLUICE_GATEWAY_PRODUCER_LINGER.
         props.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         props.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(128 * 1024));
+        long batchSize = Long.parseLong(props.get(ProducerConfig.BATCH_SIZE_CONFIG).toString().strip());
+        if (batchSize > MAX_BATCH_BYTES) {
+            // Larger batches exhaust the producer's buffer: every send would fail, every client get 503.
+            throw new IllegalArgumentException("batch.size " + batchSize + " (SLUICE_KAFKA_PROPERTY_BATCH_SIZE) is more than the "
+                    + MAX_BATCH_BYTES + " bytes the gateway's producer may use per batch");
+        }
         props.put(ProducerConfig.LINGER_MS_CONFIG, Long.toString(linger.toMillis()));
         int timeoutMs = (int) publishTimeout.toMillis();
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(Math.max(1, timeoutMs - 10)));

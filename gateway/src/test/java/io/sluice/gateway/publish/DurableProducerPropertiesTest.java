@@ -31,6 +31,14 @@ class DurableProducerPropertiesTest {
     }
 
     @Test
+    void aBatchSizeTheProducersBufferCannotHoldIsRefusedAtStart() {
+        IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> producer(Map.of("SLUICE_KAFKA_PROPERTY_BATCH_SIZE", "67108864")));
+        org.junit.jupiter.api.Assertions.assertTrue(refused.getMessage().contains("SLUICE_KAFKA_PROPERTY_BATCH_SIZE"),
+                refused.getMessage());
+    }
+
+    @Test
     void durabilityIsAlwaysTheGateways() {
         Properties props = producer(Map.of());
         assertEquals("all", props.get(ProducerConfig.ACKS_CONFIG));

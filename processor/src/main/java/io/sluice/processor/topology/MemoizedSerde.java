@@ -17,11 +17,16 @@ import org.apache.kafka.common.serialization.Serializer;
  * repartition partition and the window store's key, and must not change across an upgrade.
  * Bounded: when full, it forgets everything and starts again (a deployment has far fewer keys),
  * and only keys of at most {@link #MAX_KEY_BYTES} are remembered, so hostile exception types
- * (up to 1024 characters, up to 6 bytes each escaped) cannot fill the heap: ~10 MB at most.
+ * (up to 1024 characters, up to 6 bytes each escaped) cannot fill the heap: well under 1 MB.
  * The values must be immutable (records).
  */
 final class MemoizedSerde {
-    static final int MAX_ENTRIES = 4096;
+    /**
+     * Few enough that a bucket of colliding keys (a tenant can make environments with one
+     * String.hashCode) costs a lookup at most a few microseconds; a deployment with more keys
+     * than this is served by the inner serde, as before.
+     */
+    static final int MAX_ENTRIES = 256;
     static final int MAX_KEY_BYTES = 512;
 
     private MemoizedSerde() {
@@ -56,6 +61,9 @@ final class MemoizedSerde {
             T value = valueByBytes.get(ByteBuffer.wrap(bytes));
             if (value == null) {
                 value = reader.deserialize(topic, bytes);
+                if (value == null) {
+                    return null; // JSON null: nothing to remember
+                }
                 // A copy: the caller's array is theirs to reuse.
                 remember(valueByBytes, ByteBuffer.wrap(Arrays.copyOf(bytes, bytes.length)), value);
             }
