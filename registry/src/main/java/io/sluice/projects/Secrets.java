@@ -20,9 +20,16 @@ public final class Secrets {
     private Secrets() {
     }
 
-    /** 128 random bits, URL-safe: the project token (identifies, not secret). */
+    /**
+     * 128 random bits, URL-safe: the project token (identifies, not secret). Never with a leading
+     * '-': on a command line such a token reads as an option (one token in 64 did).
+     */
     public static String newToken() {
-        return URL_SAFE.encodeToString(randomBytes(16));
+        String token;
+        do {
+            token = URL_SAFE.encodeToString(randomBytes(16));
+        } while (token.startsWith("-"));
+        return token;
     }
 
     /** 256 random bits: a private key (secret; shown once, stored only as its hash). */
