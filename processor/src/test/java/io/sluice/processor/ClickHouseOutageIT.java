@@ -2,12 +2,6 @@ package io.sluice.processor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +10,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
@@ -34,13 +27,13 @@ import io.sluice.kafka.TopicSetup;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.DeliveryReport;
 import io.sluice.testkit.Engines;
+import io.sluice.testkit.HttpText;
 import io.sluice.testkit.RealEngines;
 
 /** ClickHouse goes away for a while: the sink backs off, nothing is lost, and it catches up afterwards. */
 @ExtendWith(RealEngines.class)
 @Timeout(300)
 class ClickHouseOutageIT {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     @TempDir
     Path workDir;
 
@@ -69,7 +62,7 @@ class ClickHouseOutageIT {
             // The outage really hit the sink: at least one insert failed (how many depends on the backoff).
             String metrics = "http://127.0.0.1:" + processor.adminPort() + "/metrics";
             Await.until("a failed insert while ClickHouse is down", Duration.ofSeconds(60), true,
-                    () -> insertFailures(get(metrics)) >= 1);
+                    () -> insertFailures(HttpText.get(metrics)) >= 1);
             assertEquals(KafkaStreams.State.RUNNING, processor.state());
 
             clickHouse = ClickHouseServer.start(chdb, data, http, tcp, workDir.resolve("ch.log"));
@@ -83,7 +76,7 @@ class ClickHouseOutageIT {
             }
             Collections.sort(expected);
             String history = String.join("\n", expected);
-            assertEquals(history, Await.until("every event in the history", Duration.ofSeconds(60), history, () -> query(url,
+            assertEquals(history, Await.until("every event in the history", Duration.ofSeconds(60), history, () -> HttpText.query(url,
                     "SELECT event_id, status_code FROM sluice_outage.transactions FINAL ORDER BY event_id")));
             List<String> sent = new ArrayList<>();
             for (int i = 0; i < 100; i++) {
@@ -91,7 +84,7 @@ class ClickHouseOutageIT {
                 sent.add("during" + i);
             }
             DeliveryReport report = DeliveryReport.of("ClickHouse down for a while under load", sent,
-                    Arrays.asList(query(url, "SELECT event_id FROM sluice_outage.transactions FINAL").split("\n")),
+                    Arrays.asList(HttpText.query(url, "SELECT event_id FROM sluice_outage.transactions FINAL").split("\n")),
                     Long.parseLong(requests(url))).print();
             assertEquals(0, report.lost(), report.toString());
             assertEquals(0, report.duplicated(), report.toString());
@@ -102,34 +95,15 @@ class ClickHouseOutageIT {
     }
 
     private static String requests(String url) {
-        return query(url, "SELECT sum(requests) FROM sluice_outage.traffic_1m FINAL");
+        return HttpText.query(url, "SELECT sum(requests) FROM sluice_outage.traffic_1m FINAL");
     }
 
     private static String errors(String url) {
-        return query(url, "SELECT sum(status_5xx) FROM sluice_outage.traffic_1m FINAL");
+        return HttpText.query(url, "SELECT sum(status_5xx) FROM sluice_outage.traffic_1m FINAL");
     }
 
     /** The sum of {@code sluice_sink_insert_failures_total} over the tables. */
     private static long insertFailures(String metrics) {
-        Matcher line = Pattern.compile("(?m)^sluice_sink_insert_failures_total\\{table=\"sluice_outage\\.[a-z_0-9]+\"} (\\d+)\\.0$")
-                .matcher(metrics);
-        long failures = 0;
-        while (line.find()) {
-            failures += Long.parseLong(line.group(1));
-        }
-        return failures;
-    }
-
-    private static String query(String url, String sql) {
-        return get(url + "/?query=" + URLEncoder.encode(sql, StandardCharsets.UTF_8));
-    }
-
-    private static String get(String url) {
-        try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body().strip();
-        } catch (Exception e) {
-            return "unreachable";
-        }
+        return HttpText.sum(metrics, Pattern.compile("(?m)^sluice_sink_insert_failures_total\\{table=\"sluice_outage\\.[a-z_0-9]+\"} (\\d+)\\.0$"));
     }
 }

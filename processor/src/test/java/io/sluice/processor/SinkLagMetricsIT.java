@@ -3,12 +3,6 @@ package io.sluice.processor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,6 +22,7 @@ import io.sluice.engines.ClickHouseServer;
 import io.sluice.engines.Ports;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
+import io.sluice.testkit.HttpText;
 import io.sluice.testkit.RealEngines;
 
 /**
@@ -38,7 +33,6 @@ import io.sluice.testkit.RealEngines;
  */
 @ExtendWith(RealEngines.class)
 class SinkLagMetricsIT {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Pattern LAG = Pattern.compile("(?m)^sluice_sink_lag_records (\\d+)\\.0$");
     private static final Pattern FAILURES =
             Pattern.compile("(?m)^sluice_sink_insert_failures_total\\{table=\"sluice_sinklag\\.[a-z_0-9]+\"} (\\d+)\\.0$");
@@ -63,30 +57,30 @@ class SinkLagMetricsIT {
             for (int i = 0; i < 20; i++) {
                 raw.transaction("sinklag.transactions", "shop", "before" + i, minute, 200);
             }
-            assertEquals("20", Await.until(Duration.ofSeconds(60), "20", () -> query(url, "SELECT count() FROM sluice_sinklag.transactions FINAL")));
+            assertEquals("20", Await.until(Duration.ofSeconds(60), "20", () -> HttpText.query(url, "SELECT count() FROM sluice_sinklag.transactions FINAL")));
             assertEquals("0 0", Await.until("idle: no lag, no failures", Duration.ofSeconds(30), "0 0",
-                    () -> lag(get(metrics)) + " " + failures(get(metrics))));
+                    () -> lag(HttpText.get(metrics)) + " " + failures(HttpText.get(metrics))));
 
             clickHouse.close();
             for (int i = 0; i < 200; i++) {
                 raw.transaction("sinklag.transactions", "shop", "during" + i, minute, 200);
             }
-            Await.until("a failed insert", Duration.ofSeconds(60), true, () -> failures(get(metrics)) >= 1);
+            Await.until("a failed insert", Duration.ofSeconds(60), true, () -> failures(HttpText.get(metrics)) >= 1);
             // Rows wait in every output topic the processor wrote to: the lag must say so, and go on saying so.
-            Await.until("lag above 0 while ClickHouse is away", Duration.ofSeconds(30), true, () -> lag(get(metrics)) > 0);
-            long failed = failures(get(metrics));
-            Await.until("more failed inserts as the sink retries", Duration.ofSeconds(30), true, () -> failures(get(metrics)) > failed);
-            assertTrue(lag(get(metrics)) > 0, "lag still above 0 while the rows wait");
+            Await.until("lag above 0 while ClickHouse is away", Duration.ofSeconds(30), true, () -> lag(HttpText.get(metrics)) > 0);
+            long failed = failures(HttpText.get(metrics));
+            Await.until("more failed inserts as the sink retries", Duration.ofSeconds(30), true, () -> failures(HttpText.get(metrics)) > failed);
+            assertTrue(lag(HttpText.get(metrics)) > 0, "lag still above 0 while the rows wait");
 
             clickHouse = ClickHouseServer.start(chdb, data, http, tcp, workDir.resolve("ch.log"));
             String back = clickHouse.httpUrl();
             assertEquals("220", Await.until(Duration.ofSeconds(90), "220",
-                    () -> query(back, "SELECT count() FROM sluice_sinklag.transactions FINAL")));
-            assertEquals(0L, Await.until("lag back to 0", Duration.ofSeconds(30), 0L, () -> lag(get(metrics))));
-            long after = failures(get(metrics));
+                    () -> HttpText.query(back, "SELECT count() FROM sluice_sinklag.transactions FINAL")));
+            assertEquals(0L, Await.until("lag back to 0", Duration.ofSeconds(30), 0L, () -> lag(HttpText.get(metrics))));
+            long after = failures(HttpText.get(metrics));
             Thread.sleep(3000); // the sink polls every few hundred ms: a retry loop would show here
-            assertEquals(after, failures(get(metrics)), "no failure after recovery");
-            assertEquals(0L, lag(get(metrics)));
+            assertEquals(after, failures(HttpText.get(metrics)), "no failure after recovery");
+            assertEquals(0L, lag(HttpText.get(metrics)));
         } finally {
             processor.close();
             clickHouse.close();
@@ -100,24 +94,6 @@ class SinkLagMetricsIT {
 
     /** The sum of sluice_sink_insert_failures_total over this test's tables. */
     private static long failures(String metrics) {
-        Matcher line = FAILURES.matcher(metrics);
-        long failures = 0;
-        while (line.find()) {
-            failures += Long.parseLong(line.group(1));
-        }
-        return failures;
-    }
-
-    private static String query(String url, String sql) {
-        return get(url + "/?query=" + URLEncoder.encode(sql, StandardCharsets.UTF_8));
-    }
-
-    private static String get(String url) {
-        try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body().strip();
-        } catch (Exception e) {
-            return "unreachable";
-        }
+        return HttpText.sum(metrics, FAILURES);
     }
 }
