@@ -139,6 +139,11 @@ public final class Gateway implements AutoCloseable {
     }
 
     /** The port actually bound (differs from the configured one when that was 0). */
+    /** The registry this gateway authenticates against: tests wait on it for a new project, spending no request. */
+    ProjectRegistry registry() {
+        return registry;
+    }
+
     public int port() {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }

@@ -166,7 +166,7 @@ class InOrderAnswersIT {
             try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
                 project = admin.create("limited", new Quota(1, 1));
             }
-            gateway.awaitKnown(project); // its last request took the one token of the burst
+            gateway.awaitKnown(project);
             while (gateway.post(project, "transaction", transaction(null)).statusCode() != 429) {
                 TestGateway.sleep(10); // until the quota is used up
             }

@@ -307,8 +307,7 @@ class SentryEndpointsIT {
         try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
             project = admin.create("limited", new Quota(1, 1));
         }
-        gateway.awaitKnown(project); // spends the one event of the burst
-        Thread.sleep(1100); // and it refills
+        gateway.awaitKnown(project);
         byte[] body = "{}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n".getBytes(StandardCharsets.UTF_8);
         assertEquals(200, post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body).statusCode());
         HttpResponse<String> limited = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
@@ -324,8 +323,7 @@ class SentryEndpointsIT {
         try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
             project = admin.create("reports-only", new Quota(1, 1));
         }
-        gateway.awaitKnown(project); // spends the one event of the burst
-        Thread.sleep(1100); // and it refills
+        gateway.awaitKnown(project);
         byte[] body = "{}\n{\"type\":\"client_report\"}\n{\"discarded_events\":[]}\n".getBytes(StandardCharsets.UTF_8);
         assertEquals(200, post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body).statusCode());
         HttpResponse<String> limited = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body);

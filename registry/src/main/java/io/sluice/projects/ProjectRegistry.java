@@ -197,12 +197,13 @@ public final class ProjectRegistry implements AutoCloseable {
             numericIds.remove(Project.numericIdOf(token), token);
         } else {
             Project project = wellFormed(ProjectJson.read(record.value()));
-            previous = byToken.put(token, project);
+            // Keys first, the project last: whoever finds a new project also finds its keys.
             project.keys().forEach(key -> tokenByKeyHash.put(key.sha256(), token));
             project.dsnKeys().forEach(key -> tokenByDsnKey.put(key.publicKey(), token));
-            if (previous == null) {
+            if (!byToken.containsKey(token)) {
                 numericIds.add(Project.numericIdOf(token), token);
             }
+            previous = byToken.put(token, project);
         }
         if (previous != null) {
             Project current = byToken.get(token);
