@@ -131,12 +131,8 @@ class SecurityIT {
                     .header("Authorization", "Bearer " + project.key()).header("Content-Type", "application/json")
                     .timeout(Duration.ofSeconds(30))
                     .POST(HttpRequest.BodyPublishers.ofString(TRANSACTION)).build();
-            int status = 0;
-            for (int i = 0; i < 40 && status != 200; i++) { // until the registry has the new project
-                status = https.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-                Thread.sleep(50);
-            }
-            assertEquals(200, status);
+            gateway.awaitKnown(project); // on the registry, not by polling: the first RSA handshake may take seconds
+            assertEquals(200, https.send(request, HttpResponse.BodyHandlers.discarding()).statusCode());
             HttpRequest plain = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/x/transaction"))
                     .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(TRANSACTION)).build();
             assertThrows(java.io.IOException.class, () -> HttpClient.newHttpClient().send(plain, HttpResponse.BodyHandlers.ofString()),
