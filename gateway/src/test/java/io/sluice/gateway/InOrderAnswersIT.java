@@ -161,15 +161,17 @@ class InOrderAnswersIT {
 
     @Test
     void aRequestOverItsProjectsQuotaIsRefusedFromItsHead(Engines engines) throws Exception {
-        try (TestGateway gateway = TestGateway.start(engines, Map.of()); RawHttp http = new RawHttp(gateway.port())) {
+        // A share of 0.001 makes the quota 1/s burst 1 into 0.001/s burst 1 here: once its one event is
+        // taken, nothing refills for 1,000 s, however slowly the requests come.
+        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_QUOTA_SHARE", "0.001"));
+             RawHttp http = new RawHttp(gateway.port())) {
             ProjectAdmin.NewProject project;
             try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
                 project = admin.create("limited", new Quota(1, 1));
             }
             gateway.awaitKnown(project);
-            while (gateway.post(project, "transaction", transaction(null)).statusCode() != 429) {
-                TestGateway.sleep(10); // until the quota is used up
-            }
+            assertEquals(200, gateway.post(project, "transaction", transaction(null)).statusCode(), "the quota's one event");
+            assertEquals(429, gateway.post(project, "transaction", transaction(null)).statusCode(), "the quota is used up");
             http.send("POST /api/v1/" + project.token() + "/transaction HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
                     + project.key() + "\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n");
 

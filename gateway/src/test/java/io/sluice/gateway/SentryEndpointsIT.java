@@ -29,6 +29,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.events.EventHeaders;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.projects.Quota;
+import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
@@ -123,12 +124,13 @@ class SentryEndpointsIT {
 
     /** The outcome counts of a project, once they equal {@code expected} (the rows are absolute counts). */
     static Map<String, Long> outcomes(ProjectAdmin.NewProject project, Map<String, Long> expected) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         Map<String, Long> counts = new HashMap<>();
         while (System.nanoTime() < deadline) {
             counts.clear();
-            for (ConsumerRecord<byte[], byte[]> record : KafkaRecords.find(engines, "sluice.outcomes", Integer.MAX_VALUE,
-                    Duration.ofMillis(700), r -> new String(r.key(), StandardCharsets.UTF_8).startsWith(project.token() + "/"))) {
+            // All rows written before this read, not those a fixed time lets a fresh consumer fetch.
+            for (ConsumerRecord<byte[], byte[]> record : KafkaRecords.upToEnd(engines, "sluice.outcomes", Duration.ofSeconds(30),
+                    r -> new String(r.key(), StandardCharsets.UTF_8).startsWith(project.token() + "/"))) {
                 JsonNode row = JSON.readTree(record.value());
                 counts.merge(row.get("outcome").asText(), row.get("events").asLong(), Math::max);
             }
@@ -137,6 +139,7 @@ class SentryEndpointsIT {
             if (counts.equals(expected)) {
                 break;
             }
+            Thread.sleep(200); // the gateway writes its counts every 200 ms
         }
         return counts;
     }
@@ -280,53 +283,85 @@ class SentryEndpointsIT {
         assertEquals("https://shop.example", allowed.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
     }
 
+    /**
+     * A gateway allowing 0.01 of every quota: 1/s burst 1 becomes one event every 100 s, so a quota
+     * used up in a test stays used up however slowly its requests come (a Kafka acknowledgement may
+     * take more than the 1 s in which 1/s would refill).
+     */
+    private static TestGateway stingyGateway() throws InterruptedException {
+        return TestGateway.start(engines, Map.of("SLUICE_GATEWAY_QUOTA_SHARE", "0.01"));
+    }
+
+    /**
+     * The wait a stingy gateway names for a quota of 1/s whose one event was taken at most
+     * {@code sinceTakenNanos} ago: the 100 s that event takes to refill at 0.01/s, less what has refilled.
+     */
+    private static void assertWaitForOneEventAtAHundredthOfOnePerSecond(long waitSeconds, long sinceTakenNanos) {
+        long sinceTakenSeconds = TimeUnit.NANOSECONDS.toSeconds(sinceTakenNanos) + 1;
+        assertTrue(waitSeconds <= 100 && waitSeconds >= 100 - sinceTakenSeconds,
+                "wait " + waitSeconds + " s, taken at most " + sinceTakenSeconds + " s ago");
+    }
+
     @Test
     void anEnvelopeWhoseTransactionIsOverItsEndpointQuotaIs200ForItsErrorAndNamesTheTransactionCategory() throws Exception {
-        ProjectAdmin.NewProject project = gateway.newProject("partly");
-        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
-            admin.setQuota(project.token(), "transaction", new Quota(1, 1));
-        }
-        byte[] body = ("{\"event_id\":\"0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a\"}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n"
-                + "{\"type\":\"transaction\"}\n{\"transaction\":\"GET /\"}\n").getBytes(StandardCharsets.UTF_8);
-        HttpResponse<String> response = null;
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) { // until the gateway has the new quota and the bucket is empty
-            response = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
-            if (response.headers().firstValue("X-Sentry-Rate-Limits").isPresent()) {
-                break;
+        try (TestGateway stingy = stingyGateway()) {
+            ProjectAdmin.NewProject project = stingy.newProject("partly");
+            try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+                admin.setQuota(project.token(), "transaction", new Quota(1, 1));
             }
+            Await.until("gateway has the transaction quota", Duration.ofSeconds(30), true,
+                    () -> stingy.gateway.registry().find(project.token()).endpointQuotas().containsKey("transaction"));
+            byte[] body = ("{\"event_id\":\"0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a\"}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n"
+                    + "{\"type\":\"transaction\"}\n{\"transaction\":\"GET /\"}\n").getBytes(StandardCharsets.UTF_8);
+            long start = System.nanoTime();
+            HttpResponse<String> first = post(envelope(stingy, project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
+            assertEquals(200, first.statusCode(), first.body());
+            assertEquals(null, first.headers().firstValue("X-Sentry-Rate-Limits").orElse(null), "the endpoint quota's one event");
+            HttpResponse<String> response = post(envelope(stingy, project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
+            long sinceTaken = System.nanoTime() - start;
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals("{\"id\":\"0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a\"}", response.body());
+            String limits = response.headers().firstValue("X-Sentry-Rate-Limits").orElse("");
+            assertTrue(limits.matches("[0-9]+:transaction:project:quota_exceeded"), limits);
+            assertWaitForOneEventAtAHundredthOfOnePerSecond(Long.parseLong(limits.substring(0, limits.indexOf(':'))), sinceTaken);
         }
-        assertEquals(200, response.statusCode(), response.body());
-        assertEquals("{\"id\":\"0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a\"}", response.body());
-        assertEquals("1:transaction:project:quota_exceeded", response.headers().firstValue("X-Sentry-Rate-Limits").orElse(null));
     }
 
     @Test
     void aProjectOverItsQuotaGets429WithSentryRateLimits() throws Exception {
-        ProjectAdmin.NewProject project;
-        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
-            project = admin.create("limited", new Quota(1, 1));
+        try (TestGateway stingy = stingyGateway()) {
+            ProjectAdmin.NewProject project;
+            try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+                project = admin.create("limited", new Quota(1, 1));
+            }
+            stingy.awaitKnown(project);
+            byte[] body = "{}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n".getBytes(StandardCharsets.UTF_8);
+            long start = System.nanoTime();
+            assertEquals(200, post(envelope(stingy, project, "").header("X-Sentry-Auth", sentryAuth(project)), body).statusCode());
+            HttpResponse<String> limited = post(envelope(stingy, project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
+            long sinceTaken = System.nanoTime() - start;
+            assertEquals(429, limited.statusCode(), limited.body());
+            String retryAfter = limited.headers().firstValue("Retry-After").orElse("");
+            assertTrue(retryAfter.matches("[0-9]+"), retryAfter);
+            assertWaitForOneEventAtAHundredthOfOnePerSecond(Long.parseLong(retryAfter), sinceTaken);
+            assertEquals(retryAfter + ":error;transaction:project:quota_exceeded",
+                    limited.headers().firstValue("X-Sentry-Rate-Limits").orElse(null), "the SDK is told the same wait");
+            assertEquals("*", limited.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
         }
-        gateway.awaitKnown(project);
-        byte[] body = "{}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n".getBytes(StandardCharsets.UTF_8);
-        assertEquals(200, post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body).statusCode());
-        HttpResponse<String> limited = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
-        assertEquals(429, limited.statusCode(), limited.body());
-        assertEquals("1:error;transaction:project:quota_exceeded", limited.headers().firstValue("X-Sentry-Rate-Limits").orElse(null));
-        assertEquals("1", limited.headers().firstValue("Retry-After").orElse(null));
-        assertEquals("*", limited.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
     }
 
     @Test
     void anEnvelopeWithoutEventsStillTakesOneEventOfTheQuotaFromItsHead() throws Exception {
-        ProjectAdmin.NewProject project;
-        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
-            project = admin.create("reports-only", new Quota(1, 1));
+        try (TestGateway stingy = stingyGateway()) {
+            ProjectAdmin.NewProject project;
+            try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+                project = admin.create("reports-only", new Quota(1, 1));
+            }
+            stingy.awaitKnown(project);
+            byte[] body = "{}\n{\"type\":\"client_report\"}\n{\"discarded_events\":[]}\n".getBytes(StandardCharsets.UTF_8);
+            assertEquals(200, post(envelope(stingy, project, "").header("X-Sentry-Auth", sentryAuth(project)), body).statusCode());
+            HttpResponse<String> limited = post(envelope(stingy, project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
+            assertEquals(429, limited.statusCode(), limited.body());
         }
-        gateway.awaitKnown(project);
-        byte[] body = "{}\n{\"type\":\"client_report\"}\n{\"discarded_events\":[]}\n".getBytes(StandardCharsets.UTF_8);
-        assertEquals(200, post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body).statusCode());
-        HttpResponse<String> limited = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
-        assertEquals(429, limited.statusCode(), limited.body());
     }
 }

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.function.Predicate;
 
@@ -13,6 +14,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.opentest4j.AssertionFailedError;
 
 import io.sluice.config.KafkaSettings;
 import io.sluice.kafka.KafkaClients;
@@ -35,6 +37,37 @@ public final class KafkaRecords {
             consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + timeout.toNanos();
             while (found.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(100)).forEach(record -> {
+                    if (matching.test(record)) {
+                        found.add(record);
+                    }
+                });
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Every record of the topic that matches, read up to the end offsets taken when the read starts:
+     * complete as of then, however slowly the consumer is assigned and fetches; fails if that end
+     * is not reached within {@code timeout}.
+     */
+    public static List<ConsumerRecord<byte[], byte[]>> upToEnd(Engines engines, String topic, Duration timeout,
+                                                               Predicate<ConsumerRecord<byte[], byte[]>> matching) {
+        Properties props = KafkaClients.consumerProperties(KafkaSettings.at(engines.kafkaBootstrapServers()), null);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout); // read_committed: the last stable offsets
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionFailedError("did not read " + topic + " up to " + ends + " within " + timeout.toMillis() + " ms");
+                }
                 consumer.poll(Duration.ofMillis(100)).forEach(record -> {
                     if (matching.test(record)) {
                         found.add(record);
