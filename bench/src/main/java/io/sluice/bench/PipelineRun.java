@@ -101,7 +101,7 @@ final class PipelineRun {
                 double halfSustained = sustained.eventsPerSecond() / 2;
                 out.printf("· freshness: 2xx to visible in traffic_1m, at half the sustained rate (%,.0f events/s)%n", halfSustained);
                 LoadedFreshness sustainedFreshness = LoadedFreshness.measure(wrk, url, project.key(), body,
-                        SustainedRate.CONNECTIONS, Math.max(1, halfSustained), seconds, clickHouse, "fresh-sustained-");
+                        SustainedRate.CONNECTIONS, Math.max(1, halfSustained), seconds, clickHouse, kafka, "fresh-sustained-");
                 SustainedRate.drain(lag, SustainedRate.AT_REST, 3 * seconds);
 
                 // The gateway is latency-bound, so its rate grows with connections: about half the
@@ -111,11 +111,11 @@ final class PipelineRun {
                 int halfRateConnections = Math.max(1, bestConnections / 2);
                 out.println("· freshness under " + halfRateConnections + " connections of load (about half the gateway's best)");
                 LoadedFreshness freshness = LoadedFreshness.measure(wrk, url, project.key(), body, halfRateConnections, seconds,
-                        clickHouse, "fresh-half-");
+                        clickHouse, kafka, "fresh-half-");
                 SustainedRate.drain(lag, SustainedRate.AT_REST, 3 * seconds);
                 out.println("· freshness under light load (" + LIGHT_LOAD_CONNECTIONS + " connections)");
                 LoadedFreshness lightFreshness = LoadedFreshness.measure(wrk, url, project.key(), body, LIGHT_LOAD_CONNECTIONS,
-                        seconds, clickHouse, "fresh-light-");
+                        seconds, clickHouse, kafka, "fresh-light-");
                 return new PipelineResults(gatewayResults, gzip, overload, peakRss, overloadRss, published,
                         backlog.recordsPerSecond(), processorBacklogRss, processor.peakRssKb(), best, freshness, lightFreshness,
                         gatewayCores, backlog.cores(), sustained, sustainedFreshness,

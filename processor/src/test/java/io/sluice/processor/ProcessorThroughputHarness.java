@@ -41,7 +41,8 @@ import io.sluice.testkit.RealEngines;
  * the history and aggregate records are then committed too). Records/s are counted from 20% to
  * 100% (the start is JIT warm-up), with the stream threads' CPU time per record over the same
  * span: on a busy machine the CPU time per record is the steadier number. With -Dsluice.throughputHarness.jfr=DIR the last run records
- * a JFR profile there.
+ * a JFR profile there. With -Dsluice.throughputHarness.variants="|SLUICE_X=1,SLUICE_Y=2" runs alternate
+ * between the defaults and those settings (A/B in one JVM, over one backlog).
  *
  * <pre>mvn -pl processor -am verify -Dtest=NONE -Dit.test=ProcessorThroughputHarness -Dsluice.throughputHarness=true \
  *   -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false</pre>
@@ -52,6 +53,11 @@ class ProcessorThroughputHarness {
     private static final int BACKLOG = Integer.getInteger("sluice.throughputHarness.records", 300_000);
     private static final int RUNS = Integer.getInteger("sluice.throughputHarness.runs", 2);
     private static final String JFR = System.getProperty("sluice.throughputHarness.jfr", "");
+    /**
+     * Settings to compare, '|' between variants, ',' between NAME=VALUE settings of one variant (an
+     * empty variant is the defaults): each round runs every variant once, in turn, over the same backlog.
+     */
+    private static final List<Map<String, String>> VARIANTS = variants(System.getProperty("sluice.throughputHarness.variants", ""));
 
     /** The bench's body (bench Payloads.transaction()). */
     private static byte[] body(Instant now) {
@@ -100,15 +106,34 @@ class ProcessorThroughputHarness {
         }
         System.out.printf("backlog of %d records written in %.1f s%n", BACKLOG, (System.nanoTime() - start) / 1e9);
 
-        for (int run = 1; run <= RUNS; run++) {
+        int runs = RUNS * VARIANTS.size();
+        for (int run = 1; run <= runs; run++) {
+            Map<String, String> variant = VARIANTS.get((run - 1) % VARIANTS.size());
             Map<String, String> runValues = new HashMap<>(values);
+            runValues.putAll(variant);
             runValues.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-throughput-" + run);
             runValues.put("SLUICE_PROCESSOR_STATE_DIR", stateDir.resolve("run" + run).toString());
             ProcessorConfig config = ProcessorConfig.from(new Settings(runValues));
-            boolean profile = !JFR.isEmpty() && run == RUNS;
+            boolean profile = !JFR.isEmpty() && run == runs;
             double[] result = measure(config, profile);
-            System.out.printf("run %d: %.0f records/s, stream threads %.1f µs CPU per record%n", run, result[0], result[1]);
+            System.out.printf("run %d %s: %.0f records/s, stream threads %.1f µs CPU per record%n", run,
+                    variant.isEmpty() ? "(defaults)" : variant, result[0], result[1]);
         }
+    }
+
+    private static List<Map<String, String>> variants(String given) {
+        List<Map<String, String>> variants = new java.util.ArrayList<>();
+        for (String variant : given.split("\\|", -1)) {
+            Map<String, String> settings = new java.util.LinkedHashMap<>();
+            for (String setting : variant.split(",")) {
+                if (!setting.isBlank()) {
+                    String[] nameAndValue = setting.strip().split("=", 2);
+                    settings.put(nameAndValue[0], nameAndValue[1]);
+                }
+            }
+            variants.add(settings);
+        }
+        return List.copyOf(variants);
     }
 
     private static int partitions(Engines engines, String topic) throws Exception {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -61,6 +62,8 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private final DeadLetters deadLetters;
     private final SinkMetrics metrics;
     private final Map<String, String> tableByTopic;
+    /** The tables in the order a flush inserts them (the caller's order of {@code tableByTopic}). */
+    private final List<String> insertOrder;
     private final SinkLimits limits;
     private final KafkaConsumer<byte[], byte[]> consumer;
     /** The consumer's own meters (kafka_consumer_*), removed when it closes. */
@@ -92,7 +95,8 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     }
 
     /**
-     * @param tableByTopic    which topic fills which table (table names qualified with the database)
+     * @param tableByTopic    which topic fills which table (table names qualified with the database), in the
+     *                        order a batch is inserted
      * @param deadLetterTopic where rows ClickHouse refuses go
      * @param instanceId      stable name of this instance for static group membership, or "" for none
      * @param prometheus      where the sink's meters and its consumer's go
@@ -102,6 +106,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
                           PrometheusMetrics prometheus) {
         this.inserter = new RowInserter(client, INSERT_TIMEOUT);
         this.tableByTopic = Map.copyOf(tableByTopic);
+        this.insertOrder = List.copyOf(new LinkedHashSet<>(tableByTopic.values()));
         this.limits = limits;
         this.metrics = new SinkMetrics(limits.stallTimeout(), prometheus.registry());
         Properties props = KafkaClients.consumerProperties(kafka, groupId);
@@ -221,7 +226,8 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         String step = "commit";
         try {
             Map<String, List<PartitionRows>> byTable = new LinkedHashMap<>();
-            pending.values().forEach(rows -> byTable.computeIfAbsent(rows.table, t -> new ArrayList<>()).add(rows));
+            insertOrder.forEach(table -> byTable.put(table, new ArrayList<>()));
+            pending.values().forEach(rows -> byTable.get(rows.table).add(rows));
             for (Map.Entry<String, List<PartitionRows>> table : byTable.entrySet()) {
                 step = table.getKey();
                 insert(table.getKey(), table.getValue());

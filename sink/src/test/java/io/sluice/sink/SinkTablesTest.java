@@ -2,6 +2,7 @@ package io.sluice.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -18,5 +19,12 @@ class SinkTablesTest {
                 "sluice.outcomes", "sluice.outcomes_1m"), tables.tableByTopic());
         assertEquals(new SinkTables.Table("sluice.history", "sluice.transactions", false), tables.transactions());
         assertEquals(3, tables.perMinute().stream().filter(SinkTables.Table::perMinute).count());
+    }
+
+    @Test
+    void theCountsAreInsertedBeforeTheHistory() {
+        SinkTables tables = SinkTables.of(Topics.from(new Settings(Map.of())), "sluice");
+        assertEquals(List.of("sluice.traffic_1m", "sluice.errors_1m", "sluice.outcomes_1m", "sluice.transactions", "sluice.errors"),
+                List.copyOf(tables.tableByTopic().values()));
     }
 }
