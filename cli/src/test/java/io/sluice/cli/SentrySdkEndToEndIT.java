@@ -110,7 +110,11 @@ class SentrySdkEndToEndIT {
     }
 
     static void initSdk(ProjectAdmin.NewProject project) {
-        String dsn = "http://" + project.dsnKey().publicKey() + "@127.0.0.1:" + gateway.port() + "/" + project.numericId();
+        initSdk(project, gateway.port());
+    }
+
+    static void initSdk(ProjectAdmin.NewProject project, int port) {
+        String dsn = "http://" + project.dsnKey().publicKey() + "@127.0.0.1:" + port + "/" + project.numericId();
         Sentry.init(options -> {
             options.setDsn(dsn);
             options.setTracesSampleRate(1.0);
@@ -166,26 +170,34 @@ class SentrySdkEndToEndIT {
     @Test
     void overItsQuotaTheSdkBacksOffByItselfAndReportsWhatItDropped() throws Exception {
         ProjectAdmin.NewProject project = newProject("java-sdk-limited", new Quota(1, 1));
-        Thread.sleep(1_100); // a full bucket: one event
-        initSdk(project);
-        String first = Sentry.captureMessage("one").toString();
-        Sentry.flush(10_000);
-        Sentry.captureMessage("two"); // 429, X-Sentry-Rate-Limits: 1:error;transaction:project:quota_exceeded
-        Sentry.flush(10_000);
-        Sentry.captureMessage("three"); // held back by the SDK itself: never sent
-        Sentry.captureMessage("four");
-        Sentry.flush(10_000);
-        Thread.sleep(1_500); // the limit is over; the next envelope carries the SDK's client report
-        String last = Sentry.captureMessage("five").toString();
-        Sentry.flush(10_000);
+        // The SDK sends to a gateway of its own that allows a tenth of the quota: burst 1, one event every 10 s. Its
+        // bucket is full (the probe above took from the other gateway's), and "two" finds it empty however slowly
+        // "one" is acknowledged and flushed: at 1/s a second's stall would refill it and let "two" through.
+        Map<String, String> tenth = new HashMap<>(values);
+        tenth.put("SLUICE_GATEWAY_QUOTA_SHARE", "0.1");
+        try (Gateway limited = Gateway.start(GatewayConfig.from(new Settings(tenth)))) {
+            initSdk(project, limited.port());
+            String first = Sentry.captureMessage("one").toString();
+            Sentry.flush(10_000);
+            Sentry.captureMessage("two"); // 429, X-Sentry-Rate-Limits: 10:error;transaction:project:quota_exceeded
+            Sentry.flush(10_000);
+            Sentry.captureMessage("three"); // held back by the SDK itself: never sent
+            Sentry.captureMessage("four");
+            Sentry.flush(10_000);
+            // The SDK's hold (at most 11 s from its 429) and the bucket's refill (10 s from "one") are over;
+            // the next envelope carries the SDK's client report.
+            Thread.sleep(11_500);
+            String last = Sentry.captureMessage("five").toString();
+            Sentry.flush(10_000);
 
-        String where = " WHERE project = '" + project.token() + "'";
-        String errors = sorted(first, last);
-        assertEquals(errors, Await.until(ARRIVAL, errors, () -> query(
-                "SELECT event_id FROM " + DB + ".errors FINAL" + where + " ORDER BY event_id")));
-        // What reached the gateway: 2 accepted and 1 refused; the two held back were counted by the SDK.
-        String outcomes = "accepted\t2\nclient_discard:ratelimit_backoff\t2\nquota_exceeded\t1";
-        assertEquals(outcomes, Await.until(ARRIVAL, outcomes, () -> query(
-                "SELECT outcome, sum(events) FROM " + DB + ".outcomes_1m FINAL" + where + " GROUP BY outcome ORDER BY outcome")));
+            String where = " WHERE project = '" + project.token() + "'";
+            String errors = sorted(first, last);
+            assertEquals(errors, Await.until(ARRIVAL, errors, () -> query(
+                    "SELECT event_id FROM " + DB + ".errors FINAL" + where + " ORDER BY event_id")));
+            // What reached the gateway: 2 accepted and 1 refused; the two held back were counted by the SDK.
+            String outcomes = "accepted\t2\nclient_discard:ratelimit_backoff\t2\nquota_exceeded\t1";
+            assertEquals(outcomes, Await.until(ARRIVAL, outcomes, () -> query(
+                    "SELECT outcome, sum(events) FROM " + DB + ".outcomes_1m FINAL" + where + " GROUP BY outcome ORDER BY outcome")));
+        }
     }
 }

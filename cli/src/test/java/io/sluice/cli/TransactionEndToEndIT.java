@@ -43,6 +43,8 @@ class TransactionEndToEndIT {
     static Gateway gateway;
     static Processor processor;
     static ProjectAdmin.NewProject project;
+    /** The project send-test-event sends to: its test transaction must not add to {@link #project}'s counts. */
+    static ProjectAdmin.NewProject testEventProject;
     /** The answer to the one transaction every test here looks for downstream. */
     static HttpResponse<String> response;
 
@@ -64,6 +66,7 @@ class TransactionEndToEndIT {
         io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
         try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
             project = admin.create("e2e");
+            testEventProject = admin.create("e2e-test-event");
         }
         gateway = Gateway.start(GatewayConfig.from(settings));
         processor = Processor.start(ProcessorConfig.from(settings));
@@ -109,7 +112,7 @@ class TransactionEndToEndIT {
 
     @Test
     void everyQueryInTheReadmeRuns() throws Exception {
-        // The request the README's queries must find has arrived (other tests add rows to this project).
+        // The request the README's queries must find has arrived.
         Await.until(ARRIVAL, "1", () -> ClickHouseQuery.run(engines, "SELECT count() FROM sluice_e2e.transactions FINAL "
                 + "WHERE project = '" + project.token() + "' AND transaction = 'GET /users/42'"));
         String readme = java.nio.file.Files.readString(Path.of("..", "README.md"));
@@ -130,7 +133,7 @@ class TransactionEndToEndIT {
     @Test
     void sendTestEventGivesAPassVerdictAgainstARunningPipeline() {
         CliRunner.Result result = CliRunner.run(cliSettings(), "send-test-event",
-                "--token", project.token(), "--key", project.key(), "--url", "http://127.0.0.1:" + gateway.port());
+                "--token", testEventProject.token(), "--key", testEventProject.key(), "--url", "http://127.0.0.1:" + gateway.port());
         assertEquals(0, result.exitCode(), result.out() + result.err());
         assertEquals(true, result.out().contains("PASS: events reach ClickHouse"), result.out());
     }
@@ -138,7 +141,7 @@ class TransactionEndToEndIT {
     @Test
     void sendTestEventWithAWrongKeyGivesAFailVerdict() {
         CliRunner.Result result = CliRunner.run(cliSettings(), "send-test-event",
-                "--token", project.token(), "--key", "slk_wrong", "--url", "http://127.0.0.1:" + gateway.port());
+                "--token", testEventProject.token(), "--key", "slk_wrong", "--url", "http://127.0.0.1:" + gateway.port());
         assertEquals(1, result.exitCode());
         assertEquals(true, result.out().contains("✗ 401") && result.out().contains("FAIL"), result.out());
     }
