@@ -73,6 +73,17 @@ class OutcomesTest {
     }
 
     @Test
+    void closingPublishesACountThatGrewWhileItsEarlierValueWasOnItsWay() {
+        outcomes.record("shop", Outcome.BODY_TOO_LARGE);
+        outcomes.flush(); // 1 on its way
+        outcomes.record("shop", Outcome.BODY_TOO_LARGE);
+
+        outcomes.close();
+
+        assertEquals(List.of(1L, 2L), eventsSent());
+    }
+
+    @Test
     void aCountIsNotSentAgainWhileOnItsWayNorOnceAcknowledged() {
         outcomes.record("shop", Outcome.ACCEPTED);
         outcomes.flush();
