@@ -27,14 +27,9 @@ public final class KafkaRecords {
     /** Every record of the topic that matches, waiting up to {@code timeout} for {@code expected} of them. */
     public static List<ConsumerRecord<byte[], byte[]>> find(Engines engines, String topic, int expected,
                                                             Duration timeout, Predicate<ConsumerRecord<byte[], byte[]>> matching) {
-        Properties props = KafkaClients.consumerProperties(KafkaSettings.at(engines.kafkaBootstrapServers()), null);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+        try (KafkaConsumer<byte[], byte[]> consumer = readCommitted(engines)) {
+            fromTheBeginning(consumer, topic);
             long deadline = System.nanoTime() + timeout.toNanos();
             while (found.size() < expected && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(100)).forEach(record -> {
@@ -54,15 +49,10 @@ public final class KafkaRecords {
      */
     public static List<ConsumerRecord<byte[], byte[]>> upToEnd(Engines engines, String topic, Duration timeout,
                                                                Predicate<ConsumerRecord<byte[], byte[]>> matching) {
-        Properties props = KafkaClients.consumerProperties(KafkaSettings.at(engines.kafkaBootstrapServers()), null);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+        try (KafkaConsumer<byte[], byte[]> consumer = readCommitted(engines)) {
+            List<TopicPartition> partitions = fromTheBeginning(consumer, topic);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout); // read_committed: the last stable offsets
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + timeout.toNanos();
             while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
                 if (System.nanoTime() > deadline) {
@@ -76,6 +66,21 @@ public final class KafkaRecords {
             }
         }
         return found;
+    }
+
+    private static KafkaConsumer<byte[], byte[]> readCommitted(Engines engines) {
+        Properties props = KafkaClients.consumerProperties(KafkaSettings.at(engines.kafkaBootstrapServers()), null);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** Assigns every partition of the topic, each from its beginning, and returns them. */
+    private static List<TopicPartition> fromTheBeginning(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                .map(p -> new TopicPartition(topic, p.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        return partitions;
     }
 
     public static Predicate<ConsumerRecord<byte[], byte[]>> withHeader(String name, String value) {
