@@ -11,15 +11,16 @@ import java.util.function.LongSupplier;
  * failed thread, and the new thread takes the failed task again: a failure that heals (a broker
  * away for a moment) is seen once or twice, but a task that fails deterministically (a record or
  * a stored value it cannot read, e.g. a store written by a newer version) fails again on every new
- * thread, every few seconds, while Streams is RUNNING most of the time and that task's events wait.
+ * thread, every session timeout, while Streams is RUNNING most of the time and that task's events wait.
  */
 public final class StreamThreadFailures {
     /** One failure and its retry are what a transient failure looks like; a third within the window is a loop. */
     static final int UNHEALTHY_FAILURES = 3;
     /**
-     * A task that fails deterministically fails again within seconds (a rebalance and a restore);
-     * five minutes is long enough that such a loop is never missed between failures, and short
-     * enough that readiness returns soon after it stopped.
+     * A task that fails deterministically fails again as soon as a new thread has it: when the
+     * failed thread's consumer session has timed out (45 s by default; measured: every 45 s), so
+     * five minutes hold 3 failures for session timeouts up to 2.5 min; readiness returns at most
+     * five minutes after the last failure.
      */
     static final Duration WINDOW = Duration.ofMinutes(5);
     /** The exception's description is shown on the admin port: one line, no longer than this. */
