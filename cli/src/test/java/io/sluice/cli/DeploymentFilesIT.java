@@ -38,6 +38,7 @@ import io.sluice.config.Setting;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.ops.ProcessorMeters;
+import io.sluice.processor.ops.StreamThreadFailures;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.config.Settings;
 import io.sluice.sink.ClickHouseClients;
@@ -115,7 +116,7 @@ class DeploymentFilesIT {
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
             props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("deployment-files").toString());
             try (KafkaStreams streams = new KafkaStreams(builder.build(), props)) { // never started
-                ProcessorMeters.bind(processor, streams, new DeadLetterCounts());
+                ProcessorMeters.bind(processor, streams, new DeadLetterCounts(), new StreamThreadFailures());
                 text.append(processor.scrapeText());
             }
         }

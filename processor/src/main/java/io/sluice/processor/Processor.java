@@ -21,6 +21,7 @@ import io.sluice.kafka.TopicSetup;
 import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.ops.ProcessorAdmin;
 import io.sluice.processor.ops.ProcessorMeters;
+import io.sluice.processor.ops.StreamThreadFailures;
 import io.sluice.processor.state.BoundedRocksDbMemory;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.JsonSerde;
@@ -64,12 +65,15 @@ public final class Processor implements AutoCloseable {
         DeadLetterCounts deadLetters = new DeadLetterCounts();
         KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
                 config.lateMargin(), deadLetters), streamsProperties(config, deadLetters));
+        StreamThreadFailures threadFailures = new StreamThreadFailures();
         streams.setUncaughtExceptionHandler(error -> {
+            threadFailures.record(error); // a task failing on every new thread makes /readyz 503
             LOG.error("stream thread failed; replacing it", error);
+            // Replaced, not shut down: a transient failure heals on the new thread.
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         PrometheusMetrics metrics = new PrometheusMetrics();
-        ProcessorMeters.bind(metrics, streams, deadLetters);
+        ProcessorMeters.bind(metrics, streams, deadLetters, threadFailures);
         streams.start();
 
         ClickHouseSink sink = new ClickHouseSink(clickHouse, config.kafka(),
@@ -79,7 +83,8 @@ public final class Processor implements AutoCloseable {
         sinkThread.start();
         ProcessorAdmin admin;
         try {
-            admin = ProcessorAdmin.start(config.adminHost(), config.adminPort(), streams, metrics, sink.metrics(), sinkThread::isAlive);
+            admin = ProcessorAdmin.start(config.adminHost(), config.adminPort(), streams, metrics, sink.metrics(), sinkThread::isAlive,
+                    threadFailures);
         } catch (java.io.IOException e) {
             streams.close(Duration.ofSeconds(10));
             sink.close();

@@ -17,8 +17,8 @@ import io.sluice.sink.SinkMetrics;
 
 /**
  * The processor's operators' port: {@code /healthz} (streams alive and the sink running),
- * {@code /readyz} (streams RUNNING: partitions assigned, state restored; and the sink not stalled; a 503 gives
- * the reasons) and {@code /metrics}
+ * {@code /readyz} (streams RUNNING: partitions assigned, state restored; the sink not stalled; and stream
+ * threads not failing again and again, see {@link StreamThreadFailures}; a 503 gives the reasons) and {@code /metrics}
  * (the registry's scrape: Prometheus text, or OpenMetrics / protobuf when the scraper asks). The
  * JDK's own HTTP server: three read-only paths need nothing more.
  */
@@ -30,7 +30,8 @@ public final class ProcessorAdmin implements AutoCloseable {
     }
 
     public static ProcessorAdmin start(String host, int port, KafkaStreams streams, PrometheusMetrics metrics, SinkMetrics sink,
-                                       java.util.function.BooleanSupplier sinkAlive) throws IOException {
+                                       java.util.function.BooleanSupplier sinkAlive, StreamThreadFailures threadFailures)
+            throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
         server.setExecutor(Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "sluice-processor-admin");
@@ -50,6 +51,8 @@ public final class ProcessorAdmin implements AutoCloseable {
                 reasons.add("Kafka Streams is " + state + ", not RUNNING");
             }
             sink.stalled().ifPresent(reasons::add);
+            // Streams may be RUNNING between the failures of a task that fails on every new thread.
+            threadFailures.unhealthy().ifPresent(reasons::add);
             boolean ready = reasons.isEmpty();
             answer(exchange, ready ? 200 : 503, "{\"status\":\"" + (ready ? "ready" : "not_ready") + "\",\"streams\":\"" + state + "\""
                     + (ready ? "" : ",\"reason\":\"" + jsonEscape(String.join("; ", reasons)) + "\"") + "}");

@@ -21,7 +21,8 @@ public final class ProcessorMeters {
     private ProcessorMeters() {
     }
 
-    public static void bind(PrometheusMetrics prometheus, KafkaStreams streams, DeadLetterCounts deadLetters) {
+    public static void bind(PrometheusMetrics prometheus, KafkaStreams streams, DeadLetterCounts deadLetters,
+                            StreamThreadFailures threadFailures) {
         MeterRegistry registry = prometheus.registry();
         Gauge.builder("sluice.processor.streams.running", streams, s -> s.state() == KafkaStreams.State.RUNNING ? 1 : 0)
                 .description("1 while Kafka Streams is RUNNING.").register(registry);
@@ -35,6 +36,9 @@ public final class ProcessorMeters {
         FunctionCounter.builder("sluice.processor.dropped.records", streams, s -> StreamsDrops.total(s.metrics()))
                 .description("Records Kafka Streams dropped: events too late for their minute (beyond horizon + late margin), "
                         + "and unproducible dead letters.").register(registry);
+        FunctionCounter.builder("sluice.processor.stream.thread.failures", threadFailures, StreamThreadFailures::total)
+                .description("Stream threads that failed and were replaced; a task failing on each new thread makes /readyz 503.")
+                .register(registry);
         prometheus.bind(new KafkaStreamsMetrics(streams, Tags.empty(), prometheus.kafkaRefresh(), PrometheusMetrics.KAFKA_REFRESH));
     }
 

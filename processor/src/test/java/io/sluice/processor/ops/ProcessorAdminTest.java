@@ -1,6 +1,7 @@
 package io.sluice.processor.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -8,22 +9,28 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
 
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.metrics.PrometheusMetrics;
+import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.sink.SinkMetrics;
 
 /**
  * /readyz is 200 only while Kafka Streams is RUNNING: in any other state it is 503 and says which.
  * A KafkaStreams that was never started (CREATED) and one that was closed (NOT_RUNNING) are real
- * states reached without a broker; REBALANCING and ERROR go through the same comparison.
+ * states reached without a broker; REBALANCING and ERROR go through the same comparison. Stream
+ * threads failing again and again add their reason (the failures are recorded as the uncaught
+ * exception handler records them, on a clock the test drives).
  */
 class ProcessorAdminTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -34,6 +41,9 @@ class ProcessorAdminTest {
     private PrometheusMetrics metrics;
     private KafkaStreams streams;
     private ProcessorAdmin admin;
+    /** The failures' clock (nanoTime), read on the admin's thread. */
+    private final AtomicLong now = new AtomicLong();
+    private StreamThreadFailures threadFailures;
 
     @BeforeEach
     void start() throws Exception {
@@ -45,8 +55,10 @@ class ProcessorAdminTest {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMetrics();
+        threadFailures = new StreamThreadFailures(now::get);
+        ProcessorMeters.bind(metrics, streams, new DeadLetterCounts(), threadFailures);
         admin = ProcessorAdmin.start("127.0.0.1", 0, streams, metrics, new SinkMetrics(Duration.ofMinutes(1), metrics.registry()),
-                () -> true);
+                () -> true, threadFailures);
     }
 
     @AfterEach
@@ -80,6 +92,28 @@ class ProcessorAdminTest {
         HttpResponse<String> health = get("/healthz");
         assertEquals(503, health.statusCode());
         assertEquals("{\"status\":\"failed\",\"streams\":\"NOT_RUNNING\"}", health.body());
+    }
+
+    @Test
+    void readinessIs503WithTheReasonWhileStreamThreadsFailAgainAndAgainAndTheMetricCountsThem() throws Exception {
+        StreamsException failure = new StreamsException("Exception caught in process. taskId=1_2, processor=count-traffic",
+                new SerializationException("traffic counts from readyz-test-traffic-1m-changelog in an unknown format"));
+        for (int i = 0; i < 3; i++) {
+            threadFailures.record(failure);
+            now.addAndGet(Duration.ofSeconds(5).toNanos());
+        }
+        HttpResponse<String> ready = get("/readyz");
+        assertEquals(503, ready.statusCode());
+        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reason\":\"Kafka Streams is CREATED, not RUNNING; "
+                + "stream threads failed 3 times in the last 5 min; last: StreamsException: Exception caught in process. "
+                + "taskId=1_2, processor=count-traffic (cause: SerializationException: traffic counts from "
+                + "readyz-test-traffic-1m-changelog in an unknown format)\"}", ready.body());
+        assertTrue(get("/metrics").body().contains("\nsluice_processor_stream_thread_failures_total 3.0\n"));
+
+        now.addAndGet(Duration.ofMinutes(5).toNanos()); // all three are older than the window
+        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reason\":\"Kafka Streams is CREATED, not RUNNING\"}",
+                get("/readyz").body());
+        assertTrue(get("/metrics").body().contains("\nsluice_processor_stream_thread_failures_total 3.0\n"), "a counter: it keeps them");
     }
 
     private HttpResponse<String> get(String path) throws Exception {
