@@ -67,8 +67,12 @@ public final class Processor implements AutoCloseable {
                 config.lateMargin(), deadLetters), streamsProperties(config, deadLetters));
         StreamThreadFailures threadFailures = new StreamThreadFailures();
         streams.setUncaughtExceptionHandler(error -> {
-            threadFailures.record(error); // a task failing on every new thread makes /readyz 503
             LOG.error("stream thread failed; replacing it", error);
+            try {
+                threadFailures.record(error); // a task failing on every new thread makes /readyz 503
+            } catch (RuntimeException e) {
+                LOG.warn("could not record the stream thread's failure: {}", e.toString()); // the thread is replaced all the same
+            }
             // Replaced, not shut down: a transient failure heals on the new thread.
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });

@@ -23,6 +23,12 @@ public final class StreamThreadFailures {
      * five minutes after the last failure.
      */
     static final Duration WINDOW = Duration.ofMinutes(5);
+    /**
+     * Failures this close to the previous one counted are one event: one cause (a broker gone too
+     * long) can fail every stream thread at once, and a failing task comes back no sooner than a
+     * session timeout, which Kafka keeps at 6 s or more.
+     */
+    static final Duration SAME_EVENT = Duration.ofSeconds(5);
     /** The exception's description is shown on the admin port: one line, no longer than this. */
     static final int MAX_DESCRIPTION_CHARS = 300;
     /** A failure costs at least a rebalance, so a window holds far fewer; bounds memory all the same. */
@@ -31,7 +37,7 @@ public final class StreamThreadFailures {
     private static final int MAX_CAUSES = 20;
 
     private final LongSupplier nanoTime;
-    /** When the failures of the window happened (nanoTime), oldest first. */
+    /** When the failures of the window happened (nanoTime), oldest first; one per {@link #SAME_EVENT}. */
     private final ArrayDeque<Long> recent = new ArrayDeque<>();
     private long total;
     private String last = "";
@@ -48,10 +54,12 @@ public final class StreamThreadFailures {
     public synchronized void record(Throwable error) {
         long now = nanoTime.getAsLong();
         forgetBefore(now);
-        if (recent.size() == MAX_REMEMBERED) {
-            recent.removeFirst();
+        if (recent.isEmpty() || now - recent.peekLast() >= SAME_EVENT.toNanos()) {
+            if (recent.size() == MAX_REMEMBERED) {
+                recent.removeFirst();
+            }
+            recent.addLast(now);
         }
-        recent.addLast(now);
         total++;
         last = describe(error);
     }

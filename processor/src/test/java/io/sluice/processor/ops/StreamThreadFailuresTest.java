@@ -35,6 +35,18 @@ class StreamThreadFailuresTest {
     }
 
     @Test
+    void everyThreadFailingAtOnceIsOneFailure() {
+        for (int thread = 0; thread < 4; thread++) {
+            failAfter(Duration.ofMillis(100));
+        }
+        assertEquals(Optional.empty(), failures.unhealthy());
+        failAfter(Duration.ofSeconds(6)); // a session timeout later: the task failed again
+        failAfter(Duration.ofSeconds(6));
+        assertEquals(Optional.of("stream threads failed 3 times in the last 5 min; last: " + LAST), failures.unhealthy());
+        assertEquals(6, failures.total(), "the metric counts every thread");
+    }
+
+    @Test
     void failuresOlderThanFiveMinutesAreForgotten() {
         failAfter(Duration.ZERO);
         failAfter(Duration.ofSeconds(10));
