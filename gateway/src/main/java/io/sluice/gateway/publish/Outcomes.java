@@ -53,6 +53,7 @@ public final class Outcomes implements AutoCloseable {
     private final int maxRows;
     private final int maxRowsOnTheirWay;
     private final LongAdder droppedRows = new LongAdder();
+    private final LongAdder failedSends = new LongAdder();
 
     /** @param outcome the wire code, plain or qualified */
     private record Key(String project, String outcome, long minute) {
@@ -183,6 +184,7 @@ public final class Outcomes implements AutoCloseable {
         if (error == null) {
             published.merge(key, total, Math::max);
         } else {
+            failedSends.increment();
             LOG.debug("outcome count not published to {} (sent again with the next flush): {}", topic, error.toString());
         }
     }
@@ -197,7 +199,11 @@ public final class Outcomes implements AutoCloseable {
         }
         // Two rounds: a count on its way is not sent again until acknowledged, so a count that grew
         // meanwhile goes out only once the producer's flush has run the first round's callbacks.
-        for (int round = 0; round < 2; round++) {
+        // Not when Kafka failed the first: the second would wait out another delivery timeout for nothing.
+        long failedBefore = failedSends.sum();
+        flush();
+        producer.flush();
+        if (failedSends.sum() == failedBefore) {
             flush();
             producer.flush();
         }

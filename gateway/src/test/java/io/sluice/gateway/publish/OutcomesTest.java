@@ -84,6 +84,27 @@ class OutcomesTest {
     }
 
     @Test
+    void closingWhileKafkaFailsTriesOnceNotTwice() {
+        java.util.concurrent.atomic.AtomicInteger attempts = new java.util.concurrent.atomic.AtomicInteger();
+        MockProducer<byte[], byte[]> failing = new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer()) {
+            @Override
+            public synchronized java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> send(
+                    org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]> record,
+                    org.apache.kafka.clients.producer.Callback callback) {
+                attempts.incrementAndGet();
+                return super.send(record, callback);
+            }
+        };
+        failing.sendException = new TimeoutException("Kafka is down");
+        Outcomes closing = new Outcomes(token -> true, failing, "sluice.outcomes", Duration.ofHours(1));
+        closing.record("shop", Outcome.BODY_TOO_LARGE);
+
+        closing.close();
+
+        assertEquals(1, attempts.get(), "a second round would wait out another delivery timeout");
+    }
+
+    @Test
     void aCountIsNotSentAgainWhileOnItsWayNorOnceAcknowledged() {
         outcomes.record("shop", Outcome.ACCEPTED);
         outcomes.flush();
