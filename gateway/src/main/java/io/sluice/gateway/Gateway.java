@@ -138,12 +138,12 @@ public final class Gateway implements AutoCloseable {
                 config.adminHost(), admin.port(), registry.size());
     }
 
-    /** The port actually bound (differs from the configured one when that was 0). */
     /** The registry this gateway authenticates against: tests wait on it for a new project, spending no request. */
     ProjectRegistry registry() {
         return registry;
     }
 
+    /** The port actually bound (differs from the configured one when that was 0). */
     public int port() {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }
