@@ -103,9 +103,13 @@ public final class Processor implements AutoCloseable {
         return new Processor(streams, sink, sinkThread, clickHouse, admin, metrics);
     }
 
-    /** The source partitions send their counts on once per commit: more often would only send more records. */
+    /**
+     * The source partitions send their counts on once per commit (more often would only send more
+     * records), at least a millisecond apart (a commit interval of 0 commits after every record).
+     */
     static TopologySettings topologySettings(ProcessorConfig config) {
-        return new TopologySettings(config.eventTimeHorizon(), config.generation(), config.lateMargin(), config.commitInterval());
+        Duration sendInterval = config.commitInterval().compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : config.commitInterval();
+        return new TopologySettings(config.eventTimeHorizon(), config.generation(), config.lateMargin(), sendInterval);
     }
 
     static Properties streamsProperties(ProcessorConfig config, DeadLetterCounts deadLetters) {

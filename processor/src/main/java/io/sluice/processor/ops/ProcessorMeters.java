@@ -35,8 +35,9 @@ public final class ProcessorMeters {
         FunctionCounter.builder("sluice.processor.dead.letters", deadLetters, DeadLetterCounts::unproducibleCount)
                 .description(deadLettersHelp).tag("reason", "unproducible").register(registry);
         FunctionCounter.builder("sluice.processor.dropped.records", streams, s -> StreamsDrops.total(s.metrics()) + late.count())
-                .description("Records dropped: events too late for their minute (beyond horizon + late margin), "
-                        + "and unproducible dead letters.").register(registry);
+                .description("Records dropped: events too late for their minute (beyond horizon + late margin of their "
+                        + "source partition), a source partition's count too late for the counting stage (one record for all "
+                        + "the events it counted), and unproducible dead letters.").register(registry);
         FunctionCounter.builder("sluice.processor.stream.thread.failures", threadFailures, StreamThreadFailures::total)
                 .description("Stream threads that failed and were replaced; a task failing on each new thread makes /readyz 503.")
                 .register(registry);

@@ -1,7 +1,9 @@
 package io.sluice.processor.topology;
 
 import java.time.Duration;
+import java.util.Map;
 
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
@@ -75,7 +77,7 @@ public final class ProcessorTopology {
     static final Tally<TrafficCounts> TRAFFIC_TALLY = new Tally<>(TrafficCounts.NONE, TrafficCounts::plus,
             TrafficCountsSerde.create(), status -> TrafficCounts.NONE.add(status == 0 ? null : status));
     static final Tally<Long> ERROR_TALLY = new Tally<>(0L, Long::sum, Serdes.Long(), one -> (long) one);
-    private static final Counting<TransactionFact, TrafficKey, TrafficCounts> TRAFFIC = new Counting<>("traffic",
+    static final Counting<TransactionFact, TrafficKey, TrafficCounts> TRAFFIC = new Counting<>("traffic",
             "traffic-by-environment", "traffic-1m", "count-traffic", "traffic-changes",
             fact -> new TrafficKey(fact.project(), fact.environment()), fact -> TrafficCounts.NONE.add(fact.statusCode()),
             TRAFFIC_KEYS, TRAFFIC_TALLY);
@@ -83,6 +85,15 @@ public final class ProcessorTopology {
             "errors-by-type", "errors-1m", "count-errors", "error-changes",
             fact -> new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), fact -> 1L,
             ERROR_KEYS, ERROR_TALLY);
+
+    /**
+     * The unsent marks' changelog: each mark is removed within an interval, so it is almost all
+     * removals. An in-memory store replays its whole changelog at every task start: segments roll
+     * and removals are compacted away within minutes, so that replay stays short.
+     */
+    private static final Map<String, String> UNSENT_CHANGELOG = Map.of(
+            TopicConfig.SEGMENT_MS_CONFIG, Long.toString(Duration.ofMinutes(10).toMillis()),
+            TopicConfig.DELETE_RETENTION_MS_CONFIG, Long.toString(Duration.ofMinutes(10).toMillis()));
 
     private ProcessorTopology() {
     }
@@ -137,7 +148,9 @@ public final class ProcessorTopology {
                         WindowStores.plain(counting.sourceStore(), retention, minute, formerRetention), counting.keySerde(), tally.serde())
                 .withCachingEnabled()); // a count is written (and logged) once per commit, not once per event
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(counting.unsentStore()),
-                CountFormats.keyMinutes(counting.keySerde()), Serdes.Long()).withCachingEnabled());
+                        CountFormats.keyMinutes(counting.keySerde()), Serdes.Long())
+                .withCachingEnabled()
+                .withLoggingEnabled(UNSENT_CHANGELOG));
         return facts
                 .process(() -> new SourceCounts<>(counting, grace, settings.sendInterval(), late),
                         Named.as(counting.name() + "-in-source"), counting.sourceStore(), counting.unsentStore())

@@ -2,11 +2,10 @@ package io.sluice.processor.topology;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -25,6 +24,9 @@ import org.apache.kafka.streams.state.WindowStore;
  * in one transaction with the input offsets; the send and the removal of the mark in another. A
  * task that restarts between the two finds the mark and sends the count then. Counts are absolute,
  * so sending one twice changes nothing.
+ *
+ * <p>The send is scheduled only while something is unsent: a scheduled punctuation makes Streams
+ * commit a transaction each time it runs, even with nothing to send.
  */
 final class SourceCounts<F, K, C> implements Processor<String, F, K, CountUpdate<C>> {
     private static final long MINUTE = Duration.ofMinutes(1).toMillis();
@@ -33,13 +35,15 @@ final class SourceCounts<F, K, C> implements Processor<String, F, K, CountUpdate
     private final long graceMillis;
     private final Duration sendInterval;
     private final LateEvents late;
-    /** What this task has marked unsent since its last send: saves marking a key and minute again. */
-    private final Set<KeyMinute<K>> marked = new HashSet<>();
     private ProcessorContext<K, CountUpdate<C>> context;
     private WindowStore<K, C> counts;
     private KeyValueStore<KeyMinute<K>, Long> unsent;
+    private Cancellable scheduledSend;
 
-    /** @param grace how long a minute stays open after it ends (the horizon plus the late margin) */
+    /**
+     * @param grace        how long a minute stays open after it ends (the horizon plus the late margin)
+     * @param sendInterval at least a millisecond (Streams schedules no shorter)
+     */
     SourceCounts(Counting<F, K, C> counting, Duration grace, Duration sendInterval, LateEvents late) {
         this.counting = counting;
         this.graceMillis = grace.toMillis();
@@ -50,10 +54,12 @@ final class SourceCounts<F, K, C> implements Processor<String, F, K, CountUpdate
     @Override
     public void init(ProcessorContext<K, CountUpdate<C>> context) {
         this.context = context;
-        marked.clear(); // a task re-initialized after an aborted transaction: its marks may be gone
         this.counts = context.getStateStore(counting.sourceStore());
         this.unsent = context.getStateStore(counting.unsentStore());
-        context.schedule(sendInterval, PunctuationType.WALL_CLOCK_TIME, now -> sendUnsent());
+        scheduledSend = null; // init again after a task was revived: its punctuations are gone with close()
+        if (unsent.approximateNumEntries() > 0) {
+            scheduleSend(); // marks restored from the changelog: counts a former owner did not send
+        }
     }
 
     @Override
@@ -67,10 +73,16 @@ final class SourceCounts<F, K, C> implements Processor<String, F, K, CountUpdate
         C before = counts.fetch(key, minute);
         Tally<C> tally = counting.tally();
         counts.put(key, tally.plus().apply(before == null ? tally.zero() : before, counting.oneEvent().apply(record.value())), minute);
-        KeyMinute<K> keyMinute = new KeyMinute<>(key, minute);
-        if (marked.add(keyMinute)) {
-            unsent.put(keyMinute, minute);
+        // Marked on every event: the store's cache (sorted by bytes) absorbs repeats, where a hash
+        // set of keys would let a tenant's colliding environments cost quadratic time.
+        unsent.put(new KeyMinute<>(key, minute), minute);
+        if (scheduledSend == null) {
+            scheduleSend();
         }
+    }
+
+    private void scheduleSend() {
+        scheduledSend = context.schedule(sendInterval, PunctuationType.WALL_CLOCK_TIME, now -> sendUnsent());
     }
 
     private void sendUnsent() {
@@ -86,6 +98,15 @@ final class SourceCounts<F, K, C> implements Processor<String, F, K, CountUpdate
             }
             unsent.delete(keyMinute);
         }
-        marked.clear();
+        scheduledSend.cancel();
+        scheduledSend = null;
+    }
+
+    @Override
+    public void close() {
+        if (scheduledSend != null) {
+            scheduledSend.cancel();
+            scheduledSend = null;
+        }
     }
 }

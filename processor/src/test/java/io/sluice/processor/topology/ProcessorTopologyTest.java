@@ -358,16 +358,6 @@ class ProcessorTopologyTest {
     }
 
     @Test
-    void aCountMarkedUnsentWhenItsTaskStoppedIsSentByTheNextOwner() {
-        // What a task finds after a restart between the transaction that counted and the one that would have sent.
-        TrafficKey key = new TrafficKey("shop", "production");
-        driver.<TrafficKey, TrafficCounts>getWindowStore("traffic-in-source-1m").put(key, counts(7, 200), MINUTE.toEpochMilli());
-        driver.<KeyMinute<TrafficKey>, Long>getKeyValueStore("traffic-in-source-unsent")
-                .put(new KeyMinute<>(key, MINUTE.toEpochMilli()), MINUTE.toEpochMilli());
-        assertEquals(7, latest(trafficRows()).requests());
-    }
-
-    @Test
     void aHigherGenerationOutranksAnyCountOfALowerOne() {
         assertEquals(true, Generations.version(1, 1) > Generations.version(0, 1_000_000_000L));
         assertEquals(5, Generations.version(0, 5));
