@@ -33,6 +33,8 @@ final class PipelineRun {
     static final int OVERLOAD_CONNECTIONS = 3 * CONNECTIONS.get(CONNECTIONS.size() - 1);
     /** Few enough connections that the whole pipeline keeps up on one small machine. */
     private static final int LIGHT_LOAD_CONNECTIONS = 4;
+    /** How long freshness waits for the processor to catch up with what ran before it. */
+    private static final int DRAIN_SECONDS = 120;
 
     private final Map<String, String> env;
     private final Wrk wrk;
@@ -96,13 +98,13 @@ final class PipelineRun {
                 SustainedRate.Result sustained = SustainedRate.measure(
                         (rate, runSeconds) -> wrk.run(url, project.key(), body, false, SustainedRate.CONNECTIONS, runSeconds, rate),
                         lag, gateway.jvm(), processor, upper, seconds, out);
-                SustainedRate.drain(lag, SustainedRate.AT_REST, 3 * seconds);
+                drainBeforeFreshness(lag);
 
                 double halfSustained = sustained.eventsPerSecond() / 2;
                 out.printf("· freshness: 2xx to visible in traffic_1m, at half the sustained rate (%,.0f events/s)%n", halfSustained);
                 LoadedFreshness sustainedFreshness = LoadedFreshness.measure(wrk, url, project.key(), body,
                         SustainedRate.CONNECTIONS, Math.max(1, halfSustained), seconds, clickHouse, kafka, "fresh-sustained-");
-                SustainedRate.drain(lag, SustainedRate.AT_REST, 3 * seconds);
+                drainBeforeFreshness(lag);
 
                 // The gateway is latency-bound, so its rate grows with connections: about half the
                 // best rate needs about half the connections of the best run.
@@ -112,7 +114,7 @@ final class PipelineRun {
                 out.println("· freshness under " + halfRateConnections + " connections of load (about half the gateway's best)");
                 LoadedFreshness freshness = LoadedFreshness.measure(wrk, url, project.key(), body, halfRateConnections, seconds,
                         clickHouse, kafka, "fresh-half-");
-                SustainedRate.drain(lag, SustainedRate.AT_REST, 3 * seconds);
+                drainBeforeFreshness(lag);
                 out.println("· freshness under light load (" + LIGHT_LOAD_CONNECTIONS + " connections)");
                 LoadedFreshness lightFreshness = LoadedFreshness.measure(wrk, url, project.key(), body, LIGHT_LOAD_CONNECTIONS,
                         seconds, clickHouse, kafka, "fresh-light-");
@@ -122,6 +124,18 @@ final class PipelineRun {
                         MemoryBudget.processor(childSettings));
             }
         }
+    }
+
+    /**
+     * Waits until the processor has worked off what the run before left (a step that fell behind
+     * leaves tens of thousands of records), so freshness measures the load it runs under, not a
+     * backlog; says how far it got.
+     */
+    private void drainBeforeFreshness(ProcessorLag lag) throws Exception {
+        long started = System.nanoTime();
+        long left = SustainedRate.drain(lag, SustainedRate.AT_REST, DRAIN_SECONDS);
+        out.printf("  processor lag before freshness: %,d records after %.0f s of waiting%s%n", left,
+                (System.nanoTime() - started) / 1e9, left > SustainedRate.AT_REST ? " (NOT caught up: freshness includes that backlog)" : "");
     }
 
     /**

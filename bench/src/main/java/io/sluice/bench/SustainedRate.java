@@ -141,11 +141,17 @@ final class SustainedRate {
         return variance == 0 ? 0 : covariance / variance;
     }
 
-    /** Waits (at most {@code maxSeconds}) until the backlog a step left behind is worked off, so the next step starts level. */
-    static void drain(ProcessorLag lag, double records, int maxSeconds) throws Exception {
+    /**
+     * Waits (at most {@code maxSeconds}) until the backlog a step left behind is worked off, so the
+     * next step starts level; returns the lag it stopped waiting at.
+     */
+    static long drain(ProcessorLag lag, double records, int maxSeconds) throws Exception {
         long deadline = System.nanoTime() + maxSeconds * 1_000_000_000L;
-        while (lag.records() > records && System.nanoTime() < deadline) {
+        long left = lag.records();
+        while (left > records && System.nanoTime() < deadline) {
             Thread.sleep(500);
+            left = lag.records();
         }
+        return left;
     }
 }
