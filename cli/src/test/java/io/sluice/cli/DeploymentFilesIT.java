@@ -40,7 +40,6 @@ import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.ops.StreamThreadFailures;
 import io.sluice.processor.topology.DeadLetterCounts;
-import io.sluice.processor.topology.LateEvents;
 import io.sluice.config.Settings;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
@@ -117,7 +116,7 @@ class DeploymentFilesIT {
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
             props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("deployment-files").toString());
             try (KafkaStreams streams = new KafkaStreams(builder.build(), props)) { // never started
-                ProcessorMeters.bind(processor, streams, new DeadLetterCounts(), new LateEvents(), new StreamThreadFailures());
+                ProcessorMeters.bind(processor, streams, new DeadLetterCounts(), new StreamThreadFailures());
                 text.append(processor.scrapeText());
             }
         }

@@ -25,9 +25,7 @@ import io.sluice.processor.ops.StreamThreadFailures;
 import io.sluice.processor.state.BoundedRocksDbMemory;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.JsonSerde;
-import io.sluice.processor.topology.LateEvents;
 import io.sluice.processor.topology.ProcessorTopology;
-import io.sluice.processor.topology.TopologySettings;
 import io.sluice.processor.topology.UnproducibleToDeadLetters;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
@@ -65,9 +63,8 @@ public final class Processor implements AutoCloseable {
 
         Topics topics = config.kafka().topics();
         DeadLetterCounts deadLetters = new DeadLetterCounts();
-        LateEvents late = new LateEvents();
-        KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, topologySettings(config), deadLetters, late),
-                streamsProperties(config, deadLetters));
+        KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
+                config.lateMargin(), deadLetters), streamsProperties(config, deadLetters));
         StreamThreadFailures threadFailures = new StreamThreadFailures();
         streams.setUncaughtExceptionHandler(error -> {
             LOG.error("stream thread failed; replacing it", error);
@@ -80,7 +77,7 @@ public final class Processor implements AutoCloseable {
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         PrometheusMetrics metrics = new PrometheusMetrics();
-        ProcessorMeters.bind(metrics, streams, deadLetters, late, threadFailures);
+        ProcessorMeters.bind(metrics, streams, deadLetters, threadFailures);
         streams.start();
 
         ClickHouseSink sink = new ClickHouseSink(clickHouse, config.kafka(),
@@ -101,15 +98,6 @@ public final class Processor implements AutoCloseable {
         }
         LOG.info("processor started: {} and {} → {}", topics.transactions(), topics.errors(), config.clickHouse());
         return new Processor(streams, sink, sinkThread, clickHouse, admin, metrics);
-    }
-
-    /**
-     * The source partitions send their counts on once per commit (more often would only send more
-     * records), at least a millisecond apart (a commit interval of 0 commits after every record).
-     */
-    static TopologySettings topologySettings(ProcessorConfig config) {
-        Duration sendInterval = config.commitInterval().compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : config.commitInterval();
-        return new TopologySettings(config.eventTimeHorizon(), config.generation(), config.lateMargin(), sendInterval);
     }
 
     static Properties streamsProperties(ProcessorConfig config, DeadLetterCounts deadLetters) {

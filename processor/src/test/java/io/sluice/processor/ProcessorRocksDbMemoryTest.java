@@ -26,7 +26,6 @@ import io.sluice.config.Settings;
 import io.sluice.events.EventHeaders;
 import io.sluice.processor.state.BoundedRocksDbMemory;
 import io.sluice.processor.topology.DeadLetterCounts;
-import io.sluice.processor.topology.LateEvents;
 import io.sluice.processor.topology.ProcessorTopology;
 
 class ProcessorRocksDbMemoryTest {
@@ -71,7 +70,7 @@ class ProcessorRocksDbMemoryTest {
 
         DeadLetterCounts counts = new DeadLetterCounts();
         try (TopologyTestDriver driver = new TopologyTestDriver(ProcessorTopology.build(config.kafka().topics(),
-                Processor.topologySettings(config), counts, new LateEvents()), props)) {
+                config.eventTimeHorizon(), 0, config.lateMargin(), counts), props)) {
             var transactions = driver.createInputTopic(config.kafka().topics().transactions(), new StringSerializer(), new ByteArraySerializer());
             Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
             for (int i = 0; i < 100; i++) {

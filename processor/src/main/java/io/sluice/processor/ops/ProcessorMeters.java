@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.topology.DeadLetterCounts;
-import io.sluice.processor.topology.LateEvents;
 
 /**
  * The processor's meters: its own ({@code sluice_processor_*}) and Kafka Streams' with those of
@@ -22,7 +21,7 @@ public final class ProcessorMeters {
     private ProcessorMeters() {
     }
 
-    public static void bind(PrometheusMetrics prometheus, KafkaStreams streams, DeadLetterCounts deadLetters, LateEvents late,
+    public static void bind(PrometheusMetrics prometheus, KafkaStreams streams, DeadLetterCounts deadLetters,
                             StreamThreadFailures threadFailures) {
         MeterRegistry registry = prometheus.registry();
         Gauge.builder("sluice.processor.streams.running", streams, s -> s.state() == KafkaStreams.State.RUNNING ? 1 : 0)
@@ -34,10 +33,9 @@ public final class ProcessorMeters {
                 .description(deadLettersHelp).tag("reason", "unparseable").register(registry);
         FunctionCounter.builder("sluice.processor.dead.letters", deadLetters, DeadLetterCounts::unproducibleCount)
                 .description(deadLettersHelp).tag("reason", "unproducible").register(registry);
-        FunctionCounter.builder("sluice.processor.dropped.records", streams, s -> StreamsDrops.total(s.metrics()) + late.count())
-                .description("Records dropped: events too late for their minute (beyond horizon + late margin of their "
-                        + "source partition), a source partition's count too late for the counting stage (one record for all "
-                        + "the events it counted), and unproducible dead letters.").register(registry);
+        FunctionCounter.builder("sluice.processor.dropped.records", streams, s -> StreamsDrops.total(s.metrics()))
+                .description("Records Kafka Streams dropped: events too late for their minute (beyond horizon + late margin), "
+                        + "and unproducible dead letters.").register(registry);
         FunctionCounter.builder("sluice.processor.stream.thread.failures", threadFailures, StreamThreadFailures::total)
                 .description("Stream threads that failed and were replaced; a task failing on each new thread makes /readyz 503.")
                 .register(registry);

@@ -15,7 +15,6 @@ import java.util.Properties;
 
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.IntegerSerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -38,16 +37,12 @@ import io.sluice.processor.rows.Columns;
 import io.sluice.processor.rows.ErrorFact;
 import io.sluice.processor.rows.ErrorRow;
 import io.sluice.processor.rows.Generations;
-import io.sluice.processor.rows.TrafficCounts;
-import io.sluice.processor.rows.TrafficKey;
 import io.sluice.processor.rows.TrafficRow;
 import io.sluice.processor.rows.TransactionFact;
 
 class ProcessorTopologyTest {
     private static final Topics TOPICS = Topics.from(new Settings(Map.of()));
     private static final Instant MINUTE = Instant.parse("2026-11-22T10:15:00Z");
-    private static final String TRAFFIC_REPARTITION = "topology-test-traffic-by-environment-repartition";
-    private static final Duration SEND_INTERVAL = Duration.ofMillis(100);
     private static final String TRANSACTION_JSON = "{\"transaction\": \"GET /users/42\", \"environment\": \"production\"}";
 
     private TopologyTestDriver driver;
@@ -58,7 +53,6 @@ class ProcessorTopologyTest {
     private TestOutputTopic<String, ErrorRow> errorCounts;
     private TestOutputTopic<String, byte[]> deadLetters;
     private DeadLetterCounts counts;
-    private LateEvents late;
 
     @BeforeEach
     void start() {
@@ -71,9 +65,7 @@ class ProcessorTopologyTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every update visible at once
         counts = new DeadLetterCounts();
-        late = new LateEvents();
-        driver = new TopologyTestDriver(ProcessorTopology.build(TOPICS, new TopologySettings(Duration.ofHours(24), 0, lateMargin, SEND_INTERVAL),
-                counts, late), props);
+        driver = new TopologyTestDriver(ProcessorTopology.build(TOPICS, Duration.ofHours(24), 0, lateMargin, counts), props);
         transactions = driver.createInputTopic(TOPICS.transactions(), new StringSerializer(), new ByteArraySerializer());
         errors = driver.createInputTopic(TOPICS.errors(), new StringSerializer(), new ByteArraySerializer());
         traffic = driver.createOutputTopic(TOPICS.traffic(), new StringDeserializer(), JsonSerde.of(TrafficRow.class).deserializer());
@@ -94,7 +86,7 @@ class ProcessorTopologyTest {
         sendTransaction("a3", MINUTE.plusSeconds(3), "404");
         sendTransaction("a4", MINUTE.plusSeconds(4), "503");
         sendTransaction("a5", MINUTE.plusSeconds(5), null);
-        TrafficRow row = latest(trafficRows());
+        TrafficRow row = latest(traffic.readKeyValuesToMap());
         assertEquals(new TrafficRow("shop", "production", MINUTE.getEpochSecond(), 5, 0, 2, 0, 1, 1, 1, 5), row);
     }
 
@@ -103,14 +95,14 @@ class ProcessorTopologyTest {
         sendTransaction("same", MINUTE.plusSeconds(1), "200");
         sendTransaction("same", MINUTE.plusSeconds(30), "200"); // the client's retry, received later
         assertEquals(1, history.readValuesToList().size());
-        assertEquals(1, latest(trafficRows()).requests());
+        assertEquals(1, latest(traffic.readKeyValuesToMap()).requests());
     }
 
     @Test
     void aLateEventIsCountedInItsOwnMinute() {
         sendTransaction("now", MINUTE.plus(Duration.ofHours(3)), "200");
         sendTransaction("late", MINUTE.plusSeconds(10), "500"); // three hours late, within the horizon
-        Map<String, TrafficRow> rows = trafficRows();
+        Map<String, TrafficRow> rows = traffic.readKeyValuesToMap();
         TrafficRow lateMinute = rows.get("shop/production/" + MINUTE.getEpochSecond());
         assertEquals(1, lateMinute.requests());
         assertEquals(1, lateMinute.status5xx());
@@ -125,7 +117,7 @@ class ProcessorTopologyTest {
         assertEquals("not json", new String(dead.get(0).value(), StandardCharsets.UTF_8));
         String reason = EventHeaders.get(dead.get(0).headers(), ToDeadLetter.REASON);
         assertEquals(true, reason.startsWith("value is not valid JSON"), reason);
-        assertEquals(1, latest(trafficRows()).requests());
+        assertEquals(1, latest(traffic.readKeyValuesToMap()).requests());
     }
 
     @Test
@@ -148,7 +140,7 @@ class ProcessorTopologyTest {
         sendError("e2", "ValueError", MINUTE.plusSeconds(2));
         sendError("e2", "ValueError", MINUTE.plusSeconds(3)); // retry
         sendError("e3", "KeyError", MINUTE.plusSeconds(4));
-        Map<String, ErrorRow> rows = errorRows();
+        Map<String, ErrorRow> rows = errorCounts.readKeyValuesToMap();
         assertEquals(2, rows.get("shop/production/" + MINUTE.getEpochSecond() + "/ValueError").errors());
         assertEquals(1, rows.get("shop/production/" + MINUTE.getEpochSecond() + "/KeyError").errors());
         ErrorFact stored = driver.createOutputTopic(TOPICS.errorHistory(), new StringDeserializer(),
@@ -213,7 +205,7 @@ class ProcessorTopologyTest {
         assertEquals(Columns.TRANSACTION, row.transaction().length());
         assertEquals(url.substring(0, Columns.URL - 1), row.url()); // the emoji's pair would not fit whole
         assertEquals(Columns.PATH, row.path().length());
-        assertEquals(1, latest(trafficRows()).requests());
+        assertEquals(1, latest(traffic.readKeyValuesToMap()).requests());
     }
 
     @Test
@@ -237,7 +229,7 @@ class ProcessorTopologyTest {
         // The retry's event time is now 25 h old: the gateway re-timed it to its receive time.
         sendTransactionJson("old", later.plusSeconds(1), later.plusSeconds(1), TRANSACTION_JSON);
         assertEquals(List.of("old", "other"), history.readValuesToList().stream().map(TransactionFact::eventId).toList());
-        Map<String, TrafficRow> rows = trafficRows();
+        Map<String, TrafficRow> rows = traffic.readKeyValuesToMap();
         assertEquals(1, requests(rows, now.minus(Duration.ofHours(23))));
         assertEquals(1, requests(rows, later));
     }
@@ -248,7 +240,7 @@ class ProcessorTopologyTest {
         sendTransactionJson("future", now.plusSeconds(61), now, TRANSACTION_JSON); // 61 s ahead: another gateway's clock
         Instant edge = now.minus(Duration.ofHours(24)).plusSeconds(1);
         sendTransactionJson("edge", edge, now, TRANSACTION_JSON);
-        assertEquals(1, requests(trafficRows(), edge));
+        assertEquals(1, requests(traffic.readKeyValuesToMap(), edge));
     }
 
     @Test
@@ -270,7 +262,7 @@ class ProcessorTopologyTest {
                 + "); the original stays at its source offset", EventHeaders.get(dead.headers(), DeadLetterValues.VALUE_OMITTED));
         assertEquals(TOPICS.transactions() + "/0@0", EventHeaders.get(dead.headers(), ToDeadLetter.SOURCE));
         assertEquals("header sluice.event_id is missing", EventHeaders.get(dead.headers(), ToDeadLetter.REASON));
-        assertEquals(1, latest(trafficRows()).requests());
+        assertEquals(1, latest(traffic.readKeyValuesToMap()).requests());
     }
 
     @Test
@@ -289,7 +281,7 @@ class ProcessorTopologyTest {
         sendTransactionJson("ahead", now.plus(Duration.ofMinutes(30)), now.plus(Duration.ofMinutes(30)), TRANSACTION_JSON);
         Instant edge = now.minus(Duration.ofHours(24)).plusSeconds(1);
         sendTransactionJson("edge", edge, now, TRANSACTION_JSON);
-        assertEquals(1, requests(trafficRows(), edge));
+        assertEquals(1, requests(traffic.readKeyValuesToMap(), edge));
     }
 
     @Test
@@ -298,8 +290,8 @@ class ProcessorTopologyTest {
         sendTransactionJson("now", now, now, TRANSACTION_JSON);
         Instant tooOld = now.minus(Duration.ofHours(24)).minus(ProcessorTopology.DEFAULT_LATE_MARGIN).minus(Duration.ofMinutes(2));
         sendTransactionJson("too-old", tooOld, now, TRANSACTION_JSON);
-        assertEquals(0, requests(trafficRows(), tooOld));
-        assertEquals(1, late.count());
+        assertEquals(0, requests(traffic.readKeyValuesToMap(), tooOld));
+        assertEquals(1, io.sluice.processor.ops.StreamsDrops.total(driver.metrics()));
     }
 
     @Test
@@ -317,74 +309,13 @@ class ProcessorTopologyTest {
 
         sendTransaction("after-upgrade", MINUTE.plusSeconds(30), "404");
         assertEquals(new TrafficRow("shop", "production", MINUTE.getEpochSecond(), 4, 0, 2, 0, 1, 1, 0, 4),
-                latest(trafficRows()));
-    }
-
-    @Test
-    void aSourcePartitionSendsItsChangedCountOnceAnIntervalNotOnceAnEvent() {
-        for (int i = 0; i < 5; i++) {
-            sendTransaction("e" + i, MINUTE.plusSeconds(i), "200");
-        }
-        assertEquals(List.of(), traffic.readValuesToList(), "nothing sent before the interval ends");
-        driver.advanceWallClockTime(SEND_INTERVAL);
-        List<TrafficRow> rows = traffic.readValuesToList();
-        assertEquals(1, rows.size(), rows.toString());
-        assertEquals(5, rows.get(0).requests());
-    }
-
-    @Test
-    void theCountsOfSeveralSourcePartitionsAreSummedEachByItsLatest() {
-        TestInputTopic<TrafficKey, CountUpdate<TrafficCounts>> updates = trafficUpdates();
-        TrafficKey key = new TrafficKey("shop", "production");
-        updates.pipeInput(key, new CountUpdate<>(0, counts(3, 200)), MINUTE);
-        updates.pipeInput(key, new CountUpdate<>(1, counts(2, 500)), MINUTE);
-        updates.pipeInput(key, new CountUpdate<>(0, counts(4, 200)), MINUTE); // partition 0's newer count
-        TrafficRow row = latest(trafficRows());
-        assertEquals(6, row.requests());
-        assertEquals(4, row.status2xx());
-        assertEquals(2, row.status5xx());
-    }
-
-    @Test
-    void anEventRepartitionedByTheFormerVersionIsAddedToItsMinute() {
-        // Left in the repartition topic by a former version, which sent each event's status (an int) on.
-        TestInputTopic<TrafficKey, Integer> former = driver.createInputTopic(TRAFFIC_REPARTITION, JsonSerde.of(TrafficKey.class).serializer(),
-                new IntegerSerializer());
-        former.pipeInput(new TrafficKey("shop", "production"), 503, MINUTE.plusSeconds(5));
-        sendTransaction("after-upgrade", MINUTE.plusSeconds(30), "200");
-        TrafficRow row = latest(trafficRows());
-        assertEquals(2, row.requests());
-        assertEquals(1, row.status5xx());
+                latest(traffic.readKeyValuesToMap()));
     }
 
     @Test
     void aHigherGenerationOutranksAnyCountOfALowerOne() {
         assertEquals(true, Generations.version(1, 1) > Generations.version(0, 1_000_000_000L));
         assertEquals(5, Generations.version(0, 5));
-    }
-
-    /** The traffic rows so far, once the source partitions have sent their counts on. */
-    private Map<String, TrafficRow> trafficRows() {
-        driver.advanceWallClockTime(SEND_INTERVAL);
-        return traffic.readKeyValuesToMap();
-    }
-
-    private Map<String, ErrorRow> errorRows() {
-        driver.advanceWallClockTime(SEND_INTERVAL);
-        return errorCounts.readKeyValuesToMap();
-    }
-
-    private TestInputTopic<TrafficKey, CountUpdate<TrafficCounts>> trafficUpdates() {
-        return driver.createInputTopic(TRAFFIC_REPARTITION, JsonSerde.of(TrafficKey.class).serializer(),
-                CountFormats.updates(ProcessorTopology.TRAFFIC_TALLY).serializer());
-    }
-
-    private static TrafficCounts counts(int requests, int status) {
-        TrafficCounts counts = TrafficCounts.NONE;
-        for (int i = 0; i < requests; i++) {
-            counts = counts.add(status);
-        }
-        return counts;
     }
 
     private static TrafficRow latest(Map<String, TrafficRow> rows) {
