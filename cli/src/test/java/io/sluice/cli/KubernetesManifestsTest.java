@@ -66,9 +66,7 @@ import io.sluice.config.Topics;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.processor.topology.DeadLetterCounts;
-import io.sluice.processor.topology.LateEvents;
 import io.sluice.processor.topology.ProcessorTopology;
-import io.sluice.processor.topology.TopologySettings;
 
 /** deploy/kubernetes: valid Kubernetes objects, and what they promise operators holds in them. */
 class KubernetesManifestsTest {
@@ -196,32 +194,29 @@ class KubernetesManifestsTest {
         long limit = memory(container.getResources().getLimits(), "processor memory limit");
         assertTrue(needed <= limit, storesPerPod + " RocksDB stores per pod (" + rocksDbsPerPod + " RocksDB instances), RocksDB budget "
                 + config.rocksDbMemoryBytes() / MIB + " MiB: " + needed / MIB + " MiB needed > limit " + limit / MIB + " MiB");
-        assertEquals(48, storesPerPod, "24 partitions over 3 pods, 6 RocksDB stores each: the figure processor.yaml's comment works with");
-        assertEquals(192, rocksDbsPerPod, "4 segments per store: the figure processor.yaml's comment works with");
+        assertEquals(32, storesPerPod, "24 partitions over 3 pods, 4 RocksDB stores each: the figure processor.yaml's comment works with");
+        assertEquals(128, rocksDbsPerPod, "4 segments per store: the figure processor.yaml's comment works with");
         assertEquals(2048 * MIB, config.rocksDbMemoryBytes(), "the budget processor.yaml's comment works with");
     }
 
     /**
      * The names of the processor's RocksDB stores (one of each per partition), all window stores.
      * The topology's description names its stores but not their kind: a test driver builds the
-     * real stores, and {@code StateStore.persistent()} tells RocksDB from memory. The in-memory
-     * stores live on the heap, which -Xmx bounds.
+     * real stores, and {@code StateStore.persistent()} tells RocksDB from memory (an in-memory
+     * store would live on the heap, which -Xmx bounds).
      */
     private static Set<String> persistentWindowStores(ProcessorConfig config, Path stateDir) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "kubernetes-manifests-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        TopologySettings settings = new TopologySettings(config.eventTimeHorizon(), config.generation(), config.lateMargin(),
-                config.commitInterval());
-        try (TopologyTestDriver driver = new TopologyTestDriver(ProcessorTopology.build(config.kafka().topics(), settings,
-                new DeadLetterCounts(), new LateEvents()), props)) {
+        try (TopologyTestDriver driver = new TopologyTestDriver(ProcessorTopology.build(config.kafka().topics(),
+                config.eventTimeHorizon(), config.generation(), config.lateMargin(), new DeadLetterCounts()), props)) {
             Map<String, StateStore> stores = driver.getAllStateStores();
             Set<String> persistent = stores.entrySet().stream().filter(store -> store.getValue().persistent())
                     .map(Map.Entry::getKey).collect(Collectors.toCollection(TreeSet::new));
             persistent.forEach(name -> assertTrue(stores.get(name) instanceof WindowStore,
                     name + " is no window store: segmentsPerWindowStore does not count its RocksDB instances"));
-            assertTrue(persistent.size() < stores.size(), "the in-memory stores are among " + stores.keySet());
             return persistent;
         }
     }
