@@ -102,8 +102,8 @@ final class PipelineRun {
 
                 double halfSustained = sustained.eventsPerSecond() / 2;
                 out.printf("· freshness: 2xx to visible in traffic_1m, at half the sustained rate (%,.0f events/s)%n", halfSustained);
-                LoadedFreshness sustainedFreshness = LoadedFreshness.measure(wrk, url, project.key(), body,
-                        SustainedRate.CONNECTIONS, Math.max(1, halfSustained), seconds, clickHouse, kafka, "fresh-sustained-");
+                LoadedFreshness sustainedFreshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), body,
+                        SustainedRate.CONNECTIONS, Math.max(1, halfSustained), seconds, clickHouse, kafka, "fresh-sustained-"));
                 drainBeforeFreshness(lag);
 
                 // The gateway is latency-bound, so its rate grows with connections: about half the
@@ -112,12 +112,12 @@ final class PipelineRun {
                         : CONNECTIONS.get(CONNECTIONS.size() - 1);
                 int halfRateConnections = Math.max(1, bestConnections / 2);
                 out.println("· freshness under " + halfRateConnections + " connections of load (about half the gateway's best)");
-                LoadedFreshness freshness = LoadedFreshness.measure(wrk, url, project.key(), body, halfRateConnections, seconds,
-                        clickHouse, kafka, "fresh-half-");
+                LoadedFreshness freshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), body,
+                        halfRateConnections, seconds, clickHouse, kafka, "fresh-half-"));
                 drainBeforeFreshness(lag);
                 out.println("· freshness under light load (" + LIGHT_LOAD_CONNECTIONS + " connections)");
-                LoadedFreshness lightFreshness = LoadedFreshness.measure(wrk, url, project.key(), body, LIGHT_LOAD_CONNECTIONS,
-                        seconds, clickHouse, kafka, "fresh-light-");
+                LoadedFreshness lightFreshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), body,
+                        LIGHT_LOAD_CONNECTIONS, seconds, clickHouse, kafka, "fresh-light-"));
                 return new PipelineResults(gatewayResults, gzip, overload, peakRss, overloadRss, published,
                         backlog.recordsPerSecond(), processorBacklogRss, processor.peakRssKb(), best, freshness, lightFreshness,
                         gatewayCores, backlog.cores(), sustained, sustainedFreshness,
@@ -136,6 +136,46 @@ final class PipelineRun {
         long left = SustainedRate.drain(lag, SustainedRate.AT_REST, DRAIN_SECONDS);
         out.printf("  processor lag before freshness: %,d records after %.0f s of waiting%s%n", left,
                 (System.nanoTime() - started) / 1e9, left > SustainedRate.AT_REST ? " (NOT caught up: freshness includes that backlog)" : "");
+    }
+
+    /**
+     * Runs a freshness measurement while sampling the processor's lag each half second, split into
+     * the raw topics and the repartition topics, and prints mean and max of each: where a marker
+     * waited (behind raw records, or behind the counting stage's input).
+     */
+    private LoadedFreshness withLagPrinted(ProcessorLag lag, java.util.concurrent.Callable<LoadedFreshness> measurement)
+            throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        List<long[]> samples = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        Thread sampler = new Thread(() -> {
+            while (running.get()) {
+                try {
+                    long repartition = lag.records(topic -> topic.endsWith("-repartition"));
+                    long raw = lag.records(topic -> !topic.endsWith("-repartition"));
+                    samples.add(new long[] {raw, repartition});
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception retry) {
+                    // a sample lost is a sample fewer
+                }
+            }
+        }, "freshness-lag-sampler");
+        sampler.start();
+        try {
+            return measurement.call();
+        } finally {
+            running.set(false);
+            sampler.interrupt();
+            sampler.join(5_000);
+            synchronized (samples) {
+                out.printf("  processor lag during it (%d samples): raw topics mean %,.0f max %,d; repartition topics mean %,.0f max %,d records%n",
+                        samples.size(), samples.stream().mapToLong(x -> x[0]).average().orElse(0),
+                        samples.stream().mapToLong(x -> x[0]).max().orElse(0),
+                        samples.stream().mapToLong(x -> x[1]).average().orElse(0),
+                        samples.stream().mapToLong(x -> x[1]).max().orElse(0));
+            }
+        }
     }
 
     /**

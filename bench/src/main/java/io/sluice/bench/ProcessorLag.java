@@ -30,6 +30,11 @@ final class ProcessorLag implements AutoCloseable {
 
     /** Records not yet committed by the processor, over all the topics it reads; 0 before its first commit. */
     long records() throws InterruptedException, ExecutionException {
+        return records(topic -> true);
+    }
+
+    /** The same, over the topics {@code topics} accepts (the repartition topics end in "-repartition"). */
+    long records(java.util.function.Predicate<String> topics) throws InterruptedException, ExecutionException {
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
                 .partitionsToOffsetAndMetadata().get();
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
@@ -37,7 +42,7 @@ final class ProcessorLag implements AutoCloseable {
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get();
         long lag = 0;
         for (Map.Entry<TopicPartition, OffsetAndMetadata> entry : committed.entrySet()) {
-            if (entry.getValue() != null && ends.containsKey(entry.getKey())) {
+            if (entry.getValue() != null && ends.containsKey(entry.getKey()) && topics.test(entry.getKey().topic())) {
                 lag += Math.max(0, ends.get(entry.getKey()).offset() - entry.getValue().offset());
             }
         }
