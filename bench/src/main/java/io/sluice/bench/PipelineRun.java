@@ -2,11 +2,15 @@ package io.sluice.bench;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -143,10 +147,10 @@ final class PipelineRun {
      * the raw topics and the repartition topics, and prints mean and max of each: where a marker
      * waited (behind raw records, or behind the counting stage's input).
      */
-    private LoadedFreshness withLagPrinted(ProcessorLag lag, java.util.concurrent.Callable<LoadedFreshness> measurement)
+    private LoadedFreshness withLagPrinted(ProcessorLag lag, Callable<LoadedFreshness> measurement)
             throws Exception {
-        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
-        List<long[]> samples = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<long[]> samples = Collections.synchronizedList(new ArrayList<>());
         Thread sampler = new Thread(() -> {
             while (running.get()) {
                 try {

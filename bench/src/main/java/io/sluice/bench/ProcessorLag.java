@@ -3,6 +3,7 @@ package io.sluice.bench;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Predicate;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
@@ -34,7 +35,7 @@ final class ProcessorLag implements AutoCloseable {
     }
 
     /** The same, over the topics {@code topics} accepts (the repartition topics end in "-repartition"). */
-    long records(java.util.function.Predicate<String> topics) throws InterruptedException, ExecutionException {
+    long records(Predicate<String> topics) throws InterruptedException, ExecutionException {
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
                 .partitionsToOffsetAndMetadata().get();
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
