@@ -21,8 +21,9 @@ import io.sluice.sink.ClickHouseSettings;
 /**
  * {@code ./sluice bench}: measures Sluice on this machine against ceilings measured in the same run,
  * and reports the ratios — gateway vs a bare Netty server (same load generator, same body), the
- * Kafka producer alone, the processor vs bulk-inserting the same rows into ClickHouse and vs Kafka
- * Streams copying the raw topic, and the gateway's memory at full load and under 3× overload.
+ * Kafka producer alone, the processor vs bulk-inserting the same rows into ClickHouse, vs Kafka
+ * Streams copying the raw topic and doing the processor's Kafka work without parsing, and the
+ * gateway's memory at full load and under 3× overload.
  * This class only puts the run in order; each measurement is a class of its own.
  */
 public final class Bench {
@@ -73,8 +74,11 @@ public final class Bench {
             out.println("· ceiling: the Kafka producer alone");
             double producerCeiling = ProducerCeiling.measure(kafka, body, seconds);
             out.println("· ceiling: Kafka Streams copying the raw topic, exactly once, nothing else");
-            double streamsCeiling = StreamsCeiling.measure(ProcessorConfig.from(settings), kafka.topics().transactions(),
+            double streamsCeiling = StreamsCeiling.copy(ProcessorConfig.from(settings), kafka.topics().transactions(),
                     pipeline.published(), work.resolve("streams-ceiling"));
+            out.println("· ceiling: Kafka Streams in the processor's shape (first sighting, history, repartition, count), no parsing");
+            double streamsShapeCeiling = StreamsCeiling.processorShape(ProcessorConfig.from(settings),
+                    kafka.topics().transactions(), pipeline.published(), work.resolve("streams-shape-ceiling"));
             out.println("· ceiling: bulk inserts into ClickHouse, RowBinary and JSONEachRow");
             InsertCeilings insertCeilings = InsertCeilings.measure(ClickHouseSettings.from(settings),
                     (int) Math.min(pipeline.published(), 200_000));
@@ -85,7 +89,7 @@ public final class Bench {
             List<ProducerExperiments.Variant> experiments = producerExperiments
                     ? ProducerExperiments.measure(run, wrk, project, body, seconds, out) : List.of();
 
-            new BenchReport(out).write(new BenchResults(machine, nettyCeiling, pipeline, producerCeiling, streamsCeiling,
+            new BenchReport(out).write(new BenchResults(machine, nettyCeiling, pipeline, producerCeiling, streamsCeiling, streamsShapeCeiling,
                     insertCeilings, sink, experiments), files);
         } finally {
             Path clickHouseLog = work.resolve("clickhouse.log");

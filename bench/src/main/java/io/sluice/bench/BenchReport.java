@@ -64,6 +64,10 @@ final class BenchReport {
                 rate, inserts.jsonEachRow(), 100 * rate / inserts.jsonEachRow());
         out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: Kafka Streams copying raw, exactly once)%n", "",
                 rate, r.streamsCeiling(), 100 * rate / r.streamsCeiling());
+        out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: Kafka Streams in the processor's shape, no parsing)%n", "",
+                rate, r.streamsShapeCeiling(), 100 * rate / r.streamsShapeCeiling());
+        out.printf("%-34s %12.0f %12.0f %7.0f%%   (the shape's own cost: shape vs copy)%n", "Kafka Streams, processor's shape",
+                r.streamsShapeCeiling(), r.streamsCeiling(), 100 * r.streamsShapeCeiling() / r.streamsCeiling());
         SinkThroughput sink = r.sink();
         out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d rows; ceiling: JSONEachRow insert of the same rows)%n", "sink alone, rows/s",
                 sink.sink(), sink.jsonEachRow(), 100 * sink.ratioToJsonEachRow(), sink.rows());
@@ -176,6 +180,7 @@ final class BenchReport {
         }
         json.put("producer_experiments", experiments);
         json.put("sink", r.sink());
+        json.put("kafka_streams_processor_shape_ceiling_records_per_s", r.streamsShapeCeiling());
         return json;
     }
 

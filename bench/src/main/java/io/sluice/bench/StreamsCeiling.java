@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -14,65 +15,110 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
 
 import io.sluice.kafka.KafkaClients;
 import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.state.BoundedRocksDbMemory;
 
 /**
- * What Kafka Streams itself costs on this machine: an exactly-once application, with the
- * processor's threads and commit interval, that copies the raw topic to another topic and does
- * nothing else. The processor cannot be faster than this; the gap to it is Sluice's own work
- * (parse, deduplicate, aggregate, the sink).
+ * What Kafka Streams itself costs on this machine, with the processor's threads, commit interval
+ * and RocksDB budget, exactly once. {@link #copy}: an application that copies the raw topic to
+ * another topic and does nothing else; the processor cannot be faster. {@link #processorShape}:
+ * the processor's Kafka work without parsing or JSON ({@link ProcessorShapeTopology}); the gap
+ * from the copy to it is what the shape costs, the gap from it to the processor is Sluice's own
+ * work per record.
  */
 final class StreamsCeiling {
-    private static final String APPLICATION_ID = "bench-streams-ceiling";
-    private static final String OUTPUT = "bench.streams-ceiling";
-
     private StreamsCeiling() {
     }
 
-    /** Records/s from 20% to 100% of {@code records} copied and committed (the start is JIT warm-up). */
-    static double measure(ProcessorConfig processor, String rawTopic, long records, Path stateDir) throws Exception {
+    /** Records/s of the copy, from 20% to 100% of {@code records} committed (the start is JIT warm-up). */
+    static double copy(ProcessorConfig processor, String rawTopic, long records, Path stateDir) throws Exception {
+        String output = "bench.streams-ceiling";
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(rawTopic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+                .to(output, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+        return measure(processor, "bench-streams-ceiling", builder.build(), rawTopic, List.of(output), false, records, stateDir);
+    }
+
+    /** Records/s of the processor's shape, from 20% to 100% of {@code records} committed through its repartition too. */
+    static double processorShape(ProcessorConfig processor, String rawTopic, long records, Path stateDir) throws Exception {
+        String history = "bench.shape-history";
+        String counts = "bench.shape-counts";
+        Topology shape = ProcessorShapeTopology.build(rawTopic, history, counts,
+                processor.eventTimeHorizon().plus(processor.lateMargin()));
+        return measure(processor, "bench-streams-shape", shape, rawTopic, List.of(history, counts), true, records, stateDir);
+    }
+
+    private static double measure(ProcessorConfig processor, String applicationId, Topology topology, String rawTopic,
+                                  List<String> outputs, boolean repartitioned, long records, Path stateDir) throws Exception {
         try (Admin admin = Admin.create(KafkaClients.adminProperties(processor.kafka(), null))) {
             int partitions = admin.describeTopics(List.of(rawTopic)).allTopicNames().get(30, TimeUnit.SECONDS)
                     .get(rawTopic).partitions().size();
-            admin.createTopics(List.of(new NewTopic(OUTPUT, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            StreamsBuilder builder = new StreamsBuilder();
-            builder.stream(rawTopic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
-                    .to(OUTPUT, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-            Properties props = KafkaClients.streamsProperties(processor.kafka());
-            props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
-            props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-            props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
-            props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, processor.streamThreads());
-            props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, processor.commitInterval().toMillis());
-            try (KafkaStreams streams = new KafkaStreams(builder.build(), props)) {
+            List<NewTopic> topics = new ArrayList<>();
+            outputs.forEach(name -> topics.add(new NewTopic(name, partitions, (short) 1)));
+            admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
+            try (KafkaStreams streams = new KafkaStreams(topology, properties(processor, applicationId, stateDir))) {
                 streams.start();
                 long startedAt = 0;
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
                 while (System.nanoTime() < deadline) {
-                    long copied = committed(admin);
-                    if (startedAt == 0 && copied >= records / 5) {
+                    Committed done = committed(admin, applicationId, rawTopic);
+                    if (startedAt == 0 && done.raw() >= records / 5) {
                         startedAt = System.nanoTime();
                     }
-                    if (copied >= records) {
+                    if (done.raw() >= records && (!repartitioned || done.repartition() >= records)) {
                         return (records - records / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
                     }
                     Thread.sleep(100);
                 }
-                throw new IllegalStateException("the Kafka Streams ceiling did not copy " + records + " records in 10 minutes");
+                throw new IllegalStateException(applicationId + " did not work off " + records + " records in 10 minutes");
             } finally {
-                admin.deleteTopics(List.of(OUTPUT));
+                admin.deleteTopics(outputs);
             }
         }
     }
 
-    /** Source records the application has committed as done: its group's committed offsets. */
-    private static long committed(Admin admin) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(APPLICATION_ID)
+    private static Properties properties(ProcessorConfig processor, String applicationId, Path stateDir) {
+        Properties props = KafkaClients.streamsProperties(processor.kafka());
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, processor.streamThreads());
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, processor.commitInterval().toMillis());
+        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
+        props.put(BoundedRocksDbMemory.MEMORY_BYTES, Long.toString(processor.rocksDbMemoryBytes()));
+        props.put(BoundedRocksDbMemory.WRITE_BUFFER_RATIO, Double.toString(processor.rocksDbWriteBufferRatio()));
+        return props;
+    }
+
+    /**
+     * Source records committed as done (the group's committed offsets on the raw topic), and on
+     * its repartition topics. The repartition's offsets also count the
+     * transactions' commit markers, a few hundred at most against the records: the end is read
+     * that much early.
+     */
+    private record Committed(long raw, long repartition) {
+    }
+
+    private static Committed committed(Admin admin, String applicationId, String rawTopic) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(applicationId)
                 .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-        return offsets.values().stream().filter(o -> o != null).mapToLong(OffsetAndMetadata::offset).sum();
+        long raw = 0;
+        long repartition = 0;
+        for (Map.Entry<TopicPartition, OffsetAndMetadata> offset : offsets.entrySet()) {
+            if (offset.getValue() == null) {
+                continue;
+            }
+            if (offset.getKey().topic().equals(rawTopic)) {
+                raw += offset.getValue().offset();
+            } else if (offset.getKey().topic().endsWith("-repartition")) {
+                repartition += offset.getValue().offset();
+            }
+        }
+        return new Committed(raw, repartition);
     }
 }

@@ -1,0 +1,80 @@
+package io.sluice.bench;
+
+import java.time.Duration;
+
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+import io.sluice.events.EventHeaders;
+
+/**
+ * The processor's Kafka work without its own: each raw record's first sighting (a changelogged
+ * store, by the gateway's project and event id headers), the raw bytes to a history topic, and a
+ * count per project and event-time minute behind a repartition, as the processor's traffic counts.
+ * No JSON is read or written. The sighting is a key-value point lookup, cheaper than any store
+ * that also forgets old ids (the processor's must), so no exact topology with these outputs can
+ * be faster: a ceiling for the processor, and, against the plain copy, what the shape itself costs.
+ */
+final class ProcessorShapeTopology {
+    static final String SEEN = "shape-seen";
+
+    private ProcessorShapeTopology() {
+    }
+
+    static Topology build(String rawTopic, String historyTopic, String countsTopic, Duration minuteOpenFor) {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SEEN), Serdes.String(), Serdes.Long())
+                .withCachingDisabled());
+        KStream<String, byte[]> firstSightings = builder
+                .stream(rawTopic, Consumed.with(Serdes.String(), Serdes.ByteArray()))
+                .process(FirstSightingByHeaders::new, SEEN);
+        firstSightings.to(historyTopic, Produced.with(Serdes.String(), Serdes.ByteArray()));
+        // Like the processor's status, a small value crosses the repartition, not the event.
+        firstSightings.mapValues(raw -> 200)
+                .groupByKey(Grouped.with("shape-by-project", Serdes.String(), Serdes.Integer()))
+                .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMinutes(1), minuteOpenFor))
+                .count(Materialized.as("shape-counts"))
+                .toStream()
+                .map((window, count) -> KeyValue.pair(window.key() + '/' + window.window().start(), count))
+                .to(countsTopic, Produced.with(Serdes.String(), Serdes.Long()));
+        return builder.build();
+    }
+
+    /** Forwards a record the first time its project and event id are seen, keyed by the project, without headers. */
+    private static final class FirstSightingByHeaders implements Processor<String, byte[], String, byte[]> {
+        private ProcessorContext<String, byte[]> context;
+        private KeyValueStore<String, Long> seen;
+
+        @Override
+        public void init(ProcessorContext<String, byte[]> context) {
+            this.context = context;
+            this.seen = context.getStateStore(SEEN);
+        }
+
+        @Override
+        public void process(Record<String, byte[]> record) {
+            String project = EventHeaders.get(record.headers(), EventHeaders.PROJECT);
+            String id = project + '/' + EventHeaders.get(record.headers(), EventHeaders.EVENT_ID);
+            if (seen.get(id) != null) {
+                return;
+            }
+            seen.put(id, record.timestamp());
+            // The processor's facts leave the raw headers behind too: Streams would copy them onto every record sent on.
+            context.forward(record.withKey(project).withHeaders(new RecordHeaders()));
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.sluice.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.sluice.events.EventHeaders;
+
+/** The ceiling in the processor's shape does the processor's Kafka work: each event once to history, counted once per minute. */
+class ProcessorShapeTopologyTest {
+    private static final Instant MINUTE = Instant.parse("2026-11-23T03:00:00Z");
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, byte[]> raw;
+    private TestOutputTopic<String, byte[]> history;
+    private TestOutputTopic<String, Long> counts;
+
+    @BeforeEach
+    void start() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "shape-test");
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every count update visible at once
+        driver = new TopologyTestDriver(ProcessorShapeTopology.build("raw", "history", "counts", Duration.ofHours(1)), props);
+        raw = driver.createInputTopic("raw", Serdes.String().serializer(), Serdes.ByteArray().serializer());
+        history = driver.createOutputTopic("history", Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
+        counts = driver.createOutputTopic("counts", Serdes.String().deserializer(), Serdes.Long().deserializer());
+    }
+
+    @AfterEach
+    void stop() {
+        driver.close();
+    }
+
+    private void send(String project, String eventId, Instant eventTime) {
+        RecordHeaders headers = new RecordHeaders();
+        EventHeaders.put(headers, EventHeaders.PROJECT, project);
+        EventHeaders.put(headers, EventHeaders.EVENT_ID, eventId);
+        raw.pipeInput(new TestRecord<>(project, "{}".getBytes(), headers, eventTime));
+    }
+
+    @Test
+    void aRetriedEventGoesToHistoryOnceWithoutTheRawHeaders() {
+        send("p1", "a", MINUTE);
+        send("p1", "a", MINUTE.plusSeconds(1));
+        List<TestRecord<String, byte[]>> written = history.readRecordsToList();
+        assertEquals(1, written.size());
+        assertEquals(0, written.get(0).headers().toArray().length);
+    }
+
+    @Test
+    void theCountsCrossARepartitionTopicAsTheProcessorsDo() {
+        String described = ProcessorShapeTopology.build("raw", "history", "counts", Duration.ofHours(1)).describe().toString();
+        assertTrue(described.contains("Sink: KSTREAM-SINK-") && described.contains("(topic: shape-by-project-repartition)"), described);
+    }
+
+    @Test
+    void eventsAreCountedOncePerProjectAndMinute() {
+        send("p1", "a", MINUTE);
+        send("p1", "a", MINUTE.plusSeconds(1));
+        send("p1", "b", MINUTE.plusSeconds(2));
+        send("p2", "a", MINUTE.plusSeconds(3));
+        send("p1", "c", MINUTE.plusSeconds(61));
+        long start = MINUTE.toEpochMilli();
+        assertEquals(Map.of("p1/" + start, 2L, "p2/" + start, 1L, "p1/" + (start + 60_000), 1L), counts.readKeyValuesToMap());
+    }
+}
