@@ -55,7 +55,9 @@ public final class Bench {
         out.println("· starting Kafka and ClickHouse in " + work);
         try (EnginePair engines = EnginePair.start(work)) {
             Map<String, String> env = environment(engines.kafka().bootstrapServers(), engines.clickHouse().httpUrl(), work);
-            Settings settings = new Settings(env);
+            // What the gateway and processor children see (they inherit this environment): the
+            // in-process ceilings then run with any SLUICE_PROCESSOR_* or SLUICE_KAFKA_PROPERTY_* given.
+            Settings settings = Settings.fromEnvironment().with(env);
             KafkaSettings kafka = KafkaSettings.from(settings);
             TopicSetup.ensureTopics(kafka);
             ProjectAdmin.NewProject project;

@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import java.time.Duration;
+import java.util.Arrays;
 
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
@@ -23,7 +24,8 @@ import io.sluice.events.EventHeaders;
 
 /**
  * The processor's Kafka work without its own: each raw record's first sighting (a changelogged
- * store, by the gateway's project and event id headers), the raw bytes to a history topic, and a
+ * store, by the gateway's project and event id headers), the raw bytes cut to the size of the
+ * processor's history record to a history topic, and a
  * count per project and event-time minute behind a repartition, as the processor's traffic counts.
  * No JSON is read or written. The sighting is a key-value point lookup, cheaper than any store
  * that also forgets old ids (the processor's must), so no exact topology with these outputs can
@@ -35,13 +37,15 @@ final class ProcessorShapeTopology {
     private ProcessorShapeTopology() {
     }
 
-    static Topology build(String rawTopic, String historyTopic, String countsTopic, Duration minuteOpenFor) {
+    /** @param historyBytes most bytes of each raw value written to history: the processor's history record's size */
+    static Topology build(String rawTopic, String historyTopic, String countsTopic, Duration minuteOpenFor, int historyBytes) {
         StreamsBuilder builder = new StreamsBuilder();
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SEEN), Serdes.String(), Serdes.Long())
                 .withCachingDisabled());
         KStream<String, byte[]> firstSightings = builder
                 .stream(rawTopic, Consumed.with(Serdes.String(), Serdes.ByteArray()))
-                .process(FirstSightingByHeaders::new, SEEN);
+                .process(FirstSightingByHeaders::new, SEEN)
+                .mapValues(raw -> raw.length > historyBytes ? Arrays.copyOf(raw, historyBytes) : raw);
         firstSightings.to(historyTopic, Produced.with(Serdes.String(), Serdes.ByteArray()));
         // Like the processor's status, a small value crosses the repartition, not the event.
         firstSightings.mapValues(raw -> 200)

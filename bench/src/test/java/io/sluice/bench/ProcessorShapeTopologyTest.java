@@ -1,9 +1,12 @@
 package io.sluice.bench;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +28,7 @@ import io.sluice.events.EventHeaders;
 /** The ceiling in the processor's shape does the processor's Kafka work: each event once to history, counted once per minute. */
 class ProcessorShapeTopologyTest {
     private static final Instant MINUTE = Instant.parse("2026-11-23T03:00:00Z");
+    private static final byte[] BODY = "{\"transaction\":\"GET /\"}".getBytes(StandardCharsets.UTF_8);
     private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> raw;
     private TestOutputTopic<String, byte[]> history;
@@ -35,7 +39,7 @@ class ProcessorShapeTopologyTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "shape-test");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every count update visible at once
-        driver = new TopologyTestDriver(ProcessorShapeTopology.build("raw", "history", "counts", Duration.ofHours(1)), props);
+        driver = new TopologyTestDriver(ProcessorShapeTopology.build("raw", "history", "counts", Duration.ofHours(1), 8), props);
         raw = driver.createInputTopic("raw", Serdes.String().serializer(), Serdes.ByteArray().serializer());
         history = driver.createOutputTopic("history", Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
         counts = driver.createOutputTopic("counts", Serdes.String().deserializer(), Serdes.Long().deserializer());
@@ -50,7 +54,7 @@ class ProcessorShapeTopologyTest {
         RecordHeaders headers = new RecordHeaders();
         EventHeaders.put(headers, EventHeaders.PROJECT, project);
         EventHeaders.put(headers, EventHeaders.EVENT_ID, eventId);
-        raw.pipeInput(new TestRecord<>(project, "{}".getBytes(), headers, eventTime));
+        raw.pipeInput(new TestRecord<>(project, BODY, headers, eventTime));
     }
 
     @Test
@@ -63,8 +67,14 @@ class ProcessorShapeTopologyTest {
     }
 
     @Test
+    void historyGetsTheRawValueCutToTheProcessorsHistoryRecordSize() {
+        send("p1", "a", MINUTE);
+        assertArrayEquals(Arrays.copyOf(BODY, 8), history.readValue());
+    }
+
+    @Test
     void theCountsCrossARepartitionTopicAsTheProcessorsDo() {
-        String described = ProcessorShapeTopology.build("raw", "history", "counts", Duration.ofHours(1)).describe().toString();
+        String described = ProcessorShapeTopology.build("raw", "history", "counts", Duration.ofHours(1), 8).describe().toString();
         assertTrue(described.contains("Sink: KSTREAM-SINK-") && described.contains("(topic: shape-by-project-repartition)"), described);
     }
 
