@@ -80,7 +80,7 @@ public final class Bench {
                     pipeline.published(), work.resolve("streams-ceiling"));
             out.println("· ceiling: Kafka Streams in the processor's shape (first sighting, history, repartition, count), no parsing");
             double streamsShapeCeiling = StreamsCeiling.processorShape(ProcessorConfig.from(settings),
-                    kafka.topics().transactions(), pipeline.published(), work.resolve("streams-shape-ceiling"));
+                    kafka.topics().transactions(), pipeline.publishedEndOffsets(), work.resolve("streams-shape-ceiling"));
             out.println("· ceiling: bulk inserts into ClickHouse, RowBinary and JSONEachRow");
             InsertCeilings insertCeilings = InsertCeilings.measure(ClickHouseSettings.from(settings),
                     (int) Math.min(pipeline.published(), 200_000));

@@ -88,7 +88,8 @@ final class PipelineRun {
 
             out.println("· the processor on everything the gateway published");
             KafkaSettings kafka = KafkaSettings.from(settings);
-            long published = publishedRecords(kafka);
+            Map<Integer, Long> publishedEndOffsets = publishedEndOffsets(kafka);
+            long published = publishedEndOffsets.values().stream().mapToLong(Long::longValue).sum();
             try (ChildJvm processor = child(ProcessorMain.class, "processor", env, profile);
                  ProcessorLag lag = new ProcessorLag(kafka, ProcessorConfig.from(childSettings).applicationId())) {
                 ProcessorThroughput.Result backlog = ProcessorThroughput.measure(processor, clickHouse, published);
@@ -122,7 +123,7 @@ final class PipelineRun {
                 out.println("· freshness under light load (" + LIGHT_LOAD_CONNECTIONS + " connections)");
                 LoadedFreshness lightFreshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), body,
                         LIGHT_LOAD_CONNECTIONS, seconds, clickHouse, kafka, "fresh-light-"));
-                return new PipelineResults(gatewayResults, gzip, overload, peakRss, overloadRss, published,
+                return new PipelineResults(gatewayResults, gzip, overload, peakRss, overloadRss, publishedEndOffsets,
                         backlog.recordsPerSecond(), processorBacklogRss, processor.peakRssKb(), best, freshness, lightFreshness,
                         gatewayCores, backlog.cores(), sustained, sustainedFreshness,
                         MemoryBudget.processor(childSettings));
@@ -210,13 +211,15 @@ final class PipelineRun {
         return ChildJvm.start(mainClass, childEnv, files.log(name), recording, out);
     }
 
-    /** Records the gateway published: the end offsets of the transactions topic. */
-    private static long publishedRecords(KafkaSettings kafka) {
+    /** What the gateway published: the end offsets of the transactions topic, by partition. */
+    private static Map<Integer, Long> publishedEndOffsets(KafkaSettings kafka) {
         try (var consumer = new KafkaConsumer<byte[], byte[]>(KafkaClients.consumerProperties(kafka, null),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             var partitions = consumer.partitionsFor(kafka.topics().transactions()).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            return consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
+            Map<Integer, Long> ends = new HashMap<>();
+            consumer.endOffsets(partitions).forEach((partition, end) -> ends.put(partition.partition(), end));
+            return ends;
         }
     }
 }

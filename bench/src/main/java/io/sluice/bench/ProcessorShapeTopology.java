@@ -2,6 +2,7 @@ package io.sluice.bench;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
 
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
@@ -17,6 +18,7 @@ import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
@@ -37,14 +39,18 @@ final class ProcessorShapeTopology {
     private ProcessorShapeTopology() {
     }
 
-    /** @param historyBytes most bytes of each raw value written to history: the processor's history record's size */
-    static Topology build(String rawTopic, String historyTopic, String countsTopic, Duration minuteOpenFor, int historyBytes) {
+    /**
+     * @param historyBytes most bytes of each raw value written to history: the processor's history record's size
+     * @param endOffsets   by partition, the first raw offset left out (records published after the backlog); none: all
+     */
+    static Topology build(String rawTopic, String historyTopic, String countsTopic, Duration minuteOpenFor, int historyBytes,
+                          Map<Integer, Long> endOffsets) {
         StreamsBuilder builder = new StreamsBuilder();
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SEEN), Serdes.String(), Serdes.Long())
                 .withCachingDisabled());
         KStream<String, byte[]> firstSightings = builder
                 .stream(rawTopic, Consumed.with(Serdes.String(), Serdes.ByteArray()))
-                .process(FirstSightingByHeaders::new, SEEN)
+                .process(() -> new FirstSightingByHeaders(endOffsets), SEEN)
                 .mapValues(raw -> raw.length > historyBytes ? Arrays.copyOf(raw, historyBytes) : raw);
         firstSightings.to(historyTopic, Produced.with(Serdes.String(), Serdes.ByteArray()));
         // Like the processor's status, a small value crosses the repartition, not the event.
@@ -60,8 +66,13 @@ final class ProcessorShapeTopology {
 
     /** Forwards a record the first time its project and event id are seen, keyed by the project, without headers. */
     private static final class FirstSightingByHeaders implements Processor<String, byte[], String, byte[]> {
+        private final Map<Integer, Long> endOffsets;
         private ProcessorContext<String, byte[]> context;
         private KeyValueStore<String, Long> seen;
+
+        FirstSightingByHeaders(Map<Integer, Long> endOffsets) {
+            this.endOffsets = endOffsets;
+        }
 
         @Override
         public void init(ProcessorContext<String, byte[]> context) {
@@ -71,6 +82,10 @@ final class ProcessorShapeTopology {
 
         @Override
         public void process(Record<String, byte[]> record) {
+            RecordMetadata source = context.recordMetadata().orElseThrow();
+            if (source.offset() >= endOffsets.getOrDefault(source.partition(), Long.MAX_VALUE)) {
+                return;
+            }
             String project = EventHeaders.get(record.headers(), EventHeaders.PROJECT);
             String id = project + '/' + EventHeaders.get(record.headers(), EventHeaders.EVENT_ID);
             if (seen.get(id) != null) {

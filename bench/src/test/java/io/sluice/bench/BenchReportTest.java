@@ -43,7 +43,7 @@ class BenchReportTest {
                 new SustainedRate.Step(12_000, 12_000, 2_000, 12_000, true, 0.8, 1.2, wrk(12_000))));
         LoadedFreshness halfSustained = new LoadedFreshness(new Freshness.Result(90, 800, 1_900, 500, 1_200), 6_000);
         PipelineResults pipeline = new PipelineResults(gateway, wrk(16_000), wrk(100_000), 200 * 1024, 300 * 1024,
-                1_000_000, 25_000, 700 * 1024, 800 * 1024, 128_000, freshness, freshness, gatewayCores, 1.25, sustained,
+                Map.of(0, 600_000L, 1, 400_000L), 25_000, 700 * 1024, 800 * 1024, 128_000, freshness, freshness, gatewayCores, 1.25, sustained,
                 halfSustained, new MemoryBudget(512, 256, 200));
         return new BenchResults(Map.of("cores", 2), ceiling, pipeline, 150_000, 50_000, 31_000, new InsertCeilings(100_000, 400_000),
                 new SinkThroughput(200_000, 30_000, 40_000, 80_000, 38_000, 90_000, 34_000),

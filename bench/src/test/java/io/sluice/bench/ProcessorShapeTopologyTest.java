@@ -39,7 +39,7 @@ class ProcessorShapeTopologyTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "shape-test");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every count update visible at once
-        driver = new TopologyTestDriver(ProcessorShapeTopology.build("raw", "history", "counts", Duration.ofHours(1), 8), props);
+        driver = new TopologyTestDriver(ProcessorShapeTopology.build("raw", "history", "counts", Duration.ofHours(1), 8, Map.of()), props);
         raw = driver.createInputTopic("raw", Serdes.String().serializer(), Serdes.ByteArray().serializer());
         history = driver.createOutputTopic("history", Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
         counts = driver.createOutputTopic("counts", Serdes.String().deserializer(), Serdes.Long().deserializer());
@@ -73,8 +73,22 @@ class ProcessorShapeTopologyTest {
     }
 
     @Test
+    void rawRecordsFromTheEndOffsetsOnAreLeftOut() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "shape-test-ends");
+        try (TopologyTestDriver bounded = new TopologyTestDriver(
+                ProcessorShapeTopology.build("raw", "history", "counts", Duration.ofHours(1), 8, Map.of(0, 1L)), props)) {
+            raw = bounded.createInputTopic("raw", Serdes.String().serializer(), Serdes.ByteArray().serializer());
+            send("p1", "a", MINUTE);
+            send("p1", "b", MINUTE); // offset 1 of partition 0: published after the backlog
+            assertEquals(1, bounded.createOutputTopic("history", Serdes.String().deserializer(),
+                    Serdes.ByteArray().deserializer()).readRecordsToList().size());
+        }
+    }
+
+    @Test
     void theCountsCrossARepartitionTopicAsTheProcessorsDo() {
-        String described = ProcessorShapeTopology.build("raw", "history", "counts", Duration.ofHours(1), 8).describe().toString();
+        String described = ProcessorShapeTopology.build("raw", "history", "counts", Duration.ofHours(1), 8, Map.of()).describe().toString();
         assertTrue(described.contains("Sink: KSTREAM-SINK-") && described.contains("(topic: shape-by-project-repartition)"), described);
     }
 
