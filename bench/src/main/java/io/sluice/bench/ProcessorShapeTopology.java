@@ -27,9 +27,8 @@ import io.sluice.events.EventHeaders;
 /**
  * The processor's Kafka work without its own: each raw record's first sighting (a changelogged
  * store, by the gateway's project and event id headers), the raw bytes cut to the size of the
- * processor's history record to a history topic, and a
- * count per project and event-time minute behind a repartition, as the processor's traffic counts.
- * No JSON is read or written. The sighting is a key-value point lookup, cheaper than any store
+ * processor's history record to a history topic, and a count per project and event-time minute
+ * behind a repartition, as the processor's traffic counts. No JSON is read or written. The sighting is a key-value point lookup, cheaper than any store
  * that also forgets old ids (the processor's must), so no exact topology with these outputs can
  * be faster: a ceiling for the processor, and, against the plain copy, what the shape itself costs.
  */
