@@ -23,12 +23,13 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
 
 import io.sluice.kafka.KafkaClients;
+import io.sluice.processor.Processor;
 import io.sluice.processor.ProcessorConfig;
-import io.sluice.processor.state.BoundedRocksDbMemory;
+import io.sluice.processor.topology.DeadLetterCounts;
 
 /**
- * What Kafka Streams itself costs on this machine, with the processor's threads, commit interval
- * and RocksDB budget, exactly once. {@link #copy}: an application that copies the raw topic to
+ * What Kafka Streams itself costs on this machine, with the processor's own Streams settings
+ * (exactly once, its threads, commit interval and RocksDB budget). {@link #copy}: an application that copies the raw topic to
  * another topic and does nothing else; the processor cannot be faster. {@link #processorShape}:
  * the processor's Kafka work without parsing or JSON ({@link ProcessorShapeTopology}); the gap
  * from the copy to it is what the shape costs, the gap from it to the processor is Sluice's own
@@ -107,16 +108,11 @@ final class StreamsCeiling {
         }
     }
 
+    /** The processor's own Streams settings, under the ceiling's application id and state directory. */
     private static Properties properties(ProcessorConfig processor, String applicationId, Path stateDir) {
-        Properties props = KafkaClients.streamsProperties(processor.kafka());
+        Properties props = Processor.streamsProperties(processor, new DeadLetterCounts());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
-        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, processor.streamThreads());
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, processor.commitInterval().toMillis());
-        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
-        props.put(BoundedRocksDbMemory.MEMORY_BYTES, Long.toString(processor.rocksDbMemoryBytes()));
-        props.put(BoundedRocksDbMemory.WRITE_BUFFER_RATIO, Double.toString(processor.rocksDbWriteBufferRatio()));
         return props;
     }
 

@@ -100,7 +100,8 @@ public final class Processor implements AutoCloseable {
         return new Processor(streams, sink, sinkThread, clickHouse, admin, metrics);
     }
 
-    static Properties streamsProperties(ProcessorConfig config, DeadLetterCounts deadLetters) {
+    /** The processor's Kafka Streams settings (the bench runs its Streams ceilings with them too). */
+    public static Properties streamsProperties(ProcessorConfig config, DeadLetterCounts deadLetters) {
         Properties props = KafkaClients.streamsProperties(config.kafka());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
