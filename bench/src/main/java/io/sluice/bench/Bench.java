@@ -81,6 +81,9 @@ public final class Bench {
             out.println("· ceiling: Kafka Streams in the processor's shape (first sighting, history, repartition, count), no parsing");
             double streamsShapeCeiling = StreamsCeiling.processorShape(ProcessorConfig.from(settings),
                     kafka.topics().transactions(), pipeline.publishedEndOffsets(), work.resolve("streams-shape-ceiling"));
+            out.println("· the processor's own topology in this JVM, without its sink, over the records it worked off");
+            double processorAlone = StreamsCeiling.processorAlone(ProcessorConfig.from(settings),
+                    kafka.topics().transactions(), pipeline.publishedEndOffsets(), work.resolve("processor-alone"));
             out.println("· ceiling: bulk inserts into ClickHouse, RowBinary and JSONEachRow");
             InsertCeilings insertCeilings = InsertCeilings.measure(ClickHouseSettings.from(settings),
                     (int) Math.min(pipeline.published(), 200_000));
@@ -92,7 +95,7 @@ public final class Bench {
                     ? ProducerExperiments.measure(run, wrk, project, body, seconds, out) : List.of();
 
             new BenchReport(out).write(new BenchResults(machine, nettyCeiling, pipeline, producerCeiling, streamsCeiling, streamsShapeCeiling,
-                    insertCeilings, sink, experiments), files);
+                    insertCeilings, sink, experiments, processorAlone), files);
         } finally {
             Path clickHouseLog = work.resolve("clickhouse.log");
             if (Files.exists(clickHouseLog)) {

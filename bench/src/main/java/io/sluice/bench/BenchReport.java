@@ -68,6 +68,8 @@ final class BenchReport {
                 rate, r.streamsShapeCeiling(), 100 * rate / r.streamsShapeCeiling());
         out.printf("%-34s %12.0f %12.0f %7.0f%%   (the shape's own cost: shape vs copy)%n", "Kafka Streams, processor's shape",
                 r.streamsShapeCeiling(), r.streamsCeiling(), 100 * r.streamsShapeCeiling() / r.streamsCeiling());
+        out.printf("%-34s %12.0f %12.0f %7.0f%%   (its topology alone, no sink, vs the copy: like for like)%n",
+                "processor's Streams application", r.processorAlone(), r.streamsCeiling(), 100 * r.processorAlone() / r.streamsCeiling());
         SinkThroughput sink = r.sink();
         out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d rows; ceiling: JSONEachRow insert of the same rows)%n", "sink alone, rows/s",
                 sink.sink(), sink.jsonEachRow(), 100 * sink.ratioToJsonEachRow(), sink.rows());
@@ -181,6 +183,7 @@ final class BenchReport {
         json.put("producer_experiments", experiments);
         json.put("sink", r.sink());
         json.put("kafka_streams_processor_shape_ceiling_records_per_s", r.streamsShapeCeiling());
+        json.put("processor_streams_alone_records_per_s", r.processorAlone());
         return json;
     }
 

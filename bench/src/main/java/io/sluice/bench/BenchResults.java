@@ -5,9 +5,10 @@ import java.util.Map;
 
 /**
  * Everything one run measured: the machine, the gateway's ceiling per connections, Sluice, the other
- * ceilings (Kafka Streams: the copy, and the processor's shape without its parsing), the sink alone, and the producer experiments (empty unless asked for).
+ * ceilings (Kafka Streams: the copy, and the processor's shape without its parsing), the sink alone, the producer
+ * experiments (empty unless asked for), and the processor's own topology in process without its sink.
  */
 record BenchResults(Map<String, Object> machine, Map<Integer, Wrk.Result> nettyCeiling, PipelineResults pipeline,
                     double producerCeiling, double streamsCeiling, double streamsShapeCeiling, InsertCeilings insertCeilings,
-                    SinkThroughput sink, List<ProducerExperiments.Variant> producerExperiments) {
+                    SinkThroughput sink, List<ProducerExperiments.Variant> producerExperiments, double processorAlone) {
 }

@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,8 +12,16 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -22,10 +31,13 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
 
+import io.sluice.config.KafkaSettings;
+import io.sluice.config.Topics;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.processor.Processor;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.processor.topology.DeadLetterCounts;
+import io.sluice.processor.topology.ProcessorTopology;
 
 /**
  * What Kafka Streams itself costs on this machine, with the processor's own Streams settings
@@ -33,7 +45,7 @@ import io.sluice.processor.topology.DeadLetterCounts;
  * another topic and does nothing else; the processor cannot be faster. {@link #processorShape}:
  * the processor's Kafka work without parsing or JSON ({@link ProcessorShapeTopology}); the gap
  * from the copy to it is what the shape costs, the gap from it to the processor is Sluice's own
- * work per record.
+ * work per record. {@link #processorAlone}: the processor's own topology, without its sink.
  */
 final class StreamsCeiling {
     private StreamsCeiling() {
@@ -61,6 +73,63 @@ final class StreamsCeiling {
         Topology shape = ProcessorShapeTopology.build(rawTopic, history, counts,
                 processor.eventTimeHorizon().plus(processor.lateMargin()), HistoryRows.of(1).json().get(0).length, endOffsets);
         return measure(processor, "bench-streams-shape", shape, rawTopic, List.of(history, counts), true, records, stateDir);
+    }
+
+    /**
+     * Records/s of the processor's own topology, every part on, in this JVM and without its sink,
+     * over a copy of exactly the raw records below {@code endOffsets} (the topology reads its raw
+     * topic to the end, and the runs after the backlog added to the real one); it ends as the
+     * ceilings do, its raw and repartition records committed. Like for like with the copy: the
+     * bench's processor figure also carries its sink and ClickHouse's inserts on the same cores.
+     */
+    static double processorAlone(ProcessorConfig processor, String rawTopic, Map<Integer, Long> endOffsets, Path stateDir)
+            throws Exception {
+        long records = endOffsets.values().stream().mapToLong(Long::longValue).sum();
+        Topics real = processor.kafka().topics();
+        String prefix = "bench.alone.";
+        Topics alone = new Topics(prefix + "transactions", prefix + "errors", real.projects(), prefix + "history",
+                prefix + "traffic", prefix + "error-history", prefix + "errors-1m", prefix + "outcomes", prefix + "dead-letters",
+                real.partitions(), real.replicationFactor(), real.rawRetention(), real.minInsyncReplicas());
+        try (Admin admin = Admin.create(KafkaClients.adminProperties(processor.kafka(), null))) {
+            admin.createTopics(List.of(new NewTopic(alone.transactions(), endOffsets.size(), (short) 1))).all().get(30, TimeUnit.SECONDS);
+            try {
+                copyRecords(processor.kafka(), rawTopic, endOffsets, alone.transactions());
+                Topology topology = ProcessorTopology.build(alone, processor.eventTimeHorizon(), processor.generation(),
+                        processor.lateMargin(), new DeadLetterCounts());
+                return measure(processor, "bench-processor-alone", topology, alone.transactions(), List.of(alone.errors(),
+                        alone.history(), alone.traffic(), alone.errorHistory(), alone.errors1m(), alone.deadLetters()),
+                        true, records, stateDir);
+            } finally {
+                admin.deleteTopics(List.of(alone.transactions()));
+            }
+        }
+    }
+
+    /** The records of {@code from} below {@code endOffsets}, to the same partitions of {@code to}, headers and timestamps kept. */
+    static void copyRecords(KafkaSettings kafka, String from, Map<Integer, Long> endOffsets, String to) {
+        Properties consumerProps = KafkaClients.consumerProperties(kafka, "bench-alone-copy");
+        consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Properties producerProps = KafkaClients.producerProperties(kafka, "bench-alone-copy");
+        producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer())) {
+            List<TopicPartition> partitions = endOffsets.keySet().stream().map(partition -> new TopicPartition(from, partition)).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < endOffsets.get(partition.partition()))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read " + from + " to " + endOffsets + " in 5 minutes");
+                }
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    if (record.offset() < endOffsets.get(record.partition())) {
+                        producer.send(new ProducerRecord<>(to, record.partition(), record.timestamp(), record.key(), record.value(),
+                                record.headers()));
+                    }
+                }
+            }
+            producer.flush();
+        }
     }
 
     /**
