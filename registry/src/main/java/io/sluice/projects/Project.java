@@ -13,13 +13,29 @@ import java.util.Map;
  * @param endpointQuotas limits per endpoint ({@code transaction}, {@code project}), on top of {@code quota}
  * @param dsnKeys        public keys for Sentry SDKs (never valid as Bearer keys); records written
  *                       before DSN keys existed read as none
+ * @param revokedDsnKeys the last {@link #REVOKED_DSN_KEYS_KEPT} DSN keys revoked, oldest first; records
+ *                       written before they were kept read as none
  */
 public record Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
-                      Quota quota, Map<String, Quota> endpointQuotas, List<DsnKey> dsnKeys) {
+                      Quota quota, Map<String, Quota> endpointQuotas, List<DsnKey> dsnKeys,
+                      List<RevokedDsnKey> revokedDsnKeys) {
+    /**
+     * How many revoked DSN keys a project remembers. By count, not by age: a revoked DSN can live on
+     * in cached bundles and unupdated apps for years, and it is the count that bounds the record
+     * (about 100 bytes a key, every gateway reads every record at start).
+     */
+    public static final int REVOKED_DSN_KEYS_KEPT = 100;
+
     public Project {
         keys = List.copyOf(keys);
         endpointQuotas = endpointQuotas == null ? Map.of() : Map.copyOf(endpointQuotas);
         dsnKeys = dsnKeys == null ? List.of() : List.copyOf(dsnKeys);
+        revokedDsnKeys = revokedDsnKeys == null ? List.of() : List.copyOf(revokedDsnKeys);
+    }
+
+    public Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
+                   Quota quota, Map<String, Quota> endpointQuotas, List<DsnKey> dsnKeys) {
+        this(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, List.of());
     }
 
     public Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
@@ -49,25 +65,41 @@ public record Project(String token, String name, boolean disabled, List<ProjectK
     }
 
     public Project withKeys(List<ProjectKey> newKeys) {
-        return new Project(token, name, disabled, newKeys, createdAt, quota, endpointQuotas, dsnKeys);
+        return new Project(token, name, disabled, newKeys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys);
     }
 
     public Project withDsnKeys(List<DsnKey> newDsnKeys) {
-        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, newDsnKeys);
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, newDsnKeys, revokedDsnKeys);
+    }
+
+    /**
+     * Without the DSN key of this id, which it remembers among its {@link #revokedDsnKeys()} (the
+     * oldest beyond {@link #REVOKED_DSN_KEYS_KEPT} forgotten); unchanged when it has no such key.
+     */
+    public Project withDsnKeyRevoked(String keyId, Instant now) {
+        List<DsnKey> kept = dsnKeys.stream().filter(key -> !key.id().equals(keyId)).toList();
+        if (kept.size() == dsnKeys.size()) {
+            return this;
+        }
+        List<RevokedDsnKey> revoked = new java.util.ArrayList<>(revokedDsnKeys);
+        dsnKeys.stream().filter(key -> key.id().equals(keyId))
+                .forEach(key -> revoked.add(new RevokedDsnKey(key.id(), key.publicKey(), now)));
+        List<RevokedDsnKey> newest = revoked.subList(Math.max(0, revoked.size() - REVOKED_DSN_KEYS_KEPT), revoked.size());
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, kept, newest);
     }
 
     public Project withDisabled(boolean newDisabled) {
-        return new Project(token, name, newDisabled, keys, createdAt, quota, endpointQuotas, dsnKeys);
+        return new Project(token, name, newDisabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys);
     }
 
     /** The quota for all events ({@code endpoint} null) or for one endpoint. */
     public Project withQuota(String endpoint, Quota newQuota) {
         if (endpoint == null) {
-            return new Project(token, name, disabled, keys, createdAt, newQuota, endpointQuotas, dsnKeys);
+            return new Project(token, name, disabled, keys, createdAt, newQuota, endpointQuotas, dsnKeys, revokedDsnKeys);
         }
         Map<String, Quota> quotas = new java.util.HashMap<>(endpointQuotas);
         quotas.put(endpoint, newQuota);
-        return new Project(token, name, disabled, keys, createdAt, quota, quotas, dsnKeys);
+        return new Project(token, name, disabled, keys, createdAt, quota, quotas, dsnKeys, revokedDsnKeys);
     }
 
     /** Whether the presented key (as its SHA-256) is an active key of this project. */

@@ -139,14 +139,16 @@ public final class ProjectAdmin implements AutoCloseable {
         return new RotatedDsnKey(changed, newKey, oldKeysExpire);
     }
 
-    /** Removes one DSN key at once. @throws UnknownKeyException when the project has no DSN key with this id */
+    /**
+     * Removes one DSN key at once; the record remembers it as revoked (see {@link Project#revokedDsnKeys()}).
+     * @throws UnknownKeyException when the project has no DSN key with this id
+     */
     public Project revokeDsnKey(String token, String keyId) {
         Project project = get(token);
-        List<DsnKey> keys = project.dsnKeys().stream().filter(key -> !key.id().equals(keyId)).toList();
-        if (keys.size() == project.dsnKeys().size()) {
+        Project changed = project.withDsnKeyRevoked(keyId, Instant.now());
+        if (changed.dsnKeys().size() == project.dsnKeys().size()) {
             throw new UnknownKeyException(token, keyId);
         }
-        Project changed = project.withDsnKeys(keys);
         save(changed);
         return changed;
     }

@@ -43,7 +43,8 @@ public final class ProjectRegistry implements AutoCloseable {
     private final Map<String, String> tokenByDsnKey = new ConcurrentHashMap<>();
     /**
      * Public keys of DSN keys since removed: still in browsers' code, so no guess (see
-     * {@link #isOrWasDsnKey}). Grows only with removals, which an operator makes.
+     * {@link #isOrWasDsnKey}). Those seen removed here, and those the records list as revoked (which
+     * outlive compaction). Grows only with removals, which an operator makes.
      */
     private final java.util.Set<String> removedDsnKeys = ConcurrentHashMap.newKeySet();
     /** Numeric id → token; on a collision neither project is found by id (see {@link NumericIdIndex}). */
@@ -109,7 +110,10 @@ public final class ProjectRegistry implements AutoCloseable {
         return publicKey == null ? null : tokenByDsnKey.get(publicKey);
     }
 
-    /** Whether this public key is, or was until it was removed, a DSN key of some project. */
+    /**
+     * Whether this public key is, or was until it was removed, a DSN key of some project: removed
+     * while this registry followed, or listed as revoked in its project's record.
+     */
     public boolean isOrWasDsnKey(String publicKey) {
         return publicKey != null && (tokenByDsnKey.containsKey(publicKey) || removedDsnKeys.contains(publicKey));
     }
@@ -200,6 +204,8 @@ public final class ProjectRegistry implements AutoCloseable {
             // Keys first, the project last: whoever finds a new project also finds its keys.
             project.keys().forEach(key -> tokenByKeyHash.put(key.sha256(), token));
             project.dsnKeys().forEach(key -> tokenByDsnKey.put(key.publicKey(), token));
+            // The record's own list: a registry that starts after compaction never saw these keys go.
+            project.revokedDsnKeys().forEach(key -> removedDsnKeys.add(key.publicKey()));
             if (!byToken.containsKey(token)) {
                 numericIds.add(Project.numericIdOf(token), token);
             }
@@ -232,6 +238,11 @@ public final class ProjectRegistry implements AutoCloseable {
         for (DsnKey key : project.dsnKeys()) {
             if (key == null || key.publicKey() == null || key.publicKey().isEmpty()) {
                 throw new IOException("a DSN key without a public key");
+            }
+        }
+        for (RevokedDsnKey key : project.revokedDsnKeys()) {
+            if (key == null || key.publicKey() == null || key.publicKey().isEmpty()) {
+                throw new IOException("a revoked DSN key without a public key");
             }
         }
         return project;

@@ -116,6 +116,53 @@ class ProjectTest {
         assertEquals(project, ProjectJson.read(json));
     }
 
+    @Test
+    void aRevokedDsnKeyIsNoLongerADsnKeyAndTheRecordRemembersIt() throws Exception {
+        DsnKey revoked = DsnKey.create(NOW);
+        DsnKey kept = DsnKey.create(NOW);
+        Project project = project(ProjectKey.of("k1", Secrets.newKey(), null)).withDsnKeys(List.of(revoked, kept))
+                .withDsnKeyRevoked(revoked.id(), NOW.plusSeconds(5));
+        assertEquals(List.of(kept), project.dsnKeys());
+        assertNull(project.activeDsnKey(revoked.publicKey(), NOW));
+        assertEquals(List.of(new RevokedDsnKey(revoked.id(), revoked.publicKey(), NOW.plusSeconds(5))), project.revokedDsnKeys());
+        byte[] json = ProjectJson.write(project);
+        String text = new String(json, java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(text.contains("\"revoked_dsn_keys\":[{\"id\":\"" + revoked.id() + "\",\"public_key\":\"" + revoked.publicKey()
+                + "\",\"revoked_at\":\"2026-11-22T12:00:05Z\"}]"), text);
+        assertEquals(project, ProjectJson.read(json));
+    }
+
+    @Test
+    void revokingADsnKeyTheProjectDoesNotHaveChangesNothing() {
+        Project project = project(ProjectKey.of("k1", Secrets.newKey(), null)).withDsnKeys(List.of(DsnKey.create(NOW)));
+        assertEquals(project, project.withDsnKeyRevoked("no-such-id", NOW));
+    }
+
+    @Test
+    void onlyTheLastHundredRevokedDsnKeysAreRemembered() {
+        Project project = project(ProjectKey.of("k1", Secrets.newKey(), null));
+        List<DsnKey> created = new java.util.ArrayList<>();
+        for (int i = 0; i < 101; i++) {
+            DsnKey key = DsnKey.create(NOW);
+            created.add(key);
+            project = project.withDsnKeys(List.of(key)).withDsnKeyRevoked(key.id(), NOW.plusSeconds(i));
+        }
+        assertEquals(100, project.revokedDsnKeys().size());
+        assertEquals(created.get(1).publicKey(), project.revokedDsnKeys().get(0).publicKey());
+        assertEquals(created.get(100).publicKey(), project.revokedDsnKeys().get(99).publicKey());
+    }
+
+    @Test
+    void aRecordWrittenBeforeRevokedDsnKeysWereKeptReadsWithNone() throws Exception {
+        String old = "{\"token\":\"t\",\"name\":\"shop\",\"disabled\":false,\"keys\":[],"
+                + "\"created_at\":\"2026-11-22T12:00:00Z\",\"quota\":null,\"endpoint_quotas\":{},"
+                + "\"dsn_keys\":[{\"id\":\"d1\",\"public_key\":\"0123456789abcdef0123456789abcdef\","
+                + "\"created_at\":\"2026-11-22T12:00:00Z\",\"expires_at\":null,\"allowed_origins\":[]}]}";
+        Project project = ProjectJson.read(old.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(List.of(), project.revokedDsnKeys());
+        assertEquals("0123456789abcdef0123456789abcdef", project.activeDsnKey("0123456789abcdef0123456789abcdef", NOW).publicKey());
+    }
+
     private static Project project(ProjectKey key) {
         return new Project("token", "shop", false, List.of(key), NOW);
     }
