@@ -10,7 +10,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -27,6 +30,7 @@ import io.sentry.Sentry;
 import io.sentry.SentryLevel;
 import io.sentry.SpanStatus;
 import io.sluice.config.Settings;
+import io.sluice.events.EventHeaders;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.processor.Processor;
@@ -37,12 +41,14 @@ import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.IsolatedSettings;
+import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
 
 /**
  * The real Sentry Java SDK, configured with nothing but a project's DSN, reports errors, messages
  * and transactions through gateway → Kafka → processor → ClickHouse; and backs off by itself
- * when the project's quota answers 429 with X-Sentry-Rate-Limits, reporting what it dropped.
+ * when the project's quota answers 429 with X-Sentry-Rate-Limits, reporting what it dropped, holding
+ * back only the category the header names.
  */
 @ExtendWith(RealEngines.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -51,6 +57,9 @@ class SentrySdkEndToEndIT {
     private static final String NAME = "sentrysdk";
     private static final String DB = "sluice_" + NAME;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** A line of the gateway's answered-requests counter: its status, its count. */
+    private static final Pattern REQUESTS_METRIC =
+            Pattern.compile("(?m)^sluice_gateway_requests_total\\{[^}]*status=\"([0-9]+)\"[^}]*} (\\S+)$");
 
     @TempDir
     static Path stateDir;
@@ -199,5 +208,63 @@ class SentrySdkEndToEndIT {
             assertEquals(outcomes, Await.until(ARRIVAL, outcomes, () -> query(
                     "SELECT outcome, sum(events) FROM " + DB + ".outcomes_1m FINAL" + where + " GROUP BY outcome ORDER BY outcome")));
         }
+    }
+
+    /**
+     * Fails unless the SDK reads Sluice's X-Sentry-Rate-Limits: its Retry-After alone would hold back
+     * every category (the SDK's RateLimiter falls back to it only when the header is absent), so the
+     * error sent after the transaction quota's 429 would never arrive.
+     */
+    @Test
+    void overItsTransactionQuotaTheSdkHoldsBackTransactionsOnlyAndKeepsSendingErrors() throws Exception {
+        ProjectAdmin.NewProject project = newProject("java-sdk-transactions-limited", null);
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), values.get("SLUICE_TOPIC_PROJECTS"))) {
+            admin.setQuota(project.token(), "transaction", new Quota(1, 1));
+        }
+        // A gateway of its own (it reads the registry, this quota included, before it serves) allowing a hundredth:
+        // one transaction every 100 s, so the 429's wait outlasts the test however slowly it runs; errors have no quota.
+        Map<String, String> hundredth = new HashMap<>(values);
+        hundredth.put("SLUICE_GATEWAY_QUOTA_SHARE", "0.01");
+        try (Gateway limited = Gateway.start(GatewayConfig.from(new Settings(hundredth)))) {
+            initSdk(project, limited.port());
+            String first = transaction("GET /first", "200");
+            Sentry.flush(10_000);
+            transaction("GET /second", "200"); // 429, X-Sentry-Rate-Limits: 100:transaction:project:quota_exceeded
+            Sentry.flush(10_000);
+            String error = Sentry.captureMessage("after the 429").toString(); // errors are not limited: sent
+            Sentry.flush(10_000);
+            transaction("GET /third", "200"); // held back by the SDK itself: never sent
+            Sentry.flush(10_000);
+            String last = Sentry.captureMessage("last").toString(); // carries the SDK's client report
+            Sentry.flush(10_000);
+
+            // What reached the gateway: four envelopes, one refused ("second"; "third" would have been a second 429).
+            Map<Integer, Long> answered = new TreeMap<>(Map.of(200, 3L, 429, 1L));
+            assertEquals(answered, Await.until(Duration.ofSeconds(10), answered, () -> answeredByStatus(limited)));
+            assertEquals(sorted(error, last), eventIds(values.get("SLUICE_TOPIC_ERRORS"), project));
+            assertEquals(first, eventIds(values.get("SLUICE_TOPIC_TRANSACTIONS"), project));
+            // Why "third" was not sent, in the SDK's client report: rate limited (its transaction and the span the SDK
+            // counts for it, summed), not sampled out or lost.
+            String outcomes = "accepted\t3\nclient_discard:ratelimit_backoff\t2\nquota_exceeded\t1";
+            assertEquals(outcomes, Await.until(ARRIVAL, outcomes, () -> query("SELECT outcome, sum(events) FROM " + DB
+                    + ".outcomes_1m FINAL WHERE project = '" + project.token() + "' GROUP BY outcome ORDER BY outcome")));
+        }
+    }
+
+    /** The requests a gateway answered, by HTTP status, from its own metrics. */
+    static Map<Integer, Long> answeredByStatus(Gateway gateway) {
+        Map<Integer, Long> answered = new TreeMap<>();
+        Matcher line = REQUESTS_METRIC.matcher(gateway.metrics().prometheusText());
+        while (line.find()) {
+            answered.merge(Integer.parseInt(line.group(1)), (long) Double.parseDouble(line.group(2)), Long::sum);
+        }
+        return answered;
+    }
+
+    /** The event ids of the project's records in a raw topic, sorted: what the gateway published. */
+    static String eventIds(String topic, ProjectAdmin.NewProject project) {
+        return KafkaRecords.upToEnd(engines, topic, Duration.ofSeconds(10), KafkaRecords.withHeader(EventHeaders.PROJECT, project.token()))
+                .stream().map(record -> KafkaRecords.header(record, EventHeaders.EVENT_ID)).sorted()
+                .collect(Collectors.joining("\n"));
     }
 }
