@@ -37,6 +37,7 @@ import io.sluice.kafka.KafkaClients;
 import io.sluice.processor.Processor;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.processor.topology.DeadLetterCounts;
+import io.sluice.processor.topology.FilterMemory;
 import io.sluice.processor.topology.ProcessorTopology;
 
 /**
@@ -95,7 +96,7 @@ final class StreamsCeiling {
             try {
                 copyRecords(processor.kafka(), rawTopic, endOffsets, alone.transactions());
                 Topology topology = ProcessorTopology.build(alone, processor.eventTimeHorizon(), processor.generation(),
-                        processor.lateMargin(), new DeadLetterCounts());
+                        processor.lateMargin(), new DeadLetterCounts(), new FilterMemory(processor.dedupFilterBytes()));
                 return measure(processor, "bench-processor-alone", topology, alone.transactions(), List.of(alone.errors(),
                         alone.history(), alone.traffic(), alone.errorHistory(), alone.errors1m(), alone.deadLetters()),
                         true, records, stateDir);

@@ -24,6 +24,7 @@ import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.ops.StreamThreadFailures;
 import io.sluice.processor.state.BoundedRocksDbMemory;
 import io.sluice.processor.topology.DeadLetterCounts;
+import io.sluice.processor.topology.FilterMemory;
 import io.sluice.processor.topology.JsonSerde;
 import io.sluice.processor.topology.ProcessorTopology;
 import io.sluice.processor.topology.UnproducibleToDeadLetters;
@@ -64,7 +65,7 @@ public final class Processor implements AutoCloseable {
         Topics topics = config.kafka().topics();
         DeadLetterCounts deadLetters = new DeadLetterCounts();
         KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
-                config.lateMargin(), deadLetters), streamsProperties(config, deadLetters));
+                config.lateMargin(), deadLetters, new FilterMemory(config.dedupFilterBytes())), streamsProperties(config, deadLetters));
         StreamThreadFailures threadFailures = new StreamThreadFailures();
         streams.setUncaughtExceptionHandler(error -> {
             LOG.error("stream thread failed; replacing it", error);

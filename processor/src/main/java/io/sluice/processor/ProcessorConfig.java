@@ -10,6 +10,7 @@ import io.sluice.config.Setting;
 import io.sluice.config.Settings;
 import io.sluice.events.EventTime;
 import io.sluice.processor.state.BoundedRocksDbMemory;
+import io.sluice.processor.topology.ProcessorTopology;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SinkLimits;
 
@@ -19,7 +20,8 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                               String instanceId, int generation, Path stateDir,
                               int streamThreads, Duration commitInterval, Duration eventTimeHorizon, Duration lateMargin,
                               int sinkBatchRows, long sinkBatchBytes, Duration sinkBatchInterval,
-                              Duration sinkStallTimeout, long rocksDbMemoryBytes, double rocksDbWriteBufferRatio) {
+                              Duration sinkStallTimeout, long rocksDbMemoryBytes, double rocksDbWriteBufferRatio,
+                              long dedupFilterBytes) {
     public static final Setting ADMIN_HOST = new Setting("SLUICE_PROCESSOR_ADMIN_HOST", "127.0.0.1",
             "Address of the processor's /healthz, /readyz and /metrics.");
     public static final Setting ADMIN_PORT = new Setting("SLUICE_PROCESSOR_ADMIN_PORT", "8082",
@@ -53,10 +55,15 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
             "Off-heap bytes all RocksDB state stores of an instance share (block cache, index/filter blocks and memtables).");
     public static final Setting ROCKSDB_WRITE_BUFFER_RATIO = new Setting("SLUICE_PROCESSOR_ROCKSDB_WRITE_BUFFER_RATIO", "0.5",
             "Share of SLUICE_PROCESSOR_ROCKSDB_MEMORY_BYTES that memtables (write buffers) may take; the rest caches blocks.");
+    public static final Setting DEDUP_FILTER_BYTES = new Setting("SLUICE_PROCESSOR_DEDUP_FILTER_BYTES",
+            Long.toString(ProcessorTopology.DEFAULT_FILTER_MEMORY_BYTES),
+            "Heap bytes (within -Xmx) for the Bloom filters that spare the deduplication store a read for ids never seen: about "
+                    + "1.2 bytes per id received within horizon + margin; once spent, a task reads the store for every record until "
+                    + "it restarts (correct, slower; logged). 0 turns them off.");
 
     public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, GENERATION, STATE_DIR, THREADS, COMMIT_INTERVAL, LATE_MARGIN,
             SINK_BATCH_ROWS, SINK_BATCH_BYTES, SINK_BATCH_INTERVAL, SINK_STALL_TIMEOUT,
-            ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_RATIO);
+            ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_RATIO, DEDUP_FILTER_BYTES);
 
     public static ProcessorConfig from(Settings settings) {
         return new ProcessorConfig(KafkaSettings.from(settings), ClickHouseSettings.from(settings),
@@ -64,7 +71,8 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                 settings.get(APPLICATION_ID), settings.get(INSTANCE_ID), settings.getInt(GENERATION), Path.of(settings.get(STATE_DIR)), settings.getInt(THREADS),
                 settings.getDuration(COMMIT_INTERVAL), settings.getDuration(EventTime.HORIZON), settings.getDuration(LATE_MARGIN),
                 settings.getInt(SINK_BATCH_ROWS), settings.getLong(SINK_BATCH_BYTES), settings.getDuration(SINK_BATCH_INTERVAL),
-                settings.getDuration(SINK_STALL_TIMEOUT), settings.getLong(ROCKSDB_MEMORY_BYTES), settings.getDouble(ROCKSDB_WRITE_BUFFER_RATIO));
+                settings.getDuration(SINK_STALL_TIMEOUT), settings.getLong(ROCKSDB_MEMORY_BYTES), settings.getDouble(ROCKSDB_WRITE_BUFFER_RATIO),
+                settings.getLong(DEDUP_FILTER_BYTES));
     }
 
     /** Fails at startup, naming the setting, rather than when the first store opens. */

@@ -27,6 +27,7 @@ import io.sluice.events.EventHeaders;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.topology.DeadLetterCounts;
+import io.sluice.processor.topology.FilterMemory;
 import io.sluice.processor.topology.ProcessorTopology;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.IsolatedSettings;
@@ -148,7 +149,8 @@ class ProcessorThroughputHarness {
         jdk.jfr.Recording recording = null;
         try (Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka(), null));
              KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(config.kafka().topics(), config.eventTimeHorizon(),
-                     config.generation(), config.lateMargin(), deadLetters), Processor.streamsProperties(config, deadLetters))) {
+                     config.generation(), config.lateMargin(), deadLetters, new FilterMemory(config.dedupFilterBytes())),
+                     Processor.streamsProperties(config, deadLetters))) {
             streams.start();
             long startedAt = 0;
             long cpuAtStart = 0;

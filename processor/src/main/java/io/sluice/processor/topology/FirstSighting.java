@@ -3,13 +3,18 @@ package io.sluice.processor.topology;
 import java.time.Duration;
 
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.sluice.processor.rows.Fact;
 
@@ -21,42 +26,100 @@ import io.sluice.processor.rows.Fact;
  * are dropped as receive time moves on, with no scan.
  *
  * <p>Exact because every copy of an event lands in the same partition: the gateway chooses the
- * partition from a hash of project and event id.
+ * partition from a hash of project and event id. The store is read only for the ids its
+ * {@link SeenIdsFilter} may hold: the others were never put.
  */
 final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F, F> {
+    private static final Logger LOG = LoggerFactory.getLogger(FirstSighting.class);
+
     private final String storeName;
+    private final Duration horizon;
+    private final Duration lateMargin;
+    private final FilterMemory filterMemory;
     private WindowStore<String, Long> seen;
+    private SeenIdsFilter filter;
     private FixedKeyProcessorContext<String, F> context;
 
-    FirstSighting(String storeName) {
+    FirstSighting(String storeName, Duration horizon, Duration lateMargin, FilterMemory filterMemory) {
         this.storeName = storeName;
+        this.horizon = horizon;
+        this.lateMargin = lateMargin;
+        this.filterMemory = filterMemory;
     }
 
     static StoreBuilder<WindowStore<String, Long>> store(String name, Duration horizon, Duration lateMargin) {
-        // Measured in receive time, which the gateways' clocks set: the margin covers their skew.
-        Duration retention = horizon.plus(lateMargin);
-        // Before the margin, the retention was the horizon plus 2 minutes.
         return Stores.windowStoreBuilder(
-                WindowStores.plain(name, retention, Duration.ofMillis(1), horizon.plusMinutes(2)),
+                WindowStores.plain(name, retention(horizon, lateMargin), Duration.ofMillis(1), formerRetention(horizon)),
                 Serdes.String(), Serdes.Long());
+    }
+
+    /** Measured in receive time, which the gateways' clocks set: the margin covers their skew. */
+    private static Duration retention(Duration horizon, Duration lateMargin) {
+        return horizon.plus(lateMargin);
+    }
+
+    /** Before the margin, the retention was the horizon plus 2 minutes (it sets the segments). */
+    private static Duration formerRetention(Duration horizon) {
+        return horizon.plusMinutes(2);
     }
 
     @Override
     public void init(FixedKeyProcessorContext<String, F> context) {
         this.context = context;
         this.seen = context.getStateStore(storeName);
+        // Called once the store is restored: it holds every id this task has put.
+        filter = new SeenIdsFilter(WindowStores.segmentInterval(formerRetention(horizon)),
+                retention(horizon, lateMargin).toMillis(), filterMemory);
+        long started = System.nanoTime();
+        long ids = 0;
+        try (KeyValueIterator<Windowed<String>, Long> all = seen.all()) {
+            while (all.hasNext() && !filter.gaveUp()) {
+                Windowed<String> id = all.next().key;
+                filter.add(id.key(), id.window().start());
+                ids++;
+            }
+        }
+        if (filter.gaveUp()) {
+            warnGaveUp();
+        } else if (ids > 0) {
+            LOG.info("task {}: {} ids of {} in its first-sighting filter ({} bytes) in {} ms", context.taskId(), ids, storeName,
+                    filter.bytes(), (System.nanoTime() - started) / 1_000_000);
+        }
     }
 
     @Override
     public void process(FixedKeyRecord<String, F> record) {
         F fact = record.value();
         String id = fact.project() + '/' + fact.eventId();
-        try (WindowStoreIterator<Long> earlier = seen.fetch(id, 0L, Long.MAX_VALUE)) {
-            if (earlier.hasNext()) {
-                return; // a retry of an event already counted
+        if (filter.mightContain(id)) {
+            try (WindowStoreIterator<Long> earlier = seen.fetch(id, 0L, Long.MAX_VALUE)) {
+                if (earlier.hasNext()) {
+                    return; // a retry of an event already counted
+                }
             }
+        }
+        boolean hadGivenUp = filter.gaveUp();
+        filter.add(id, fact.receivedAt()); // before the store: never an id in the store and not in the filter
+        if (filter.gaveUp() && !hadGivenUp) {
+            warnGaveUp();
         }
         seen.put(id, fact.receivedAt(), fact.receivedAt());
         context.forward(record);
+    }
+
+    private void warnGaveUp() {
+        if (filterMemory.limit() == 0) {
+            return; // turned off
+        }
+        LOG.warn("task {}: the first-sighting filters' memory ({} bytes, SLUICE_PROCESSOR_DEDUP_FILTER_BYTES) is spent: every "
+                + "record of this task reads {} until the task starts again (correct, slower)", context.taskId(),
+                filterMemory.limit(), storeName);
+    }
+
+    @Override
+    public void close() {
+        if (filter != null) {
+            filter.close();
+        }
     }
 }

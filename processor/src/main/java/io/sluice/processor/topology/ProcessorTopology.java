@@ -72,17 +72,26 @@ public final class ProcessorTopology {
     private ProcessorTopology() {
     }
 
+    /** What the first-sighting filters of an instance may take unless configured: enough for about 55 million ids. */
+    public static final long DEFAULT_FILTER_MEMORY_BYTES = 64L * 1024 * 1024;
+
     public static Topology build(Topics topics, Duration horizon) {
         return build(topics, horizon, 0, DEFAULT_LATE_MARGIN, new DeadLetterCounts());
+    }
+
+    public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
+                                 DeadLetterCounts deadLetters) {
+        return build(topics, horizon, generation, lateMargin, deadLetters, new FilterMemory(DEFAULT_FILTER_MEMORY_BYTES));
     }
 
     /**
      * @param generation of the aggregate rows' versions (raise it to recompute, see {@link Generations})
      * @param lateMargin how long a minute stays open beyond the horizon (see {@link #DEFAULT_LATE_MARGIN})
      * @param deadLetters counts the records sent to the dead letters
+     * @param filterMemory what the instance's first-sighting filters may take ({@link SeenIdsFilter})
      */
     public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
-                                 DeadLetterCounts deadLetters) {
+                                 DeadLetterCounts deadLetters, FilterMemory filterMemory) {
         StreamsBuilder builder = new StreamsBuilder();
         Duration minute = Duration.ofMinutes(1);
         TimeWindows minutes = TimeWindows.ofSizeAndGrace(minute, horizon.plus(lateMargin));
@@ -91,7 +100,7 @@ public final class ProcessorTopology {
         Duration formerRetention = minute.plus(horizon);
 
         KStream<String, TransactionFact> transactions = firstSightings(builder, topics.transactions(),
-                TransactionParser::parse, SEEN_TRANSACTIONS, topics.deadLetters(), horizon, lateMargin, deadLetters);
+                TransactionParser::parse, SEEN_TRANSACTIONS, topics.deadLetters(), horizon, lateMargin, deadLetters, filterMemory);
         transactions.to(topics.history(), Produced.with(Serdes.String(), TRANSACTIONS).withName("history"));
         // Only the status travels through the repartition topic (0 for none: a null value would be
         // dropped by the aggregation), not the whole fact: far less to serialize and move.
@@ -112,7 +121,7 @@ public final class ProcessorTopology {
                 .to(topics.traffic(), Produced.with(Serdes.String(), JsonSerde.of(TrafficRow.class)).withName("traffic-1m-out"));
 
         KStream<String, ErrorFact> errors = firstSightings(builder, topics.errors(),
-                ErrorParser::parse, SEEN_ERRORS, topics.deadLetters(), horizon, lateMargin, deadLetters);
+                ErrorParser::parse, SEEN_ERRORS, topics.deadLetters(), horizon, lateMargin, deadLetters, filterMemory);
         errors.to(topics.errorHistory(), Produced.with(Serdes.String(), ERRORS).withName("error-history"));
         errors.map((token, fact) -> KeyValue.pair(new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), 1),
                         Named.as("error-type"))
@@ -135,7 +144,8 @@ public final class ProcessorTopology {
     private static <F extends Fact> KStream<String, F> firstSightings(StreamsBuilder builder, String rawTopic,
                                                                       RawParser<F> parser, String seenStore,
                                                                       String deadLetters, Duration horizon,
-                                                                      Duration lateMargin, DeadLetterCounts counts) {
+                                                                      Duration lateMargin, DeadLetterCounts counts,
+                                                                      FilterMemory filterMemory) {
         builder.addStateStore(FirstSighting.store(seenStore, horizon, lateMargin));
         return builder
                 .stream(rawTopic, Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(rawTopic + "-raw"))
@@ -148,6 +158,6 @@ public final class ProcessorTopology {
                 .defaultBranch(Branched.as("ok"))
                 .get(rawTopic + "-parsed-ok")
                 .mapValues(Parsed::fact, Named.as(rawTopic + "-fact"))
-                .processValues(() -> new FirstSighting<>(seenStore), Named.as(rawTopic + "-first-sighting"), seenStore);
+                .processValues(() -> new FirstSighting<>(seenStore, horizon, lateMargin, filterMemory), Named.as(rawTopic + "-first-sighting"), seenStore);
     }
 }

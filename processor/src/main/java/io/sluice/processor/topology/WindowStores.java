@@ -34,7 +34,7 @@ final class WindowStores {
     }
 
     /** As {@code Stores} computes it. */
-    private static long segmentInterval(Duration retention) {
+    static long segmentInterval(Duration retention) {
         return Math.max(retention.toMillis() / 2, 60_000L);
     }
 }

@@ -1,0 +1,146 @@
+package io.sluice.processor.topology;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import com.google.common.hash.BloomFilter;
+import com.google.common.hash.Funnels;
+
+/**
+ * The (project, event id)s of one task's first-sighting store as Bloom filters in memory, so the
+ * usual case, an id never seen, is answered without reading the store: a lookup there opens a
+ * RocksDB iterator in each of its three to four segments (about a fifth of a record's
+ * stream-thread time, docs/performance.md). Never a false "not seen": every id the store holds
+ * is added (the restored ones by a scan when the task starts, the rest as they are put), and a
+ * span's filter is forgotten only a span after the store has dropped the segment. "Maybe seen"
+ * (a sighting, or about 1% of the others) is for the store to settle, as before.
+ *
+ * <p>One filter per span of receive time (the store's segment interval), sized from the span
+ * before it; a full filter is followed by one twice as large. The memory is the instance's
+ * {@link FilterMemory}: when it is spent the filter gives up, answers "maybe" to everything, and
+ * the store decides every record until the task starts again.
+ */
+final class SeenIdsFilter {
+    static final double FALSE_POSITIVE_RATE = 0.01;
+    static final long SMALLEST_CAPACITY = 65_536;
+
+    private final long spanMillis;
+    private final long retentionMillis;
+    private final FilterMemory memory;
+    private final TreeMap<Long, List<Block>> bySpan = new TreeMap<>();
+    private long latest = Long.MIN_VALUE;
+    private boolean givenUp;
+
+    private static final class Block {
+        final BloomFilter<CharSequence> ids;
+        final long capacity;
+        final long bytes;
+        long count;
+
+        Block(long capacity, long bytes) {
+            this.ids = BloomFilter.create(Funnels.unencodedCharsFunnel(), capacity, FALSE_POSITIVE_RATE);
+            this.capacity = capacity;
+            this.bytes = bytes;
+        }
+    }
+
+    /**
+     * @param spanMillis the store's segment interval
+     * @param retentionMillis the store's retention
+     */
+    SeenIdsFilter(long spanMillis, long retentionMillis, FilterMemory memory) {
+        this.spanMillis = spanMillis;
+        this.retentionMillis = retentionMillis;
+        this.memory = memory;
+    }
+
+    /** False only for an id never added (or added a span longer ago than the store keeps it). */
+    boolean mightContain(String id) {
+        if (givenUp) {
+            return true;
+        }
+        for (List<Block> blocks : bySpan.values()) {
+            for (Block block : blocks) {
+                if (block.ids.mightContain(id)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Adds an id the store holds under {@code receivedAt}; gives up instead when the memory is spent. */
+    void add(String id, long receivedAt) {
+        if (givenUp) {
+            return;
+        }
+        long span = Math.floorDiv(receivedAt, spanMillis);
+        List<Block> blocks = bySpan.computeIfAbsent(span, s -> new ArrayList<>(1));
+        Block last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
+        if (last == null || last.count >= last.capacity) {
+            last = newBlock(last == null ? firstCapacity(span) : last.capacity * 2);
+            if (last == null) {
+                giveUp();
+                return;
+            }
+            blocks.add(last);
+        }
+        last.ids.put(id);
+        last.count++;
+        if (receivedAt > latest) {
+            latest = receivedAt;
+            forgetExpiredSpans();
+        }
+    }
+
+    boolean gaveUp() {
+        return givenUp;
+    }
+
+    long bytes() {
+        return bySpan.values().stream().flatMap(List::stream).mapToLong(block -> block.bytes).sum();
+    }
+
+    /** Gives the memory back (the task closes). */
+    void close() {
+        bySpan.values().forEach(blocks -> blocks.forEach(block -> memory.giveBack(block.bytes)));
+        bySpan.clear();
+    }
+
+    private void giveUp() {
+        close();
+        givenUp = true;
+    }
+
+    /** As many as the span before held (a quarter more), at least {@link #SMALLEST_CAPACITY}. */
+    private long firstCapacity(long span) {
+        Map.Entry<Long, List<Block>> before = bySpan.lowerEntry(span);
+        long count = before == null ? 0 : before.getValue().stream().mapToLong(block -> block.count).sum();
+        return Math.max(SMALLEST_CAPACITY, count + count / 4);
+    }
+
+    private Block newBlock(long capacity) {
+        long bytes = bytesOf(capacity);
+        return memory.take(bytes) ? new Block(capacity, bytes) : null;
+    }
+
+    /** What a Bloom filter of {@code capacity} ids at {@link #FALSE_POSITIVE_RATE} takes (as Guava sizes it). */
+    static long bytesOf(long capacity) {
+        double bits = -capacity * Math.log(FALSE_POSITIVE_RATE) / (Math.log(2) * Math.log(2));
+        return ((long) Math.ceil(bits / 64) + 1) * Long.BYTES;
+    }
+
+    /**
+     * The store drops a segment once all of it is older than its stream time less the retention;
+     * a span's filter goes one span later, so it never forgets what the store can still return.
+     * (Its latest time is never ahead of the store's: both see the same puts, the store also the restored ones.)
+     */
+    private void forgetExpiredSpans() {
+        long oldestKept = Math.floorDiv(latest - retentionMillis, spanMillis) - 1;
+        while (!bySpan.isEmpty() && bySpan.firstKey() < oldestKept) {
+            bySpan.pollFirstEntry().getValue().forEach(block -> memory.giveBack(block.bytes));
+        }
+    }
+}
