@@ -36,6 +36,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 
 import io.sluice.config.Setting;
 import io.sluice.gateway.ops.GatewayMetrics;
+import io.sluice.metrics.LastMeasurement;
 import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.ops.StreamThreadFailures;
@@ -116,7 +117,7 @@ class DeploymentFilesIT {
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
             props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("deployment-files").toString());
             try (KafkaStreams streams = new KafkaStreams(builder.build(), props)) { // never started
-                ProcessorMeters.bind(processor, streams, new DeadLetterCounts(), new StreamThreadFailures());
+                ProcessorMeters.bind(processor, streams, new LastMeasurement(), new DeadLetterCounts(), new StreamThreadFailures());
                 text.append(processor.scrapeText());
             }
         }
