@@ -94,8 +94,9 @@ class DeploymentFilesIT {
             }
         }));
         assertEquals(Set.of("sluice_gateway_requests_total", "sluice_gateway_kafka_produce_duration_seconds_bucket",
-                "sluice_processor_input_lag_records", "sluice_sink_lag_records", "sluice_sink_insert_duration_seconds_bucket",
-                "sluice_sink_last_progress_age_seconds"), named);
+                "sluice_processor_input_lag_records", "sluice_processor_input_lag_age_seconds", "sluice_sink_lag_records",
+                "sluice_sink_lag_age_seconds", "sluice_sink_insert_duration_seconds_bucket", "sluice_sink_last_progress_age_seconds"),
+                named);
         Set<String> exposed = exposedMetricNames();
         for (String name : named) {
             assertTrue(exposed.contains(name), name + " is not among " + exposed);
