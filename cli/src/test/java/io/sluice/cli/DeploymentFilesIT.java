@@ -36,6 +36,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 
 import io.sluice.config.Setting;
 import io.sluice.gateway.ops.GatewayMetrics;
+import io.sluice.metrics.LastMeasurement;
 import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.ops.StreamThreadFailures;
@@ -93,8 +94,9 @@ class DeploymentFilesIT {
             }
         }));
         assertEquals(Set.of("sluice_gateway_requests_total", "sluice_gateway_kafka_produce_duration_seconds_bucket",
-                "sluice_processor_input_lag_records", "sluice_sink_lag_records", "sluice_sink_insert_duration_seconds_bucket",
-                "sluice_sink_last_progress_age_seconds"), named);
+                "sluice_processor_input_lag_records", "sluice_processor_input_lag_age_seconds", "sluice_sink_lag_records",
+                "sluice_sink_lag_age_seconds", "sluice_sink_insert_duration_seconds_bucket", "sluice_sink_last_progress_age_seconds"),
+                named);
         Set<String> exposed = exposedMetricNames();
         for (String name : named) {
             assertTrue(exposed.contains(name), name + " is not among " + exposed);
@@ -116,7 +118,7 @@ class DeploymentFilesIT {
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
             props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("deployment-files").toString());
             try (KafkaStreams streams = new KafkaStreams(builder.build(), props)) { // never started
-                ProcessorMeters.bind(processor, streams, new DeadLetterCounts(), new StreamThreadFailures());
+                ProcessorMeters.bind(processor, streams, new LastMeasurement(), new DeadLetterCounts(), new StreamThreadFailures());
                 text.append(processor.scrapeText());
             }
         }

@@ -2,6 +2,7 @@ package io.sluice.processor;
 
 import java.time.Duration;
 import java.util.Properties;
+import java.util.Set;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -18,7 +19,9 @@ import com.clickhouse.client.api.Client;
 import io.sluice.config.Topics;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
+import io.sluice.metrics.LastMeasurement;
 import io.sluice.metrics.PrometheusMetrics;
+import io.sluice.processor.ops.InputLag;
 import io.sluice.processor.ops.ProcessorAdmin;
 import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.ops.StreamThreadFailures;
@@ -46,10 +49,12 @@ public final class Processor implements AutoCloseable {
     private final Client clickHouse;
     private final ProcessorAdmin admin;
     private final PrometheusMetrics metrics;
+    private final InputLag inputLag;
 
     private Processor(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse, ProcessorAdmin admin,
-                      PrometheusMetrics metrics) {
+                      PrometheusMetrics metrics, InputLag inputLag) {
         this.metrics = metrics;
+        this.inputLag = inputLag;
         this.streams = streams;
         this.sink = sink;
         this.sinkThread = sinkThread;
@@ -78,7 +83,10 @@ public final class Processor implements AutoCloseable {
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         PrometheusMetrics metrics = new PrometheusMetrics();
-        ProcessorMeters.bind(metrics, streams, deadLetters, threadFailures);
+        LastMeasurement inputLagMeasured = new LastMeasurement();
+        ProcessorMeters.bind(metrics, streams, inputLagMeasured, deadLetters, threadFailures);
+        InputLag inputLag = InputLag.start(config.kafka(), config.applicationId(), Set.of(topics.transactions(), topics.errors()),
+                streams, inputLagMeasured);
         streams.start();
 
         ClickHouseSink sink = new ClickHouseSink(clickHouse, config.kafka(),
@@ -91,6 +99,7 @@ public final class Processor implements AutoCloseable {
             admin = ProcessorAdmin.start(config.adminHost(), config.adminPort(), streams, metrics, sink.metrics(), sinkThread::isAlive,
                     threadFailures);
         } catch (java.io.IOException e) {
+            inputLag.close();
             streams.close(Duration.ofSeconds(10));
             sink.close();
             clickHouse.close();
@@ -98,7 +107,7 @@ public final class Processor implements AutoCloseable {
             throw new java.io.UncheckedIOException("cannot open the processor's admin port " + config.adminPort(), e);
         }
         LOG.info("processor started: {} and {} → {}", topics.transactions(), topics.errors(), config.clickHouse());
-        return new Processor(streams, sink, sinkThread, clickHouse, admin, metrics);
+        return new Processor(streams, sink, sinkThread, clickHouse, admin, metrics, inputLag);
     }
 
     /** The processor's Kafka Streams settings (the bench runs its Streams ceilings with them too). */
@@ -159,6 +168,7 @@ public final class Processor implements AutoCloseable {
     @Override
     public void close() {
         admin.close();
+        inputLag.close();
         // Leave the group: the partitions move to the other instances (or to this one's restart)
         // at once, instead of after the 45 s session timeout.
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))

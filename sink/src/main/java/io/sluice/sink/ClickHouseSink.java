@@ -312,7 +312,9 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
      * Records not yet written to ClickHouse, the most of any partition: from the partition's end
      * (read_committed: the last stable offset) back to the first record not committed. Rows read
      * and held while ClickHouse is away count: the consumer's own records-lag-max would not, and
-     * it stops being measured at all while the partitions are paused.
+     * it stops being measured at all while the partitions are paused. A round that cannot measure
+     * every partition (Kafka unreachable) records nothing: the gauge keeps its last value, and
+     * sluice_sink_lag_age_seconds says how old that is.
      */
     private void measureLag() {
         if (System.nanoTime() - lagMeasuredNanos < LAG_REFRESH.toNanos() || consumer.assignment().isEmpty()) {
@@ -331,7 +333,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         } catch (WakeupException | InterruptException e) {
             throw e;
         } catch (KafkaException e) {
-            return; // Kafka unreachable: keep the last value, the next round asks again
+            return; // Kafka unreachable: the last value stays and its age grows; the next round asks again
         }
         long most = 0;
         for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
@@ -342,8 +344,10 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
                         : consumer.position(end.getKey(), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             } catch (WakeupException | InterruptException e) {
                 throw e;
-            } catch (KafkaException | IllegalStateException e) {
-                continue; // not known yet (or no longer assigned)
+            } catch (IllegalStateException e) {
+                continue; // no longer assigned: not this instance's to write
+            } catch (KafkaException e) {
+                return; // not known in time: the most without this partition may be too low, so no measurement
             }
             most = Math.max(most, end.getValue() - written);
         }

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -13,6 +12,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.sluice.metrics.Buckets;
+import io.sluice.metrics.LastMeasurement;
 
 /**
  * What the sink did: rows and batches per table, insert latency and failures, rows refused by
@@ -26,7 +26,7 @@ public final class SinkMetrics {
     private final Map<String, Counter> deadLetters = new ConcurrentHashMap<>();
     private final DistributionSummary batchRows;
     private final Timer insertDuration;
-    private final AtomicLong lag = new AtomicLong();
+    private final LastMeasurement lag = new LastMeasurement();
     private final Duration stallTimeout;
     /** When the sink last committed, or last had nothing waiting. */
     private volatile long lastProgressNanos = System.nanoTime();
@@ -39,8 +39,12 @@ public final class SinkMetrics {
                 .serviceLevelObjectives(Buckets.SIZE).register(registry);
         this.insertDuration = Timer.builder("sluice.sink.insert.duration").description("Time of one ClickHouse insert.")
                 .serviceLevelObjectives(Buckets.LATENCY).register(registry);
-        Gauge.builder("sluice.sink.lag.records", lag, AtomicLong::get)
-                .description("Records in the output topics not yet written to ClickHouse (max over partitions).").register(registry);
+        Gauge.builder("sluice.sink.lag.records", lag, LastMeasurement::value)
+                .description("Records in the output topics not yet written to ClickHouse (max over partitions), "
+                        + "as last measured: see sluice_sink_lag_age_seconds.").register(registry);
+        Gauge.builder("sluice.sink.lag.age.seconds", lag, LastMeasurement::ageSeconds)
+                .description("Seconds since sluice_sink_lag_records was last measured (each second while Kafka answers); "
+                        + "above a few seconds the lag is unknown, not current.").register(registry);
         Gauge.builder("sluice.sink.last.progress.age.seconds", this, metrics -> metrics.sinceProgress().toMillis() / 1000.0)
                 .description("Seconds since the sink last committed while rows waited.").register(registry);
         Gauge.builder("sluice.sink.stalled", this, metrics -> metrics.stalled().isPresent() ? 1 : 0)
@@ -67,8 +71,9 @@ public final class SinkMetrics {
         return counters.computeIfAbsent(table, key -> Counter.builder(name).description(description).tag("table", table).register(registry));
     }
 
+    /** The lag was measured; while it cannot be, the last value stays and its age grows. */
     void lag(long records) {
-        lag.set(records);
+        lag.measured(records);
     }
 
     /** The sink committed, or has nothing to do: it is not behind. */

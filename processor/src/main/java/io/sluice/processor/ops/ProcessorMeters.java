@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.sluice.metrics.LastMeasurement;
 import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.topology.DeadLetterCounts;
 
@@ -21,13 +22,19 @@ public final class ProcessorMeters {
     private ProcessorMeters() {
     }
 
-    public static void bind(PrometheusMetrics prometheus, KafkaStreams streams, DeadLetterCounts deadLetters,
+    /** @param inputLag what {@link InputLag} last measured */
+    public static void bind(PrometheusMetrics prometheus, KafkaStreams streams, LastMeasurement inputLag, DeadLetterCounts deadLetters,
                             StreamThreadFailures threadFailures) {
         MeterRegistry registry = prometheus.registry();
         Gauge.builder("sluice.processor.streams.running", streams, s -> s.state() == KafkaStreams.State.RUNNING ? 1 : 0)
                 .description("1 while Kafka Streams is RUNNING.").register(registry);
-        Gauge.builder("sluice.processor.input.lag.records", streams, ProcessorMeters::inputLag)
-                .description("Raw records not yet processed (max over partitions).").register(registry);
+        Gauge.builder("sluice.processor.input.lag.records", inputLag, LastMeasurement::value)
+                .description("Raw records waiting for this instance: over the raw topics' partitions its stream threads own, "
+                        + "the sum of end offset minus committed offset, as last measured: see sluice_processor_input_lag_age_seconds.")
+                .register(registry);
+        Gauge.builder("sluice.processor.input.lag.age.seconds", inputLag, LastMeasurement::ageSeconds)
+                .description("Seconds since sluice_processor_input_lag_records was last measured (each second while Kafka answers); "
+                        + "above a few seconds the lag is unknown, not current.").register(registry);
         String deadLettersHelp = "Input records the processor sent to the dead-letter topic, by reason.";
         FunctionCounter.builder("sluice.processor.dead.letters", deadLetters, DeadLetterCounts::unparseableCount)
                 .description(deadLettersHelp).tag("reason", "unparseable").register(registry);
@@ -40,13 +47,5 @@ public final class ProcessorMeters {
                 .description("Stream threads that failed and were replaced; a task failing on each new thread makes /readyz 503.")
                 .register(registry);
         prometheus.bind(new KafkaStreamsMetrics(streams, Tags.empty(), prometheus.kafkaRefresh(), PrometheusMetrics.KAFKA_REFRESH));
-    }
-
-    private static long inputLag(KafkaStreams streams) {
-        return streams.metrics().entrySet().stream()
-                .filter(e -> e.getKey().name().equals("records-lag-max") && e.getKey().group().equals("consumer-fetch-manager-metrics")
-                        && e.getKey().tags().size() == 1)
-                .mapToLong(e -> e.getValue().metricValue() instanceof Double d && !d.isNaN() ? d.longValue() : 0L)
-                .max().orElse(0L);
     }
 }

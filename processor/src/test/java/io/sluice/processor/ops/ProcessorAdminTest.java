@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.sluice.metrics.LastMeasurement;
 import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.sink.SinkMetrics;
@@ -56,7 +57,7 @@ class ProcessorAdminTest {
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMetrics();
         threadFailures = new StreamThreadFailures(now::get);
-        ProcessorMeters.bind(metrics, streams, new DeadLetterCounts(), threadFailures);
+        ProcessorMeters.bind(metrics, streams, new LastMeasurement(), new DeadLetterCounts(), threadFailures);
         admin = ProcessorAdmin.start("127.0.0.1", 0, streams, metrics, new SinkMetrics(Duration.ofMinutes(1), metrics.registry()),
                 () -> true, threadFailures);
     }
