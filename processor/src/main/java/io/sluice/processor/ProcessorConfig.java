@@ -58,8 +58,8 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
     public static final Setting DEDUP_FILTER_BYTES = new Setting("SLUICE_PROCESSOR_DEDUP_FILTER_BYTES",
             Long.toString(ProcessorTopology.DEFAULT_FILTER_MEMORY_BYTES),
             "Heap bytes (within -Xmx) for the Bloom filters that spare the deduplication store a read for ids never seen: about "
-                    + "1.2 bytes per id received within horizon + margin; once spent, a task reads the store for every record until "
-                    + "it restarts (correct, slower; logged). 0 turns them off.");
+                    + "3 bytes per event received within horizon + margin (the default: some 20 million); once spent, a task reads "
+                    + "the store for every record until it restarts (correct, slower; logged). 0 turns them off.");
 
     public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, GENERATION, STATE_DIR, THREADS, COMMIT_INTERVAL, LATE_MARGIN,
             SINK_BATCH_ROWS, SINK_BATCH_BYTES, SINK_BATCH_INTERVAL, SINK_STALL_TIMEOUT,

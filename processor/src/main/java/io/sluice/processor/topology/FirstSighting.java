@@ -3,11 +3,11 @@ package io.sluice.processor.topology;
 import java.time.Duration;
 
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.processor.Cancellable;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
@@ -31,6 +31,8 @@ import io.sluice.processor.rows.Fact;
  */
 final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F, F> {
     private static final Logger LOG = LoggerFactory.getLogger(FirstSighting.class);
+    /** How often a slice of the restored store is read into the filter: about half the stream thread's time while it fills. */
+    private static final Duration SLICE_INTERVAL = Duration.ofMillis(50);
 
     private final String storeName;
     private final Duration horizon;
@@ -38,6 +40,9 @@ final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F
     private final FilterMemory filterMemory;
     private WindowStore<String, Long> seen;
     private SeenIdsFilter filter;
+    private StoreScan scan;
+    private Cancellable filling;
+    private long fillingSince;
     private FixedKeyProcessorContext<String, F> context;
 
     FirstSighting(String storeName, Duration horizon, Duration lateMargin, FilterMemory filterMemory) {
@@ -67,23 +72,32 @@ final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F
     public void init(FixedKeyProcessorContext<String, F> context) {
         this.context = context;
         this.seen = context.getStateStore(storeName);
-        // Called once the store is restored: it holds every id this task has put.
-        filter = new SeenIdsFilter(WindowStores.segmentInterval(formerRetention(horizon)),
-                retention(horizon, lateMargin).toMillis(), filterMemory);
-        long started = System.nanoTime();
-        long ids = 0;
-        try (KeyValueIterator<Windowed<String>, Long> all = seen.all()) {
-            while (all.hasNext() && !filter.gaveUp()) {
-                Windowed<String> id = all.next().key;
-                filter.add(id.key(), id.window().start());
-                ids++;
-            }
+        long spanMillis = WindowStores.segmentInterval(formerRetention(horizon));
+        long retentionMillis = retention(horizon, lateMargin).toMillis();
+        filter = new SeenIdsFilter(spanMillis, retentionMillis, filterMemory);
+        // Called once the store is restored: it holds every id this task has put. Until they are
+        // all in the filter, it answers "maybe" and the store decides.
+        scan = StoreScan.of(seen, filter, spanMillis, retentionMillis);
+        if (scan == null) {
+            filter.complete();
+            return;
         }
+        fillingSince = System.nanoTime();
+        filling = context.schedule(SLICE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> readSlice());
+    }
+
+    /** One slice of the restored store into the filter; after the last, the filter answers. */
+    private void readSlice() {
+        if (!scan.readSlice()) {
+            return;
+        }
+        filling.cancel();
+        filter.complete();
         if (filter.gaveUp()) {
             warnGaveUp();
-        } else if (ids > 0) {
-            LOG.info("task {}: {} ids of {} in its first-sighting filter ({} bytes) in {} ms", context.taskId(), ids, storeName,
-                    filter.bytes(), (System.nanoTime() - started) / 1_000_000);
+        } else {
+            LOG.info("task {}: {} ids of {} in its first-sighting filter ({} bytes) after {} ms", context.taskId(),
+                    scan.idsRead(), storeName, filter.bytes(), (System.nanoTime() - fillingSince) / 1_000_000);
         }
     }
 

@@ -12,10 +12,11 @@ import com.google.common.hash.Funnels;
  * The (project, event id)s of one task's first-sighting store as Bloom filters in memory, so the
  * usual case, an id never seen, is answered without reading the store: a lookup there opens a
  * RocksDB iterator in each of its three to four segments (about a fifth of a record's
- * stream-thread time, docs/performance.md). Never a false "not seen": every id the store holds
- * is added (the restored ones by a scan when the task starts, the rest as they are put), and a
- * span's filter is forgotten only a span after the store has dropped the segment. "Maybe seen"
- * (a sighting, or about 1% of the others) is for the store to settle, as before.
+ * stream-thread time, docs/performance.md). Never a false "not seen": it answers "maybe" to
+ * everything until {@link #complete} (the restored ids are all in: {@link StoreScan}), the rest
+ * are added as they are put, and a span's filter is forgotten only a span after the store has
+ * dropped the segment. "Maybe seen" (a sighting, or a few percent of the others) is for the store
+ * to settle, as before.
  *
  * <p>One filter per span of receive time (the store's segment interval), sized from the span
  * before it; a full filter is followed by one twice as large. The memory is the instance's
@@ -23,6 +24,7 @@ import com.google.common.hash.Funnels;
  * the store decides every record until the task starts again.
  */
 final class SeenIdsFilter {
+    /** At a filter's capacity; a span sized from a busier one before it has fewer. */
     static final double FALSE_POSITIVE_RATE = 0.01;
     static final long SMALLEST_CAPACITY = 65_536;
 
@@ -31,6 +33,7 @@ final class SeenIdsFilter {
     private final FilterMemory memory;
     private final TreeMap<Long, List<Block>> bySpan = new TreeMap<>();
     private long latest = Long.MIN_VALUE;
+    private boolean complete;
     private boolean givenUp;
 
     private static final class Block {
@@ -58,7 +61,7 @@ final class SeenIdsFilter {
 
     /** False only for an id never added (or added a span longer ago than the store keeps it). */
     boolean mightContain(String id) {
-        if (givenUp) {
+        if (givenUp || !complete) {
             return true;
         }
         for (List<Block> blocks : bySpan.values()) {
@@ -93,6 +96,11 @@ final class SeenIdsFilter {
             latest = receivedAt;
             forgetExpiredSpans();
         }
+    }
+
+    /** Every id the store held when the task started has been added: "not seen" may be answered from now on. */
+    void complete() {
+        complete = true;
     }
 
     boolean gaveUp() {
@@ -135,7 +143,9 @@ final class SeenIdsFilter {
     /**
      * The store drops a segment once all of it is older than its stream time less the retention;
      * a span's filter goes one span later, so it never forgets what the store can still return.
-     * (Its latest time is never ahead of the store's: both see the same puts, the store also the restored ones.)
+     * Its latest time may be ahead of the store's after a restart on local state (the store's
+     * stream time starts again at its next put), but not of the newest id on disk, against which
+     * the store last dropped segments.
      */
     private void forgetExpiredSpans() {
         long oldestKept = Math.floorDiv(latest - retentionMillis, spanMillis) - 1;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class SeenIdsFilterTest {
@@ -15,6 +16,20 @@ class SeenIdsFilterTest {
 
     private final FilterMemory memory = new FilterMemory(64L * 1024 * 1024);
     private final SeenIdsFilter filter = new SeenIdsFilter(SPAN, RETENTION, memory);
+
+    @BeforeEach
+    void restoredIdsAllIn() {
+        filter.complete();
+    }
+
+    @Test
+    void untilTheRestoredIdsAreAllInItAnswersMaybeToEverything() {
+        SeenIdsFilter filling = new SeenIdsFilter(SPAN, RETENTION, memory);
+        filling.add("shop/a", T0);
+        assertTrue(filling.mightContain("shop/b"));
+        filling.complete();
+        assertFalse(filling.mightContain("shop/b"));
+    }
 
     @Test
     void anIdNeverAddedIsNotSeenAndAnAddedOneMaybeIs() {
@@ -64,6 +79,7 @@ class SeenIdsFilterTest {
     void whenItsMemoryIsSpentItAnswersMaybeToEverythingAndGivesTheMemoryBack() {
         FilterMemory small = new FilterMemory(SeenIdsFilter.bytesOf(SeenIdsFilter.SMALLEST_CAPACITY));
         SeenIdsFilter limited = new SeenIdsFilter(SPAN, RETENTION, small);
+        limited.complete();
         for (int i = 0; i <= SeenIdsFilter.SMALLEST_CAPACITY; i++) {
             limited.add("shop/" + i, T0);
         }
@@ -75,6 +91,7 @@ class SeenIdsFilterTest {
     @Test
     void withNoMemoryTheStoreDecidesEveryRecord() {
         SeenIdsFilter off = new SeenIdsFilter(SPAN, RETENTION, new FilterMemory(0));
+        off.complete();
         off.add("shop/a", T0);
         assertTrue(off.mightContain("shop/b"));
     }
