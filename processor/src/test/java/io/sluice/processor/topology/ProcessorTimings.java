@@ -66,6 +66,24 @@ final class ProcessorTimings {
         } catch (NoSuchMethodException before) {
             System.out.println("(no whole-tree parse beside it)");
         }
+        // What the parse is made of: Jackson's tree of the body, and its tokens alone.
+        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        time("parse: Jackson tree only", i -> {
+            try {
+                sink[0] += mapper.readTree(BODY).size();
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        time("parse: tokens only", i -> {
+            try (com.fasterxml.jackson.core.JsonParser tokens = mapper.getFactory().createParser(BODY)) {
+                while (tokens.nextToken() != null) {
+                    sink[0]++;
+                }
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
         time("history JSON write", i -> sink[0] += history.serializer().serialize("t", fact).length);
         time("traffic key write JSON", i -> sink[0] += jsonKeys.serializer().serialize("t", key).length);
         time("traffic key read JSON", i -> sink[0] += jsonKeys.deserializer().deserialize("t", keyBytes).project().length());
