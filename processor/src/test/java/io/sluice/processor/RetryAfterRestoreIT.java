@@ -17,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import io.sluice.config.Settings;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.testkit.Await;
-import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
 
@@ -47,20 +46,14 @@ class RetryAfterRestoreIT {
             try (Processor processor = Processor.start(config)) {
                 raw.transaction(topic, "shop", "a", minute.plusSeconds(1), 200);
                 raw.transaction(topic, "shop", "b", minute.plusSeconds(2), 200);
-                assertEquals("2\t2", Await.until(Duration.ofSeconds(90), "2\t2", () -> counts(engines, db)));
+                assertEquals("2\t2", Await.until(Duration.ofSeconds(90), "2\t2", () -> RequestsAndRows.of(engines, db)));
             }
             values.put(ProcessorConfig.STATE_DIR.name(), secondStateDir.toString()); // nothing local: restored from Kafka
             try (Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)))) {
                 raw.transaction(topic, "shop", "a", minute.plusSeconds(3), 200); // the client's retry
                 raw.transaction(topic, "shop", "c", minute.plusSeconds(4), 200);
-                assertEquals("3\t3", Await.until(Duration.ofSeconds(90), "3\t3", () -> counts(engines, db)));
+                assertEquals("3\t3", Await.until(Duration.ofSeconds(90), "3\t3", () -> RequestsAndRows.of(engines, db)));
             }
         }
-    }
-
-    /** The minute's requests (the newest row) and the stored transactions. */
-    private static String counts(Engines engines, String db) {
-        return ClickHouseQuery.run(engines, "SELECT (SELECT sum(requests) FROM " + db + ".traffic_1m FINAL), "
-                + "(SELECT count() FROM " + db + ".transactions FINAL)");
     }
 }
