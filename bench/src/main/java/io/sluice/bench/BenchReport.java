@@ -91,8 +91,8 @@ final class BenchReport {
 
     /** Where a freshness went: the processor's part (2xx to the count committed in Kafka), the sink's the rest. */
     private void printCounted(Freshness.Result f) {
-        out.printf("%-34s p50 %.0f ms, p99 %.0f ms to the count committed in the traffic topic (the processor's part)%n",
-                "", f.countedP50Millis(), f.countedP99Millis());
+        out.printf("%-34s p50 %.0f ms, p99 %.0f ms to the count committed in the traffic topic (the processor's part; %d markers)%n",
+                "", f.countedP50Millis(), f.countedP99Millis(), f.countedMarkers());
     }
 
     /** The headline: what gateway and processor sustain together, freshness at half of it, per core, memory. */

@@ -39,9 +39,11 @@ final class Freshness {
 
     /**
      * Percentiles of 2xx-to-visible, in milliseconds, over {@code markers} markers, and of 2xx to the
-     * count committed in the traffic topic (the processor's part).
+     * count committed in the traffic topic (the processor's part) over {@code countedMarkers}: those
+     * of the visible markers whose commit the topic's reader saw.
      */
-    record Result(int markers, double p50Millis, double p99Millis, double countedP50Millis, double countedP99Millis) {
+    record Result(int markers, double p50Millis, double p99Millis, int countedMarkers, double countedP50Millis,
+                  double countedP99Millis) {
     }
 
     /** @param markerPrefix starts every marker's environment; unique per measurement in a run */
@@ -93,7 +95,8 @@ final class Freshness {
         counted.interrupt();
         List<Double> delays = delays(acknowledgedAt, visibleAt.keySet(), visibleAt);
         List<Double> countedDelays = delays(acknowledgedAt, visibleAt.keySet(), countedAt);
-        return new Result(delays.size(), median(delays), p99(delays), median(countedDelays), p99(countedDelays));
+        return new Result(delays.size(), median(delays), p99(delays), countedDelays.size(), median(countedDelays),
+                p99(countedDelays));
     }
 
     /** Milliseconds from each marker's 2xx to its time in {@code at}, for the markers in {@code markers}, sorted. */

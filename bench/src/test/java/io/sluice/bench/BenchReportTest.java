@@ -34,14 +34,14 @@ class BenchReportTest {
             ceiling.put(connections, wrk(connections * 1000));
             gateway.put(connections, wrk(connections * 500));
         }
-        LoadedFreshness freshness = new LoadedFreshness(new Freshness.Result(40, 300, 900, 200, 600), 60_000);
+        LoadedFreshness freshness = new LoadedFreshness(new Freshness.Result(40, 300, 900, 38, 200, 600), 60_000);
         Map<Integer, Double> gatewayCores = new LinkedHashMap<>();
         PipelineRun.CONNECTIONS.forEach(connections -> gatewayCores.put(connections, 0.5));
         SustainedRate.Result sustained = new SustainedRate.Result(12_000, 25_000, List.of(
                 new SustainedRate.Step(15_000, 14_000, 40_000, 14_000, false, 1.0, 1.5, wrk(14_000)),
                 new SustainedRate.Step(7_500, 7_500, 100, 7_500, true, 0.5, 1.0, wrk(7_500)),
                 new SustainedRate.Step(12_000, 12_000, 2_000, 12_000, true, 0.8, 1.2, wrk(12_000))));
-        LoadedFreshness halfSustained = new LoadedFreshness(new Freshness.Result(90, 800, 1_900, 500, 1_200), 6_000);
+        LoadedFreshness halfSustained = new LoadedFreshness(new Freshness.Result(90, 800, 1_900, 87, 500, 1_200), 6_000);
         PipelineResults pipeline = new PipelineResults(gateway, wrk(16_000), wrk(100_000), 200 * 1024, 300 * 1024,
                 Map.of(0, 600_000L, 1, 400_000L), 25_000, 700 * 1024, 800 * 1024, 128_000, freshness, freshness, gatewayCores, 1.25, sustained,
                 halfSustained, new MemoryBudget(512, 256, 200));
@@ -146,10 +146,11 @@ class BenchReportTest {
         List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
         int half = lines.indexOf("freshness at half the sustained    p50 800 ms, p99 1900 ms (90 markers, load 6000 req/s; "
                 + "target p99 <= 2000 ms: met)");
-        assertEquals(" ".repeat(35) + "p50 500 ms, p99 1200 ms to the count committed in the traffic topic (the processor's part)",
-                lines.get(half + 1), String.join("\n", lines));
+        assertEquals(" ".repeat(35) + "p50 500 ms, p99 1200 ms to the count committed in the traffic topic (the processor's part; "
+                + "87 markers)", lines.get(half + 1), String.join("\n", lines));
         Path file = dir.resolve("run.json");
         assertEquals(1_200, new ObjectMapper().readTree(file.toFile()).at("/freshness_half_sustained/freshness/countedP99Millis").asDouble());
+        assertEquals(87, new ObjectMapper().readTree(file.toFile()).at("/freshness_half_sustained/freshness/countedMarkers").asInt());
     }
 
     @Test
