@@ -186,8 +186,11 @@ class KubernetesManifestsTest {
         ProcessorConfig config = ProcessorConfig.from(settings);
         int replicas = processor.getSpec().getReplicas();
         long partitionsPerPod = (settings.getInt(Topics.PARTITIONS) + replicas - 1) / replicas;
-        long storesPerPod = partitionsPerPod * persistentWindowStores(config, stateDir).size();
-        long rocksDbsPerPod = storesPerPod * segmentsPerWindowStore(config);
+        Map<String, Long> rocksDbsPerPartition = ProcessorTopology.rocksDbInstancesAtMost(config.eventTimeHorizon(), config.lateMargin());
+        assertEquals(persistentWindowStores(config, stateDir), rocksDbsPerPartition.keySet(),
+                "every RocksDB store of the topology, and only those, is counted");
+        long storesPerPod = partitionsPerPod * rocksDbsPerPartition.size();
+        long rocksDbsPerPod = partitionsPerPod * rocksDbsPerPartition.values().stream().mapToLong(Long::longValue).sum();
         JvmMemory jvm = JvmMemory.of(env(container, "JAVA_OPTS"), "processor");
         // The shared cache (blocks and memtables) is bounded as a whole; what each RocksDB holds outside it is not.
         long needed = jvm.heap() + jvm.direct() + JVM_REST + config.rocksDbMemoryBytes() + rocksDbsPerPod * OUTSIDE_THE_CACHE_PER_ROCKSDB;
@@ -216,21 +219,9 @@ class KubernetesManifestsTest {
             Set<String> persistent = stores.entrySet().stream().filter(store -> store.getValue().persistent())
                     .map(Map.Entry::getKey).collect(Collectors.toCollection(TreeSet::new));
             persistent.forEach(name -> assertTrue(stores.get(name) instanceof WindowStore,
-                    name + " is no window store: segmentsPerWindowStore does not count its RocksDB instances"));
+                    name + " is no window store: rocksDbInstancesAtMost counts segments"));
             return persistent;
         }
-    }
-
-    /**
-     * How many RocksDB instances one window store has at most: each segment is one, Kafka Streams
-     * keeps those of the retention (ceil(retention / interval)) and the one partly expired. The
-     * processor's window stores keep at most a minute + horizon + late margin, in segments of at
-     * least half of horizon + a minute (io.sluice.processor.topology.WindowStores).
-     */
-    private static long segmentsPerWindowStore(ProcessorConfig config) {
-        long retention = Duration.ofMinutes(1).plus(config.eventTimeHorizon()).plus(config.lateMargin()).toMillis();
-        long interval = Math.max(config.eventTimeHorizon().plusMinutes(1).toMillis() / 2, Duration.ofMinutes(1).toMillis());
-        return (retention + interval - 1) / interval + 1;
     }
 
     @Test

@@ -59,12 +59,12 @@ final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F
     }
 
     /** Measured in receive time, which the gateways' clocks set: the margin covers their skew. */
-    private static Duration retention(Duration horizon, Duration lateMargin) {
+    static Duration retention(Duration horizon, Duration lateMargin) {
         return horizon.plus(lateMargin);
     }
 
     /** Before the margin, the retention was the horizon plus 2 minutes (it sets the segments). */
-    private static Duration formerRetention(Duration horizon) {
+    static Duration formerRetention(Duration horizon) {
         return horizon.plusMinutes(2);
     }
 

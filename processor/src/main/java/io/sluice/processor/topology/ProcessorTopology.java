@@ -1,6 +1,7 @@
 package io.sluice.processor.topology;
 
 import java.time.Duration;
+import java.util.Map;
 
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -99,9 +100,8 @@ public final class ProcessorTopology {
         StreamsBuilder builder = new StreamsBuilder();
         Duration minute = Duration.ofMinutes(1);
         TimeWindows minutes = TimeWindows.ofSizeAndGrace(minute, horizon.plus(lateMargin));
-        // Kept for size + grace, what an open minute needs; before the margin that was minute + horizon.
-        Duration countsRetention = minute.plus(horizon).plus(lateMargin);
-        Duration formerRetention = minute.plus(horizon);
+        Duration countsRetention = countsRetention(horizon, lateMargin);
+        Duration formerRetention = countsFormerRetention(horizon);
 
         KStream<String, TransactionFact> transactions = firstSightings(builder, topics.transactions(),
                 TransactionParser::parse, SEEN_TRANSACTIONS, topics.deadLetters(), horizon, lateMargin, deadLetters, filterMemory);
@@ -142,6 +142,26 @@ public final class ProcessorTopology {
                 .to(topics.errors1m(), Produced.with(Serdes.String(), JsonSerde.of(ErrorRow.class)).withName("errors-1m-out"));
 
         return builder.build();
+    }
+
+    /** Kept for size + grace, what an open minute needs. */
+    private static Duration countsRetention(Duration horizon, Duration lateMargin) {
+        return Duration.ofMinutes(1).plus(horizon).plus(lateMargin);
+    }
+
+    /** Before the margin, the counts were kept a minute + horizon (it sets the segments). */
+    private static Duration countsFormerRetention(Duration horizon) {
+        return Duration.ofMinutes(1).plus(horizon);
+    }
+
+    /**
+     * The most RocksDB instances each of the topology's stores holds in one task (a store's
+     * segments), by store name: what sizing an instance's memory counts per partition it owns.
+     */
+    public static Map<String, Long> rocksDbInstancesAtMost(Duration horizon, Duration lateMargin) {
+        long counts = WindowStores.segmentsAtMost(countsRetention(horizon, lateMargin), countsFormerRetention(horizon));
+        long seen = WindowStores.segmentsAtMost(FirstSighting.retention(horizon, lateMargin), FirstSighting.formerRetention(horizon));
+        return Map.of("traffic-1m", counts, "errors-1m", counts, SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen);
     }
 
     /** Raw records → parsed facts, unusable ones to the dead letters, each (project, event id) once. */

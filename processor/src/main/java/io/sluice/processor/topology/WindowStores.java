@@ -37,4 +37,13 @@ final class WindowStores {
     static long segmentInterval(Duration retention) {
         return Math.max(retention.toMillis() / 2, 60_000L);
     }
+
+    /**
+     * The most segments (each its own RocksDB instance) a store of these retentions holds: Kafka
+     * Streams keeps those the retention spans and the one partly expired.
+     */
+    static long segmentsAtMost(Duration retention, Duration formerRetention) {
+        long interval = segmentInterval(formerRetention);
+        return (retention.toMillis() + interval - 1) / interval + 1;
+    }
 }
