@@ -1,6 +1,7 @@
 package io.sluice.processor;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 
@@ -69,9 +70,10 @@ public final class Processor implements AutoCloseable {
 
         Topics topics = config.kafka().topics();
         DeadLetterCounts deadLetters = new DeadLetterCounts();
+        Properties streamsProperties = streamsProperties(config, deadLetters);
         KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
-                config.lateMargin(), deadLetters, new FilterMemory(config.dedupFilterBytes())), streamsProperties(config, deadLetters));
-        StreamThreadFailures threadFailures = new StreamThreadFailures();
+                config.lateMargin(), deadLetters, new FilterMemory(config.dedupFilterBytes())), streamsProperties);
+        StreamThreadFailures threadFailures = new StreamThreadFailures(sessionTimeout(streamsProperties));
         streams.setUncaughtExceptionHandler(error -> {
             LOG.error("stream thread failed; replacing it", error);
             try {
@@ -111,6 +113,18 @@ public final class Processor implements AutoCloseable {
     }
 
     /** The processor's Kafka Streams settings (the bench runs its Streams ceilings with them too). */
+    /** The stream threads' consumer session timeout, as Kafka Streams reads it from its properties, or the consumer's default. */
+    static Duration sessionTimeout(Properties streamsProperties) {
+        for (String key : List.of(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+                StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG)) {
+            Object value = streamsProperties.get(key);
+            if (value != null) {
+                return Duration.ofMillis(Long.parseLong(value.toString().strip()));
+            }
+        }
+        return StreamThreadFailures.DEFAULT_SESSION_TIMEOUT;
+    }
+
     public static Properties streamsProperties(ProcessorConfig config, DeadLetterCounts deadLetters) {
         Properties props = KafkaClients.streamsProperties(config.kafka());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());

@@ -18,11 +18,13 @@ public final class StreamThreadFailures {
     static final int UNHEALTHY_FAILURES = 3;
     /**
      * A task that fails deterministically fails again as soon as a new thread has it: when the
-     * failed thread's consumer session has timed out (45 s by default; measured: every 45 s), so
-     * five minutes hold 3 failures for session timeouts up to 2.5 min; readiness returns at most
-     * five minutes after the last failure.
+     * failed thread's consumer session has timed out (45 s by default; measured: every 45 s). The
+     * window is five minutes, or three session timeouts when that is longer, so that it always holds
+     * 3 failures of such a loop; readiness returns at most a window after the last failure.
      */
-    static final Duration WINDOW = Duration.ofMinutes(5);
+    static final Duration SHORTEST_WINDOW = Duration.ofMinutes(5);
+    /** The consumer's default session.timeout.ms. */
+    public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(45);
     /**
      * Failures this close to the previous one counted are one event: one cause (a broker gone too
      * long) can fail every stream thread at once, and a failing task comes back no sooner than a
@@ -36,6 +38,7 @@ public final class StreamThreadFailures {
     /** How deep the cause chain is followed (it may be cyclic). */
     private static final int MAX_CAUSES = 20;
 
+    private final Duration window;
     private final LongSupplier nanoTime;
     /** When the failures of the window happened (nanoTime), oldest first; one per {@link #SAME_EVENT}. */
     private final ArrayDeque<Long> recent = new ArrayDeque<>();
@@ -43,11 +46,22 @@ public final class StreamThreadFailures {
     private String last = "";
 
     public StreamThreadFailures() {
-        this(System::nanoTime);
+        this(DEFAULT_SESSION_TIMEOUT);
     }
 
-    StreamThreadFailures(LongSupplier nanoTime) {
+    /** @param sessionTimeout the stream threads' consumer session timeout: how often a failing task fails again */
+    public StreamThreadFailures(Duration sessionTimeout) {
+        this(sessionTimeout, System::nanoTime);
+    }
+
+    StreamThreadFailures(Duration sessionTimeout, LongSupplier nanoTime) {
+        this.window = window(sessionTimeout);
         this.nanoTime = nanoTime;
+    }
+
+    static Duration window(Duration sessionTimeout) {
+        Duration threeSessions = sessionTimeout.multipliedBy(3);
+        return threeSessions.compareTo(SHORTEST_WINDOW) > 0 ? threeSessions : SHORTEST_WINDOW;
     }
 
     /** Called from the uncaught exception handler, on the failed thread. */
@@ -69,17 +83,17 @@ public final class StreamThreadFailures {
         return total;
     }
 
-    /** Why the processor is not ready, while stream threads failed {@link #UNHEALTHY_FAILURES} times within the {@link #WINDOW}. */
+    /** Why the processor is not ready, while stream threads failed {@link #UNHEALTHY_FAILURES} times within the window. */
     public synchronized Optional<String> unhealthy() {
         forgetBefore(nanoTime.getAsLong());
         if (recent.size() < UNHEALTHY_FAILURES) {
             return Optional.empty();
         }
-        return Optional.of("stream threads failed " + recent.size() + " times in the last " + WINDOW.toMinutes() + " min; last: " + last);
+        return Optional.of("stream threads failed " + recent.size() + " times in the last " + window.toMinutes() + " min; last: " + last);
     }
 
     private void forgetBefore(long now) {
-        while (!recent.isEmpty() && now - recent.peekFirst() >= WINDOW.toNanos()) {
+        while (!recent.isEmpty() && now - recent.peekFirst() >= window.toNanos()) {
             recent.removeFirst();
         }
     }

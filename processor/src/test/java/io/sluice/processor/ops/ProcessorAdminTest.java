@@ -56,7 +56,7 @@ class ProcessorAdminTest {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMetrics();
-        threadFailures = new StreamThreadFailures(now::get);
+        threadFailures = new StreamThreadFailures(StreamThreadFailures.DEFAULT_SESSION_TIMEOUT, now::get);
         ProcessorMeters.bind(metrics, streams, new LastMeasurement(), new DeadLetterCounts(), threadFailures);
         admin = ProcessorAdmin.start("127.0.0.1", 0, streams, metrics, new SinkMetrics(Duration.ofMinutes(1), metrics.registry()),
                 () -> true, threadFailures);

@@ -17,7 +17,7 @@ class StreamThreadFailuresTest {
             + "(cause: SerializationException: traffic counts from sluice-traffic-1m-changelog in an unknown format)";
 
     private long now = 1_000_000_000L; // nanoTime may be any number, also negative: only differences count
-    private final StreamThreadFailures failures = new StreamThreadFailures(() -> now);
+    private final StreamThreadFailures failures = new StreamThreadFailures(StreamThreadFailures.DEFAULT_SESSION_TIMEOUT, () -> now);
 
     @Test
     void threeFailuresWithinFiveMinutesMakeTheProcessorUnhealthy() {
@@ -60,6 +60,19 @@ class StreamThreadFailuresTest {
         advance(Duration.ofMinutes(5));
         assertEquals(Optional.empty(), failures.unhealthy());
         assertEquals(4, failures.total(), "the total keeps every failure");
+    }
+
+    @Test
+    void aLongSessionTimeoutWidensTheWindowToHoldThreeOfItsFailures() {
+        StreamThreadFailures slow = new StreamThreadFailures(Duration.ofMinutes(3), () -> now);
+        slow.record(FAILED_TASK);
+        advance(Duration.ofMinutes(3)); // a failing task comes back once a session has timed out
+        slow.record(FAILED_TASK);
+        advance(Duration.ofMinutes(3));
+        slow.record(FAILED_TASK);
+        assertEquals(Optional.of("stream threads failed 3 times in the last 9 min; last: " + LAST), slow.unhealthy());
+        advance(Duration.ofMinutes(3));
+        assertEquals(Optional.empty(), slow.unhealthy(), "the first failure is 9 min old");
     }
 
     @Test
