@@ -309,11 +309,15 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     }
 
     /**
-     * Records not yet written to ClickHouse, the most of any partition: from the partition's end
-     * (read_committed: the last stable offset) back to the first record not committed. Rows read
-     * and held while ClickHouse is away count: the consumer's own records-lag-max would not, and
-     * it stops being measured at all while the partitions are paused. A round that cannot measure
-     * every partition (Kafka unreachable) records nothing: the gauge keeps its last value, and
+     * Records not yet written to ClickHouse, summed over the partitions this instance is assigned:
+     * for each, from its end (read_committed: the last stable offset) back to the first record not
+     * committed, which is the group's committed offset (or the start, without one). That is how
+     * sluice_processor_input_lag_records counts the raw topics: both are sums, so the instances'
+     * values add up to the whole backlog, and several partitions behind show as more than one. Rows
+     * read and held, in a batch or while ClickHouse is away, count: they are after the committed
+     * offset, where the consumer's own records-lag-max would not see them (and it stops being
+     * measured at all while the partitions are paused). A round that cannot measure every partition
+     * (Kafka unreachable) records nothing: the gauge keeps its last value, and
      * sluice_sink_lag_age_seconds says how old that is.
      */
     private void measureLag() {
@@ -335,10 +339,10 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         } catch (KafkaException e) {
             return; // Kafka unreachable: the last value stays and its age grows; the next round asks again
         }
-        long most = 0;
+        long waiting = 0;
         for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
             PartitionRows rows = pending.get(end.getKey());
-            long written;
+            long written; // the first offset not committed: without rows held, where the consumer reads next
             try {
                 written = rows != null ? rows.firstOffset
                         : consumer.position(end.getKey(), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
@@ -347,11 +351,11 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
             } catch (IllegalStateException e) {
                 continue; // no longer assigned: not this instance's to write
             } catch (KafkaException e) {
-                return; // not known in time: the most without this partition may be too low, so no measurement
+                return; // not known in time: a sum without this partition would be too low, so no measurement
             }
-            most = Math.max(most, end.getValue() - written);
+            waiting += Math.max(0, end.getValue() - written);
         }
-        metrics.lag(most);
+        metrics.lag(waiting);
     }
 
     @Override

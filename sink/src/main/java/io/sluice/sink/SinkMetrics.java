@@ -40,8 +40,9 @@ public final class SinkMetrics {
         this.insertDuration = Timer.builder("sluice.sink.insert.duration").description("Time of one ClickHouse insert.")
                 .serviceLevelObjectives(Buckets.LATENCY).register(registry);
         Gauge.builder("sluice.sink.lag.records", lag, LastMeasurement::value)
-                .description("Records in the output topics not yet written to ClickHouse (max over partitions), "
-                        + "as last measured: see sluice_sink_lag_age_seconds.").register(registry);
+                .description("Records in the output topics not yet written to ClickHouse: over the partitions this instance "
+                        + "is assigned, the sum of end offset minus committed offset (rows read and held count), as last measured: "
+                        + "see sluice_sink_lag_age_seconds.").register(registry);
         Gauge.builder("sluice.sink.lag.age.seconds", lag, LastMeasurement::ageSeconds)
                 .description("Seconds since sluice_sink_lag_records was last measured (each second while Kafka answers); "
                         + "above a few seconds the lag is unknown, not current.").register(registry);
