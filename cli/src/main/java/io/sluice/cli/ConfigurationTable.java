@@ -37,7 +37,8 @@ public final class ConfigurationTable {
             String shown = setting.name().equals(ProcessorConfig.STATE_DIR.name()) ? "`$TMPDIR/sluice-streams`"
                     : setting.defaultValue().isEmpty() ? "(empty)" : "`" + setting.defaultValue() + "`";
             table.append("| `").append(setting.name()).append("` | ").append(shown).append(" | ")
-                    .append(setting.description()).append(" |\n");
+                    .append(setting.description()).append(setting.range().isEmpty() ? "" : " Allowed: " + setting.range() + ".")
+                    .append(" |\n");
         }
         return table.toString();
     }

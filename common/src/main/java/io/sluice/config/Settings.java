@@ -48,7 +48,7 @@ public final class Settings {
     public int getInt(Setting setting) {
         String value = get(setting);
         try {
-            return Integer.parseInt(value);
+            return inRange(setting, value, Integer.parseInt(value));
         } catch (NumberFormatException e) {
             throw invalid(setting, value, "a whole number");
         }
@@ -57,7 +57,7 @@ public final class Settings {
     public long getLong(Setting setting) {
         String value = get(setting);
         try {
-            return Long.parseLong(value);
+            return inRange(setting, value, Long.parseLong(value));
         } catch (NumberFormatException e) {
             throw invalid(setting, value, "a whole number");
         }
@@ -65,11 +65,23 @@ public final class Settings {
 
     public double getDouble(Setting setting) {
         String value = get(setting);
+        double number;
         try {
-            return Double.parseDouble(value);
+            number = Double.parseDouble(value);
         } catch (NumberFormatException e) {
             throw invalid(setting, value, "a number");
         }
+        if (!Double.isFinite(number)) {
+            throw invalid(setting, value, "a finite number");
+        }
+        return inRange(setting, value, number);
+    }
+
+    private static <N extends Number> N inRange(Setting setting, String value, N number) {
+        if (!setting.inRange(number.doubleValue())) {
+            throw invalid(setting, value, setting.range());
+        }
+        return number;
     }
 
     /** Durations are written as a number and a unit: {@code 500ms}, {@code 30s}, {@code 15m}, {@code 24h}, {@code 7d}. */

@@ -30,9 +30,9 @@ public record Topics(String transactions, String errors, String projects,
     public static final Setting DEAD_LETTERS = new Setting("SLUICE_TOPIC_DEAD_LETTERS",
             "sluice.dead-letters", "Records the processor could not process, with the reason in headers.");
     public static final Setting PARTITIONS = new Setting("SLUICE_TOPIC_PARTITIONS",
-            "12", "Partitions of topics Sluice creates; bounds how many processor threads share the work.");
+            "12", "Partitions of topics Sluice creates; bounds how many processor threads share the work.").atLeast(1);
     public static final Setting REPLICATION_FACTOR = new Setting("SLUICE_TOPIC_REPLICATION_FACTOR",
-            "1", "Replication factor of topics Sluice creates (3 in production).");
+            "1", "Replication factor of topics Sluice creates (3 in production).").between(1, Short.MAX_VALUE);
     public static final Setting RAW_RETENTION = new Setting("SLUICE_TOPIC_RAW_RETENTION",
             "7d", "How long raw topics keep events: the window a replay can rebuild from.");
 

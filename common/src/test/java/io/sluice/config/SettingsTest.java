@@ -39,6 +39,32 @@ class SettingsTest {
     }
 
     @Test
+    void aNumberOutOfItsRangeNamesTheSettingAndTheRange() {
+        Setting days = new Setting("SLUICE_TEST_DAYS", "90", "Days kept.").between(1, 18250);
+        var error = assertThrows(IllegalArgumentException.class, () -> new Settings(Map.of("SLUICE_TEST_DAYS", "0")).getInt(days));
+        assertEquals("SLUICE_TEST_DAYS=0 is not between 1 and 18250 (Days kept.)", error.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new Settings(Map.of("SLUICE_TEST_DAYS", "-1")).getLong(days));
+        assertThrows(IllegalArgumentException.class, () -> new Settings(Map.of("SLUICE_TEST_DAYS", "18251")).getInt(days));
+        assertEquals(1, new Settings(Map.of("SLUICE_TEST_DAYS", "1")).getInt(days));
+        assertEquals(18250, new Settings(Map.of("SLUICE_TEST_DAYS", "18250")).getInt(days));
+    }
+
+    @Test
+    void aFractionRefusesZeroNaNAndInfinity() {
+        Setting share = new Setting("SLUICE_TEST_SHARE", "1.0", "A share.").between(0.001, 1);
+        for (String value : new String[] {"0", "-0.5", "NaN", "Infinity", "1.5"}) {
+            assertThrows(IllegalArgumentException.class, () -> new Settings(Map.of("SLUICE_TEST_SHARE", value)).getDouble(share), value);
+        }
+        assertEquals(0.25, new Settings(Map.of("SLUICE_TEST_SHARE", "0.25")).getDouble(share));
+    }
+
+    @Test
+    void aSettingWithoutARangeTakesAnyNumber() {
+        assertEquals(-5, new Settings(Map.of("SLUICE_TEST_PORT", "-5")).getInt(PORT));
+        assertEquals("", PORT.range());
+    }
+
+    @Test
     void settingNamesAreSluiceEnvironmentVariables() {
         assertThrows(IllegalArgumentException.class, () -> new Setting("port", "1", "no prefix"));
     }

@@ -23,21 +23,21 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                             long maxUnauthenticatedInFlightBytesPerClient) {
     public static final Setting HOST = new Setting("SLUICE_GATEWAY_HOST", "127.0.0.1",
             "Address the gateway listens on (0.0.0.0 to accept from other machines).");
-    public static final Setting PORT = new Setting("SLUICE_GATEWAY_PORT", "8080", "Port of the ingest API.");
+    public static final Setting PORT = new Setting("SLUICE_GATEWAY_PORT", "8080", "Port of the ingest API.").between(0, 65535);
     public static final Setting ADMIN_HOST = new Setting("SLUICE_GATEWAY_ADMIN_HOST", "127.0.0.1",
             "Address of the admin port (/healthz, /readyz, /metrics); keep it off the public network.");
     public static final Setting ADMIN_PORT = new Setting("SLUICE_GATEWAY_ADMIN_PORT", "8081",
-            "Port of /healthz, /readyz and /metrics.");
+            "Port of /healthz, /readyz and /metrics.").between(0, 65535);
     public static final Setting MAX_BODY_BYTES = new Setting("SLUICE_GATEWAY_MAX_BODY_BYTES", "1048576",
-            "Largest request body as sent (compressed or not); larger gets 413.");
+            "Largest request body as sent (compressed or not); larger gets 413.").atLeast(1);
     public static final Setting MAX_DECOMPRESSED_BYTES = new Setting("SLUICE_GATEWAY_MAX_DECOMPRESSED_BYTES", "1048576",
-            "Largest body after decompression; larger gets 413 (checked while decompressing).");
+            "Largest body after decompression; larger gets 413 (checked while decompressing).").atLeast(1);
     public static final Setting MAX_CONNECTIONS = new Setting("SLUICE_GATEWAY_MAX_CONNECTIONS", "10000",
-            "Open connections beyond this get 503 and are closed.");
+            "Open connections beyond this get 503 and are closed.").atLeast(1);
     public static final Setting MAX_IN_FLIGHT_BYTES = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "67108864",
-            "Bytes of requests being received or published at once; beyond, new requests get 503.");
+            "Bytes of requests being received or published at once; beyond, new requests get 503.").atLeast(1);
     public static final Setting MAX_IN_FLIGHT_BYTES_PER_CLIENT = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_CLIENT", "0",
-            "In-flight bytes one client address may hold; 0: no cap per client, only the total.");
+            "In-flight bytes one client address may hold; 0: no cap per client, only the total.").atLeast(0);
     public static final Setting TRUSTED_PROXIES = new Setting("SLUICE_GATEWAY_TRUSTED_PROXIES", "",
             "Comma-separated CIDR blocks of proxies whose X-Forwarded-For names the client; empty: trust none, the peer is the client.");
     public static final Setting IDLE_TIMEOUT = new Setting("SLUICE_GATEWAY_IDLE_TIMEOUT", "60s",
@@ -47,13 +47,13 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
     public static final Setting SHUTDOWN_TIMEOUT = new Setting("SLUICE_GATEWAY_SHUTDOWN_TIMEOUT", "20s",
             "On SIGTERM, how long in-flight requests may take to finish.");
     public static final Setting QUOTA_SHARE = new Setting("SLUICE_GATEWAY_QUOTA_SHARE", "1.0",
-            "Share of each project's quota this gateway allows (quotas are per gateway: 1/N with N gateways).");
+            "Share of each project's quota this gateway allows (quotas are per gateway: 1/N with N gateways).").between(0.001, 1);
     public static final Setting OUTCOMES_INTERVAL = new Setting("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "5s",
             "How often per-project outcome counts (accepted, refused and why) are published.");
     public static final Setting AUTH_FAILURES_PER_MINUTE = new Setting("SLUICE_GATEWAY_AUTH_FAILURES_PER_MINUTE", "60",
-            "Failed authentications one client (its address, or the forwarded client behind a trusted proxy; IPv6 per /64) may make per minute (after the burst); beyond: 429.");
+            "Failed authentications one client (its address, or the forwarded client behind a trusted proxy; IPv6 per /64) may make per minute (after the burst); beyond: 429.").atLeast(1);
     public static final Setting AUTH_FAILURE_BURST = new Setting("SLUICE_GATEWAY_AUTH_FAILURE_BURST", "120",
-            "Failed authentications one client (as for SLUICE_GATEWAY_AUTH_FAILURES_PER_MINUTE) may make at once.");
+            "Failed authentications one client (as for SLUICE_GATEWAY_AUTH_FAILURES_PER_MINUTE) may make at once.").atLeast(1);
     public static final Setting TLS_CERTIFICATE = new Setting("SLUICE_GATEWAY_TLS_CERTIFICATE", "",
             "PEM certificate chain: set it (with the key) to terminate TLS in the gateway; empty for plain HTTP.");
     public static final Setting TLS_KEY = new Setting("SLUICE_GATEWAY_TLS_KEY", "",
@@ -66,21 +66,21 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "How long startup waits for Kafka and the project registry before giving up.");
 
     public static final Setting IO_THREADS = new Setting("SLUICE_GATEWAY_IO_THREADS", "0",
-            "Event loop threads that serve connections; 0 for one per CPU core.");
+            "Event loop threads that serve connections; 0 for one per CPU core.").atLeast(0);
 
     public static final Setting MAX_ENVELOPE_BYTES = new Setting("SLUICE_GATEWAY_MAX_ENVELOPE_BYTES", "33554432",
-            "Largest Sentry envelope, as sent and decompressed (SDKs attach files and replays, read and dropped); larger gets 413.");
+            "Largest Sentry envelope, as sent and decompressed (SDKs attach files and replays, read and dropped); larger gets 413.").atLeast(1);
     public static final Setting MAX_ENVELOPE_ITEMS = new Setting("SLUICE_GATEWAY_MAX_ENVELOPE_ITEMS", "1000",
-            "Most items in one Sentry envelope; more gets 400.");
+            "Most items in one Sentry envelope; more gets 400.").atLeast(1);
     public static final Setting MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES = new Setting(
             "SLUICE_GATEWAY_MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES", "8388608",
-            "In-flight bytes of envelopes whose only credential is their dsn header (read before they can be checked), apart from the tenants' budget.");
+            "In-flight bytes of envelopes whose only credential is their dsn header (read before they can be checked), apart from the tenants' budget.").atLeast(0);
 
     public static final Setting MAX_IN_FLIGHT_BYTES_PER_PROJECT = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_PROJECT", "0",
-            "In-flight bytes one project may hold (its keys are public in browsers); 0: a quarter of the total, at least the largest envelope and body.");
+            "In-flight bytes one project may hold (its keys are public in browsers); 0: a quarter of the total, at least the largest envelope and body.").atLeast(0);
     public static final Setting MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT = new Setting(
             "SLUICE_GATEWAY_MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT", "1048576",
-            "What one client address may hold of that budget; also the largest envelope authenticated only by its dsn header (else 413).");
+            "What one client address may hold of that budget; also the largest envelope authenticated only by its dsn header (else 413).").atLeast(0);
 
     public static final List<Setting> SETTINGS = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, MAX_BODY_BYTES,
             MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_CLIENT, TRUSTED_PROXIES,

@@ -1,6 +1,7 @@
 package io.sluice.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Map;
 
@@ -33,5 +34,15 @@ class GatewayConfigTest {
                 .maxInFlightBytesPerProject());
         assertEquals(5_000_000L, GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_PROJECT", "5000000")))
                 .maxInFlightBytesPerProject());
+    }
+
+    /** A share of 0 or NaN would hold every project with a quota to about an event per 1,000 s (NaN: none at all). */
+    @Test
+    void aQuotaShareOutsideAThousandthToOneIsRefusedAtStartup() {
+        for (String share : new String[] {"0", "-1", "NaN", "2"}) {
+            assertThrows(IllegalArgumentException.class,
+                    () -> GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_QUOTA_SHARE", share))), share);
+        }
+        assertEquals(0.25, GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_QUOTA_SHARE", "0.25"))).quotaShare());
     }
 }

@@ -25,41 +25,41 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
     public static final Setting ADMIN_HOST = new Setting("SLUICE_PROCESSOR_ADMIN_HOST", "127.0.0.1",
             "Address of the processor's /healthz, /readyz and /metrics.");
     public static final Setting ADMIN_PORT = new Setting("SLUICE_PROCESSOR_ADMIN_PORT", "8082",
-            "Port of the processor's /healthz, /readyz and /metrics.");
+            "Port of the processor's /healthz, /readyz and /metrics.").between(0, 65535);
     public static final Setting APPLICATION_ID = new Setting("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-processor",
             "Kafka Streams application id: instances with the same id share the work.");
     public static final Setting INSTANCE_ID = new Setting("SLUICE_PROCESSOR_INSTANCE_ID", "",
             "Stable name of this instance (e.g. the pod name): restarted after a crash, it takes its place at once, no rebalance "
                     + "(a graceful stop leaves the group: its partitions move at once).");
     public static final Setting GENERATION = new Setting("SLUICE_PROCESSOR_GENERATION", "0",
-            "Generation of aggregate rows: raise it (with a new application id) to recompute aggregates from the raw topics.");
+            "Generation of aggregate rows: raise it (with a new application id) to recompute aggregates from the raw topics.").atLeast(0);
     public static final Setting STATE_DIR = new Setting("SLUICE_PROCESSOR_STATE_DIR",
             System.getProperty("java.io.tmpdir") + "/sluice-streams",
             "Directory of the processor's local state (RocksDB); rebuilt from Kafka when lost.");
     public static final Setting THREADS = new Setting("SLUICE_PROCESSOR_THREADS", "2",
-            "Stream threads per instance (each runs a share of the partitions).");
+            "Stream threads per instance (each runs a share of the partitions).").atLeast(1);
     public static final Setting COMMIT_INTERVAL = new Setting("SLUICE_PROCESSOR_COMMIT_INTERVAL", "100ms",
             "How often exactly-once transactions commit: bounds how fresh aggregates are.");
     public static final Setting LATE_MARGIN = new Setting("SLUICE_PROCESSOR_LATE_MARGIN", "2h",
             "How long a minute stays open beyond the horizon: covers clock skew and a task lagging behind the others; window stores keep horizon + margin.");
     public static final Setting SINK_BATCH_ROWS = new Setting("SLUICE_SINK_BATCH_ROWS", "20000",
-            "Most rows in one ClickHouse insert.");
+            "Most rows in one ClickHouse insert.").atLeast(1);
     public static final Setting SINK_BATCH_BYTES = new Setting("SLUICE_SINK_BATCH_BYTES", "16777216",
-            "Most bytes (of JSON rows) in one ClickHouse insert.");
+            "Most bytes (of JSON rows) in one ClickHouse insert.").atLeast(1);
     public static final Setting SINK_BATCH_INTERVAL = new Setting("SLUICE_SINK_BATCH_INTERVAL", "1s",
             "Longest a row waits before its batch is inserted: most of the freshness under light load (250ms halved it in "
                     + "docs/performance.md, at four inserts per table per second from each instance instead of one).");
     public static final Setting SINK_STALL_TIMEOUT = new Setting("SLUICE_SINK_STALL_TIMEOUT", "60s",
             "How long the sink may commit nothing while rows wait before /readyz fails and sluice_sink_stalled is 1.");
     public static final Setting ROCKSDB_MEMORY_BYTES = new Setting("SLUICE_PROCESSOR_ROCKSDB_MEMORY_BYTES", "268435456",
-            "Off-heap bytes all RocksDB state stores of an instance share (block cache, index/filter blocks and memtables).");
+            "Off-heap bytes all RocksDB state stores of an instance share (block cache, index/filter blocks and memtables).").atLeast(1);
     public static final Setting ROCKSDB_WRITE_BUFFER_RATIO = new Setting("SLUICE_PROCESSOR_ROCKSDB_WRITE_BUFFER_RATIO", "0.5",
             "Share of SLUICE_PROCESSOR_ROCKSDB_MEMORY_BYTES that memtables (write buffers) may take; the rest caches blocks.");
     public static final Setting DEDUP_FILTER_BYTES = new Setting("SLUICE_PROCESSOR_DEDUP_FILTER_BYTES",
             Long.toString(ProcessorTopology.DEFAULT_FILTER_MEMORY_BYTES),
             "Heap bytes (within -Xmx) for the Bloom filters that spare the deduplication store a read for ids never seen: about "
                     + "3 bytes per event received within horizon + margin (the default: some 20 million); once spent, a task reads "
-                    + "the store for every record until it restarts (correct, slower; logged). 0 turns them off.");
+                    + "the store for every record until it restarts (correct, slower; logged). 0 turns them off.").atLeast(0);
 
     public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, GENERATION, STATE_DIR, THREADS, COMMIT_INTERVAL, LATE_MARGIN,
             SINK_BATCH_ROWS, SINK_BATCH_BYTES, SINK_BATCH_INTERVAL, SINK_STALL_TIMEOUT,

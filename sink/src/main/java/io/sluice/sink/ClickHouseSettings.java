@@ -15,8 +15,10 @@ public record ClickHouseSettings(String url, String user, String password, Strin
             "ClickHouse password (never logged).");
     public static final Setting DATABASE = new Setting("SLUICE_CLICKHOUSE_DATABASE", "sluice",
             "Database that holds Sluice's tables.");
+    /** Fifty years: a TTL further out would pass ClickHouse's DateTime range (2106) and wrap into the past. */
+    static final int MAX_RETENTION_DAYS = 50 * 365;
     public static final Setting RETENTION_DAYS = new Setting("SLUICE_CLICKHOUSE_RETENTION_DAYS", "90",
-            "TTL of rows in days, applied when a table is created.");
+            "TTL of rows in days, applied when a table is created.").between(1, MAX_RETENTION_DAYS);
     public static final Setting CA_FILE = new Setting("SLUICE_CLICKHOUSE_CA_FILE", "",
             "PEM file of the CA that signed ClickHouse's certificate (https:// URLs); empty: the JVM's trust store.");
 
