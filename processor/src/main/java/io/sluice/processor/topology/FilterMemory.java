@@ -22,6 +22,11 @@ public final class FilterMemory {
         return used.get();
     }
 
+    /** Whether {@code bytes} are left now (another task may take them first). */
+    boolean hasRoomFor(long bytes) {
+        return used.get() + bytes <= limit;
+    }
+
     /** Takes {@code bytes} if they are left; false (and nothing taken) if not. */
     boolean take(long bytes) {
         long before;

@@ -20,8 +20,9 @@ import com.google.common.hash.Funnels;
  *
  * <p>One filter per span of receive time (the store's segment interval), sized from the span
  * before it; a full filter is followed by one twice as large. The memory is the instance's
- * {@link FilterMemory}: when it is spent the filter gives up, answers "maybe" to everything, and
- * the store decides every record until the task starts again.
+ * {@link FilterMemory}: when it is spent the filter gives up, gives its memory back and answers
+ * "maybe" to everything, and the store decides every record until a fresh filter replaces it
+ * ({@link FirstSightingFilter}).
  */
 final class SeenIdsFilter {
     /** At a filter's capacity; a span sized from a busier one before it has fewer. */

@@ -6,10 +6,11 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
- * Adds the ids a task's restored first-sighting store holds to its {@link SeenIdsFilter}, a
- * slice at a time between records: read in one go, a large store would hold the stream thread
- * past the exactly-once transaction timeout (10 s) and get its tasks fenced. The store is read a
- * span (one segment) at a time and by key within it; a slice resumes at the last key it read.
+ * Adds the ids a task's first-sighting store holds to a fresh {@link SeenIdsFilter} (after a
+ * restore, or to replace one that gave up: {@link FirstSightingFilter}), a slice at a time between
+ * records: read in one go, a large store would hold the stream thread past the exactly-once
+ * transaction timeout (10 s) and get its tasks fenced. The store is read a span (one segment) at a
+ * time and by key within it; a slice resumes at the last key it read.
  */
 final class StoreScan {
     /** Ids read per slice: tens of milliseconds. */
