@@ -59,7 +59,8 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
             Long.toString(ProcessorTopology.DEFAULT_FILTER_MEMORY_BYTES),
             "Heap bytes (within -Xmx) for the Bloom filters that spare the deduplication store a read for ids never seen: about "
                     + "3 bytes per event received within horizon + margin (the default: some 20 million); once spent, a task reads "
-                    + "the store for every record until it restarts (correct, slower; logged). 0 turns them off.").atLeast(0);
+                    + "the store for every record until memory is free again (tried once a span of receive time later; correct, slower; "
+                    + "logged). 0 turns them off.").atLeast(0);
 
     public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, GENERATION, STATE_DIR, THREADS, COMMIT_INTERVAL, LATE_MARGIN,
             SINK_BATCH_ROWS, SINK_BATCH_BYTES, SINK_BATCH_INTERVAL, SINK_STALL_TIMEOUT,
