@@ -8,7 +8,8 @@ import org.apache.kafka.common.header.Headers;
 /**
  * The record format of the raw topics. The value is the JSON the client sent, decompressed and
  * otherwise unchanged; the key is the project token; the record timestamp is the normalized
- * event time (ms). Metadata travels in these headers, all UTF-8 text.
+ * event time (ms). Metadata travels in these headers, all UTF-8 text; the fields read from the
+ * JSON in one more, binary and optional: {@link FieldsHeader}.
  */
 public final class EventHeaders {
     /** 32 lower-case hex digits: the client's {@code event_id}, or one the gateway generated. */

@@ -27,7 +27,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.luben.zstd.Zstd;
 
+import io.sluice.events.ErrorFields;
 import io.sluice.events.EventHeaders;
+import io.sluice.events.TransactionFields;
 import io.sluice.projects.Project;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.projects.ProjectKey;
@@ -80,6 +82,29 @@ class IngestContractIT {
         assertEquals("transaction", KafkaRecords.header(record, EventHeaders.ENDPOINT));
         assertEquals("false", KafkaRecords.header(record, EventHeaders.TIME_ADJUSTED));
         assertEquals(Long.toString(record.timestamp()), KafkaRecords.header(record, EventHeaders.EVENT_TIME));
+    }
+
+    @Test
+    void theRecordCarriesTheFieldsTheProcessorKeepsAsReadFromTheJson() throws Exception {
+        gateway.post(shop, "transaction", "{\"event_id\": \"f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1\", \"transaction\": \"GET /users/{id}\","
+                + " \"environment\": \"production\", \"tags\": {\"http.status_code\": \"404\"},"
+                + " \"request\": {\"url\": \"https://shop.example/users/42?x=1\"}, \"user\": {\"id\": \"\\ud800\"}}");
+        ConsumerRecord<byte[], byte[]> record = KafkaRecords.find(engines, "sluice.transactions", 1, Duration.ofSeconds(10),
+                KafkaRecords.withHeader(EventHeaders.EVENT_ID, "f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1")).get(0);
+        assertEquals(new TransactionFields("production", "GET /users/{id}", "GET", "https://shop.example/users/42?x=1", "/users/42",
+                404, "\ud800", "", "", "", "", "", ""), TransactionFields.fromHeader(record.headers()));
+    }
+
+    @Test
+    void anErrorReportsRecordCarriesItsFieldsAsReadFromTheJson() throws Exception {
+        gateway.post(shop, "project", "{\"event_id\": \"f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2\", \"level\": \"ERROR\","
+                + " \"exception\": {\"values\": [{\"type\": \"ValueError\", \"value\": \"bad\"}]}}");
+        ConsumerRecord<byte[], byte[]> record = KafkaRecords.find(engines, "sluice.errors", 1, Duration.ofSeconds(10),
+                KafkaRecords.withHeader(EventHeaders.EVENT_ID, "f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2")).get(0);
+        ErrorFields fields = ErrorFields.fromHeader(record.headers());
+        assertEquals("error", fields.level());
+        assertEquals("ValueError", fields.exceptionType());
+        assertEquals("bad", fields.exceptionValue());
     }
 
     @Test

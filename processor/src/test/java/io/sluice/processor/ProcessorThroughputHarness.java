@@ -21,9 +21,13 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
 import io.sluice.events.EventHeaders;
+import io.sluice.events.FieldsHeader;
+import io.sluice.events.TransactionFields;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.topology.DeadLetterCounts;
@@ -59,6 +63,8 @@ class ProcessorThroughputHarness {
      * empty variant is the defaults): each round runs every variant once, in turn, over the same backlog.
      */
     private static final List<Map<String, String>> VARIANTS = variants(System.getProperty("sluice.throughputHarness.variants", ""));
+    /** Records as an older gateway wrote them, without the fields it read ({@code FieldsHeader}): the processor parses the JSON. */
+    private static final boolean WITHOUT_FIELDS = Boolean.getBoolean("sluice.throughputHarness.withoutFields");
 
     /** The bench's body (bench Payloads.transaction()). */
     private static byte[] body(Instant now) {
@@ -87,6 +93,7 @@ class ProcessorThroughputHarness {
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             Instant now = Instant.now();
             byte[] json = body(now);
+            byte[] fields = TransactionFields.of(new ObjectMapper().readTree(json)).toHeader(); // as the gateway reads it
             String millis = Long.toString(now.toEpochMilli());
             for (int i = 0; i < BACKLOG; i++) {
                 String project = "bench";
@@ -99,13 +106,17 @@ class ProcessorThroughputHarness {
                 EventHeaders.put(record.headers(), EventHeaders.EVENT_TIME, millis);
                 EventHeaders.put(record.headers(), EventHeaders.TIME_ADJUSTED, "false");
                 EventHeaders.put(record.headers(), EventHeaders.GATEWAY_VERSION, "harness");
+                if (!WITHOUT_FIELDS) {
+                    record.headers().add(FieldsHeader.NAME, fields);
+                }
                 // Spread over the partitions as the gateway does (by project and event id), not by key.
                 producer.send(new ProducerRecord<>(topic, i % partitions, record.timestamp(), record.key(),
                         record.value(), record.headers()));
             }
             producer.flush();
         }
-        System.out.printf("backlog of %d records written in %.1f s%n", BACKLOG, (System.nanoTime() - start) / 1e9);
+        System.out.printf("backlog of %d records (%s the gateway's fields) written in %.1f s%n", BACKLOG,
+                WITHOUT_FIELDS ? "without" : "with", (System.nanoTime() - start) / 1e9);
 
         int runs = RUNS * VARIANTS.size();
         for (int run = 1; run <= runs; run++) {

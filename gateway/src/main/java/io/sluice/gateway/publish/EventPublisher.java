@@ -14,6 +14,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Topics;
 import io.sluice.events.EventHeaders;
+import io.sluice.events.FieldsHeader;
 import io.sluice.gateway.admit.Endpoint;
 import io.sluice.gateway.admit.IngestRoute;
 import io.sluice.gateway.validate.AcceptedEvent;
@@ -126,6 +127,9 @@ public final class EventPublisher implements AutoCloseable {
         EventHeaders.put(record.headers(), EventHeaders.EVENT_TIME, Long.toString(event.eventTimeMillis()));
         EventHeaders.put(record.headers(), EventHeaders.TIME_ADJUSTED, Boolean.toString(event.timeAdjusted()));
         EventHeaders.put(record.headers(), EventHeaders.GATEWAY_VERSION, GATEWAY_VERSION);
+        if (event.fields() != null) {
+            record.headers().add(FieldsHeader.NAME, event.fields());
+        }
 
         CompletableFuture<Void> acknowledged = new CompletableFuture<>();
         try {

@@ -14,9 +14,11 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.sluice.events.ErrorFields;
 import io.sluice.events.EventTime;
 import io.sluice.events.InvalidFieldException;
 import io.sluice.events.SentryFields;
+import io.sluice.events.TransactionFields;
 import io.sluice.gateway.admit.Endpoint;
 import io.sluice.gateway.admit.Rejection;
 import io.sluice.outcomes.Outcome;
@@ -45,17 +47,15 @@ public final class EventValidator {
 
     public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis) {
         JsonNode event = parse(json);
-        if (endpoint == Endpoint.TRANSACTION) {
-            checkTransaction(event);
-        }
+        byte[] fields = endpoint == Endpoint.TRANSACTION ? transactionFields(event) : errorFields(event);
         String eventId = eventId(event.get("event_id"));
         Long clientTime = eventTime(event);
         long tooOld = receivedAtMillis - horizon.toMillis();
         long tooNew = receivedAtMillis + EventTime.MAX_FUTURE.toMillis();
         if (clientTime == null || clientTime < tooOld || clientTime > tooNew) {
-            return new AcceptedEvent(eventId, receivedAtMillis, true);
+            return new AcceptedEvent(eventId, receivedAtMillis, true, fields);
         }
-        return new AcceptedEvent(eventId, clientTime, false);
+        return new AcceptedEvent(eventId, clientTime, false, fields);
     }
 
     static JsonNode parse(byte[] json) {
@@ -73,16 +73,29 @@ public final class EventValidator {
         return event;
     }
 
-    private static void checkTransaction(JsonNode event) {
+    /** Checks a transaction's name and status, and reads the fields the processor keeps (read here once, for both). */
+    private static byte[] transactionFields(JsonNode event) {
         JsonNode name = event.get("transaction");
         if (name == null || !name.isTextual() || name.textValue().isBlank()) {
             throw Rejection.invalid("transaction",
                     "'transaction' must be a non-empty string naming the request, such as \"GET /users/42\"");
         }
         try {
-            SentryFields.statusCode(event);
+            return TransactionFields.of(event).toHeader();
         } catch (InvalidFieldException e) {
             throw Rejection.invalid(e.field(), e.getMessage());
+        }
+    }
+
+    /**
+     * An error report's fields for the processor; none when they cannot be read, which no report
+     * the processor can store causes: the processor then reads the JSON and decides, as it always did.
+     */
+    private static byte[] errorFields(JsonNode event) {
+        try {
+            return ErrorFields.of(event).toHeader();
+        } catch (RuntimeException unreadable) {
+            return null;
         }
     }
 

@@ -1,37 +1,30 @@
 package io.sluice.processor.parse;
 
-import java.util.Locale;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
 import org.apache.kafka.common.header.Headers;
 
-import io.sluice.events.SentryFields;
+import io.sluice.events.ErrorFields;
 import io.sluice.processor.rows.Columns;
 import io.sluice.processor.rows.ErrorFact;
 
 /**
- * Turns a raw error report into an {@link ErrorFact}: its reported exception and top frame, or its
- * message, as {@link SentryFields} reads them. Reports with only a message get an empty type.
+ * Turns a raw error report into an {@link ErrorFact}: its fields as the gateway read them
+ * ({@code FieldsHeader}), or read from the JSON, the same way, when the record has none; and the
+ * JSON itself as the payload.
  */
 public final class ErrorParser {
     private ErrorParser() {
     }
 
     public static ErrorFact parse(byte[] json, Headers headers, long recordTimestamp, int partition, long offset) {
-        RawRecord raw = RawRecord.of(json, headers, recordTimestamp);
-        JsonNode event = raw.event();
-        JsonNode exception = SentryFields.reportedException(event);
-        String type = exception == null ? "" : SentryFields.text(exception, "/type");
-        String value = exception == null ? SentryFields.message(event) : SentryFields.text(exception, "/value");
+        RawRecord raw = RawRecord.of(headers, recordTimestamp);
+        ErrorFields fields = ErrorFields.fromHeader(headers);
+        if (fields == null) {
+            fields = ErrorFields.of(RawRecord.readObject(json));
+        }
         return new ErrorFact(raw.eventId(), raw.project(), raw.eventTime(), raw.receivedAt(), raw.timeAdjusted(),
-                SentryFields.text(event, "/environment"), SentryFields.text(event, "/level").toLowerCase(Locale.ROOT),
-                type, value, SentryFields.topFrame(exception),
-                SentryFields.text(event, "/request/url"), SentryFields.text(event, "/request/method").toUpperCase(Locale.ROOT),
-                SentryFields.text(event, "/user/id"),
-                SentryFields.text(event, "/sdk/name"), SentryFields.text(event, "/sdk/version"),
-                SentryFields.text(event, "/contexts/runtime/name"), SentryFields.text(event, "/contexts/runtime/version"),
-                SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"),
+                fields.environment(), fields.level(), fields.exceptionType(), fields.exceptionValue(), fields.topFrame(),
+                fields.requestUrl(), fields.requestMethod(), fields.userId(), fields.sdkName(), fields.sdkVersion(),
+                fields.runtimeName(), fields.runtimeVersion(), fields.osName(), fields.osVersion(),
                 partition, offset, Columns.payload(json));
     }
 }

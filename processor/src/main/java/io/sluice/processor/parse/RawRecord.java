@@ -12,20 +12,21 @@ import org.apache.kafka.common.header.Headers;
 import io.sluice.events.EventHeaders;
 import io.sluice.events.SentryFields;
 
-/** What every raw record carries: the gateway's headers and the client's JSON object. */
-record RawRecord(String eventId, String project, long eventTime, long receivedAt, boolean timeAdjusted, JsonNode event) {
+/** What every raw record carries in the gateway's headers; and its value read as the client's JSON object, when needed. */
+record RawRecord(String eventId, String project, long eventTime, long receivedAt, boolean timeAdjusted) {
     private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(SentryFields.MAX_NESTING_DEPTH).build()).build());
 
-    /** @throws UnprocessableRecordException when a header is missing or the value is not a JSON object */
-    static RawRecord of(byte[] json, Headers headers, long recordTimestamp) {
+    /** @throws UnprocessableRecordException when a header is missing or malformed */
+    static RawRecord of(Headers headers, long recordTimestamp) {
         return new RawRecord(requiredHeader(headers, EventHeaders.EVENT_ID), requiredHeader(headers, EventHeaders.PROJECT),
                 longHeader(headers, EventHeaders.EVENT_TIME, recordTimestamp),
                 longHeader(headers, EventHeaders.RECEIVED_AT, recordTimestamp),
-                "true".equals(EventHeaders.get(headers, EventHeaders.TIME_ADJUSTED)), readObject(json));
+                "true".equals(EventHeaders.get(headers, EventHeaders.TIME_ADJUSTED)));
     }
 
-    private static JsonNode readObject(byte[] json) {
+    /** @throws UnprocessableRecordException when the value is not a JSON object */
+    static JsonNode readObject(byte[] json) {
         try {
             JsonNode event = MAPPER.readTree(json);
             if (event == null || !event.isObject()) {

@@ -1,0 +1,54 @@
+package io.sluice.events;
+
+import java.util.Locale;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * What Sluice keeps of an error report's JSON (besides the JSON itself), read the one way: by the
+ * gateway, which sends it on in the {@link FieldsHeader}, and by the processor from the JSON when a
+ * record has no such header. The reported exception and its top frame, or the message; reports
+ * with only a message get an empty type.
+ */
+public record ErrorFields(
+        String environment,
+        String level,
+        String exceptionType,
+        String exceptionValue,
+        String topFrame,
+        String requestUrl,
+        String requestMethod,
+        String userId,
+        String sdkName,
+        String sdkVersion,
+        String runtimeName,
+        String runtimeVersion,
+        String osName,
+        String osVersion) {
+
+    public static ErrorFields of(JsonNode event) {
+        JsonNode exception = SentryFields.reportedException(event);
+        String type = exception == null ? "" : SentryFields.text(exception, "/type");
+        String value = exception == null ? SentryFields.message(event) : SentryFields.text(exception, "/value");
+        return new ErrorFields(SentryFields.text(event, "/environment"), SentryFields.text(event, "/level").toLowerCase(Locale.ROOT),
+                type, value, SentryFields.topFrame(exception),
+                SentryFields.text(event, "/request/url"), SentryFields.text(event, "/request/method").toUpperCase(Locale.ROOT),
+                SentryFields.text(event, "/user/id"),
+                SentryFields.text(event, "/sdk/name"), SentryFields.text(event, "/sdk/version"),
+                SentryFields.text(event, "/contexts/runtime/name"), SentryFields.text(event, "/contexts/runtime/version"),
+                SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"));
+    }
+
+    /** As the {@link FieldsHeader}'s value; null when they take more than it carries. */
+    public byte[] toHeader() {
+        return FieldsHeader.encode(FieldsHeader.ERROR, environment, level, exceptionType, exceptionValue, topFrame, requestUrl,
+                requestMethod, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName, osVersion);
+    }
+
+    /** From the record's {@link FieldsHeader}; null when it has none this version can read. */
+    public static ErrorFields fromHeader(org.apache.kafka.common.header.Headers headers) {
+        String[] v = FieldsHeader.decode(headers, FieldsHeader.ERROR, 14);
+        return v == null ? null
+                : new ErrorFields(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13]);
+    }
+}

@@ -1,0 +1,81 @@
+package io.sluice.events;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * The header in which the gateway sends on the fields it read from an event's JSON while
+ * validating it ({@link TransactionFields}, {@link ErrorFields}), so that the processor need not
+ * parse the JSON again. Optional: a record without it (from an older gateway, or whose fields
+ * would take more than {@link #MAX_BYTES}), or with one of another {@link #VERSION}, is read from
+ * its JSON, the same way.
+ *
+ * <p>The value: the version, the kind, then each field as a presence byte and, when present, its
+ * text in Java's modified UTF-8 ({@link DataOutputStream#writeUTF}), which keeps every string
+ * exactly, lone surrogates too: the processor then makes it fit its column as it would the JSON's.
+ */
+public final class FieldsHeader {
+    public static final String NAME = "sluice.fields";
+    /**
+     * Raise it whenever {@link TransactionFields#of} or {@link ErrorFields#of} reads an event
+     * differently: the processor then reads the JSON of records from gateways that read it the old
+     * way (a replay, or a recomputation with {@code SLUICE_PROCESSOR_GENERATION}), instead of their header.
+     */
+    static final byte VERSION = 1;
+    static final byte TRANSACTION = 'T';
+    static final byte ERROR = 'E';
+    /** Most bytes the header takes: an event with larger fields goes without it (the gateway's record has room for 64 KiB besides the JSON). */
+    static final int MAX_BYTES = 16 * 1024;
+
+    private FieldsHeader() {
+    }
+
+    /** The header's value; null when the fields would take more than {@link #MAX_BYTES}. */
+    static byte[] encode(byte kind, String... values) {
+        long most = 2;
+        for (String value : values) {
+            most += value == null ? 1 : 3 + 3L * value.length(); // modified UTF-8 takes at most 3 bytes a char
+        }
+        if (most > MAX_BYTES) {
+            return null;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream((int) Math.min(most, 1024));
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeByte(kind);
+            for (String value : values) {
+                out.writeBoolean(value != null);
+                if (value != null) {
+                    out.writeUTF(value);
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("writing to memory", e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** The {@code count} fields of the record's header of {@code kind}; null when it has none, of another version, or malformed. */
+    static String[] decode(Headers headers, byte kind, int count) {
+        Header header = headers.lastHeader(NAME);
+        byte[] value = header == null ? null : header.value();
+        if (value == null || value.length < 2 || value[0] != VERSION || value[1] != kind) {
+            return null;
+        }
+        String[] fields = new String[count];
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value, 2, value.length - 2))) {
+            for (int i = 0; i < count; i++) {
+                fields[i] = in.readBoolean() ? in.readUTF() : null;
+            }
+            return in.available() == 0 ? fields : null;
+        } catch (IOException malformed) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.sluice.events;
+
+import java.util.Locale;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * What Sluice keeps of a transaction's JSON, read the one way: by the gateway, which sends it on
+ * in the {@link FieldsHeader}, and by the processor from the JSON itself when a record has no
+ * such header (written by an older gateway).
+ */
+public record TransactionFields(
+        String environment,
+        String transaction,
+        String method,
+        String url,
+        String path,
+        Integer statusCode,
+        String userId,
+        String sdkName,
+        String sdkVersion,
+        String runtimeName,
+        String runtimeVersion,
+        String osName,
+        String osVersion) {
+    private static final Set<String> HTTP_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT",
+            "OPTIONS", "TRACE", "PATCH");
+
+    /** @throws InvalidFieldException when the status code is present but not one */
+    public static TransactionFields of(JsonNode event) {
+        Integer status = SentryFields.statusCode(event);
+        String name = SentryFields.text(event, "/transaction");
+        String[] nameParts = name.split(" ", 2);
+        String nameMethod = nameParts.length == 2 && HTTP_METHODS.contains(nameParts[0].toUpperCase(Locale.ROOT))
+                ? nameParts[0].toUpperCase(Locale.ROOT) : "";
+        String method = firstNonEmpty(SentryFields.text(event, "/contexts/trace/data/method"),
+                SentryFields.text(event, "/contexts/trace/data/http.request.method"),
+                SentryFields.text(event, "/contexts/trace/data/http.method"),
+                SentryFields.text(event, "/request/method"), nameMethod).toUpperCase(Locale.ROOT);
+        // OpenTelemetry-style SDKs put the URL in url.full (http.url before semantic conventions 1.21).
+        String url = firstNonEmpty(SentryFields.text(event, "/contexts/trace/data/url"),
+                SentryFields.text(event, "/contexts/trace/data/url.full"),
+                SentryFields.text(event, "/contexts/trace/data/http.url"),
+                SentryFields.text(event, "/request/url"));
+        String path = firstNonEmpty(pathOf(url), nameMethod.isEmpty() ? "" : nameParts[1]);
+        return new TransactionFields(SentryFields.text(event, "/environment"), name, method, url, path, status,
+                SentryFields.text(event, "/user/id"),
+                SentryFields.text(event, "/sdk/name"), SentryFields.text(event, "/sdk/version"),
+                SentryFields.text(event, "/contexts/runtime/name"), SentryFields.text(event, "/contexts/runtime/version"),
+                SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"));
+    }
+
+    /** As the {@link FieldsHeader}'s value; null when they take more than it carries. */
+    public byte[] toHeader() {
+        return FieldsHeader.encode(FieldsHeader.TRANSACTION, environment, transaction, method, url, path,
+                statusCode == null ? null : statusCode.toString(), userId, sdkName, sdkVersion, runtimeName, runtimeVersion,
+                osName, osVersion);
+    }
+
+    /** From the record's {@link FieldsHeader}; null when it has none this version can read. */
+    public static TransactionFields fromHeader(org.apache.kafka.common.header.Headers headers) {
+        String[] v = FieldsHeader.decode(headers, FieldsHeader.TRANSACTION, 13);
+        if (v == null) {
+            return null;
+        }
+        Integer status;
+        try {
+            status = v[5] == null ? null : Integer.valueOf(v[5]);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        return new TransactionFields(v[0], v[1], v[2], v[3], v[4], status, v[6], v[7], v[8], v[9], v[10], v[11], v[12]);
+    }
+
+    /**
+     * The raw path of an absolute ({@code scheme://authority/path}) or root-relative
+     * ({@code /path}) URL, without query and fragment; "" for anything else. Hand-rolled because
+     * {@code java.net.URI} costs more than the rest of the record's parsing (measured).
+     */
+    static String pathOf(String url) {
+        int start;
+        int schemeEnd = url.indexOf("://");
+        if (schemeEnd > 0 && isScheme(url, schemeEnd)) {
+            start = schemeEnd + 3;
+            while (start < url.length() && "/?#".indexOf(url.charAt(start)) < 0) {
+                start++; // the authority
+            }
+            if (start == url.length() || url.charAt(start) != '/') {
+                return "";
+            }
+        } else if (url.startsWith("/") && !url.startsWith("//")) {
+            start = 0;
+        } else {
+            return "";
+        }
+        int end = start;
+        while (end < url.length() && url.charAt(end) != '?' && url.charAt(end) != '#') {
+            end++;
+        }
+        return url.substring(start, end);
+    }
+
+    /** RFC 3986: a letter, then letters, digits, '+', '-' or '.'. */
+    private static boolean isScheme(String url, int end) {
+        for (int i = 0; i < end; i++) {
+            char c = url.charAt(i);
+            boolean letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+            if (!letter && (i == 0 || !((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.'))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String firstNonEmpty(String... candidates) {
+        for (String candidate : candidates) {
+            if (candidate != null && !candidate.isEmpty()) {
+                return candidate;
+            }
+        }
+        return "";
+    }
+}

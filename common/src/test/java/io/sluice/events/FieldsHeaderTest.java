@@ -1,0 +1,81 @@
+package io.sluice.events;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.Arrays;
+
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** The gateway's reading of an event's fields reaches the processor exactly, or not at all. */
+class FieldsHeaderTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TransactionFields TRANSACTION = new TransactionFields("production", "GET /users/{id}", "GET",
+            "https://shop.example/users/42", "/users/42", 200, "account-1", "sentry.python", "2.19.0", "CPython", "3.12.7",
+            "Linux", "6.1.0");
+
+    private static RecordHeaders withHeader(byte[] value) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(FieldsHeader.NAME, value);
+        return headers;
+    }
+
+    @Test
+    void transactionFieldsComeBackAsTheyWereRead() {
+        assertEquals(TRANSACTION, TransactionFields.fromHeader(withHeader(TRANSACTION.toHeader())));
+    }
+
+    @Test
+    void loneSurrogatesEmptyStringsAndNoStatusComeBackExactly() {
+        TransactionFields odd = new TransactionFields("\ud800", "", "\udfff x", "\u0000", "", null, "😀", "", "", "", "", "", "");
+        assertEquals(odd, TransactionFields.fromHeader(withHeader(odd.toHeader())));
+    }
+
+    @Test
+    void errorFieldsComeBackAsTheyWereRead() throws Exception {
+        ErrorFields fields = ErrorFields.of(JSON.readTree("{\"level\": \"Warning\", \"exception\": {\"values\": [{\"type\": \"KeyError\","
+                + " \"value\": \"'id'\", \"stacktrace\": {\"frames\": [{\"function\": \"load\", \"filename\": \"app.py\", \"lineno\": 3}]}}]}}"));
+        assertEquals(fields, ErrorFields.fromHeader(withHeader(fields.toHeader())));
+    }
+
+    @Test
+    void fieldsLargerThanTheHeaderCarriesGoWithout() {
+        TransactionFields large = new TransactionFields("", "x".repeat(FieldsHeader.MAX_BYTES), "", "", "", null, "", "", "", "", "", "", "");
+        assertNull(large.toHeader());
+    }
+
+    @Test
+    void aRecordWithoutTheHeaderHasNoFields() {
+        assertNull(TransactionFields.fromHeader(new RecordHeaders()));
+    }
+
+    @Test
+    void aHeaderOfAnotherVersionIsNotRead() {
+        byte[] value = TRANSACTION.toHeader();
+        value[0] = (byte) (FieldsHeader.VERSION + 1);
+        assertNull(TransactionFields.fromHeader(withHeader(value)));
+    }
+
+    @Test
+    void aHeaderOfTheOtherKindIsNotRead() {
+        assertNull(ErrorFields.fromHeader(withHeader(TRANSACTION.toHeader())));
+    }
+
+    @Test
+    void aCutOrLengthenedHeaderIsNotRead() {
+        byte[] value = TRANSACTION.toHeader();
+        for (int length = 0; length < value.length; length++) {
+            assertNull(TransactionFields.fromHeader(withHeader(Arrays.copyOf(value, length))), "cut at " + length);
+        }
+        assertNull(TransactionFields.fromHeader(withHeader(Arrays.copyOf(value, value.length + 1))));
+    }
+
+    @Test
+    void aStatusThatIsNoNumberIsNotRead() {
+        byte[] value = FieldsHeader.encode(FieldsHeader.TRANSACTION, "", "", "", "", "", "two hundred", "", "", "", "", "", "", "");
+        assertNull(TransactionFields.fromHeader(withHeader(value)));
+    }
+}

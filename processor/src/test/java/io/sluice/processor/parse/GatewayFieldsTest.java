@@ -1,0 +1,107 @@
+package io.sluice.processor.parse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.events.ErrorFields;
+import io.sluice.events.FieldsHeader;
+import io.sluice.events.InvalidFieldException;
+import io.sluice.events.TransactionFields;
+import io.sluice.processor.rows.ErrorFact;
+import io.sluice.processor.rows.TransactionFact;
+
+/**
+ * A record's fields as the gateway read them ({@link FieldsHeader}) make the very fact its JSON
+ * makes, so records from older gateways (no header) and newer ones are stored alike; and with the
+ * header the JSON is not read again.
+ */
+class GatewayFieldsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String LONG = "x".repeat(20_000);
+    private static final List<String> TRANSACTIONS = List.of(
+            "{\"transaction\": \"GET /api/users/{id}\", \"environment\": \"production\", \"tags\": {\"http.status_code\": \"200\"},"
+                    + " \"sdk\": {\"name\": \"sentry.python.django\", \"version\": \"2.19.0\"}, \"contexts\": {\"trace\": {\"data\":"
+                    + " {\"url\": \"https://shop.example/api/users/42\", \"method\": \"GET\"}}, \"runtime\": {\"name\": \"CPython\","
+                    + " \"version\": \"3.12.7\"}, \"os\": {\"name\": \"Linux\", \"version\": \"6.1.0\"}}, \"user\": {\"id\": \"account-4242\"}}",
+            "{\"transaction\": \"checkout\", \"contexts\": {\"trace\": {\"data\": {\"http.request.method\": \"post\","
+                    + " \"url.full\": \"https://shop.example/api/cart?x=1\", \"http.response.status_code\": 201}}}}",
+            "{\"transaction\": \"\\ud800 GET\", \"environment\": \"\\udfff\", \"user\": {\"id\": \"\\ud83d\"}, \"tags\": [[\"http.status_code\", 503]]}",
+            "{\"transaction\": \"POST /\\u0000\\u0007\", \"request\": {\"url\": \"/a?b#c\", \"method\": 7}, \"environment\": 42}",
+            "{\"transaction\": \"GET /big\", \"request\": {\"url\": \"https://h/" + LONG + "\"}}",
+            "{\"transaction\": \"" + "é".repeat(9_000) + "\", \"sdk\": {\"name\": [1, 2], \"version\": {\"a\": 1}}}",
+            "{\"transaction\": \"delete /x\", \"contexts\": {\"response\": {\"status_code\": 404}}, \"user\": null, \"sdk\": null}");
+    private static final List<String> ERRORS = List.of(
+            "{\"level\": \"ERROR\", \"exception\": {\"values\": [{\"type\": \"ValueError\", \"value\": \"bad\", \"stacktrace\":"
+                    + " {\"frames\": [{\"function\": \"f\", \"filename\": \"a.py\", \"lineno\": 1}]}}]}}",
+            "{\"exception\": []}",
+            "{}",
+            "{\"message\": {\"formatted\": \"\\ud800 formatted\"}, \"request\": {\"url\": \"" + LONG + "\", \"method\": \"get\"}}",
+            "{\"logentry\": {\"message\": \"m\"}, \"level\": 3, \"exception\": [{\"type\": \"\\udfff\", \"value\": null}]}");
+
+    @Test
+    void everyTransactionMakesTheSameFactFromTheGatewaysFieldsAsFromItsJson() throws Exception {
+        int withHeader = 0;
+        for (String json : TRANSACTIONS) {
+            byte[] fields = TransactionFields.of(JSON.readTree(json)).toHeader();
+            if (fields != null) {
+                withHeader++;
+            }
+            assertEquals(transaction(json, null), transaction(json, fields), json.length() > 200 ? json.substring(0, 200) : json);
+        }
+        assertEquals(TRANSACTIONS.size() - 2, withHeader, "all but the two with over 16 KiB of fields carry the header");
+    }
+
+    @Test
+    void everyErrorReportMakesTheSameFactFromTheGatewaysFieldsAsFromItsJson() throws Exception {
+        for (String json : ERRORS) {
+            byte[] fields = ErrorFields.of(JSON.readTree(json)).toHeader();
+            assertEquals(error(json, null), error(json, fields), json.length() > 200 ? json.substring(0, 200) : json);
+        }
+    }
+
+    @Test
+    void withTheGatewaysFieldsTheJsonIsNotReadAgain() throws Exception {
+        byte[] fields = TransactionFields.of(JSON.readTree(TRANSACTIONS.get(0))).toHeader();
+        TransactionFact fact = transaction("not JSON at all", fields);
+        assertEquals("GET /api/users/{id}", fact.transaction());
+        assertEquals(200, fact.statusCode());
+    }
+
+    @Test
+    void aRecordFromAnOlderGatewayIsReadFromItsJson() {
+        assertEquals("checkout", transaction(TRANSACTIONS.get(1), null).transaction());
+    }
+
+    @Test
+    void aStatusTheGatewayWouldRefuseIsStillRefusedFromTheJson() throws Exception {
+        String json = "{\"transaction\": \"t\", \"tags\": {\"http.status_code\": 99}}";
+        JsonNode event = JSON.readTree(json);
+        assertNotNull(org.junit.jupiter.api.Assertions.assertThrows(InvalidFieldException.class, () -> TransactionFields.of(event)));
+        org.junit.jupiter.api.Assertions.assertThrows(UnprocessableRecordException.class, () -> transaction(json, null));
+    }
+
+    private static TransactionFact transaction(String json, byte[] fields) {
+        return TransactionParser.parse(json.getBytes(StandardCharsets.UTF_8), headers(fields), 1_000L, 0, 0L);
+    }
+
+    private static ErrorFact error(String json, byte[] fields) {
+        return ErrorParser.parse(json.getBytes(StandardCharsets.UTF_8), headers(fields), 1_000L, 0, 0L);
+    }
+
+    private static RecordHeaders headers(byte[] fields) {
+        RecordHeaders headers = TransactionParserTest.headers();
+        if (fields != null) {
+            headers.add(FieldsHeader.NAME, fields);
+        }
+        return headers;
+    }
+}
