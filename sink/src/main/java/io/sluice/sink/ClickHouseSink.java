@@ -38,7 +38,12 @@ import io.sluice.metrics.PrometheusMetrics;
  * idempotent (ReplacingMergeTree), so a batch inserted twice after a crash changes nothing.
  *
  * <p>Rows ClickHouse refuses for their content go to the dead-letter topic (durably, before the
- * commit) and the rest is stored: one bad row never stops the sink. While ClickHouse is
+ * commit) and the rest is stored: one bad row never stops the sink. Whose fault a refusal is, the
+ * row's or the table's, is told only by comparing rows of one table (see {@link RowInserter}): a
+ * row refused alone waits in its partition, uncommitted, and is inserted again with the next rows
+ * of its table (or alone again after each batch interval, in case the table was repaired). The
+ * other rows go on meanwhile, but the stall watchdog counts no progress until the row is decided,
+ * so past the stall timeout readiness fails and says why. While ClickHouse is
  * unavailable the sink pauses its partitions and retries with backoff, still polling so it stays
  * in the group. Pending rows are kept per partition: when a partition moves to another instance
  * meanwhile, its rows are dropped uncommitted (the new owner reads them again from the last
@@ -78,8 +83,13 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private long retryAtNanos;
     private volatile boolean closing;
     private long lagMeasuredNanos = System.nanoTime() - LAG_REFRESH.toNanos();
+    /** Per table, the source of the row last refused alone and waiting: logged once, not at every retry. */
+    private final Map<String, String> refusedAlone = new HashMap<>();
 
-    /** Rows of one partition not yet committed; the rows are cleared once inserted, the offset stays until committed. */
+    /**
+     * Rows of one partition not yet committed; the rows are cleared once inserted (or dead-lettered),
+     * the offset stays until committed. A row refused alone stays, and so its partition is not committed.
+     */
     private static final class PartitionRows {
         final String table;
         final List<RowInserter.Row> rows = new ArrayList<>();
@@ -234,14 +244,22 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
             }
             step = "commit";
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-            pending.forEach((partition, rows) -> offsets.put(partition, new OffsetAndMetadata(rows.nextOffset)));
+            pending.forEach((partition, rows) -> {
+                if (rows.rows.isEmpty()) { // not a partition whose row was refused alone: that one waits
+                    offsets.put(partition, new OffsetAndMetadata(rows.nextOffset));
+                }
+            });
             if (!offsets.isEmpty()) {
                 consumer.commitSync(offsets);
             }
-            pending.clear();
-            pendingRows = 0;
-            pendingBytes = 0;
-            metrics.progressed();
+            pending.keySet().removeAll(offsets.keySet());
+            if (pending.isEmpty()) {
+                pendingRows = 0;
+                pendingBytes = 0;
+                metrics.progressed();
+            } else {
+                oldestPendingNanos = System.nanoTime(); // the waiting row is tried again after a batch interval
+            }
             return true;
         } catch (WakeupException | InterruptException e) {
             throw e;
@@ -262,6 +280,11 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         }
         long start = System.nanoTime();
         List<RowInserter.Refused> refused = inserter.insert(table, rows);
+        if (rows.size() == 1 && refused.size() == 1) {
+            waitForCompany(table, refused.get(0));
+            return;
+        }
+        refusedAlone.remove(table);
         if (!refused.isEmpty()) {
             deadLetters.send(refused); // durable before the commit that skips these rows
             metrics.deadLettered(table, refused.size());
@@ -274,6 +297,22 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
             pendingBytes -= partition.bytes;
             partition.rows.clear();
             partition.bytes = 0;
+        }
+    }
+
+    /**
+     * The only row of this table's batch was refused: that is no proof the row is at fault, since a
+     * table that refuses every row (a column changed under the sink) refuses a lone row too. The row
+     * stays in its partition's pending rows, so that partition is not committed and the row counts in
+     * the lag; the next flush inserts it with the rows of its table read meanwhile, and RowInserter's
+     * rule decides: stored, dead-lettered because other rows went in, or the table's fault. A restart
+     * or a rebalance reads it again from the last commit.
+     */
+    private void waitForCompany(String table, RowInserter.Refused refused) {
+        RefusedAloneException waiting = new RefusedAloneException(table, refused.row().source(), refused.reason());
+        metrics.failed(table, waiting);
+        if (!refused.row().source().equals(refusedAlone.put(table, refused.row().source()))) {
+            LOG.warn("{}", waiting.getMessage());
         }
     }
 

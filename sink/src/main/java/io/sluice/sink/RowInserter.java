@@ -25,7 +25,9 @@ import com.clickhouse.data.ClickHouseFormat;
  * to be the table's (a column changed under the sink, a failing materialized view), not the
  * rows': {@link RefusedTableException} is thrown, and the caller retries instead of sending a
  * whole batch of good rows to the dead letters. While that lasts, a retry tries the batch whole
- * once, not the 2n inserts of another bisection. One instance per thread.
+ * once, not the 2n inserts of another bisection. A batch of one row refused is returned as
+ * refused, though nothing told whose fault it is: the sink does not dead-letter it alone but
+ * tries it again with the next rows of its table (see {@link ClickHouseSink}). One instance per thread.
  */
 public final class RowInserter {
     private final Client client;
