@@ -210,6 +210,31 @@ class SentryEndpointsIT {
                 outcomes(project, Map.of("accepted", 1L, "unsupported_item:session", 1L, "unsupported_item:other", 1L)));
     }
 
+    /** The EVENT_ID headers of every record of the project on the topic, in the order published. */
+    static List<String> publishedIds(String topic, ProjectAdmin.NewProject project) {
+        return KafkaRecords.upToEnd(engines, topic, Duration.ofSeconds(30),
+                        r -> project.token().equals(new String(r.key(), StandardCharsets.UTF_8)))
+                .stream().map(r -> KafkaRecords.header(r, EventHeaders.EVENT_ID)).toList();
+    }
+
+    @Test
+    void anEventWhoseEventIdIsNullTakesTheEnvelopesIdSoARetryIsTheSameEvent() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("null-event-id");
+        byte[] body = ("{\"event_id\":\"5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a\"}\n{\"type\":\"event\"}\n"
+                + "{\"event_id\" : null,\"message\":\"x\"}\n").getBytes(StandardCharsets.UTF_8);
+        for (int attempt = 1; attempt <= 2; attempt++) { // the second as a retry after a 503 would send it
+            HttpResponse<String> response = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals("{\"id\":\"5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a\"}", response.body());
+        }
+        assertEquals(List.of("5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a", "5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a"),
+                publishedIds("sluice.errors", project));
+        ConsumerRecord<byte[], byte[]> record = KafkaRecords.find(engines, "sluice.errors", 1, Duration.ofSeconds(15),
+                KafkaRecords.withHeader(EventHeaders.EVENT_ID, "5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a")).get(0);
+        assertEquals("{\"event_id\" : \"5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a\",\"message\":\"x\"}",
+                new String(record.value(), StandardCharsets.UTF_8));
+    }
+
     @Test
     void storeTakesAnErrorOrATransactionByItsType() throws Exception {
         ProjectAdmin.NewProject project = gateway.newProject("store");

@@ -118,7 +118,7 @@ final class SentryIngest {
                         byte[] json = item.payload();
                         EventFields fields = single(EventFields.scan(json));
                         if (envelopeId != null && events == 1 && !fields.hasEventId()) {
-                            json = EventFields.withEventId(json, envelopeId);
+                            json = fields.withEventId(json, envelopeId);
                         }
                         Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
                         routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, receivedAt), json));
