@@ -210,6 +210,52 @@ class SentryEndpointsIT {
                 outcomes(project, Map.of("accepted", 1L, "unsupported_item:session", 1L, "unsupported_item:other", 1L)));
     }
 
+    /** The EVENT_ID headers of every record of the project on the topic, in the order published. */
+    static List<String> publishedIds(String topic, ProjectAdmin.NewProject project) {
+        return KafkaRecords.upToEnd(engines, topic, Duration.ofSeconds(30),
+                        r -> project.token().equals(new String(r.key(), StandardCharsets.UTF_8)))
+                .stream().map(r -> KafkaRecords.header(r, EventHeaders.EVENT_ID)).toList();
+    }
+
+    @Test
+    void anEventWhoseEventIdIsNullTakesTheEnvelopesIdSoARetryIsTheSameEvent() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("null-event-id");
+        byte[] body = ("{\"event_id\":\"5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a\"}\n{\"type\":\"event\"}\n"
+                + "{\"event_id\" : null,\"message\":\"x\"}\n").getBytes(StandardCharsets.UTF_8);
+        for (int attempt = 1; attempt <= 2; attempt++) { // the second as a retry after a 503 would send it
+            HttpResponse<String> response = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals("{\"id\":\"5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a\"}", response.body());
+        }
+        assertEquals(List.of("5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a", "5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a"),
+                publishedIds("sluice.errors", project));
+        ConsumerRecord<byte[], byte[]> record = KafkaRecords.find(engines, "sluice.errors", 1, Duration.ofSeconds(15),
+                KafkaRecords.withHeader(EventHeaders.EVENT_ID, "5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a")).get(0);
+        assertEquals("{\"event_id\" : \"5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a\",\"message\":\"x\"}",
+                new String(record.value(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anEnvelopeWhoseHeaderNamesAnotherIdThanItsEventIsAnsweredWithTheIdStored() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("mismatched-ids");
+        HttpResponse<String> response = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)),
+                ("{\"event_id\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}\n{\"type\":\"event\"}\n"
+                        + "{\"event_id\":\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\",\"message\":\"x\"}\n").getBytes(StandardCharsets.UTF_8));
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals("{\"id\":\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\"}", response.body());
+        assertEquals(List.of("bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"), publishedIds("sluice.errors", project));
+    }
+
+    @Test
+    void anEnvelopeWithHeaderIdButNoEventIsAnsweredWithoutAnId() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("header-id-no-event");
+        HttpResponse<String> response = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)),
+                ("{\"event_id\":\"cccccccccccccccccccccccccccccccc\"}\n{\"type\":\"attachment\",\"length\":2}\nhi\n")
+                        .getBytes(StandardCharsets.UTF_8));
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals("{}", response.body());
+    }
+
     @Test
     void storeTakesAnErrorOrATransactionByItsType() throws Exception {
         ProjectAdmin.NewProject project = gateway.newProject("store");
@@ -311,7 +357,9 @@ class SentryEndpointsIT {
             }
             Await.until("gateway has the transaction quota", Duration.ofSeconds(30), true,
                     () -> stingy.gateway.registry().find(project.token()).endpointQuotas().containsKey("transaction"));
-            byte[] body = ("{\"event_id\":\"0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a\"}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n"
+            // The header names the error, as SDKs do (with two events, the header's id is not given to either).
+            byte[] body = ("{\"event_id\":\"0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a\"}\n{\"type\":\"event\"}\n"
+                    + "{\"event_id\":\"0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a\",\"message\":\"x\"}\n"
                     + "{\"type\":\"transaction\"}\n{\"transaction\":\"GET /\"}\n").getBytes(StandardCharsets.UTF_8);
             long start = System.nanoTime();
             HttpResponse<String> first = post(envelope(stingy, project, "").header("X-Sentry-Auth", sentryAuth(project)), body);
@@ -324,6 +372,31 @@ class SentryEndpointsIT {
             String limits = response.headers().firstValue("X-Sentry-Rate-Limits").orElse("");
             assertTrue(limits.matches("[0-9]+:transaction:project:quota_exceeded"), limits);
             assertWaitForOneEventAtAHundredthOfOnePerSecond(Long.parseLong(limits.substring(0, limits.indexOf(':'))), sinceTaken);
+        }
+    }
+
+    @Test
+    void anEnvelopeWhoseFirstEventIsOverQuotaIsAnsweredWithTheIdOfTheEventPublished() throws Exception {
+        try (TestGateway stingy = stingyGateway()) {
+            ProjectAdmin.NewProject project = stingy.newProject("first-over-quota");
+            try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+                admin.setQuota(project.token(), "transaction", new Quota(1, 1));
+            }
+            Await.until("gateway has the transaction quota", Duration.ofSeconds(30), true,
+                    () -> stingy.gateway.registry().find(project.token()).endpointQuotas().containsKey("transaction"));
+            String transaction = "{\"type\":\"transaction\"}\n{\"event_id\":\"%s\",\"transaction\":\"GET /\"}\n";
+            HttpResponse<String> first = post(envelope(stingy, project, "").header("X-Sentry-Auth", sentryAuth(project)),
+                    ("{}\n" + transaction.formatted("1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b")).getBytes(StandardCharsets.UTF_8));
+            assertEquals("{\"id\":\"1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b\"}", first.body(), "the endpoint quota's one event");
+            HttpResponse<String> response = post(envelope(stingy, project, "").header("X-Sentry-Auth", sentryAuth(project)),
+                    ("{}\n" + transaction.formatted("2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b")
+                            + "{\"type\":\"event\"}\n{\"event_id\":\"2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e\",\"message\":\"x\"}\n")
+                            .getBytes(StandardCharsets.UTF_8));
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals("{\"id\":\"2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e\"}", response.body());
+            assertTrue(response.headers().firstValue("X-Sentry-Rate-Limits").orElse("").endsWith(":transaction:project:quota_exceeded"));
+            assertEquals(List.of("2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e"), publishedIds("sluice.errors", project));
+            assertEquals(List.of("1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b"), publishedIds("sluice.transactions", project));
         }
     }
 

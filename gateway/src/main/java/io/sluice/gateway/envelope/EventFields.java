@@ -2,6 +2,7 @@ package io.sluice.gateway.envelope;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -9,46 +10,69 @@ import com.fasterxml.jackson.core.JsonToken;
 
 /**
  * What the Sentry endpoints need of an event before it is validated: its top-level {@code type}
- * (a {@code store} body is a transaction when it says so) and whether it names an {@code event_id}
- * (even null: adding another would make a duplicate key),
- * and whether anything follows the object. Read with a streaming parser that skips everything
- * else; what is not JSON is left to the validator to refuse.
+ * (a {@code store} body is a transaction when it says so), whether it names an {@code event_id}
+ * (a value other than null), where a top-level {@code "event_id": null} has its {@code null}
+ * ({@code nullEventIdAt}, a byte offset, or -1), and whether anything follows the object. Read
+ * with a streaming parser that skips everything else; what is not JSON is left to the validator
+ * to refuse.
  */
-public record EventFields(String type, boolean hasEventId, boolean trailingContent) {
+public record EventFields(String type, boolean hasEventId, int nullEventIdAt, boolean trailingContent) {
     private static final JsonFactory JSON = new JsonFactory();
+    private static final byte[] NULL = "null".getBytes(StandardCharsets.UTF_8);
 
     public static EventFields scan(byte[] json) {
         String type = null;
         boolean hasEventId = false;
+        int nullEventIdAt = -1;
         try (JsonParser parser = JSON.createParser(json)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return new EventFields(null, false, false);
+                return new EventFields(null, false, -1, false);
             }
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
                 JsonToken value = parser.nextToken();
                 if ("type".equals(name) && value == JsonToken.VALUE_STRING) {
                     type = parser.getText();
+                } else if ("event_id".equals(name) && value == JsonToken.VALUE_NULL) {
+                    nullEventIdAt = (int) parser.currentTokenLocation().getByteOffset();
                 } else if ("event_id".equals(name)) {
                     hasEventId = true;
                 }
                 parser.skipChildren();
             }
             // Something after the object (another envelope's lines, say) would be published with it.
-            return new EventFields(type, hasEventId, parser.nextToken() != null);
+            return new EventFields(type, hasEventId, nullEventIdAt, parser.nextToken() != null);
         } catch (IOException | RuntimeException notJson) {
             // the validator answers it
         }
-        return new EventFields(type, hasEventId, false);
+        return new EventFields(type, hasEventId, nullEventIdAt, false);
     }
 
     /**
-     * The event with {@code "event_id": id} added as its first field, for an event item without
-     * one inside an envelope that names it: a retried envelope then deduplicates. The rest of the
-     * bytes are kept as they are. What is not an object (empty, {@code 42}, {@code [1]}) is
-     * returned as it is, for the validator to refuse.
+     * The event with {@code id} as its event id, for an event item without one (absent or null,
+     * as the validator reads both) inside an envelope that names it: a retried envelope then
+     * deduplicates. A null is replaced where it stands (adding a field would make a duplicate
+     * key); otherwise the field is added first. The rest of the bytes are kept as they are.
      */
-    public static byte[] withEventId(byte[] json, String eventId) {
+    public byte[] withEventId(byte[] json, String eventId) {
+        // The offset is checked against these bytes: one that were not the null's would corrupt the event.
+        if (nullEventIdAt < 0 || !Arrays.equals(json, nullEventIdAt, nullEventIdAt + NULL.length, NULL, 0, NULL.length)) {
+            return withEventIdFirst(json, eventId);
+        }
+        byte[] value = ("\"" + eventId + "\"").getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[json.length - NULL.length + value.length];
+        System.arraycopy(json, 0, out, 0, nullEventIdAt);
+        System.arraycopy(value, 0, out, nullEventIdAt, value.length);
+        System.arraycopy(json, nullEventIdAt + NULL.length, out, nullEventIdAt + value.length,
+                json.length - nullEventIdAt - NULL.length);
+        return out;
+    }
+
+    /**
+     * The event with {@code "event_id": id} added as its first field. What is not an object
+     * (empty, {@code 42}, {@code [1]}) is returned as it is, for the validator to refuse.
+     */
+    private static byte[] withEventIdFirst(byte[] json, String eventId) {
         int open = 0;
         while (open < json.length && Character.isWhitespace(json[open])) {
             open++;

@@ -26,7 +26,7 @@ public final class Responses {
         return json(HttpResponseStatus.OK, JSON.createObjectNode().put("id", eventId));
     }
 
-    /** An envelope taken: {@code {"id": <event id>}}, or {@code {}} when it held no event. */
+    /** An envelope taken: {@code {"id": <event id>}} of its first event published, or {@code {}} when none was. */
     public static FullHttpResponse acceptedEnvelope(String eventId) {
         ObjectNode body = JSON.createObjectNode();
         if (eventId != null) {

@@ -44,7 +44,8 @@ import io.sluice.projects.Project;
  * <p>The answer is 200 only once Kafka acknowledged every published item; a failure is 503 and
  * a retry is safe (the items keep their event ids). Items over quota are not published; an
  * envelope whose events are all over quota gets 429, and any answer with items over quota
- * carries {@code X-Sentry-Rate-Limits}.
+ * carries {@code X-Sentry-Rate-Limits}. The answer's {@code id} is that of the first event
+ * published, or absent when none was.
  */
 final class SentryIngest {
     private static final Logger LOG = LoggerFactory.getLogger(SentryIngest.class);
@@ -80,14 +81,12 @@ final class SentryIngest {
             IngestRoute route = admitted.route();
             List<Routed> routed = new ArrayList<>();
             Map<QualifiedOutcome, Long> counted = new LinkedHashMap<>();
-            String answerId;
             if (route.sentry() == SentryEndpoint.STORE) {
                 byte[] json = services.decoder().decode(request.content(), encoding, admitted.reservation());
                 EventFields fields = single(EventFields.scan(json));
                 Endpoint endpoint = "transaction".equals(fields.type()) ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
                 AcceptedEvent event = services.validator().validate(endpoint, json, receivedAt);
                 routed.add(new Routed(endpoint, event, json));
-                answerId = event.eventId();
             } else {
                 byte[] body = services.envelopeDecoder().decode(request.content(), encoding, admitted.reservation());
                 Envelope envelope = services.envelopes().parse(body);
@@ -118,7 +117,7 @@ final class SentryIngest {
                         byte[] json = item.payload();
                         EventFields fields = single(EventFields.scan(json));
                         if (envelopeId != null && events == 1 && !fields.hasEventId()) {
-                            json = EventFields.withEventId(json, envelopeId);
+                            json = fields.withEventId(json, envelopeId);
                         }
                         Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
                         routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, receivedAt), json));
@@ -128,9 +127,8 @@ final class SentryIngest {
                         counted.merge(ItemTypes.unsupported(item.type()), 1L, Long::sum);
                     }
                 }
-                answerId = envelopeId != null ? envelopeId : routed.isEmpty() ? null : routed.get(0).event().eventId();
             }
-            return publish(project, key, origin, routed, counted, answerId, receivedAt);
+            return publish(project, key, origin, routed, counted, receivedAt);
         } catch (Rejection refused) {
             return CompletableFuture.completedFuture(refuse(token, key, origin, refused));
         } catch (RuntimeException unexpected) {
@@ -142,8 +140,11 @@ final class SentryIngest {
     }
 
     private CompletableFuture<Answer> publish(Project project, DsnKey key, String origin, List<Routed> routed,
-                                              Map<QualifiedOutcome, Long> counted, String answerId, long receivedAt) {
+                                              Map<QualifiedOutcome, Long> counted, long receivedAt) {
         List<CompletableFuture<Void>> acks = new ArrayList<>();
+        // The answer names the first event published, not the envelope header's id: that may name
+        // another event than the item's, one over quota, or none that Sluice stores.
+        String firstPublished = null;
         Rejection limited = null;
         int overQuota = 0;
         boolean headTokenLeft = true; // taken when the project was authenticated: the first event's
@@ -155,10 +156,14 @@ final class SentryIngest {
                 limited = merge(limited, refused);
                 continue;
             }
+            if (firstPublished == null) {
+                firstPublished = item.event().eventId();
+            }
             acks.add(services.publisher().publish(new IngestRoute(project.token(), item.endpoint()), item.event(), item.json(),
                     receivedAt));
         }
         String token = project.token();
+        String answerId = firstPublished;
         int overQuotaItems = overQuota;
         Rejection rateLimits = limited;
         long produceStart = System.nanoTime();

@@ -13,29 +13,40 @@ class EventFieldsTest {
 
     @Test
     void theTopLevelTypeAndEventIdAreFoundNotNestedOnes() {
-        assertEquals(new EventFields("transaction", true, false),
+        assertEquals(new EventFields("transaction", true, -1, false),
                 EventFields.scan(bytes("{\"contexts\":{\"type\":\"x\",\"event_id\":1},\"type\":\"transaction\",\"event_id\":\"ab\"}")));
-        assertEquals(new EventFields(null, true, false), EventFields.scan(bytes("{\"contexts\":{\"type\":\"transaction\"},\"event_id\":null}")));
-        assertEquals(new EventFields(null, false, false), EventFields.scan(bytes("not json")));
+        assertEquals(new EventFields(null, false, 46, false), EventFields.scan(bytes("{\"contexts\":{\"type\":\"transaction\"},\"event_id\":null}")));
+        assertEquals(new EventFields(null, false, -1, false), EventFields.scan(bytes("not json")));
     }
 
     @Test
     void contentAfterTheObjectIsNoticed() {
-        assertEquals(new EventFields(null, true, true), EventFields.scan(bytes("{\"event_id\":\"ab\"}\n{\"type\":\"event\"}")));
-        assertEquals(new EventFields(null, false, false), EventFields.scan(bytes("{} \n")));
+        assertEquals(new EventFields(null, true, -1, true), EventFields.scan(bytes("{\"event_id\":\"ab\"}\n{\"type\":\"event\"}")));
+        assertEquals(new EventFields(null, false, -1, false), EventFields.scan(bytes("{} \n")));
+    }
+
+    private static String withEventId(String json, String eventId) {
+        byte[] bytes = bytes(json);
+        return new String(EventFields.scan(bytes).withEventId(bytes, eventId), StandardCharsets.UTF_8);
     }
 
     @Test
     void anEventIdIsAddedAsTheFirstField() {
-        assertEquals("{\"event_id\":\"ab\",\"message\":\"x\"}",
-                new String(EventFields.withEventId(bytes("{\"message\":\"x\"}"), "ab"), StandardCharsets.UTF_8));
-        assertEquals(" {\"event_id\":\"ab\"  }", new String(EventFields.withEventId(bytes(" {  }"), "ab"), StandardCharsets.UTF_8));
+        assertEquals("{\"event_id\":\"ab\",\"message\":\"x\"}", withEventId("{\"message\":\"x\"}", "ab"));
+        assertEquals(" {\"event_id\":\"ab\"  }", withEventId(" {  }", "ab"));
+    }
+
+    @Test
+    void aNullEventIdIsReplacedWhereItStands() {
+        assertEquals("{\"message\":\"é\",\"event_id\" :  \"ab\" ,\"extra\":{\"event_id\":null}}",
+                withEventId("{\"message\":\"é\",\"event_id\" :  null ,\"extra\":{\"event_id\":null}}", "ab"));
+        assertEquals("{\"event_id\":\"ab\"}", withEventId("{\"event_id\":null}", "ab"));
     }
 
     @Test
     void whatIsNotAnObjectIsLeftAsItIs() {
         for (String json : new String[] {"", "42", "[1]", " [{}]"}) {
-            assertEquals(json, new String(EventFields.withEventId(bytes(json), "ab"), StandardCharsets.UTF_8));
+            assertEquals(json, withEventId(json, "ab"));
         }
     }
 }
