@@ -27,6 +27,7 @@ import io.sluice.processor.ops.ProcessorAdmin;
 import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.ops.StreamThreadFailures;
 import io.sluice.processor.state.BoundedRocksDbMemory;
+import io.sluice.processor.state.StateHorizon;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.FilterMemory;
 import io.sluice.processor.topology.JsonSerde;
@@ -73,6 +74,15 @@ public final class Processor implements AutoCloseable {
         Properties streamsProperties = streamsProperties(config, deadLetters);
         KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
                 config.lateMargin(), deadLetters, new FilterMemory(config.dedupFilterBytes())), streamsProperties);
+        // Before Streams opens a store: local state built with another horizon is wiped and restored (see StateHorizon).
+        try {
+            StateHorizon.prepare(config.stateDir().toAbsolutePath().resolve(config.applicationId()), config.eventTimeHorizon(),
+                    streams::cleanUp);
+        } catch (RuntimeException e) {
+            streams.close(); // releases the state directory's lock
+            clickHouse.close();
+            throw e;
+        }
         StreamThreadFailures threadFailures = new StreamThreadFailures(sessionTimeout(streamsProperties));
         streams.setUncaughtExceptionHandler(error -> {
             LOG.error("stream thread failed; replacing it", error);

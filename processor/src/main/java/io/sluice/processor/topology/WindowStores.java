@@ -14,8 +14,10 @@ import org.apache.kafka.streams.state.internals.RocksDbWindowBytesStoreSupplier.
  * segments, and would forget the counts of the open minutes and the ids of the events already
  * seen. So the interval comes from the retention the stores had before any margin (it depends on
  * the horizon only), and any margin, or a change of it, keeps the same segments; a longer
- * retention only keeps more of them. The public {@code Stores} methods lack a way to set it, hence
- * the supplier from Kafka Streams' internals (what {@code Stores} builds).
+ * retention only keeps more of them. A change of horizon does change it: the processor then wipes
+ * its local state and restores it from the changelogs ({@link io.sluice.processor.state.StateHorizon}).
+ * The public {@code Stores} methods lack a way to set it, hence the supplier from Kafka Streams'
+ * internals (what {@code Stores} builds).
  */
 final class WindowStores {
     private WindowStores() {
