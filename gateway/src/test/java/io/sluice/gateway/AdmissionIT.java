@@ -81,8 +81,9 @@ class AdmissionIT {
             try {
                 RawHttp first = new RawHttp(gateway.port(), "127.0.0.2");
                 hogs.add(first);
-                first.send(head(hog.token(), hog.key(), MIB)); // admitted; the body never comes
-                assertEquals(1L, Await.until(Duration.ofSeconds(10), 1L, () -> gateway.gateway.metrics().inFlightRequests().get()));
+                first.send(head(hog.token(), hog.key(), MIB)); // admitted; the body's last byte never comes
+                first.sendBytes(new byte[MIB - 1]);
+                assertEquals(MIB - 1L, Await.until(Duration.ofSeconds(10), MIB - 1L, () -> gateway.gateway.metrics().inFlightBytes().get()));
                 long overloadedBefore = rejections(gateway, "overloaded");
                 for (int i = 0; i < 3; i++) {
                     RawHttp more = new RawHttp(gateway.port(), "127.0.0.2");
@@ -102,7 +103,7 @@ class AdmissionIT {
                     assertEquals(503, answer.status(), answer.body());
                     assertTrue(answer.body().contains("\"overloaded\""), answer.body());
                 }
-                assertEquals(MIB, gateway.gateway.metrics().inFlightBytes().get(), "the first request still holds its share");
+                assertEquals(MIB - 1L, gateway.gateway.metrics().inFlightBytes().get(), "the first request still holds its share");
             } finally {
                 for (RawHttp connection : hogs) {
                     connection.close();
@@ -129,7 +130,7 @@ class AdmissionIT {
 
             try (RawHttp holder = new RawHttp(gateway.port())) {
                 holder.send("POST /api/v1/" + project.token() + "/transaction HTTP/1.1\r\nHost: localhost\r\n"
-                        + "Authorization: Bearer " + project.key() + "\r\nContent-Length: 40000\r\n\r\n");
+                        + "Authorization: Bearer " + project.key() + "\r\nContent-Length: 40001\r\n\r\n" + "x".repeat(40_000));
                 Await.until("the holder's reservation", Duration.ofSeconds(10), 40_000L,
                         () -> gateway.gateway.metrics().inFlightBytes().get());
                 var refused = gateway.postBytes(project, "transaction", medium, "Content-Encoding", "gzip");

@@ -91,10 +91,10 @@ class InOrderAnswersIT {
              RawHttp http = new RawHttp(gateway.port()); RawHttp holder = new RawHttp(gateway.port())) {
             ProjectAdmin.NewProject project = gateway.newProject("closing");
             String path = "/api/v1/" + project.token() + "/transaction";
-            // Another request holds 100,000 bytes of the budget (its body never comes), so the 200 KB
+            // Another request holds 100,000 bytes of the budget (its body's last byte never comes), so the 200 KB
             // the next body inflates to fits the budget, but not now: a 503 overloaded, which closes.
             holder.send("POST " + path + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + project.key()
-                    + "\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n");
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 100001\r\n\r\n" + "x".repeat(100_000));
             assertEquals(100_000L, Await.until(Duration.ofSeconds(10), 100_000L, () -> gateway.gateway.metrics().inFlightBytes().get()));
             byte[] inflating = gzip("{\"transaction\": \"GET /\", \"padding\": \"" + "x".repeat(200_000) + "\"}");
             String inflatingHead = "POST " + path + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + project.key()

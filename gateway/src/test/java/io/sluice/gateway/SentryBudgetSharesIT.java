@@ -22,9 +22,9 @@ import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
 
 /**
- * Heads that announce bodies they never send hold their bytes for the receive timeout: a DSN key
- * (public in browsers) holds at most its project's share of the in-flight budget, a stranger's
- * dsn-only head at most its address's share of the dsn-only budget, so the others are served.
+ * Bodies sent but never completed hold their bytes for the receive timeout: a DSN key (public in
+ * browsers) holds at most its project's share of the in-flight budget, a stranger's dsn-only
+ * envelope at most its address's share of the dsn-only budget, so the others are served.
  */
 @ExtendWith(RealEngines.class)
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -67,10 +67,11 @@ class SentryBudgetSharesIT {
     }
 
     @Test
-    void aDsnKeyHoldingEnvelopeHeadsLeavesTheRestOfTheBudgetToOtherTenants() throws Exception {
+    void aDsnKeyHoldingEnvelopesItSendsLeavesTheRestOfTheBudgetToOtherTenants() throws Exception {
         try (RawHttp first = new RawHttp(gateway.port()); RawHttp second = new RawHttp(gateway.port(), "127.0.0.2")) {
             first.send(head(hog, sentryAuth(hog), MAX_ENVELOPE_BYTES));
-            awaitHeld("sluice_gateway_in_flight_bytes", MAX_ENVELOPE_BYTES);
+            first.sendBytes(new byte[MAX_ENVELOPE_BYTES - 1]); // all but its last byte
+            awaitHeld("sluice_gateway_in_flight_bytes", MAX_ENVELOPE_BYTES - 1);
             second.send(head(hog, sentryAuth(hog), MAX_ENVELOPE_BYTES));
             RawHttp.Response refused = second.read();
             assertEquals(503, refused.status(), refused.body());
@@ -93,7 +94,8 @@ class SentryBudgetSharesIT {
             assertEquals(413, tooLarge.status(), tooLarge.body());
 
             stranger.send(head(tenant, "", 1048576));
-            awaitHeld("sluice_gateway_unauthenticated_in_flight_bytes", 1048576);
+            stranger.sendBytes(new byte[1048575]); // all but its last byte
+            awaitHeld("sluice_gateway_unauthenticated_in_flight_bytes", 1048575);
             try (RawHttp more = new RawHttp(gateway.port(), "127.0.0.3")) {
                 more.send(head(tenant, "", 1000));
                 RawHttp.Response refused = more.read();

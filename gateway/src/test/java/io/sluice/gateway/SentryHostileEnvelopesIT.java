@@ -176,9 +176,9 @@ class SentryHostileEnvelopesIT {
     @Test
     void strangersHoldingTheUnauthenticatedBudgetTakeNothingFromTheTenants() throws Exception {
         try (RawHttp stranger = new RawHttp(gateway.port())) {
-            // A head with no credential but the (unread) body's dsn: it holds its 60000 bytes while it sends nothing.
+            // No credential but the (incomplete) body's dsn: it holds the 60000 bytes it sent while its last never comes.
             stranger.send("POST /api/" + project.numericId() + "/envelope/ HTTP/1.1\r\nHost: localhost\r\n"
-                    + "Content-Length: 60000\r\n\r\n");
+                    + "Content-Length: 60001\r\n\r\n" + "x".repeat(60000));
             io.sluice.testkit.Await.until("the stranger's reservation", java.time.Duration.ofSeconds(10), true,
                     () -> gateway.admin("/metrics").body().contains("\nsluice_gateway_unauthenticated_in_flight_bytes 60000.0\n"));
             HttpResponse<String> another = TestGateway.send(SentryEndpointsIT.envelope(gateway, project, "")

@@ -8,8 +8,10 @@ import io.sluice.projects.Project;
 /**
  * Who may come in, decided from a request's head before its body is read: its route (404, 405),
  * the client behind any trusted proxies, that client's failed authentications (429), its
- * credentials (401, 403), its project's quota (429), its declared size (413) and its share of
- * the in-flight budget (503). Shared by all connections.
+ * credentials (401, 403), its project's quota (429), its declared size (413) and whether that
+ * fits its share of the in-flight budget now (503). An admitted request holds nothing yet: its
+ * body's bytes are taken from the budget as they arrive, so a head announcing a body it never
+ * sends takes nothing from anyone. Shared by all connections.
  *
  * <p>The Sentry endpoints take a DSN key (from X-Sentry-Auth, Authorization: Sentry or the
  * query) and a browser origin the key allows. An envelope whose only credential is the
@@ -27,7 +29,7 @@ public final class Gate {
     private final int maxEnvelopeBytes;
 
     /**
-     * @param maxBodyBytes     the largest v1 body (and store body); what a request that declares no size reserves
+     * @param maxBodyBytes     the largest v1 body (and store body)
      * @param unauthenticated  the budget of envelopes authenticated only by their {@code dsn} header
      * @param maxEnvelopeBytes the largest envelope as sent
      */
@@ -48,12 +50,12 @@ public final class Gate {
         return Math.max(maxBodyBytes, maxEnvelopeBytes);
     }
 
-    /** The admitted request, with its declared size reserved, or the {@link Rejection} that refuses it. */
+    /** The admitted request, with its reservation (empty until its body arrives), or the {@link Rejection} that refuses it. */
     public Admitted admit(RequestHead head) {
         IngestRoute route = IngestRoute.of(head.method(), head.uri());
         InetAddress client = ClientKey.of(proxies.clientOf(head.peer(), head.forwardedFor()));
         if (route.preflight()) {
-            return new Admitted(route, null, budget.reserve(client, 0), null, client, 0);
+            return new Admitted(route, null, budget.expect(client, null, 0), null, client, 0);
         }
         failedAuth.check(client, System.nanoTime());
         if (route.isSentry()) {
@@ -76,8 +78,7 @@ public final class Gate {
         if (head.contentLength() > maxBodyBytes) {
             throw new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + maxBodyBytes + " bytes");
         }
-        long size = head.contentLength() < 0 ? maxBodyBytes : head.contentLength();
-        return new Admitted(route, project, budget.reserve(client, project.token(), size), null, client, maxBodyBytes);
+        return new Admitted(route, project, budget.expect(client, project.token(), declared(head)), null, client, maxBodyBytes);
     }
 
     private Admitted admitSentry(IngestRoute route, RequestHead head, InetAddress client) {
@@ -106,13 +107,20 @@ public final class Gate {
                 throw new Rejection(Outcome.BODY_TOO_LARGE, "an envelope whose only credential is its dsn header may have at most "
                         + bound + " bytes; send X-Sentry-Auth for larger ones");
             }
-            long size = head.contentLength() < 0 ? bound : head.contentLength();
-            return new Admitted(route, null, unauthenticated.reserve(client, size), null, client, bound);
+            return new Admitted(route, null, unauthenticated.expect(client, null, declared(head)), null, client, bound);
         }
         Authenticator.DsnAuthenticated auth = authenticateSentry(route.projectId(), key, client, head.origin());
-        long size = head.contentLength() < 0 ? max : head.contentLength();
         // Per project too: a DSN key is public (in every browser), its holders may not take the whole budget.
-        return new Admitted(route, auth.project(), budget.reserve(client, auth.project().token(), size), auth.key(), client, max);
+        return new Admitted(route, auth.project(), budget.expect(client, auth.project().token(), declared(head)), auth.key(),
+                client, max);
+    }
+
+    /**
+     * The size a head declares, checked against what is free now; 0 when it declares none (chunked):
+     * such a body, like every body, takes its bytes as they arrive, held to its route's limit.
+     */
+    private static long declared(RequestHead head) {
+        return Math.max(head.contentLength(), 0);
     }
 
     /**

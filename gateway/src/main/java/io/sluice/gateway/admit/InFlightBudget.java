@@ -11,8 +11,9 @@ import io.sluice.outcomes.Outcome;
  * The bytes of requests the gateway holds at once (bodies being received or published, and
  * their decompressed form), bounded in total, per client and per project, so memory stays bounded
  * under overload and one client (one address) or one project (one key, public in a browser's DSN)
- * can hold only its share. A request that does not fit gets 503 with Retry-After. Shared by all
- * connections; the total is the in-flight gauge.
+ * can hold only its share. A request holds the bytes it has sent, taken as they arrive, never
+ * what its head announces: a head announcing a body it never sends holds nothing. A request that
+ * does not fit gets 503 with Retry-After. Shared by all connections; the total is the in-flight gauge.
  */
 public final class InFlightBudget {
     private final long maxBytes;
@@ -29,6 +30,19 @@ public final class InFlightBudget {
         this.perClient = new Shares<>(maxBytesPerClient < maxBytes ? maxBytesPerClient : -1);
         this.perProject = new Shares<>(maxBytesPerProject < maxBytes ? maxBytesPerProject : -1);
         this.total = total;
+    }
+
+    /**
+     * The reservation of one request of this client and project (its token; null: none) that
+     * announces {@code expected} bytes (0: none announced), holding nothing yet: it takes its bytes
+     * as they arrive. Throws, so the client does not send a body that would be refused: 413
+     * {@code body_too_large} when the request could never hold that much, 503 {@code overloaded}
+     * when it does not fit now.
+     */
+    public Reservation expect(InetAddress client, String project, long expected) {
+        Reservation reservation = new Reservation(client, project);
+        reservation.requireRoomFor(expected);
+        return reservation;
     }
 
     /** Reserves {@code bytes} for one request of this client, or throws 503 {@code overloaded}. */
@@ -73,6 +87,11 @@ public final class InFlightBudget {
         return perProject.held.size();
     }
 
+    /** Whether {@code bytes} more would fit now; takes nothing. */
+    private boolean fits(InetAddress client, String project, long bytes) {
+        return total.get() + bytes <= maxBytes && perClient.fits(client, bytes) && perProject.fits(project, bytes);
+    }
+
     private boolean take(InetAddress client, String project, long bytes) {
         if (!perClient.take(client, bytes)) {
             return false;
@@ -110,6 +129,10 @@ public final class InFlightBudget {
             this.cap = cap;
         }
 
+        boolean fits(K holder, long bytes) {
+            return cap < 0 || holder == null || held.getOrDefault(holder, 0L) + bytes <= cap;
+        }
+
         boolean take(K holder, long bytes) {
             if (cap < 0 || holder == null) {
                 return true;
@@ -135,8 +158,8 @@ public final class InFlightBudget {
     }
 
     /**
-     * One request's share, from its head until its answer is written: what it announced, plus
-     * what it takes once decompressed. Used on the connection's event loop only.
+     * One request's share, from its head until its answer is written: what of its body has
+     * arrived, plus what it takes once decompressed. Used on the connection's event loop only.
      */
     public final class Reservation {
         private final InetAddress client;
@@ -155,13 +178,31 @@ public final class InFlightBudget {
          */
         public void extend(long more) {
             if (bytes + more > ceiling()) {
-                throw new Rejection(Outcome.BODY_TOO_LARGE, "this request would need more than the " + ceiling()
-                        + " bytes in flight (as sent and decompressed) it may ever hold");
+                throw tooLarge();
             }
             if (!tryExtend(more)) {
-                throw new Rejection(Outcome.OVERLOADED,
-                        "the gateway is at its limit of requests in flight (in total, for this client or this project); retry later");
+                throw overloaded();
             }
+        }
+
+        /** Throws as {@link #extend} would for {@code more} bytes, but takes nothing. */
+        void requireRoomFor(long more) {
+            if (bytes + more > ceiling()) {
+                throw tooLarge();
+            }
+            if (!fits(client, project, more)) {
+                throw overloaded();
+            }
+        }
+
+        private Rejection tooLarge() {
+            return new Rejection(Outcome.BODY_TOO_LARGE, "this request would need more than the " + ceiling()
+                    + " bytes in flight (as sent and decompressed) it may ever hold");
+        }
+
+        private Rejection overloaded() {
+            return new Rejection(Outcome.OVERLOADED,
+                    "the gateway is at its limit of requests in flight (in total, for this client or this project); retry later");
         }
 
         /** Takes {@code more} bytes for the same request if they fit now. */

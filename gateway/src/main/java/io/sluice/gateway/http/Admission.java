@@ -29,7 +29,8 @@ import io.sluice.outcomes.Outcome;
  * drains or the connection cap is exceeded, and otherwise asks the
  * {@link io.sluice.gateway.admit.Gate} (route, client, credentials, quota, declared size,
  * in-flight budget). So a stranger never holds memory, and the memory of admitted requests stays
- * bounded. An admitted request holds its reservation until its answer is written; a refused one
+ * bounded. An admitted request holds its reservation (the bytes of its body as they arrive, taken
+ * by {@link BodyLimit}, and their decompressed form) until its answer is written; a refused one
  * closes its connection, its body discarded unread. Answers go out in request order: a refusal
  * waits for the answers to the requests before it, and every other answer is the ingest
  * handler's, which answers its requests one at a time, in order.
@@ -63,10 +64,9 @@ public final class Admission extends ChannelDuplexHandler {
         return admitted.poll();
     }
 
-    /** The largest body the request being received may have (its route's limit, within its reservation). */
-    long receivingLimit() {
-        Admitted receiving = admitted.peekLast();
-        return receiving == null ? Long.MAX_VALUE : receiving.maxBodyBytes();
+    /** The request whose body is being received: the one admitted last (its head has just passed). */
+    Admitted receiving() {
+        return admitted.peekLast();
     }
 
     /** True when the request being received is the only one on this connection not answered yet. */

@@ -11,20 +11,27 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.sluice.gateway.admit.Admitted;
+import io.sluice.gateway.admit.InFlightBudget;
+import io.sluice.gateway.admit.Rejection;
+import io.sluice.outcomes.Outcome;
 
 /**
- * Collects the body up to the limit. Writes no final answer itself, so that answers go out in
- * request order: a body declared too large is refused by {@link Admission} from the head, and a
- * body that grows beyond the limit (no declared size) is passed on as {@link Oversized}, for the
+ * Collects the body up to the limit, taking its bytes from the request's in-flight reservation as
+ * they arrive (so a request holds what it has sent, never what its head announced). Writes no
+ * final answer itself, so that answers go out in request order: a body declared too large is
+ * refused by {@link Admission} from the head, and a body that grows beyond the limit (no declared
+ * size), or whose next bytes no longer fit the budget, is passed on as {@link Refused}, for the
  * ingest handler to refuse in its turn; nothing after it on the connection is taken on.
  */
 final class BodyLimit extends HttpObjectAggregator {
-    /** Passed on in place of a request whose body grew beyond {@code limit} bytes. */
-    record Oversized(int limit) {
+    /** Passed on in place of a request refused while its body arrived: 413, or 503 when its bytes did not fit. */
+    record Refused(Rejection reason) {
     }
 
     private final Admission admission;
-    /** The limit of the request being received (its route's, within its reservation), and its bytes so far. */
+    /** The request being received (null once refused): its reservation, its limit (its route's) and its bytes so far. */
+    private InFlightBudget.Reservation reservation;
     private long limit;
     private long received;
 
@@ -37,22 +44,42 @@ final class BodyLimit extends HttpObjectAggregator {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) throws Exception {
         if (message instanceof HttpRequest) {
-            limit = admission.receivingLimit();
+            Admitted receiving = admission.receiving();
+            reservation = receiving.reservation();
+            limit = receiving.maxBodyBytes();
             received = 0;
         }
-        if (message instanceof HttpContent content && limit < maxContentLength()) {
-            received += content.content().readableBytes();
-            if (received > limit) {
+        if (message instanceof HttpContent content && reservation != null) {
+            Rejection refused = take(content.content().readableBytes());
+            if (refused != null) {
                 // As the aggregator does at its own limit: nothing more on this connection is taken
                 // on (the request's partial body is freed when the connection closes).
                 content.release();
                 admission.takeNoMore();
-                ctx.fireChannelRead(new Oversized((int) limit));
-                limit = Long.MAX_VALUE;
+                reservation = null;
+                ctx.fireChannelRead(new Refused(refused));
                 return;
             }
         }
         super.channelRead(ctx, message);
+    }
+
+    /** Takes arriving bytes from the request's reservation: null, or why they cannot be taken. */
+    private Rejection take(int bytes) {
+        received += bytes;
+        if (received > limit) {
+            return tooLarge(limit);
+        }
+        try {
+            reservation.extend(bytes);
+            return null;
+        } catch (Rejection refused) {
+            return refused;
+        }
+    }
+
+    private static Rejection tooLarge(long limit) {
+        return new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + limit + " bytes");
     }
 
     /**
@@ -71,6 +98,7 @@ final class BodyLimit extends HttpObjectAggregator {
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
         admission.takeNoMore(); // the aggregator discards the rest of this body meanwhile
-        ctx.fireChannelRead(new Oversized(maxContentLength()));
+        reservation = null;
+        ctx.fireChannelRead(new Refused(tooLarge(maxContentLength())));
     }
 }

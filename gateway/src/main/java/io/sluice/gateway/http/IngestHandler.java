@@ -35,7 +35,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private final GatewayServices services;
     private final GatewayMetrics metrics;
     private final SentryIngest sentry;
-    /** Pipelined requests (or {@link BodyLimit.Oversized} refusals) that arrived while one was being published. */
+    /** Pipelined requests (or {@link BodyLimit.Refused} refusals) that arrived while one was being published. */
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     private boolean busy;
     /** An answer that closes the connection was written: nothing more is handled. */
@@ -51,7 +51,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
-        if (closing || !(message instanceof FullHttpRequest || message instanceof BodyLimit.Oversized)) {
+        if (closing || !(message instanceof FullHttpRequest || message instanceof BodyLimit.Refused)) {
             ReferenceCountUtil.release(message);
             return;
         }
@@ -65,26 +65,28 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void handle(ChannelHandlerContext ctx, Object message) {
-        if (message instanceof BodyLimit.Oversized oversized) {
-            refuseOversized(ctx, oversized);
+        if (message instanceof BodyLimit.Refused refused) {
+            refuseReceiving(ctx, refused.reason());
         } else {
             handle(ctx, (FullHttpRequest) message);
         }
     }
 
-    /** A body that grew beyond the limit, refused in its turn; the connection closes, as the rest of it is not read. */
-    private void refuseOversized(ChannelHandlerContext ctx, BodyLimit.Oversized oversized) {
+    /**
+     * A body refused while it arrived (beyond its limit, or its bytes did not fit the budget), in
+     * its turn; the connection closes, as the rest of it is not read.
+     */
+    private void refuseReceiving(ChannelHandlerContext ctx, Rejection refusal) {
         long startNanos = System.nanoTime();
         Admitted admitted = admission.next();
         if (admitted == null) { // cannot happen: every request passes admission first
             ctx.close();
             return;
         }
-        Rejection tooLarge = new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + oversized.limit() + " bytes");
-        metrics.rejected(tooLarge.outcome());
-        services.outcomes().record(admitted.token(), tooLarge.outcome());
+        metrics.rejected(refusal.outcome());
+        services.outcomes().record(admitted.token(), refusal.outcome());
         FullHttpResponse answer = admitted.route().isSentry()
-                ? Cors.apply(Responses.sentryError(tooLarge), admitted.dsnKey(), null) : Responses.error(tooLarge);
+                ? Cors.apply(Responses.sentryError(refusal), admitted.dsnKey(), null) : Responses.error(refusal);
         respond(ctx, answer, false, admitted.route().name(), startNanos);
     }
 

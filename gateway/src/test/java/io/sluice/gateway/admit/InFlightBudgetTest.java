@@ -62,4 +62,18 @@ class InFlightBudgetTest {
         other.release();
         assertEquals(0, shared.projectsHolding() - 1);
     }
+
+    @Test
+    void anAnnouncedSizeHoldsNothingButIsRefusedWhenItCannotFitNowOrEver() throws Exception {
+        InFlightBudget shared = new InFlightBudget(1000, 1000, 300, total);
+        InFlightBudget.Reservation announced = shared.expect(InetAddress.getByName("10.0.0.1"), "hog", 300);
+        assertEquals(0, total.get(), "announcing takes nothing");
+        announced.extend(250); // as the body arrives
+        assertEquals("overloaded", assertThrows(Rejection.class,
+                () -> shared.expect(InetAddress.getByName("10.0.0.2"), "hog", 51)).code());
+        assertEquals("body_too_large", assertThrows(Rejection.class,
+                () -> shared.expect(InetAddress.getByName("10.0.0.2"), "tenant", 301)).code());
+        shared.expect(InetAddress.getByName("10.0.0.2"), "hog", 50);
+        assertEquals(250, total.get());
+    }
 }
