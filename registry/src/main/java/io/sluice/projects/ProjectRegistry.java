@@ -73,9 +73,14 @@ public final class ProjectRegistry implements AutoCloseable {
         this(topic, KafkaClients.consumerProperties(kafka, "sluice-registry"), METADATA_TIMEOUT);
     }
 
-    /** Follows {@code topic} with a consumer whose every wait for Kafka ends after {@code timeout} (for {@link ProjectAdmin}). */
-    ProjectRegistry(KafkaSettings kafka, String topic, Duration timeout) {
-        this(topic, KafkaClients.consumerProperties(kafka, "sluice-registry", timeout), timeout);
+    /**
+     * For {@link ProjectAdmin}, which waits {@code loadTimeout} for the load and then closes this:
+     * the consumer's calls are bounded by it, and the wait for the topic's partitions is twice as
+     * long, so that the admin's close ends the follower quietly, not a timeout of its own (an ERROR
+     * with a stack trace in the operator's terminal).
+     */
+    ProjectRegistry(KafkaSettings kafka, String topic, Duration loadTimeout) {
+        this(topic, KafkaClients.consumerProperties(kafka, "sluice-registry", loadTimeout), loadTimeout.multipliedBy(2));
     }
 
     private ProjectRegistry(String topic, Properties props, Duration metadataTimeout) {
