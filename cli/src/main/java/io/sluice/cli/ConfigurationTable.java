@@ -24,8 +24,8 @@ public final class ConfigurationTable {
     /** The server's settings, then {@code extra} (the developer's ./sluice adds the local stack's). */
     public static List<Setting> allSettings(List<Setting> extra) {
         Map<String, Setting> byName = new LinkedHashMap<>();
-        for (List<Setting> group : List.of(GatewayConfig.allSettings(), ProcessorConfig.allSettings(), PublicUrl.SETTINGS, LogSettings.SETTINGS,
-                extra)) {
+        for (List<Setting> group : List.of(GatewayConfig.allSettings(), ProcessorConfig.allSettings(), PublicUrl.SETTINGS,
+                CliKafkaTimeout.SETTINGS, LogSettings.SETTINGS, extra)) {
             group.forEach(setting -> byName.putIfAbsent(setting.name(), setting));
         }
         return List.copyOf(byName.values());

@@ -21,7 +21,8 @@ import picocli.CommandLine.Parameters;
  * here, before the registry is touched, so a mistyped call changes nothing.
  */
 @Command(name = "projects", description = {"Create and manage projects: keys, DSN keys, quotas.",
-        "Every action takes --bootstrap-server HOST:PORT (default $SLUICE_KAFKA_BOOTSTRAP_SERVERS)."})
+        "Every action takes --bootstrap-server HOST:PORT (default $SLUICE_KAFKA_BOOTSTRAP_SERVERS),",
+        "and fails when Kafka does not answer within $SLUICE_CLI_KAFKA_TIMEOUT."})
 final class ProjectsCli extends CliCommand {
     static final String ACTIONS = "create, list, show, rotate-key, revoke-key, rotate-dsn-key, revoke-dsn-key, "
             + "set-dsn-origins, disable, enable, set-quota";
@@ -53,9 +54,10 @@ final class ProjectsCli extends CliCommand {
     private record Registry(Settings settings, PrintStream out) {
         void use(String bootstrapServers, Consumer<ProjectsCommand> action) {
             PublicUrl publicUrl = PublicUrl.from(settings); // a wrong SLUICE_PUBLIC_URL fails before any change
+            Duration timeout = CliKafkaTimeout.from(settings);
             KafkaSettings kafka = CommandLineSettings.kafka(settings, bootstrapServers);
-            TopicSetup.ensureTopics(kafka);
-            try (ProjectAdmin admin = new ProjectAdmin(kafka)) {
+            TopicSetup.ensureTopics(kafka, timeout);
+            try (ProjectAdmin admin = new ProjectAdmin(kafka, timeout)) {
                 action.accept(new ProjectsCommand(admin, out, publicUrl));
             }
         }

@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
@@ -39,8 +40,9 @@ final class ReplayCommand extends CliCommand {
     public Integer call() {
         ReplayRequest request = request();
         ProcessorConfig config = ProcessorConfig.from(settings);
+        Duration kafkaTimeout = CliKafkaTimeout.from(settings);
         try (var client = ClickHouseClients.create(config.clickHouse())) {
-            new Replay(config.kafka(), config.eventTimeHorizon(), client, config.clickHouse(), new ReplayPrinter(out))
+            new Replay(config.kafka(), kafkaTimeout, config.eventTimeHorizon(), client, config.clickHouse(), new ReplayPrinter(out))
                     .run(request);
         }
         return 0;

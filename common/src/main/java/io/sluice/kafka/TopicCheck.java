@@ -1,5 +1,6 @@
 package io.sluice.kafka;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -47,16 +48,16 @@ public final class TopicCheck {
     }
 
     /** Describes the topics, logs each difference (ERROR if serious, else WARN) and returns them. */
-    static List<Difference> report(Admin admin, Collection<NewTopic> existing, long timeoutSeconds)
+    static List<Difference> report(Admin admin, Collection<NewTopic> existing, Duration timeout)
             throws ExecutionException, TimeoutException, InterruptedException {
         if (existing.isEmpty()) {
             return List.of();
         }
         List<String> names = existing.stream().map(NewTopic::name).toList();
         Map<String, TopicDescription> descriptions = admin.describeTopics(names).allTopicNames()
-                .get(timeoutSeconds, TimeUnit.SECONDS);
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         List<ConfigResource> resources = names.stream().map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name)).toList();
-        Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get(timeoutSeconds, TimeUnit.SECONDS);
+        Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         List<Difference> differences = new ArrayList<>();
         for (NewTopic wanted : existing) {
             TopicDescription description = descriptions.get(wanted.name());

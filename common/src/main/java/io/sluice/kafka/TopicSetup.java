@@ -1,9 +1,11 @@
 package io.sluice.kafka;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +43,8 @@ public final class TopicSetup {
      */
     public static final int MAX_EVENT_RECORD_BYTES = 8 * 1024 * 1024;
 
-    private static final long TIMEOUT_SECONDS = 30;
+    /** How long the servers wait for each answer from Kafka here, their clients keeping Kafka's defaults. */
+    private static final Duration SERVER_TIMEOUT = Duration.ofSeconds(30);
 
     private TopicSetup() {
     }
@@ -54,6 +57,19 @@ public final class TopicSetup {
      * @throws KafkaStartupFailure when Kafka cannot be reached, refuses the credentials or the request
      */
     public static List<TopicCheck.Difference> ensureTopics(KafkaSettings kafka) {
+        return ensureTopics(kafka, KafkaClients.adminProperties(kafka, null), SERVER_TIMEOUT);
+    }
+
+    /**
+     * As {@link #ensureTopics(KafkaSettings)}, for the command line: every wait for Kafka, the
+     * admin client's own included, ends after {@code timeout}, so Kafka unreachable fails after
+     * about that long (not after the client's default of 60 s).
+     */
+    public static List<TopicCheck.Difference> ensureTopics(KafkaSettings kafka, Duration timeout) {
+        return ensureTopics(kafka, KafkaClients.adminProperties(kafka, null, timeout), timeout);
+    }
+
+    private static List<TopicCheck.Difference> ensureTopics(KafkaSettings kafka, Properties adminProperties, Duration timeout) {
         Topics topics = kafka.topics();
         String rawRetention = Long.toString(topics.rawRetention().toMillis());
         Map<String, String> raw = Map.of(TopicConfig.RETENTION_MS_CONFIG, rawRetention,
@@ -78,16 +94,16 @@ public final class TopicSetup {
 
         Admin admin;
         try {
-            admin = Admin.create(KafkaClients.adminProperties(kafka, null));
+            admin = Admin.create(adminProperties);
         } catch (KafkaException e) {
-            throw KafkaStartupFailure.of("cannot create a Kafka client", e, kafka, TIMEOUT_SECONDS);
+            throw KafkaStartupFailure.of("cannot create a Kafka client", e, kafka, timeout.toSeconds());
         }
         try (admin) {
-            Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             List<NewTopic> missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
             if (!missing.isEmpty()) {
                 try {
-                    admin.createTopics(missing).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    admin.createTopics(missing).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw e; // another instance creating them at the same moment is fine
@@ -95,10 +111,10 @@ public final class TopicSetup {
                 }
             }
             List<NewTopic> present = wanted.stream().filter(t -> existing.contains(t.name())).toList();
-            raiseRecordLimits(admin, present, kafka);
-            return TopicCheck.report(admin, present, TIMEOUT_SECONDS);
+            raiseRecordLimits(admin, present, kafka, timeout);
+            return TopicCheck.report(admin, present, timeout);
         } catch (ExecutionException | TimeoutException e) {
-            throw KafkaStartupFailure.of("cannot create Sluice's topics", e, kafka, TIMEOUT_SECONDS);
+            throw KafkaStartupFailure.of("cannot create Sluice's topics", e, kafka, timeout.toSeconds());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
@@ -112,7 +128,7 @@ public final class TopicSetup {
      * Where the change is refused (no ALTER_CONFIGS permission, say) it logs what to run, and goes
      * on: the rest works, only the largest events are refused.
      */
-    private static void raiseRecordLimits(Admin admin, Collection<NewTopic> existing, KafkaSettings kafka)
+    private static void raiseRecordLimits(Admin admin, Collection<NewTopic> existing, KafkaSettings kafka, Duration timeout)
             throws InterruptedException {
         List<ConfigResource> resources = existing.stream()
                 .filter(t -> t.configs() != null && t.configs().containsKey(TopicConfig.MAX_MESSAGE_BYTES_CONFIG))
@@ -122,7 +138,7 @@ public final class TopicSetup {
         }
         Map<ConfigResource, Config> current;
         try {
-            current = admin.describeConfigs(resources).all().get(30, TimeUnit.SECONDS);
+            current = admin.describeConfigs(resources).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             LOG.error("cannot read the {} of Sluice's topics ({}): check each is at least {}", TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
                     e instanceof ExecutionException ? e.getCause() : e, MAX_EVENT_RECORD_BYTES);
@@ -137,7 +153,7 @@ public final class TopicSetup {
             AlterConfigOp raise = new AlterConfigOp(new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
                     Integer.toString(MAX_EVENT_RECORD_BYTES)), AlterConfigOp.OpType.SET);
             try {
-                admin.incrementalAlterConfigs(Map.of(resource, List.of(raise))).all().get(30, TimeUnit.SECONDS);
+                admin.incrementalAlterConfigs(Map.of(resource, List.of(raise))).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 LOG.info("raised {} of topic {} from {} to {}", TopicConfig.MAX_MESSAGE_BYTES_CONFIG, resource.name(),
                         bytes, MAX_EVENT_RECORD_BYTES);
             } catch (ExecutionException | TimeoutException e) {

@@ -3,6 +3,7 @@ package io.sluice.kafka;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import java.time.Duration;
 import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,45 @@ class KafkaClientsTest {
         assertFalse(KafkaClients.consumerProperties(KAFKA, null).containsKey("client.id"));
         assertFalse(KafkaClients.streamsProperties(KAFKA).containsKey("client.id"));
         assertEquals("broker-1:9092,broker-2:9092", KafkaClients.streamsProperties(KAFKA).get("bootstrap.servers"));
+    }
+
+    @Test
+    void aBoundedClientWaitsAtMostTheTimeoutForACallAndARequest() {
+        for (Properties props : new Properties[] {KafkaClients.consumerProperties(KAFKA, "c", Duration.ofSeconds(15)),
+                KafkaClients.adminProperties(KAFKA, "a", Duration.ofSeconds(15))}) {
+            assertEquals("15000", props.get("default.api.timeout.ms"));
+            assertEquals("15000", props.get("request.timeout.ms"));
+        }
+        Properties producer = KafkaClients.producerProperties(KAFKA, "p", Duration.ofSeconds(15));
+        assertEquals("15000", producer.get("max.block.ms"));
+        assertEquals("15000", producer.get("request.timeout.ms"));
+        assertEquals("15005", producer.get("delivery.timeout.ms")); // request + Kafka's linger.ms of 5: the least it accepts
+        assertFalse(producer.containsKey("default.api.timeout.ms")); // unknown to a producer, which would warn
+    }
+
+    @Test
+    void aLongTimeoutKeepsKafkasRequestTimeoutAndTheGivenLinger() {
+        KafkaSettings lingering = KafkaSettings.from(new io.sluice.config.Settings(java.util.Map.of(
+                "SLUICE_KAFKA_BOOTSTRAP_SERVERS", "broker-1:9092", "SLUICE_KAFKA_PROPERTY_LINGER_MS", "100")));
+        Properties producer = KafkaClients.producerProperties(lingering, "p", Duration.ofMinutes(2));
+        assertEquals("30000", producer.get("request.timeout.ms"));
+        assertEquals("30100", producer.get("delivery.timeout.ms"));
+        assertEquals("120000", producer.get("max.block.ms"));
+        assertEquals("120000", KafkaClients.consumerProperties(lingering, "c", Duration.ofMinutes(2)).get("default.api.timeout.ms"));
+    }
+
+    @Test
+    void kafkaAcceptsTheBoundedProperties() {
+        KafkaSettings local = KafkaSettings.at("127.0.0.1:1"); // resolvable: the clients resolve it when built
+        Properties producer = KafkaClients.producerProperties(local, "p", Duration.ofSeconds(1));
+        try (var client = new org.apache.kafka.clients.producer.KafkaProducer<>(producer,
+                new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            client.close(Duration.ZERO);
+        }
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(KafkaClients.adminProperties(local, "a", Duration.ofSeconds(1)))) {
+            admin.close(Duration.ZERO);
+        }
     }
 
     @Test

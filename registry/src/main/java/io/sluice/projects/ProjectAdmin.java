@@ -18,33 +18,42 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.sluice.config.KafkaSettings;
 import io.sluice.kafka.KafkaClients;
+import io.sluice.kafka.KafkaStartupFailure;
 
 /**
  * Reads and changes projects in the registry topic; every gateway follows that topic. A change
  * reads the current record, changes it and writes it back (last writer wins: run one admin change
- * at a time per project).
+ * at a time per project). Every wait for Kafka, its clients' own included, ends after a timeout:
+ * an operator gets an error, not a hang, when Kafka cannot be reached.
  */
 public final class ProjectAdmin implements AutoCloseable {
-    private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
     private final KafkaSettings kafka;
     private final String topic;
+    private final Duration timeout;
     private final KafkaProducer<byte[], byte[]> producer;
 
-    /** Changes the registry topic of these settings. */
+    /** Changes the registry topic of these settings, waiting up to 30 s for each answer from Kafka. */
     public ProjectAdmin(KafkaSettings kafka) {
-        this(kafka, kafka.topics().projects());
+        this(kafka, DEFAULT_TIMEOUT);
+    }
+
+    /** Changes the registry topic of these settings, waiting up to {@code timeout} for each answer from Kafka. */
+    public ProjectAdmin(KafkaSettings kafka, Duration timeout) {
+        this(kafka, kafka.topics().projects(), timeout);
     }
 
     /** Changes {@code topic} at these brokers. */
     public ProjectAdmin(String bootstrapServers, String topic) {
-        this(KafkaSettings.at(bootstrapServers), topic);
+        this(KafkaSettings.at(bootstrapServers), topic, DEFAULT_TIMEOUT);
     }
 
-    private ProjectAdmin(KafkaSettings kafka, String topic) {
+    private ProjectAdmin(KafkaSettings kafka, String topic, Duration timeout) {
         this.kafka = kafka;
         this.topic = topic;
-        Properties props = KafkaClients.producerProperties(kafka, "sluice-project-admin");
+        this.timeout = timeout;
+        Properties props = KafkaClients.producerProperties(kafka, "sluice-project-admin", timeout);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
@@ -186,9 +195,9 @@ public final class ProjectAdmin implements AutoCloseable {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic,
                 project.token().getBytes(StandardCharsets.UTF_8), ProjectJson.write(project));
         try {
-            producer.send(record).get(30, TimeUnit.SECONDS);
+            producer.send(record).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot write project " + project.token() + " to " + topic, e);
+            throw KafkaStartupFailure.of("cannot write project " + project.token() + " to " + topic, e, kafka, timeout.toSeconds());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while writing project " + project.token(), e);
@@ -196,11 +205,12 @@ public final class ProjectAdmin implements AutoCloseable {
     }
 
     private ProjectRegistry loadedRegistry() {
-        ProjectRegistry registry = new ProjectRegistry(kafka, topic);
+        ProjectRegistry registry = new ProjectRegistry(kafka, topic, timeout);
         try {
-            if (!registry.awaitLoaded(LOAD_TIMEOUT)) {
+            if (!registry.awaitLoaded(timeout)) {
                 registry.close();
-                throw new IllegalStateException("cannot read the project registry " + topic + " from " + kafka.bootstrapServers());
+                throw KafkaStartupFailure.of("cannot read the project registry " + topic,
+                        new org.apache.kafka.common.errors.TimeoutException("not read to its end in time"), kafka, timeout.toSeconds());
             }
             return registry;
         } catch (InterruptedException e) {
@@ -212,7 +222,7 @@ public final class ProjectAdmin implements AutoCloseable {
 
     @Override
     public void close() {
-        producer.close();
+        producer.close(timeout); // a record Kafka never acknowledged is dropped then, not waited for
     }
 
     /**

@@ -32,9 +32,12 @@ import io.sluice.kafka.KafkaClients;
 public final class ProjectRegistry implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProjectRegistry.class);
     private static final Duration POLL = Duration.ofMillis(200);
+    /** How long a gateway's follower waits for the topic's partitions before it stops (and says why). */
+    private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(60);
     private static final java.util.regex.Pattern SHA256_HEX = java.util.regex.Pattern.compile("[0-9a-fA-F]{64}");
 
     private final String topic;
+    private final Duration metadataTimeout;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Map<String, Project> byToken = new ConcurrentHashMap<>();
     /** SHA-256 (hex) of every key → its project's token: tells "another project's key" from "no key". */
@@ -67,8 +70,22 @@ public final class ProjectRegistry implements AutoCloseable {
     }
 
     ProjectRegistry(KafkaSettings kafka, String topic) {
+        this(topic, KafkaClients.consumerProperties(kafka, "sluice-registry"), METADATA_TIMEOUT);
+    }
+
+    /**
+     * For {@link ProjectAdmin}, which waits {@code loadTimeout} for the load and then closes this:
+     * the consumer's calls are bounded by it, and the wait for the topic's partitions is twice as
+     * long, so that the admin's close ends the follower quietly, not a timeout of its own (an ERROR
+     * with a stack trace in the operator's terminal).
+     */
+    ProjectRegistry(KafkaSettings kafka, String topic, Duration loadTimeout) {
+        this(topic, KafkaClients.consumerProperties(kafka, "sluice-registry", loadTimeout), loadTimeout.multipliedBy(2));
+    }
+
+    private ProjectRegistry(String topic, Properties props, Duration metadataTimeout) {
         this.topic = topic;
-        Properties props = KafkaClients.consumerProperties(kafka, "sluice-registry");
+        this.metadataTimeout = metadataTimeout;
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -142,7 +159,7 @@ public final class ProjectRegistry implements AutoCloseable {
 
     private void follow() {
         try {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, metadataTimeout).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);

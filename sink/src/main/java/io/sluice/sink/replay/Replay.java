@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.config.KafkaSettings;
 import io.sluice.kafka.KafkaClients;
+import io.sluice.kafka.KafkaStartupFailure;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.RowInserter;
 import io.sluice.sink.SinkTables;
@@ -38,7 +39,11 @@ public final class Replay {
     private static final int BATCH_ROWS = 20_000;
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
 
+    /** How long the replay waits for each answer from Kafka unless told otherwise. */
+    private static final Duration DEFAULT_KAFKA_TIMEOUT = Duration.ofSeconds(30);
+
     private final KafkaSettings kafka;
+    private final Duration kafkaTimeout;
     private final Duration horizon;
     private final Client clickHouse;
     private final SinkTables tables;
@@ -47,7 +52,17 @@ public final class Replay {
 
     public Replay(KafkaSettings kafka, Duration horizon, Client clickHouse, ClickHouseSettings clickHouseSettings,
                   ReplayListener listener) {
+        this(kafka, DEFAULT_KAFKA_TIMEOUT, horizon, clickHouse, clickHouseSettings, listener);
+    }
+
+    /**
+     * @param kafkaTimeout how long to wait for each answer from Kafka (the topic's partitions, its
+     *                     offsets), so that Kafka unreachable fails after about that long
+     */
+    public Replay(KafkaSettings kafka, Duration kafkaTimeout, Duration horizon, Client clickHouse,
+                  ClickHouseSettings clickHouseSettings, ReplayListener listener) {
         this.kafka = kafka;
+        this.kafkaTimeout = kafkaTimeout;
         this.horizon = horizon;
         this.clickHouse = clickHouse;
         this.tables = SinkTables.of(kafka.topics(), clickHouseSettings.database());
@@ -85,7 +100,7 @@ public final class Replay {
         long resent = 0;
         long refused = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
-            List<TopicPartition> partitions = consumer.partitionsFor(source.topic(), Duration.ofSeconds(30)).stream()
+            List<TopicPartition> partitions = consumer.partitionsFor(source.topic(), kafkaTimeout).stream()
                     .map(p -> new TopicPartition(source.topic(), p.partition())).toList();
             consumer.assign(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
@@ -139,6 +154,8 @@ public final class Replay {
             // now is the true total known, and the last line says read n/n rather than stopping short.
             listener.progress(source.table(), read, read, resent, elapsedSince(begun));
             listener.tableDone(source.table());
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            throw KafkaStartupFailure.of("cannot read " + source.topic(), e, kafka, kafkaTimeout.toSeconds());
         }
         long after = request.dryRun() ? 0 : rowsInRange(source, request);
         return new TableSummary(source.table(), read, resent, Math.max(0, resent - refused - (after - before)), refused);
@@ -236,7 +253,7 @@ public final class Replay {
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {
-        Properties props = KafkaClients.consumerProperties(kafka, "sluice-replay");
+        Properties props = KafkaClients.consumerProperties(kafka, "sluice-replay", kafkaTimeout);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
