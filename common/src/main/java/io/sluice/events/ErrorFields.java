@@ -4,11 +4,14 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import org.apache.kafka.common.header.Headers;
+
 /**
  * What Sluice keeps of an error report's JSON (besides the JSON itself), read the one way: by the
  * gateway, which sends it on in the {@link FieldsHeader}, and by the processor from the JSON when a
  * record has no such header. The reported exception and its top frame, or the message; reports
- * with only a message get an empty type.
+ * with only a message get an empty type. Reading an event differently here or in
+ * {@link SentryFields} means raising {@link FieldsHeader#VERSION} (FieldsReadingTest says when).
  */
 public record ErrorFields(
         String environment,
@@ -39,15 +42,17 @@ public record ErrorFields(
                 SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"));
     }
 
-    /** As the {@link FieldsHeader}'s value; null when they take more than it carries. */
-    public byte[] toHeader() {
-        return FieldsHeader.encode(FieldsHeader.ERROR, environment, level, exceptionType, exceptionValue, topFrame, requestUrl,
+    private static final int FIELDS = ErrorFields.class.getRecordComponents().length;
+
+    /** As the {@link FieldsHeader}'s value, for an event of {@code jsonBytes}; null when they may take more than it carries. */
+    public byte[] toHeader(int jsonBytes) {
+        return FieldsHeader.encode(jsonBytes, FieldsHeader.ERROR, environment, level, exceptionType, exceptionValue, topFrame, requestUrl,
                 requestMethod, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName, osVersion);
     }
 
     /** From the record's {@link FieldsHeader}; null when it has none this version can read. */
-    public static ErrorFields fromHeader(org.apache.kafka.common.header.Headers headers) {
-        String[] v = FieldsHeader.decode(headers, FieldsHeader.ERROR, 14);
+    public static ErrorFields fromHeader(Headers headers) {
+        String[] v = FieldsHeader.decode(headers, FieldsHeader.ERROR, FIELDS);
         return v == null ? null
                 : new ErrorFields(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13]);
     }

@@ -24,28 +24,36 @@ public final class FieldsHeader {
     public static final String NAME = "sluice.fields";
     /**
      * Raise it whenever {@link TransactionFields#of} or {@link ErrorFields#of} reads an event
-     * differently: the processor then reads the JSON of records from gateways that read it the old
-     * way (a replay, or a recomputation with {@code SLUICE_PROCESSOR_GENERATION}), instead of their header.
+     * differently (also through {@link SentryFields}, or a new Jackson): the processor then reads
+     * the JSON of records from gateways that read it the old way (a replay, or a recomputation with
+     * {@code SLUICE_PROCESSOR_GENERATION}), instead of their header. FieldsReadingTest pins what
+     * this version reads from a set of events, and fails when the reading changes under it.
      */
     static final byte VERSION = 1;
     static final byte TRANSACTION = 'T';
     static final byte ERROR = 'E';
-    /** Most bytes the header takes: an event with larger fields goes without it (the gateway's record has room for 64 KiB besides the JSON). */
+    /**
+     * Most bytes the header takes (the gateway's record has room for 64 KiB besides the JSON); nor
+     * does it take more than the event's JSON, so that what the gateway holds while an envelope's
+     * events wait to be published stays within twice what its in-flight budget counts. Fields
+     * that do not fit go without it.
+     */
     static final int MAX_BYTES = 16 * 1024;
 
     private FieldsHeader() {
     }
 
-    /** The header's value; null when the fields would take more than {@link #MAX_BYTES}. */
-    static byte[] encode(byte kind, String... values) {
-        long most = 2;
+    /** The header's value; null when the fields take more than {@link #MAX_BYTES} or {@code jsonBytes}. */
+    static byte[] encode(int jsonBytes, byte kind, String... values) {
+        int limit = Math.min(MAX_BYTES, jsonBytes);
+        long least = 2;
         for (String value : values) {
-            most += value == null ? 1 : 3 + 3L * value.length(); // modified UTF-8 takes at most 3 bytes a char
+            least += value == null ? 1 : 3 + value.length(); // a char takes 1 to 3 bytes
         }
-        if (most > MAX_BYTES) {
-            return null;
+        if (least > limit) {
+            return null; // too large before any is written
         }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream((int) Math.min(most, 1024));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream((int) Math.min(least + least / 4, limit));
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(VERSION);
             out.writeByte(kind);
@@ -58,7 +66,7 @@ public final class FieldsHeader {
         } catch (IOException e) {
             throw new IllegalStateException("writing to memory", e);
         }
-        return bytes.toByteArray();
+        return bytes.size() > limit ? null : bytes.toByteArray();
     }
 
     /** The {@code count} fields of the record's header of {@code kind}; null when it has none, of another version, or malformed. */

@@ -8,7 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Reads fields of Sentry-style payloads that come in several shapes, the same way in the gateway
- * (which validates them) and the processor (which stores them).
+ * (which validates them) and the processor (which stores them). What it reads travels in
+ * {@link FieldsHeader}: reading an event differently means raising its VERSION (FieldsReadingTest says when).
  */
 public final class SentryFields {
     public static final String STATUS_TAG = "http.status_code";

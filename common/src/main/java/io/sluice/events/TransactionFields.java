@@ -5,10 +5,13 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import org.apache.kafka.common.header.Headers;
+
 /**
  * What Sluice keeps of a transaction's JSON, read the one way: by the gateway, which sends it on
  * in the {@link FieldsHeader}, and by the processor from the JSON itself when a record has no
- * such header (written by an older gateway).
+ * such header (written by an older gateway). Reading an event differently here or in
+ * {@link SentryFields} means raising {@link FieldsHeader#VERSION} (FieldsReadingTest says when).
  */
 public record TransactionFields(
         String environment,
@@ -51,16 +54,18 @@ public record TransactionFields(
                 SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"));
     }
 
-    /** As the {@link FieldsHeader}'s value; null when they take more than it carries. */
-    public byte[] toHeader() {
-        return FieldsHeader.encode(FieldsHeader.TRANSACTION, environment, transaction, method, url, path,
+    private static final int FIELDS = TransactionFields.class.getRecordComponents().length;
+
+    /** As the {@link FieldsHeader}'s value, for an event of {@code jsonBytes}; null when they may take more than it carries. */
+    public byte[] toHeader(int jsonBytes) {
+        return FieldsHeader.encode(jsonBytes, FieldsHeader.TRANSACTION, environment, transaction, method, url, path,
                 statusCode == null ? null : statusCode.toString(), userId, sdkName, sdkVersion, runtimeName, runtimeVersion,
                 osName, osVersion);
     }
 
     /** From the record's {@link FieldsHeader}; null when it has none this version can read. */
-    public static TransactionFields fromHeader(org.apache.kafka.common.header.Headers headers) {
-        String[] v = FieldsHeader.decode(headers, FieldsHeader.TRANSACTION, 13);
+    public static TransactionFields fromHeader(Headers headers) {
+        String[] v = FieldsHeader.decode(headers, FieldsHeader.TRANSACTION, FIELDS);
         if (v == null) {
             return null;
         }
@@ -69,6 +74,9 @@ public record TransactionFields(
             status = v[5] == null ? null : Integer.valueOf(v[5]);
         } catch (NumberFormatException e) {
             return null;
+        }
+        if (status != null && (status < 100 || status > 599)) {
+            return null; // not what a gateway writes: read the JSON, which decides
         }
         return new TransactionFields(v[0], v[1], v[2], v[3], v[4], status, v[6], v[7], v[8], v[9], v[10], v[11], v[12]);
     }

@@ -17,6 +17,9 @@ class FieldsHeaderTest {
             "https://shop.example/users/42", "/users/42", 200, "account-1", "sentry.python", "2.19.0", "CPython", "3.12.7",
             "Linux", "6.1.0");
 
+    /** Room enough for the header: an event's JSON of this many bytes. */
+    private static final int ROOM = 100_000;
+
     private static RecordHeaders withHeader(byte[] value) {
         RecordHeaders headers = new RecordHeaders();
         headers.add(FieldsHeader.NAME, value);
@@ -25,26 +28,41 @@ class FieldsHeaderTest {
 
     @Test
     void transactionFieldsComeBackAsTheyWereRead() {
-        assertEquals(TRANSACTION, TransactionFields.fromHeader(withHeader(TRANSACTION.toHeader())));
+        assertEquals(TRANSACTION, TransactionFields.fromHeader(withHeader(TRANSACTION.toHeader(ROOM))));
     }
 
     @Test
     void loneSurrogatesEmptyStringsAndNoStatusComeBackExactly() {
         TransactionFields odd = new TransactionFields("\ud800", "", "\udfff x", "\u0000", "", null, "😀", "", "", "", "", "", "");
-        assertEquals(odd, TransactionFields.fromHeader(withHeader(odd.toHeader())));
+        assertEquals(odd, TransactionFields.fromHeader(withHeader(odd.toHeader(ROOM))));
     }
 
     @Test
     void errorFieldsComeBackAsTheyWereRead() throws Exception {
         ErrorFields fields = ErrorFields.of(JSON.readTree("{\"level\": \"Warning\", \"exception\": {\"values\": [{\"type\": \"KeyError\","
                 + " \"value\": \"'id'\", \"stacktrace\": {\"frames\": [{\"function\": \"load\", \"filename\": \"app.py\", \"lineno\": 3}]}}]}}"));
-        assertEquals(fields, ErrorFields.fromHeader(withHeader(fields.toHeader())));
+        assertEquals(fields, ErrorFields.fromHeader(withHeader(fields.toHeader(ROOM))));
     }
 
     @Test
     void fieldsLargerThanTheHeaderCarriesGoWithout() {
         TransactionFields large = new TransactionFields("", "x".repeat(FieldsHeader.MAX_BYTES), "", "", "", null, "", "", "", "", "", "", "");
-        assertNull(large.toHeader());
+        assertNull(large.toHeader(ROOM));
+    }
+
+    @Test
+    void fieldsThatMayTakeMoreThanTheEventsJsonGoWithout() {
+        TransactionFields fields = new TransactionFields("", "GET /" + "a".repeat(300), "", "", "/" + "a".repeat(300), null, "", "", "", "", "", "", "");
+        assertNull(fields.toHeader(400), "the name and the path hold the same characters twice");
+        assertEquals(fields, TransactionFields.fromHeader(withHeader(fields.toHeader(4_000))));
+    }
+
+    @Test
+    void aStatusNoGatewayWritesIsNotRead() {
+        for (String status : new String[] {"99", "600", "70000", "-1"}) {
+            byte[] value = FieldsHeader.encode(ROOM, FieldsHeader.TRANSACTION, "", "", "", "", "", status, "", "", "", "", "", "", "");
+            assertNull(TransactionFields.fromHeader(withHeader(value)), status);
+        }
     }
 
     @Test
@@ -54,19 +72,19 @@ class FieldsHeaderTest {
 
     @Test
     void aHeaderOfAnotherVersionIsNotRead() {
-        byte[] value = TRANSACTION.toHeader();
+        byte[] value = TRANSACTION.toHeader(ROOM);
         value[0] = (byte) (FieldsHeader.VERSION + 1);
         assertNull(TransactionFields.fromHeader(withHeader(value)));
     }
 
     @Test
     void aHeaderOfTheOtherKindIsNotRead() {
-        assertNull(ErrorFields.fromHeader(withHeader(TRANSACTION.toHeader())));
+        assertNull(ErrorFields.fromHeader(withHeader(TRANSACTION.toHeader(ROOM))));
     }
 
     @Test
     void aCutOrLengthenedHeaderIsNotRead() {
-        byte[] value = TRANSACTION.toHeader();
+        byte[] value = TRANSACTION.toHeader(ROOM);
         for (int length = 0; length < value.length; length++) {
             assertNull(TransactionFields.fromHeader(withHeader(Arrays.copyOf(value, length))), "cut at " + length);
         }
@@ -75,7 +93,7 @@ class FieldsHeaderTest {
 
     @Test
     void aStatusThatIsNoNumberIsNotRead() {
-        byte[] value = FieldsHeader.encode(FieldsHeader.TRANSACTION, "", "", "", "", "", "two hundred", "", "", "", "", "", "", "");
+        byte[] value = FieldsHeader.encode(ROOM, FieldsHeader.TRANSACTION, "", "", "", "", "", "two hundred", "", "", "", "", "", "", "");
         assertNull(TransactionFields.fromHeader(withHeader(value)));
     }
 }

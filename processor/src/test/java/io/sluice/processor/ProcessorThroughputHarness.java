@@ -93,7 +93,7 @@ class ProcessorThroughputHarness {
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             Instant now = Instant.now();
             byte[] json = body(now);
-            byte[] fields = TransactionFields.of(new ObjectMapper().readTree(json)).toHeader(); // as the gateway reads it
+            byte[] fields = TransactionFields.of(new ObjectMapper().readTree(json)).toHeader(json.length); // as the gateway reads it
             String millis = Long.toString(now.toEpochMilli());
             for (int i = 0; i < BACKLOG; i++) {
                 String project = "bench";

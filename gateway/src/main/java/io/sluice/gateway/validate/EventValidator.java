@@ -47,7 +47,7 @@ public final class EventValidator {
 
     public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis) {
         JsonNode event = parse(json);
-        byte[] fields = endpoint == Endpoint.TRANSACTION ? transactionFields(event) : errorFields(event);
+        byte[] fields = endpoint == Endpoint.TRANSACTION ? transactionFields(event, json.length) : errorFields(event, json.length);
         String eventId = eventId(event.get("event_id"));
         Long clientTime = eventTime(event);
         long tooOld = receivedAtMillis - horizon.toMillis();
@@ -74,14 +74,14 @@ public final class EventValidator {
     }
 
     /** Checks a transaction's name and status, and reads the fields the processor keeps (read here once, for both). */
-    private static byte[] transactionFields(JsonNode event) {
+    private static byte[] transactionFields(JsonNode event, int jsonBytes) {
         JsonNode name = event.get("transaction");
         if (name == null || !name.isTextual() || name.textValue().isBlank()) {
             throw Rejection.invalid("transaction",
                     "'transaction' must be a non-empty string naming the request, such as \"GET /users/42\"");
         }
         try {
-            return TransactionFields.of(event).toHeader();
+            return TransactionFields.of(event).toHeader(jsonBytes);
         } catch (InvalidFieldException e) {
             throw Rejection.invalid(e.field(), e.getMessage());
         }
@@ -91,9 +91,9 @@ public final class EventValidator {
      * An error report's fields for the processor; none when they cannot be read, which no report
      * the processor can store causes: the processor then reads the JSON and decides, as it always did.
      */
-    private static byte[] errorFields(JsonNode event) {
+    private static byte[] errorFields(JsonNode event, int jsonBytes) {
         try {
-            return ErrorFields.of(event).toHeader();
+            return ErrorFields.of(event).toHeader(jsonBytes);
         } catch (RuntimeException unreadable) {
             return null;
         }

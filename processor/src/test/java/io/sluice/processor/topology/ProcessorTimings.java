@@ -54,7 +54,7 @@ final class ProcessorTimings {
         RecordHeaders withFields = new RecordHeaders(headers.toArray());
         try {
             withFields.add(io.sluice.events.FieldsHeader.NAME,
-                    io.sluice.events.TransactionFields.of(new com.fasterxml.jackson.databind.ObjectMapper().readTree(BODY)).toHeader());
+                    io.sluice.events.TransactionFields.of(new com.fasterxml.jackson.databind.ObjectMapper().readTree(BODY)).toHeader(BODY.length));
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }
