@@ -1,6 +1,10 @@
 package io.sluice.gateway.admit;
 
 import java.net.InetAddress;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.sluice.outcomes.Outcome;
 import io.sluice.projects.Project;
@@ -19,6 +23,7 @@ import io.sluice.projects.Project;
  * a separate, small budget ({@code unauthenticated}), so strangers can never take the tenants'.
  */
 public final class Gate {
+    private static final Logger LOG = LoggerFactory.getLogger(Gate.class);
     private final Authenticator authenticator;
     private final FailedAuthLimiter failedAuth;
     private final TrustedProxies proxies;
@@ -27,6 +32,7 @@ public final class Gate {
     private final InFlightBudget unauthenticated;
     private final int maxBodyBytes;
     private final int maxEnvelopeBytes;
+    private final AtomicBoolean forwardingIgnoredLogged = new AtomicBoolean();
 
     /**
      * @param maxBodyBytes     the largest v1 body (and store body)
@@ -54,6 +60,13 @@ public final class Gate {
     public Admitted admit(RequestHead head) {
         IngestRoute route = IngestRoute.of(head.method(), head.uri());
         InetAddress client = ClientKey.of(proxies.clientOf(head.peer(), head.forwardedFor()));
+        if (!forwardingIgnoredLogged.get() && proxies.ignoresForwarding(head.peer(), head.forwardedFor())
+                && forwardingIgnoredLogged.compareAndSet(false, true)) {
+            LOG.warn("requests from {} carry X-Forwarded-For, which is ignored: {} is not in SLUICE_GATEWAY_TRUSTED_PROXIES. "
+                    + "If it is a load balancer or ingress, every client behind it counts as one client for failed "
+                    + "authentications and in-flight shares (one client's wrong keys can get them all 429): add its "
+                    + "CIDR block (logged once)", head.peer().getHostAddress(), head.peer().getHostAddress());
+        }
         if (route.preflight()) {
             return new Admitted(route, null, budget.expect(client, null, 0), null, client, 0);
         }

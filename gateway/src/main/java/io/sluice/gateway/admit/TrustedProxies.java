@@ -40,6 +40,14 @@ public final class TrustedProxies {
     }
 
     /**
+     * True when a request names a forwarded client that is ignored because its peer is no trusted
+     * proxy: behind a load balancer missing from the trusted blocks, every client is the balancer.
+     */
+    public boolean ignoresForwarding(InetAddress peer, List<String> forwardedFor) {
+        return peer != null && !forwardedFor.isEmpty() && !trusts(peer);
+    }
+
+    /**
      * @param peer        the connection's remote address (null when unknown)
      * @param forwardedFor the values of every {@code X-Forwarded-For} header, in order
      */

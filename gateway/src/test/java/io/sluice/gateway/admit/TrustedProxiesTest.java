@@ -14,6 +14,16 @@ class TrustedProxiesTest {
     private static final TrustedProxies PROXIES = TrustedProxies.parse("10.0.0.0/8, 192.168.1.7, fd00::/8");
 
     @Test
+    void aForwardedClientFromAnUntrustedPeerIsIgnoredAndSaysSo() {
+        assertTrue(TrustedProxies.NONE.ignoresForwarding(ip("10.1.2.3"), List.of("203.0.113.9")),
+                "a balancer missing from the trusted blocks: every client behind it is the balancer");
+        assertTrue(PROXIES.ignoresForwarding(ip("203.0.113.5"), List.of("198.51.100.1")));
+        assertFalse(PROXIES.ignoresForwarding(ip("10.1.2.3"), List.of("203.0.113.9")), "a trusted proxy's header is used");
+        assertFalse(TrustedProxies.NONE.ignoresForwarding(ip("203.0.113.5"), List.of()), "no header, nothing ignored");
+        assertFalse(TrustedProxies.NONE.ignoresForwarding(null, List.of("203.0.113.9")));
+    }
+
+    @Test
     void aCidrContainsExactlyTheAddressesOfItsPrefix() {
         Cidr block = Cidr.parse("10.1.0.0/16");
         assertTrue(block.contains(ip("10.1.0.0")));
