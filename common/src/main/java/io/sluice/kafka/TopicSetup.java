@@ -57,13 +57,13 @@ public final class TopicSetup {
      * @throws KafkaStartupFailure when Kafka cannot be reached, refuses the credentials or the request
      */
     public static List<TopicCheck.Difference> ensureTopics(KafkaSettings kafka) {
-        return ensureTopics(kafka, KafkaClients.adminProperties(kafka, null), SERVER_TIMEOUT);
+        return ensureTopics(kafka, SERVER_TIMEOUT);
     }
 
     /**
-     * As {@link #ensureTopics(KafkaSettings)}, for the command line: every wait for Kafka, the
-     * admin client's own included, ends after {@code timeout}, so Kafka unreachable fails after
-     * about that long (not after the client's default of 60 s).
+     * As {@link #ensureTopics(KafkaSettings)}, with every wait for Kafka, the admin client's own
+     * included, ending after {@code timeout}: Kafka unreachable fails after about that long (not
+     * after the client's default of 60 s while the message says less).
      */
     public static List<TopicCheck.Difference> ensureTopics(KafkaSettings kafka, Duration timeout) {
         return ensureTopics(kafka, KafkaClients.adminProperties(kafka, null, timeout), timeout);
