@@ -97,8 +97,17 @@ record SinkThroughput(int rows, double sink, double jsonEachRow, double rowBinar
         }
     }
 
-    /** Writes the rows, keyed by project as the processor keys them, to a new topic; returns its name. */
+    /** Writes the rows, keyed by project as the processor keys them, to a new topic; returns its name. Tried twice. */
     private static String produce(KafkaSettings kafka, HistoryRows history) throws Exception {
+        try {
+            return produceOnce(kafka, history);
+        } catch (IllegalStateException failed) {
+            System.err.println("  " + failed.getMessage() + ": once more, into a new topic");
+            return produceOnce(kafka, history);
+        }
+    }
+
+    private static String produceOnce(KafkaSettings kafka, HistoryRows history) throws Exception {
         String topic = kafka.topics().history() + ".sink-bench-" + System.nanoTime();
         try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, "sink-bench-admin"))) {
             admin.createTopics(List.of(new NewTopic(topic, kafka.topics().partitions(), kafka.topics().replicationFactor())))
@@ -107,11 +116,10 @@ record SinkThroughput(int rows, double sink, double jsonEachRow, double rowBinar
         Properties props = KafkaClients.producerProperties(kafka, "sink-bench-producer");
         props.put(ProducerConfig.LINGER_MS_CONFIG, "20");
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 * 1024));
-        // Only fills a topic of the bench's own: not idempotent, so the broker's transient
-        // OutOfOrderSequenceException (KAFKA-18202) cannot hold its batches until they expire
-        // (seen once: the run ended without its results).
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
-        props.put(ProducerConfig.ACKS_CONFIG, "1");
+        // A fill held by the broker's transient OutOfOrderSequenceException (KAFKA-18202) fails
+        // within half a minute, not two, and is tried once more (produce).
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000");
         AtomicReference<Exception> failed = new AtomicReference<>();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
             awaitLeaders(producer, topic, kafka.topics().partitions());
