@@ -27,7 +27,7 @@ class DeveloperCliTest {
         DeveloperCliRunner.Result result = DeveloperCliRunner.run(NONE, "config");
         assertEquals(0, result.exitCode());
         assertTrue(result.out().contains("| `SLUICE_GATEWAY_PORT` |"), result.out());
-        assertTrue(result.out().endsWith("| `SLUICE_DEV_CLICKHOUSE_TCP_PORT` | `9000` | ClickHouse native-protocol port of the local stack. |\n"),
+        assertTrue(result.out().endsWith("| `SLUICE_DEV_CLICKHOUSE_TCP_PORT` | `9000` | ClickHouse native-protocol port of the local stack. Allowed: between 0 and 65535. |\n"),
                 result.out());
     }
 
