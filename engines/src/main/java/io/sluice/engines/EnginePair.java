@@ -19,10 +19,11 @@ public final class EnginePair implements AutoCloseable {
     /** Installs ClickHouse on first use, then starts both; if Kafka cannot start, ClickHouse is stopped again. */
     public static EnginePair start(Path dir) {
         ChdbDistribution chdb = ChdbDistribution.ensureInstalled(ChdbDistribution.defaultCacheDir());
-        ClickHouseServer clickHouse = ClickHouseServer.start(chdb, dir.resolve("clickhouse"), Ports.free(), Ports.free(),
+        java.util.List<Integer> ports = Ports.free(4);
+        ClickHouseServer clickHouse = ClickHouseServer.start(chdb, dir.resolve("clickhouse"), ports.get(0), ports.get(1),
                 dir.resolve("clickhouse.log"));
         try {
-            return new EnginePair(KafkaBroker.start(dir.resolve("kafka"), Ports.free(), Ports.free()), clickHouse);
+            return new EnginePair(KafkaBroker.start(dir.resolve("kafka"), ports.get(2), ports.get(3)), clickHouse);
         } catch (RuntimeException e) {
             clickHouse.close();
             throw e;

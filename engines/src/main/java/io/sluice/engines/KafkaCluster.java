@@ -50,8 +50,9 @@ public final class KafkaCluster implements AutoCloseable {
         if (size < 3) {
             throw new IllegalArgumentException("a cluster here has at least 3 nodes (replication factor 3), not " + size);
         }
-        List<Integer> clientPorts = IntStream.range(0, size).mapToObj(i -> Ports.free()).toList();
-        List<Integer> controllerPorts = IntStream.range(0, size).mapToObj(i -> Ports.free()).toList();
+        List<Integer> ports = Ports.free(2 * size); // distinct: a client port equal to a controller's would not serve clients
+        List<Integer> clientPorts = ports.subList(0, size);
+        List<Integer> controllerPorts = ports.subList(size, 2 * size);
         String voters = IntStream.range(0, size).mapToObj(i -> (i + 1) + "@127.0.0.1:" + controllerPorts.get(i))
                 .collect(Collectors.joining(","));
         KafkaCluster cluster = new KafkaCluster(dir, Uuid.randomUuid().toString(), clientPorts, size);

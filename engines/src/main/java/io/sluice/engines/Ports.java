@@ -20,6 +20,31 @@ public final class Ports {
         }
     }
 
+    /**
+     * {@code count} distinct ports that were free a moment ago: the sockets are held open until
+     * all are chosen, as one picked and closed may be handed out again at once (a cluster once got
+     * a broker's port equal to a controller's, and its admin client talked to the controller).
+     */
+    public static java.util.List<Integer> free(int count) {
+        java.util.List<ServerSocket> held = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                held.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+            }
+            return held.stream().map(ServerSocket::getLocalPort).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free loopback ports", e);
+        } finally {
+            for (ServerSocket socket : held) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // only held to keep the port from being handed out twice
+                }
+            }
+        }
+    }
+
     /** Throws {@link PortTakenException} naming the component when the port is in use. */
     public static void requireFree(int port, String component) {
         try (ServerSocket socket = new ServerSocket()) {
