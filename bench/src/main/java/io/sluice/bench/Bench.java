@@ -91,8 +91,11 @@ public final class Bench {
             out.println("· the sink alone: history rows from Kafka into ClickHouse, vs inserting the same rows");
             SinkThroughput sink = SinkThroughput.measure(ProcessorConfig.from(settings), 200_000);
 
+            double halfSustained = pipeline.sustained().eventsPerSecond() / 2;
             List<ProducerExperiments.Variant> experiments = producerExperiments
-                    ? ProducerExperiments.measure(run, wrk, project, body, seconds, out) : List.of();
+                    ? ProducerExperiments.measure(run, wrk, project, body, seconds,
+                            halfSustained > 0 ? halfSustained : ProducerExperiments.DEFAULT_PACED_RATE, out)
+                    : List.of();
 
             new BenchReport(out).write(new BenchResults(machine, nettyCeiling, pipeline, producerCeiling, streamsCeiling, streamsShapeCeiling,
                     insertCeilings, sink, experiments, processorAlone), files);

@@ -142,6 +142,14 @@ final class BenchReport {
                     connections, g.requestsPerSecond(), 100 * g.requestsPerSecond() / r.nettyCeiling().get(connections).requestsPerSecond(),
                     g.p50Millis(), g.p99Millis()));
         }
+        out.printf("%-34s %12s %12s %9s %9s %13s %13s%n", "producer experiment, fixed rate", "target/s", "req/s", "p50 ms",
+                "p99 ms", "gateway cores", "broker cores");
+        for (ProducerExperiments.Variant variant : r.producerExperiments()) {
+            ProducerExperiments.Paced paced = variant.paced();
+            out.printf("%-34s %12.0f %12.0f %9.2f %9.2f %13.2f %13.2f%n", variant.name(), paced.targetPerSecond(),
+                    paced.load().requestsPerSecond(), paced.load().p50Millis(), paced.load().p99Millis(), paced.gatewayCores(),
+                    paced.brokerCores());
+        }
     }
 
     /** The JSON file's fields, in the order earlier runs' files have them (docs/performance.md compares them). */
@@ -178,7 +186,7 @@ final class BenchReport {
             List<Map<String, Object>> runs = new ArrayList<>();
             variant.runs().forEach((connections, g) -> runs.add(Map.of("connections", connections, "gateway", g,
                     "ceiling_ratio", g.requestsPerSecond() / r.nettyCeiling().get(connections).requestsPerSecond())));
-            experiments.add(Map.of("name", variant.name(), "settings", variant.settings(), "runs", runs));
+            experiments.add(Map.of("name", variant.name(), "settings", variant.settings(), "runs", runs, "paced", variant.paced()));
         }
         json.put("producer_experiments", experiments);
         json.put("sink", r.sink());

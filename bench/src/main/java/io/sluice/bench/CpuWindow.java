@@ -1,25 +1,33 @@
 package io.sluice.bench;
 
-/** A child's CPU use over a measured window: starts now, {@link #coresUsed()} at its end. */
+import java.util.function.DoubleSupplier;
+
+/** A process's CPU use over a measured window: starts now, {@link #coresUsed()} at its end. */
 final class CpuWindow {
-    private final ChildJvm child;
+    private final DoubleSupplier cpuSeconds;
     private final double startCpu;
     private final long startNanos;
 
-    private CpuWindow(ChildJvm child) {
-        this.child = child;
-        this.startCpu = child.cpuSeconds();
+    private CpuWindow(DoubleSupplier cpuSeconds) {
+        this.cpuSeconds = cpuSeconds;
+        this.startCpu = cpuSeconds.getAsDouble();
         this.startNanos = System.nanoTime();
     }
 
     static CpuWindow start(ChildJvm child) {
-        return new CpuWindow(child);
+        return new CpuWindow(child::cpuSeconds);
+    }
+
+    /** This JVM's: the embedded Kafka broker's, above all, when the bench itself does little meanwhile. */
+    static CpuWindow startOfThisJvm() {
+        ProcessHandle self = ProcessHandle.current();
+        return new CpuWindow(() -> self.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN));
     }
 
     /** CPU seconds used since the start per wall-clock second: 1.0 is one core busy all the time. */
     double coresUsed() {
         double wall = (System.nanoTime() - startNanos) / 1e9;
-        return (child.cpuSeconds() - startCpu) / Math.max(1e-3, wall);
+        return (cpuSeconds.getAsDouble() - startCpu) / Math.max(1e-3, wall);
     }
 
     /** Events per second per core used: {@code eventsPerSecond} divided by the cores used in this window. */

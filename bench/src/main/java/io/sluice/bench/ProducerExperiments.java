@@ -15,12 +15,27 @@ import io.sluice.projects.ProjectAdmin;
  * variant has a baseline measured minutes apart rather than in another run. acks=all and
  * idempotence stay (Sluice refuses to change them). batch.size is not among the variants: the
  * gateway sets it itself (128 KiB), over any {@code SLUICE_KAFKA_PROPERTY_BATCH_SIZE}.
+ *
+ * <p>Each variant also runs at a fixed moderate rate (half the pipeline's sustained rate) over
+ * {@link #PACED_CONNECTIONS} connections, with the cores the gateway and the broker use meanwhile:
+ * as fast as the connections go, a longer linger only adds latency; at a rate the machine can
+ * carry, it decides how many produce requests the broker handles for the same events.
  */
 final class ProducerExperiments {
     static final List<Integer> CONNECTIONS = List.of(64, 256);
+    static final int PACED_CONNECTIONS = 256;
+    /** The paced rate when the run found no sustained rate. */
+    static final double DEFAULT_PACED_RATE = 4_000;
 
-    /** One variant: its name, the settings it changes, and its runs per connections. */
-    record Variant(String name, Map<String, String> settings, Map<Integer, Wrk.Result> runs) {
+    /** One variant: its name, the settings it changes, its runs per connections, and its run at a fixed rate. */
+    record Variant(String name, Map<String, String> settings, Map<Integer, Wrk.Result> runs, Paced paced) {
+    }
+
+    /**
+     * A run at a fixed rate: the rate asked for, what {@code wrk} measured, and the cores of the
+     * gateway's JVM and of the bench's own (the embedded broker; the processor is not running then).
+     */
+    record Paced(double targetPerSecond, Wrk.Result load, double gatewayCores, double brokerCores) {
     }
 
     static final Map<String, Map<String, String>> VARIANTS = variants();
@@ -28,8 +43,9 @@ final class ProducerExperiments {
     private ProducerExperiments() {
     }
 
+    /** @param pacedRate requests per second of each variant's run at a fixed rate */
     static List<Variant> measure(PipelineRun pipeline, Wrk wrk, ProjectAdmin.NewProject project, byte[] body, int seconds,
-                                 PrintStream out) throws Exception {
+                                 double pacedRate, PrintStream out) throws Exception {
         List<Variant> variants = new java.util.ArrayList<>();
         int i = 0;
         for (Map.Entry<String, Map<String, String>> variant : VARIANTS.entrySet()) {
@@ -41,7 +57,11 @@ final class ProducerExperiments {
                 for (int connections : CONNECTIONS) {
                     runs.put(connections, wrk.run(gateway.url(), project.key(), body, false, connections, seconds));
                 }
-                variants.add(new Variant(variant.getKey(), variant.getValue(), runs));
+                CpuWindow gatewayCpu = CpuWindow.start(gateway.jvm());
+                CpuWindow brokerCpu = CpuWindow.startOfThisJvm();
+                Wrk.Result load = wrk.run(gateway.url(), project.key(), body, false, PACED_CONNECTIONS, seconds, pacedRate);
+                Paced paced = new Paced(pacedRate, load, gatewayCpu.coresUsed(), brokerCpu.coresUsed());
+                variants.add(new Variant(variant.getKey(), variant.getValue(), runs, paced));
             }
         }
         return variants;

@@ -48,7 +48,7 @@ class BenchReportTest {
         return new BenchResults(Map.of("cores", 2), ceiling, pipeline, 150_000, 50_000, 31_000, new InsertCeilings(100_000, 400_000),
                 new SinkThroughput(200_000, 30_000, 40_000, 80_000, 38_000, 90_000, 34_000),
                 List.of(new ProducerExperiments.Variant("linger 0 ms", Map.of("SLUICE_GATEWAY_PRODUCER_LINGER", "0ms"),
-                        Map.of(64, wrk(32_000)))), 33_000);
+                        Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5))), 33_000);
     }
 
     @Test
@@ -102,6 +102,20 @@ class BenchReportTest {
         assertEquals(10_000, json.at("/per_core/at_sustained_rate/processor_events_per_s_per_core").asDouble(), 1e-9);
         assertEquals(968, json.at("/processor_rss_budget_mb/total").asLong());
         assertEquals("0ms", json.at("/producer_experiments/0/settings/SLUICE_GATEWAY_PRODUCER_LINGER").asText());
+    }
+
+    @Test
+    void eachProducerExperimentShowsTheCoresItsGatewayAndTheBrokerUsedAtAFixedRate() throws Exception {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        Path file = dir.resolve("run.json");
+        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), file, dir.resolve("run.svg"));
+        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        String row = lines.get(lines.indexOf(lines.stream().filter(l -> l.startsWith("producer experiment, fixed rate"))
+                .findFirst().orElseThrow()) + 1);
+        assertEquals("linger 0 ms", row.substring(0, 34).strip());
+        assertEquals(List.of("6000", "5900", "1.50", "9.25", "0.25", "0.50"), List.of(row.substring(34).strip().split("\\s+")));
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        assertEquals(0.5, json.at("/producer_experiments/0/paced/brokerCores").asDouble());
     }
 
     @Test
