@@ -8,6 +8,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serializer;
 
 import io.sluice.events.EventHeaders;
+import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.parse.TransactionParser;
 import io.sluice.processor.rows.TransactionFact;
 import io.sluice.processor.topology.JsonSerde;
@@ -25,6 +26,7 @@ record HistoryRows(List<TransactionFact> facts, List<byte[]> json) {
         List<TransactionFact> facts = new ArrayList<>(rows);
         List<byte[]> json = new ArrayList<>(rows);
         long now = System.currentTimeMillis();
+        TransactionParser parser = new TransactionParser(new RecordsReadFromJson());
         for (int i = 0; i < rows; i++) {
             RecordHeaders headers = new RecordHeaders();
             EventHeaders.put(headers, EventHeaders.EVENT_ID, String.format("%032x", i));
@@ -32,7 +34,7 @@ record HistoryRows(List<TransactionFact> facts, List<byte[]> json) {
             long time = now - i % 60_000;
             EventHeaders.put(headers, EventHeaders.EVENT_TIME, Long.toString(time));
             EventHeaders.put(headers, EventHeaders.RECEIVED_AT, Long.toString(now));
-            TransactionFact fact = TransactionParser.parse(body, headers, time, i % 4, i);
+            TransactionFact fact = parser.parse(body, headers, time, i % 4, i);
             facts.add(fact);
             json.add(serializer.serialize("history", fact));
         }

@@ -36,6 +36,7 @@ import io.sluice.config.Topics;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.processor.Processor;
 import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.FilterMemory;
 import io.sluice.processor.topology.ProcessorTopology;
@@ -96,7 +97,8 @@ final class StreamsCeiling {
             try {
                 copyRecords(processor.kafka(), rawTopic, endOffsets, alone.transactions());
                 Topology topology = ProcessorTopology.build(alone, processor.eventTimeHorizon(), processor.generation(),
-                        processor.lateMargin(), new DeadLetterCounts(), new FilterMemory(processor.dedupFilterBytes()));
+                        processor.lateMargin(), new DeadLetterCounts(), new RecordsReadFromJson(),
+                        new FilterMemory(processor.dedupFilterBytes()));
                 return measure(processor, "bench-processor-alone", topology, alone.transactions(), List.of(alone.errors(),
                         alone.history(), alone.traffic(), alone.errorHistory(), alone.errors1m(), alone.deadLetters()),
                         true, records, stateDir);

@@ -40,6 +40,7 @@ import io.sluice.metrics.LastMeasurement;
 import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.ops.StreamThreadFailures;
+import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.config.Settings;
 import io.sluice.sink.ClickHouseClients;
@@ -118,7 +119,8 @@ class DeploymentFilesIT {
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
             props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("deployment-files").toString());
             try (KafkaStreams streams = new KafkaStreams(builder.build(), props)) { // never started
-                ProcessorMeters.bind(processor, streams, new LastMeasurement(), new DeadLetterCounts(), new StreamThreadFailures());
+                ProcessorMeters.bind(processor, streams, new LastMeasurement(), new DeadLetterCounts(), new RecordsReadFromJson(),
+                        new StreamThreadFailures());
                 text.append(processor.scrapeText());
             }
         }

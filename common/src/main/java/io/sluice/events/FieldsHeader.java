@@ -69,6 +69,39 @@ public final class FieldsHeader {
         return bytes.size() > limit ? null : bytes.toByteArray();
     }
 
+    /** Why a record's fields were not read from its header (so are read from its JSON); the tag names it in metrics. */
+    public enum Unread {
+        /** None: from a gateway older than the header, or whose fields did not fit it ({@link #MAX_BYTES}, the JSON's size). */
+        NO_HEADER("no_header"),
+        /** Of another {@link #VERSION}: from a gateway that reads events another way (a rolling upgrade, a replay). */
+        OTHER_VERSION("other_version"),
+        /** Of this version but not readable as the record's kind (malformed, another kind, a status no gateway writes). */
+        UNREADABLE("unreadable");
+
+        private final String tag;
+
+        Unread(String tag) {
+            this.tag = tag;
+        }
+
+        public String tag() {
+            return tag;
+        }
+    }
+
+    /**
+     * Why these headers held no fields to read: call it when {@link TransactionFields#fromHeader}
+     * or {@link ErrorFields#fromHeader} gave null (so rarely, once a rolling upgrade is done).
+     */
+    public static Unread whyUnread(Headers headers) {
+        Header header = headers.lastHeader(NAME);
+        if (header == null) {
+            return Unread.NO_HEADER;
+        }
+        byte[] value = header.value();
+        return value != null && value.length > 0 && value[0] != VERSION ? Unread.OTHER_VERSION : Unread.UNREADABLE;
+    }
+
     /** The {@code count} fields of the record's header of {@code kind}; null when it has none, of another version, or malformed. */
     static String[] decode(Headers headers, byte kind, int count) {
         Header header = headers.lastHeader(NAME);

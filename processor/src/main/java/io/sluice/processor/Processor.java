@@ -26,6 +26,7 @@ import io.sluice.processor.ops.InputLag;
 import io.sluice.processor.ops.ProcessorAdmin;
 import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.ops.StreamThreadFailures;
+import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.state.BoundedRocksDbMemory;
 import io.sluice.processor.state.StateHorizon;
 import io.sluice.processor.topology.DeadLetterCounts;
@@ -71,9 +72,10 @@ public final class Processor implements AutoCloseable {
 
         Topics topics = config.kafka().topics();
         DeadLetterCounts deadLetters = new DeadLetterCounts();
+        RecordsReadFromJson readFromJson = new RecordsReadFromJson();
         Properties streamsProperties = streamsProperties(config, deadLetters);
         KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
-                config.lateMargin(), deadLetters, new FilterMemory(config.dedupFilterBytes())), streamsProperties);
+                config.lateMargin(), deadLetters, readFromJson, new FilterMemory(config.dedupFilterBytes())), streamsProperties);
         // Before Streams opens a store: local state built with another horizon is wiped and restored (see StateHorizon).
         try {
             StateHorizon.prepare(config.stateDir().toAbsolutePath().resolve(config.applicationId()), config.eventTimeHorizon(),
@@ -96,7 +98,7 @@ public final class Processor implements AutoCloseable {
         });
         PrometheusMetrics metrics = new PrometheusMetrics();
         LastMeasurement inputLagMeasured = new LastMeasurement();
-        ProcessorMeters.bind(metrics, streams, inputLagMeasured, deadLetters, threadFailures);
+        ProcessorMeters.bind(metrics, streams, inputLagMeasured, deadLetters, readFromJson, threadFailures);
         InputLag inputLag = InputLag.start(config.kafka(), config.applicationId(), Set.of(topics.transactions(), topics.errors()),
                 streams, inputLagMeasured);
         streams.start();

@@ -32,6 +32,7 @@ import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.ops.InputLag;
 import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.ops.StreamThreadFailures;
+import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.ProcessorTopology;
 import io.sluice.testkit.Await;
@@ -70,7 +71,7 @@ class ProcessorInputLagIT {
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
                      ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, engines.kafkaBootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
                      new ByteArraySerializer(), new ByteArraySerializer())) {
-            ProcessorMeters.bind(metrics, streams, measured, deadLetters, new StreamThreadFailures());
+            ProcessorMeters.bind(metrics, streams, measured, deadLetters, new RecordsReadFromJson(), new StreamThreadFailures());
             streams.start();
             assertEquals(KafkaStreams.State.RUNNING, Await.until("Streams running", Duration.ofSeconds(60), KafkaStreams.State.RUNNING,
                     streams::state));

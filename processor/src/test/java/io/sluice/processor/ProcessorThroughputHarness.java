@@ -30,6 +30,7 @@ import io.sluice.events.FieldsHeader;
 import io.sluice.events.TransactionFields;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
+import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.FilterMemory;
 import io.sluice.processor.topology.ProcessorTopology;
@@ -160,7 +161,8 @@ class ProcessorThroughputHarness {
         jdk.jfr.Recording recording = null;
         try (Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka(), null));
              KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(config.kafka().topics(), config.eventTimeHorizon(),
-                     config.generation(), config.lateMargin(), deadLetters, new FilterMemory(config.dedupFilterBytes())),
+                     config.generation(), config.lateMargin(), deadLetters, new RecordsReadFromJson(),
+                     new FilterMemory(config.dedupFilterBytes())),
                      Processor.streamsProperties(config, deadLetters))) {
             streams.start();
             long startedAt = 0;

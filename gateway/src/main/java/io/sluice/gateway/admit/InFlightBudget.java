@@ -45,18 +45,6 @@ public final class InFlightBudget {
         return reservation;
     }
 
-    /** Reserves {@code bytes} for one request of this client, or throws 503 {@code overloaded}. */
-    public Reservation reserve(InetAddress client, long bytes) {
-        return reserve(client, null, bytes);
-    }
-
-    /** Reserves {@code bytes} for one request of this client and project (its token; null: none), or throws 503. */
-    public Reservation reserve(InetAddress client, String project, long bytes) {
-        Reservation reservation = new Reservation(client, project);
-        reservation.extend(bytes);
-        return reservation;
-    }
-
     /** The budget's total bound. */
     public long maxBytes() {
         return maxBytes;

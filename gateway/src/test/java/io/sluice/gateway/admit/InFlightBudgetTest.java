@@ -15,25 +15,28 @@ class InFlightBudgetTest {
     @Test
     void oneClientHoldsAtMostItsShareWhileOthersStillFit() throws Exception {
         InetAddress hog = InetAddress.getByName("203.0.113.7");
-        budget.reserve(hog, 300);
-        assertEquals("overloaded", assertThrows(Rejection.class, () -> budget.reserve(hog, 101)).code());
-        budget.reserve(InetAddress.getByName("198.51.100.9"), 400);
-        assertEquals(700, total.get(), "a refused reservation takes nothing");
+        holding(budget, hog, null, 300);
+        InFlightBudget.Reservation more = budget.expect(hog, null, 0);
+        assertEquals("overloaded", assertThrows(Rejection.class, () -> more.extend(101)).code());
+        holding(budget, InetAddress.getByName("198.51.100.9"), null, 400);
+        assertEquals(700, total.get(), "a refused extension takes nothing");
+        assertEquals(0, more.bytes());
     }
 
     @Test
     void theTotalIsCappedAcrossClients() throws Exception {
-        budget.reserve(InetAddress.getByName("10.0.0.1"), 400);
-        budget.reserve(InetAddress.getByName("10.0.0.2"), 400);
+        holding(budget, InetAddress.getByName("10.0.0.1"), null, 400);
+        holding(budget, InetAddress.getByName("10.0.0.2"), null, 400);
         InetAddress third = InetAddress.getByName("10.0.0.3");
-        assertEquals("overloaded", assertThrows(Rejection.class, () -> budget.reserve(third, 201)).code());
-        assertEquals(0, budget.reserve(third, 200).bytes() - 200);
+        InFlightBudget.Reservation refused = budget.expect(third, null, 0);
+        assertEquals("overloaded", assertThrows(Rejection.class, () -> refused.extend(201)).code());
+        assertEquals(200, holding(budget, third, null, 200).bytes());
         assertEquals(1000, total.get());
     }
 
     @Test
     void anExtendedReservationGivesEverythingBackAndLeavesNoEntry() throws Exception {
-        InFlightBudget.Reservation reservation = budget.reserve(InetAddress.getByName("10.0.0.1"), 100);
+        InFlightBudget.Reservation reservation = holding(budget, InetAddress.getByName("10.0.0.1"), null, 100);
         reservation.extend(250);
         assertThrows(Rejection.class, () -> reservation.extend(51));
         assertEquals(350, reservation.bytes());
@@ -45,7 +48,7 @@ class InFlightBudgetTest {
     @Test
     void aRequestDeclaringAnEmptyBodyLeavesNoEntryOnceAnswered() throws Exception {
         for (int i = 1; i <= 3; i++) {
-            budget.reserve(InetAddress.getByName("2001:db8:" + i + "::"), 0).release();
+            holding(budget, InetAddress.getByName("2001:db8:" + i + "::"), null, 0).release();
         }
         assertEquals(0, budget.clientsHolding());
         assertEquals(0, total.get());
@@ -54,13 +57,13 @@ class InFlightBudgetTest {
     @Test
     void oneProjectHoldsAtMostItsShareFromAnyAddress() throws Exception {
         InFlightBudget shared = new InFlightBudget(1000, 1000, 300, total);
-        shared.reserve(InetAddress.getByName("10.0.0.1"), "hog", 200);
-        assertEquals("overloaded", assertThrows(Rejection.class,
-                () -> shared.reserve(InetAddress.getByName("10.0.0.2"), "hog", 101)).code());
-        InFlightBudget.Reservation other = shared.reserve(InetAddress.getByName("10.0.0.2"), "tenant", 300);
-        assertEquals(500, total.get(), "a refused reservation takes nothing");
+        holding(shared, InetAddress.getByName("10.0.0.1"), "hog", 200);
+        InFlightBudget.Reservation refused = shared.expect(InetAddress.getByName("10.0.0.2"), "hog", 0);
+        assertEquals("overloaded", assertThrows(Rejection.class, () -> refused.extend(101)).code());
+        InFlightBudget.Reservation other = holding(shared, InetAddress.getByName("10.0.0.2"), "tenant", 300);
+        assertEquals(500, total.get(), "a refused extension takes nothing");
         other.release();
-        assertEquals(0, shared.projectsHolding() - 1);
+        assertEquals(1, shared.projectsHolding());
     }
 
     @Test
@@ -75,5 +78,15 @@ class InFlightBudgetTest {
                 () -> shared.expect(InetAddress.getByName("10.0.0.2"), "tenant", 301)).code());
         shared.expect(InetAddress.getByName("10.0.0.2"), "hog", 50);
         assertEquals(250, total.get());
+    }
+
+    /**
+     * A request holding {@code bytes} of body, as the gateway makes one: a reservation from its head
+     * (no size announced, as for a chunked body), then its bytes taken as they arrive.
+     */
+    static InFlightBudget.Reservation holding(InFlightBudget budget, InetAddress client, String project, long bytes) {
+        InFlightBudget.Reservation reservation = budget.expect(client, project, 0);
+        reservation.extend(bytes);
+        return reservation;
     }
 }

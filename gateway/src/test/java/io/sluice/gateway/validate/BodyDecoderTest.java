@@ -157,7 +157,7 @@ class BodyDecoderTest {
     void aBodyThatCouldNeverFitItsShareDecompressedIs413NotOverloaded() throws Exception {
         InFlightBudget budget = new InFlightBudget(1_000_000, 100_000, new AtomicLong());
         byte[] body = gzip(new byte[200_000]);
-        InFlightBudget.Reservation reservation = budget.reserve(InetAddress.getByName("192.0.2.1"), body.length);
+        InFlightBudget.Reservation reservation = holding(budget, InetAddress.getByName("192.0.2.1"), body.length);
         Rejection refused = assertThrows(Rejection.class,
                 () -> new BodyDecoder(1_000_000).decode(Unpooled.wrappedBuffer(body), "gzip", reservation));
         assertEquals("body_too_large", refused.code());
@@ -166,10 +166,10 @@ class BodyDecoderTest {
     @Test
     void aBodyThatCouldFitOnceOthersAreDoneIs503() throws Exception {
         InFlightBudget budget = new InFlightBudget(1_000_000, 500_000, new AtomicLong());
-        budget.reserve(InetAddress.getByName("192.0.2.2"), 500_000);
-        budget.reserve(InetAddress.getByName("192.0.2.3"), 400_000);
+        holding(budget, InetAddress.getByName("192.0.2.2"), 500_000);
+        holding(budget, InetAddress.getByName("192.0.2.3"), 400_000);
         byte[] body = gzip(new byte[200_000]);
-        InFlightBudget.Reservation reservation = budget.reserve(InetAddress.getByName("192.0.2.1"), body.length);
+        InFlightBudget.Reservation reservation = holding(budget, InetAddress.getByName("192.0.2.1"), body.length);
         Rejection refused = assertThrows(Rejection.class,
                 () -> new BodyDecoder(1_000_000).decode(Unpooled.wrappedBuffer(body), "gzip", reservation));
         assertEquals("overloaded", refused.code());
@@ -179,8 +179,15 @@ class BodyDecoderTest {
     void aDoublingStepThatDoesNotFitFallsBackToWhatIsNeeded() throws Exception {
         InFlightBudget budget = new InFlightBudget(1_000_000, 100_000, new AtomicLong());
         byte[] body = gzip(new byte[90_000]);
-        InFlightBudget.Reservation reservation = budget.reserve(InetAddress.getByName("192.0.2.1"), body.length);
+        InFlightBudget.Reservation reservation = holding(budget, InetAddress.getByName("192.0.2.1"), body.length);
         assertEquals(90_000, new BodyDecoder(1_000_000).decode(Unpooled.wrappedBuffer(body), "gzip", reservation).length);
         assertTrue(reservation.bytes() <= 100_000, Long.toString(reservation.bytes()));
+    }
+
+    /** A request holding {@code bytes} of body, as the gateway makes one: from its head announcing them, then as they arrive. */
+    private static InFlightBudget.Reservation holding(InFlightBudget budget, InetAddress client, long bytes) {
+        InFlightBudget.Reservation reservation = budget.expect(client, null, bytes);
+        reservation.extend(bytes);
+        return reservation;
     }
 }

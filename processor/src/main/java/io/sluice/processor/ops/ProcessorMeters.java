@@ -7,8 +7,11 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.sluice.events.FieldsHeader.Unread;
 import io.sluice.metrics.LastMeasurement;
 import io.sluice.metrics.PrometheusMetrics;
+import io.sluice.processor.parse.RecordsReadFromJson;
+import io.sluice.processor.parse.RecordsReadFromJson.Kind;
 import io.sluice.processor.topology.DeadLetterCounts;
 
 /**
@@ -24,7 +27,7 @@ public final class ProcessorMeters {
 
     /** @param inputLag what {@link InputLag} last measured */
     public static void bind(PrometheusMetrics prometheus, KafkaStreams streams, LastMeasurement inputLag, DeadLetterCounts deadLetters,
-                            StreamThreadFailures threadFailures) {
+                            RecordsReadFromJson readFromJson, StreamThreadFailures threadFailures) {
         MeterRegistry registry = prometheus.registry();
         Gauge.builder("sluice.processor.streams.running", streams, s -> s.state() == KafkaStreams.State.RUNNING ? 1 : 0)
                 .description("1 while Kafka Streams is RUNNING.").register(registry);
@@ -40,6 +43,16 @@ public final class ProcessorMeters {
                 .description(deadLettersHelp).tag("reason", "unparseable").register(registry);
         FunctionCounter.builder("sluice.processor.dead.letters", deadLetters, DeadLetterCounts::unproducibleCount)
                 .description(deadLettersHelp).tag("reason", "unproducible").register(registry);
+        String readFromJsonHelp = "Input records whose fields the processor read from their JSON, not from the gateway's "
+                + "sluice.fields header, by kind and reason: no_header (a gateway older than the header, or fields too large for it), "
+                + "other_version (a gateway of another version: a rolling upgrade under way), unreadable (a header this version "
+                + "could not read).";
+        for (Kind kind : Kind.values()) {
+            for (Unread why : Unread.values()) {
+                FunctionCounter.builder("sluice.processor.records.read.from.json", readFromJson, counts -> counts.count(kind, why))
+                        .description(readFromJsonHelp).tags("kind", kind.tag(), "reason", why.tag()).register(registry);
+            }
+        }
         FunctionCounter.builder("sluice.processor.dropped.records", streams, s -> StreamsDrops.total(s.metrics()))
                 .description("Records Kafka Streams dropped: events too late for their minute (beyond horizon + late margin), "
                         + "and unproducible dead letters.").register(registry);

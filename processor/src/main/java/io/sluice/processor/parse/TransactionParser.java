@@ -2,24 +2,31 @@ package io.sluice.processor.parse;
 
 import org.apache.kafka.common.header.Headers;
 
+import io.sluice.events.FieldsHeader;
 import io.sluice.events.InvalidFieldException;
 import io.sluice.events.TransactionFields;
+import io.sluice.processor.parse.RecordsReadFromJson.Kind;
 import io.sluice.processor.rows.TransactionFact;
 
 /**
  * Turns a raw transaction record (the client's JSON plus the gateway's headers) into a
  * {@link TransactionFact}: its fields as the gateway read them ({@code FieldsHeader}), or read from
- * the JSON, the same way, when the record has none. Pure: no I/O, no state.
+ * the JSON, the same way, when the record has none (counted). No I/O; its only state is that count.
  */
-public final class TransactionParser {
-    private TransactionParser() {
+public final class TransactionParser implements RawParser<TransactionFact> {
+    private final RecordsReadFromJson readFromJson;
+
+    public TransactionParser(RecordsReadFromJson readFromJson) {
+        this.readFromJson = readFromJson;
     }
 
     /** @throws UnprocessableRecordException with the reason, for the dead-letter topic */
-    public static TransactionFact parse(byte[] json, Headers headers, long recordTimestamp, int partition, long offset) {
+    @Override
+    public TransactionFact parse(byte[] json, Headers headers, long recordTimestamp, int partition, long offset) {
         RawRecord raw = RawRecord.of(headers, recordTimestamp);
         TransactionFields fields = TransactionFields.fromHeader(headers);
         if (fields == null) {
+            readFromJson.add(Kind.TRANSACTION, FieldsHeader.whyUnread(headers));
             fields = fromJson(json);
         }
         return new TransactionFact(raw.eventId(), raw.project(), raw.eventTime(), raw.receivedAt(), raw.timeAdjusted(),

@@ -20,6 +20,7 @@ import org.apache.kafka.streams.kstream.TimeWindows;
 import io.sluice.config.Topics;
 import io.sluice.processor.parse.ErrorParser;
 import io.sluice.processor.parse.RawParser;
+import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.parse.TransactionParser;
 import io.sluice.processor.rows.ErrorFact;
 import io.sluice.processor.rows.ErrorKey;
@@ -86,17 +87,19 @@ public final class ProcessorTopology {
 
     public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
                                  DeadLetterCounts deadLetters) {
-        return build(topics, horizon, generation, lateMargin, deadLetters, new FilterMemory(DEFAULT_FILTER_MEMORY_BYTES));
+        return build(topics, horizon, generation, lateMargin, deadLetters, new RecordsReadFromJson(),
+                new FilterMemory(DEFAULT_FILTER_MEMORY_BYTES));
     }
 
     /**
      * @param generation of the aggregate rows' versions (raise it to recompute, see {@link Generations})
      * @param lateMargin how long a minute stays open beyond the horizon (see {@link #DEFAULT_LATE_MARGIN})
      * @param deadLetters counts the records sent to the dead letters
+     * @param readFromJson counts the records whose fields are read from their JSON, not from the gateway's header
      * @param filterMemory what the instance's first-sighting filters may take ({@link SeenIdsFilter})
      */
     public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
-                                 DeadLetterCounts deadLetters, FilterMemory filterMemory) {
+                                 DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory) {
         StreamsBuilder builder = new StreamsBuilder();
         Duration minute = Duration.ofMinutes(1);
         TimeWindows minutes = TimeWindows.ofSizeAndGrace(minute, horizon.plus(lateMargin));
@@ -104,7 +107,8 @@ public final class ProcessorTopology {
         Duration formerRetention = countsFormerRetention(horizon);
 
         KStream<String, TransactionFact> transactions = firstSightings(builder, topics.transactions(),
-                TransactionParser::parse, SEEN_TRANSACTIONS, topics.deadLetters(), horizon, lateMargin, deadLetters, filterMemory);
+                new TransactionParser(readFromJson), SEEN_TRANSACTIONS, topics.deadLetters(), horizon, lateMargin, deadLetters,
+                filterMemory);
         transactions.to(topics.history(), Produced.with(Serdes.String(), TRANSACTIONS).withName("history"));
         // Only the status travels through the repartition topic (0 for none: a null value would be
         // dropped by the aggregation), not the whole fact: far less to serialize and move.
@@ -125,7 +129,7 @@ public final class ProcessorTopology {
                 .to(topics.traffic(), Produced.with(Serdes.String(), JsonSerde.of(TrafficRow.class)).withName("traffic-1m-out"));
 
         KStream<String, ErrorFact> errors = firstSightings(builder, topics.errors(),
-                ErrorParser::parse, SEEN_ERRORS, topics.deadLetters(), horizon, lateMargin, deadLetters, filterMemory);
+                new ErrorParser(readFromJson), SEEN_ERRORS, topics.deadLetters(), horizon, lateMargin, deadLetters, filterMemory);
         errors.to(topics.errorHistory(), Produced.with(Serdes.String(), ERRORS).withName("error-history"));
         errors.map((token, fact) -> KeyValue.pair(new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), 1),
                         Named.as("error-type"))

@@ -7,11 +7,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -21,8 +23,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.sluice.events.EventHeaders;
 import io.sluice.metrics.LastMeasurement;
 import io.sluice.metrics.PrometheusMetrics;
+import io.sluice.processor.parse.RecordsReadFromJson;
+import io.sluice.processor.parse.TransactionParser;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.sink.SinkMetrics;
 
@@ -45,6 +50,7 @@ class ProcessorAdminTest {
     /** The failures' clock (nanoTime), read on the admin's thread. */
     private final AtomicLong now = new AtomicLong();
     private StreamThreadFailures threadFailures;
+    private final RecordsReadFromJson readFromJson = new RecordsReadFromJson();
 
     @BeforeEach
     void start() throws Exception {
@@ -57,7 +63,7 @@ class ProcessorAdminTest {
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMetrics();
         threadFailures = new StreamThreadFailures(StreamThreadFailures.DEFAULT_SESSION_TIMEOUT, now::get);
-        ProcessorMeters.bind(metrics, streams, new LastMeasurement(), new DeadLetterCounts(), threadFailures);
+        ProcessorMeters.bind(metrics, streams, new LastMeasurement(), new DeadLetterCounts(), readFromJson, threadFailures);
         admin = ProcessorAdmin.start("127.0.0.1", 0, streams, metrics, new SinkMetrics(Duration.ofMinutes(1), metrics.registry()),
                 () -> true, threadFailures);
     }
@@ -115,6 +121,19 @@ class ProcessorAdminTest {
         assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reason\":\"Kafka Streams is CREATED, not RUNNING\"}",
                 get("/readyz").body());
         assertTrue(get("/metrics").body().contains("\nsluice_processor_stream_thread_failures_total 3.0\n"), "a counter: it keeps them");
+    }
+
+    @Test
+    void recordsReadFromTheirJsonAreExposedByKindAndReasonEachFromZero() throws Exception {
+        RecordHeaders noFields = new RecordHeaders();
+        noFields.add(EventHeaders.EVENT_ID, "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8));
+        noFields.add(EventHeaders.PROJECT, "token".getBytes(StandardCharsets.UTF_8));
+        new TransactionParser(readFromJson).parse("{\"transaction\": \"GET /\"}".getBytes(StandardCharsets.UTF_8), noFields, 0, 0, 0);
+        String metrics = get("/metrics").body();
+        assertTrue(metrics.contains("\nsluice_processor_records_read_from_json_total{kind=\"transaction\",reason=\"no_header\"} 1.0\n"),
+                metrics);
+        assertEquals(6, metrics.lines().filter(line -> line.startsWith("sluice_processor_records_read_from_json_total{")).count());
+        assertTrue(metrics.contains("\nsluice_processor_records_read_from_json_total{kind=\"error\",reason=\"other_version\"} 0.0\n"));
     }
 
     private HttpResponse<String> get(String path) throws Exception {

@@ -32,6 +32,7 @@ class ErrorParserTest {
     }
 
     private static ErrorFact parse(String json) {
-        return ErrorParser.parse(json.getBytes(StandardCharsets.UTF_8), TransactionParserTest.headers(), 1_000L, 0, 0L);
+        return new ErrorParser(new RecordsReadFromJson())
+                .parse(json.getBytes(StandardCharsets.UTF_8), TransactionParserTest.headers(), 1_000L, 0, 0L);
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.StringJoiner;
 
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
@@ -14,15 +15,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.events.ErrorFields;
 import io.sluice.events.FieldsHeader;
+import io.sluice.events.FieldsHeader.Unread;
 import io.sluice.events.InvalidFieldException;
 import io.sluice.events.TransactionFields;
+import io.sluice.processor.parse.RecordsReadFromJson.Kind;
 import io.sluice.processor.rows.ErrorFact;
 import io.sluice.processor.rows.TransactionFact;
 
 /**
  * A record's fields as the gateway read them ({@link FieldsHeader}) make the very fact its JSON
  * makes, so records from older gateways (no header) and newer ones are stored alike; and with the
- * header the JSON is not read again.
+ * header the JSON is not read again; without it (or with one it cannot read) the record is counted, by why.
  */
 class GatewayFieldsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -46,6 +49,8 @@ class GatewayFieldsTest {
             "{}",
             "{\"message\": {\"formatted\": \"\\ud800 formatted\"}, \"request\": {\"url\": \"" + LONG + "\", \"method\": \"get\"}}",
             "{\"logentry\": {\"message\": \"m\"}, \"level\": 3, \"exception\": [{\"type\": \"\\udfff\", \"value\": null}]}");
+
+    private final RecordsReadFromJson readFromJson = new RecordsReadFromJson();
 
     @Test
     void everyTransactionMakesTheSameFactFromTheGatewaysFieldsAsFromItsJson() throws Exception {
@@ -89,12 +94,63 @@ class GatewayFieldsTest {
         org.junit.jupiter.api.Assertions.assertThrows(UnprocessableRecordException.class, () -> transaction(json, null));
     }
 
-    private static TransactionFact transaction(String json, byte[] fields) {
-        return TransactionParser.parse(json.getBytes(StandardCharsets.UTF_8), headers(fields), 1_000L, 0, 0L);
+    @Test
+    void aRecordWithTheGatewaysFieldsIsNotCountedAsReadFromItsJson() throws Exception {
+        transaction(TRANSACTIONS.get(0), transactionHeader(TRANSACTIONS.get(0)));
+        error(ERRORS.get(0), errorHeader(ERRORS.get(0)));
+        assertEquals("", counted());
     }
 
-    private static ErrorFact error(String json, byte[] fields) {
-        return ErrorParser.parse(json.getBytes(StandardCharsets.UTF_8), headers(fields), 1_000L, 0, 0L);
+    @Test
+    void aRecordWithoutTheHeaderIsCountedAsReadFromItsJsonByItsKind() {
+        transaction(TRANSACTIONS.get(0), null);
+        error(ERRORS.get(0), null);
+        error(ERRORS.get(1), null);
+        assertEquals("transaction/no_header=1 error/no_header=2", counted());
+    }
+
+    @Test
+    void aHeaderOfAnotherVersionIsCountedAsSuch() throws Exception {
+        byte[] next = transactionHeader(TRANSACTIONS.get(0));
+        next[0]++; // the version byte, as a gateway that reads events another way writes it
+        transaction(TRANSACTIONS.get(0), next);
+        assertEquals("transaction/other_version=1", counted());
+    }
+
+    @Test
+    void aHeaderOfThisVersionItCannotReadIsCountedAsUnreadable() throws Exception {
+        transaction(TRANSACTIONS.get(0), errorHeader(ERRORS.get(0))); // another kind's fields
+        assertEquals("transaction/unreadable=1", counted());
+    }
+
+    /** The counts that are not zero, as kind/reason=count. */
+    private String counted() {
+        StringJoiner counts = new StringJoiner(" ");
+        for (Kind kind : Kind.values()) {
+            for (Unread why : Unread.values()) {
+                long count = readFromJson.count(kind, why);
+                if (count != 0) {
+                    counts.add(kind.tag() + "/" + why.tag() + "=" + count);
+                }
+            }
+        }
+        return counts.toString();
+    }
+
+    private static byte[] transactionHeader(String json) throws Exception {
+        return TransactionFields.of(JSON.readTree(json)).toHeader(json.length());
+    }
+
+    private static byte[] errorHeader(String json) throws Exception {
+        return ErrorFields.of(JSON.readTree(json)).toHeader(json.length());
+    }
+
+    private TransactionFact transaction(String json, byte[] fields) {
+        return new TransactionParser(readFromJson).parse(json.getBytes(StandardCharsets.UTF_8), headers(fields), 1_000L, 0, 0L);
+    }
+
+    private ErrorFact error(String json, byte[] fields) {
+        return new ErrorParser(readFromJson).parse(json.getBytes(StandardCharsets.UTF_8), headers(fields), 1_000L, 0, 0L);
     }
 
     private static RecordHeaders headers(byte[] fields) {

@@ -64,7 +64,7 @@ class TransactionParserTest {
     }
 
     static TransactionFact parse(String json) {
-        return TransactionParser.parse(json.getBytes(StandardCharsets.UTF_8), headers(), 1_000L, 0, 0L);
+        return new TransactionParser(new RecordsReadFromJson()).parse(json.getBytes(StandardCharsets.UTF_8), headers(), 1_000L, 0, 0L);
     }
 
     static RecordHeaders headers() {

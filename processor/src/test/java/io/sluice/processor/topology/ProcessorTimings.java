@@ -7,6 +7,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
 
 import io.sluice.events.EventHeaders;
+import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.parse.TransactionParser;
 import io.sluice.processor.rows.TrafficCounts;
 import io.sluice.processor.rows.TrafficKey;
@@ -38,7 +39,8 @@ final class ProcessorTimings {
         EventHeaders.put(headers, EventHeaders.RECEIVED_AT, "1795000000000");
         EventHeaders.put(headers, EventHeaders.EVENT_TIME, "1795000000000");
         EventHeaders.put(headers, EventHeaders.TIME_ADJUSTED, "false");
-        TransactionFact fact = TransactionParser.parse(BODY, headers, 0, 1, 42);
+        TransactionParser parser = new TransactionParser(new RecordsReadFromJson());
+        TransactionFact fact = parser.parse(BODY, headers, 0, 1, 42);
         Serde<TransactionFact> history = JsonSerde.of(TransactionFact.class);
         Serde<TrafficKey> jsonKeys = JsonSerde.of(TrafficKey.class);
         Serde<TrafficKey> keys = MemoizedSerde.of(JsonSerde.of(TrafficKey.class));
@@ -50,7 +52,7 @@ final class ProcessorTimings {
         byte[] countBytes = counts.serializer().serialize("t", someCounts);
         byte[] countJson = jsonCounts.serializer().serialize("t", someCounts);
         long[] sink = new long[1];
-        time("parse transaction", i -> sink[0] += TransactionParser.parse(BODY, headers, 0, 1, i).kafkaOffset());
+        time("parse transaction", i -> sink[0] += parser.parse(BODY, headers, 0, 1, i).kafkaOffset());
         RecordHeaders withFields = new RecordHeaders(headers.toArray());
         try {
             withFields.add(io.sluice.events.FieldsHeader.NAME,
@@ -58,7 +60,7 @@ final class ProcessorTimings {
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }
-        time("fact from the gateway's fields", i -> sink[0] += TransactionParser.parse(BODY, withFields, 0, 1, i).kafkaOffset());
+        time("fact from the gateway's fields", i -> sink[0] += parser.parse(BODY, withFields, 0, 1, i).kafkaOffset());
         try {
             // The whole-tree parse, where there is one (package-private in the parser: it is what the parse must equal).
             java.lang.reflect.Method whole = TransactionParser.class.getDeclaredMethod("parseWholeTree", byte[].class,

@@ -1,6 +1,7 @@
 package io.sluice.processor.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CodingErrorAction;
@@ -30,9 +31,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
 import io.sluice.events.EventHeaders;
+import io.sluice.events.FieldsHeader;
+import io.sluice.events.FieldsHeader.Unread;
+import io.sluice.events.TransactionFields;
+import io.sluice.processor.parse.RecordsReadFromJson;
+import io.sluice.processor.parse.RecordsReadFromJson.Kind;
 import io.sluice.processor.rows.Columns;
 import io.sluice.processor.rows.ErrorFact;
 import io.sluice.processor.rows.ErrorRow;
@@ -53,6 +61,7 @@ class ProcessorTopologyTest {
     private TestOutputTopic<String, ErrorRow> errorCounts;
     private TestOutputTopic<String, byte[]> deadLetters;
     private DeadLetterCounts counts;
+    private RecordsReadFromJson readFromJson;
 
     @BeforeEach
     void start() {
@@ -65,7 +74,9 @@ class ProcessorTopologyTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every update visible at once
         counts = new DeadLetterCounts();
-        driver = new TopologyTestDriver(ProcessorTopology.build(TOPICS, Duration.ofHours(24), 0, lateMargin, counts), props);
+        readFromJson = new RecordsReadFromJson();
+        driver = new TopologyTestDriver(ProcessorTopology.build(TOPICS, Duration.ofHours(24), 0, lateMargin, counts, readFromJson,
+                new FilterMemory(ProcessorTopology.DEFAULT_FILTER_MEMORY_BYTES)), props);
         transactions = driver.createInputTopic(TOPICS.transactions(), new StringSerializer(), new ByteArraySerializer());
         errors = driver.createInputTopic(TOPICS.errors(), new StringSerializer(), new ByteArraySerializer());
         traffic = driver.createOutputTopic(TOPICS.traffic(), new StringDeserializer(), JsonSerde.of(TrafficRow.class).deserializer());
@@ -272,6 +283,27 @@ class ProcessorTopologyTest {
         sendTransaction("good", MINUTE.plusSeconds(1), "200");
         assertEquals(2, counts.unparseableCount());
         assertEquals(0, counts.unproducibleCount());
+    }
+
+    @Test
+    void recordsWithoutTheGatewaysFieldsAreCountedAsReadFromTheirJsonAndOnlyThey() throws Exception {
+        // As an SDK sends it: the gateway sends no header for fields that would take more than the event's JSON.
+        String json = "{\"event_id\": \"0123456789abcdef0123456789abcdef\", \"type\": \"transaction\", "
+                + "\"transaction\": \"GET /users/42\", \"environment\": \"production\", \"start_timestamp\": 1795000000.1, "
+                + "\"timestamp\": 1795000000.5, \"spans\": [], \"contexts\": {\"trace\": {\"trace_id\": "
+                + "\"771a43a4192642f0b136d5159a501700\", \"span_id\": \"a0cfbde2bdff3adc\", \"op\": \"http.server\"}}}";
+        byte[] fields = TransactionFields.of(new ObjectMapper().readTree(json)).toHeader(json.length());
+        assertNotNull(fields);
+        RecordHeaders withFields = headers("with", MINUTE);
+        withFields.add(FieldsHeader.NAME, fields);
+        transactions.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), withFields, MINUTE));
+        sendTransaction("without", MINUTE.plusSeconds(1), "200");
+        sendError("e1", "ValueError", MINUTE.plusSeconds(2));
+        assertEquals(2, history.readValuesToList().size());
+        assertEquals(1, readFromJson.count(Kind.TRANSACTION, Unread.NO_HEADER));
+        assertEquals(1, readFromJson.count(Kind.ERROR, Unread.NO_HEADER));
+        assertEquals(0, readFromJson.count(Kind.TRANSACTION, Unread.OTHER_VERSION));
+        assertEquals(0, readFromJson.count(Kind.TRANSACTION, Unread.UNREADABLE));
     }
 
     @Test
