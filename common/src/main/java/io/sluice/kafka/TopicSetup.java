@@ -43,8 +43,11 @@ public final class TopicSetup {
      */
     public static final int MAX_EVENT_RECORD_BYTES = 8 * 1024 * 1024;
 
-    /** How long the servers wait for each answer from Kafka here, their clients keeping Kafka's defaults. */
-    private static final Duration SERVER_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How long the servers wait for each answer from Kafka here (and for their other startup
+     * checks of topics), their clients keeping Kafka's defaults.
+     */
+    public static final Duration SERVER_TIMEOUT = Duration.ofSeconds(30);
 
     private TopicSetup() {
     }

@@ -28,6 +28,7 @@ import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.ops.StreamThreadFailures;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.state.BoundedRocksDbMemory;
+import io.sluice.processor.state.ChangelogRetention;
 import io.sluice.processor.state.StateHorizon;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.FilterMemory;
@@ -67,13 +68,18 @@ public final class Processor implements AutoCloseable {
 
     public static Processor start(ProcessorConfig config) {
         TopicSetup.ensureTopics(config.kafka());
-        Client clickHouse = ClickHouseClients.create(config.clickHouse());
-        SchemaMigrations.apply(clickHouse, config.clickHouse());
-
         Topics topics = config.kafka().topics();
         DeadLetterCounts deadLetters = new DeadLetterCounts();
         RecordsReadFromJson readFromJson = new RecordsReadFromJson();
         Properties streamsProperties = streamsProperties(config, deadLetters);
+        // Before Streams starts: it sets a changelog's retention only when it creates it, so a longer
+        // horizon + margin would let Kafka delete what a restore needs.
+        ChangelogRetention.ensure(config.kafka(), config.applicationId(),
+                ProcessorTopology.windowStoreRetentions(config.eventTimeHorizon(), config.lateMargin()), streamsProperties,
+                TopicSetup.SERVER_TIMEOUT);
+        Client clickHouse = ClickHouseClients.create(config.clickHouse());
+        SchemaMigrations.apply(clickHouse, config.clickHouse());
+
         KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
                 config.lateMargin(), deadLetters, readFromJson, new FilterMemory(config.dedupFilterBytes())), streamsProperties);
         // Before Streams opens a store: local state built with another horizon is wiped and restored (see StateHorizon).

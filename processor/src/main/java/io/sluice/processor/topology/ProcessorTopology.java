@@ -52,6 +52,8 @@ import io.sluice.processor.rows.TransactionFact;
 public final class ProcessorTopology {
     static final String SEEN_TRANSACTIONS = "seen-transactions";
     static final String SEEN_ERRORS = "seen-errors";
+    static final String TRAFFIC_1M = "traffic-1m";
+    static final String ERRORS_1M = "errors-1m";
     /**
      * How long a minute stays open beyond the horizon, unless configured. Stream time is the latest
      * event time seen, which runs ahead of a gateway's clock by the 60 s an event may lie in the
@@ -119,7 +121,7 @@ public final class ProcessorTopology {
                 .aggregate(() -> TrafficCounts.NONE, (key, status, counts) -> counts.add(status == 0 ? null : status),
                         Named.as("count-traffic"),
                         Materialized.<TrafficKey, TrafficCounts>as(
-                                        WindowStores.timestamped("traffic-1m", countsRetention, minute, formerRetention))
+                                        WindowStores.timestamped(TRAFFIC_1M, countsRetention, minute, formerRetention))
                                 .withKeySerde(TRAFFIC_KEYS).withValueSerde(TrafficCountsSerde.create()))
                 .toStream(Named.as("traffic-changes"))
                 .map((window, counts) -> {
@@ -136,7 +138,7 @@ public final class ProcessorTopology {
                 .groupByKey(Grouped.with("errors-by-type", ERROR_KEYS, Serdes.Integer()))
                 .windowedBy(minutes)
                 .count(Named.as("count-errors"), Materialized.<ErrorKey, Long>as(
-                        WindowStores.timestamped("errors-1m", countsRetention, minute, formerRetention))
+                        WindowStores.timestamped(ERRORS_1M, countsRetention, minute, formerRetention))
                         .withKeySerde(ERROR_KEYS).withValueSerde(Serdes.Long()))
                 .toStream(Named.as("error-changes"))
                 .map((window, count) -> {
@@ -146,6 +148,17 @@ public final class ProcessorTopology {
                 .to(topics.errors1m(), Produced.with(Serdes.String(), JsonSerde.of(ErrorRow.class)).withName("errors-1m-out"));
 
         return builder.build();
+    }
+
+    /**
+     * The retention each of the topology's window stores is built with, by store name. Kafka Streams
+     * creates a store's changelog ({@code <application id>-<store>-changelog}) with this retention
+     * plus {@code windowstore.changelog.additional.retention.ms}, and never changes it afterwards.
+     */
+    public static Map<String, Duration> windowStoreRetentions(Duration horizon, Duration lateMargin) {
+        Duration counts = countsRetention(horizon, lateMargin);
+        Duration seen = FirstSighting.retention(horizon, lateMargin);
+        return Map.of(TRAFFIC_1M, counts, ERRORS_1M, counts, SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen);
     }
 
     /** Kept for size + grace, what an open minute needs. */
@@ -165,7 +178,7 @@ public final class ProcessorTopology {
     public static Map<String, Long> rocksDbInstancesAtMost(Duration horizon, Duration lateMargin) {
         long counts = WindowStores.segmentsAtMost(countsRetention(horizon, lateMargin), countsFormerRetention(horizon));
         long seen = WindowStores.segmentsAtMost(FirstSighting.retention(horizon, lateMargin), FirstSighting.formerRetention(horizon));
-        return Map.of("traffic-1m", counts, "errors-1m", counts, SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen);
+        return Map.of(TRAFFIC_1M, counts, ERRORS_1M, counts, SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen);
     }
 
     /** Raw records → parsed facts, unusable ones to the dead letters, each (project, event id) once. */
