@@ -23,6 +23,7 @@ import io.sluice.kafka.TopicSetup;
 import io.sluice.metrics.LastMeasurement;
 import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.ops.InputLag;
+import io.sluice.processor.ops.KafkaContact;
 import io.sluice.processor.ops.ProcessorAdmin;
 import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.ops.StreamThreadFailures;
@@ -105,8 +106,9 @@ public final class Processor implements AutoCloseable {
         PrometheusMetrics metrics = new PrometheusMetrics();
         LastMeasurement inputLagMeasured = new LastMeasurement();
         ProcessorMeters.bind(metrics, streams, inputLagMeasured, deadLetters, readFromJson, threadFailures);
+        KafkaContact kafkaContact = new KafkaContact();
         InputLag inputLag = InputLag.start(config.kafka(), config.applicationId(), Set.of(topics.transactions(), topics.errors()),
-                streams, inputLagMeasured);
+                streams, inputLagMeasured, kafkaContact);
         streams.start();
 
         ClickHouseSink sink = new ClickHouseSink(clickHouse, config.kafka(),
@@ -117,7 +119,7 @@ public final class Processor implements AutoCloseable {
         ProcessorAdmin admin;
         try {
             admin = ProcessorAdmin.start(config.adminHost(), config.adminPort(), streams, metrics, sink.metrics(), sinkThread::isAlive,
-                    threadFailures);
+                    threadFailures, kafkaContact);
         } catch (java.io.IOException e) {
             inputLag.close();
             streams.close(Duration.ofSeconds(10));

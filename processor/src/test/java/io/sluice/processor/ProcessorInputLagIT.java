@@ -30,6 +30,7 @@ import io.sluice.kafka.TopicSetup;
 import io.sluice.metrics.LastMeasurement;
 import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.ops.InputLag;
+import io.sluice.processor.ops.KafkaContact;
 import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.ops.StreamThreadFailures;
 import io.sluice.processor.parse.RecordsReadFromJson;
@@ -76,7 +77,7 @@ class ProcessorInputLagIT {
             assertEquals(KafkaStreams.State.RUNNING, Await.until("Streams running", Duration.ofSeconds(60), KafkaStreams.State.RUNNING,
                     streams::state));
             try (InputLag ignored = InputLag.start(config.kafka(), config.applicationId(), Set.of(topics.transactions(), topics.errors()),
-                    streams, measured)) {
+                    streams, measured, new KafkaContact())) {
                 assertEquals(0L, Await.until("no lag before any record", Duration.ofSeconds(10), 0L, () -> lag(metrics)));
 
                 streams.pause();

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -39,7 +40,9 @@ import io.sluice.metrics.LastMeasurement;
  *
  * <p>Measured every second on a thread of its own with an admin client (a scrape must not wait
  * on Kafka); a round that fails (Kafka unreachable, Streams not running) leaves the last value
- * and its age grows.
+ * and its age grows. Each round first asks for the cluster's brokers and records an answer in
+ * {@link KafkaContact} (readiness): the lag alone cannot tell, as it fails for reasons of
+ * Streams' own and needs no broker when no raw partition is assigned here.
  */
 public final class InputLag implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InputLag.class);
@@ -52,14 +55,17 @@ public final class InputLag implements AutoCloseable {
     private final String groupId;
     private final Set<String> rawTopics;
     private final LastMeasurement lag;
+    private final KafkaContact kafkaContact;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "sluice-input-lag");
         thread.setDaemon(true);
         return thread;
     });
 
-    private InputLag(Admin admin, KafkaStreams streams, String groupId, Set<String> rawTopics, LastMeasurement lag) {
+    private InputLag(Admin admin, KafkaStreams streams, String groupId, Set<String> rawTopics, LastMeasurement lag,
+                     KafkaContact kafkaContact) {
         this.admin = admin;
+        this.kafkaContact = kafkaContact;
         this.streams = streams;
         this.groupId = groupId;
         this.rawTopics = Set.copyOf(rawTopics);
@@ -69,17 +75,21 @@ public final class InputLag implements AutoCloseable {
     /**
      * @param applicationId Streams' application id, the group whose committed offsets count
      * @param lag           where each measurement goes (the processor's meters read it)
+     * @param kafkaContact  where each broker's answer goes (the admin port's readiness reads it)
      */
     public static InputLag start(KafkaSettings kafka, String applicationId, Set<String> rawTopics, KafkaStreams streams,
-                                 LastMeasurement lag) {
+                                 LastMeasurement lag, KafkaContact kafkaContact) {
         InputLag inputLag = new InputLag(Admin.create(KafkaClients.adminProperties(kafka, applicationId + "-input-lag")),
-                streams, applicationId, rawTopics, lag);
+                streams, applicationId, rawTopics, lag, kafkaContact);
         inputLag.timer.scheduleWithFixedDelay(inputLag::measure, 0, REFRESH.toMillis(), TimeUnit.MILLISECONDS);
         return inputLag;
     }
 
     private void measure() {
         try {
+            admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) QUERY_TIMEOUT.toMillis()))
+                    .nodes().get(QUERY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            kafkaContact.answered();
             lag.measured(waiting(ownedRawPartitions()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -17,8 +17,9 @@ import io.sluice.sink.SinkMetrics;
 
 /**
  * The processor's operators' port: {@code /healthz} (streams alive and the sink running),
- * {@code /readyz} (streams RUNNING: partitions assigned, state restored; the sink not stalled; and stream
- * threads not failing again and again, see {@link StreamThreadFailures}; a 503 gives the reasons) and {@code /metrics}
+ * {@code /readyz} (streams RUNNING: partitions assigned, state restored; a Kafka broker answered lately, see
+ * {@link KafkaContact}; the sink not stalled; and stream threads not failing again and again, see
+ * {@link StreamThreadFailures}; a 503 gives the reasons) and {@code /metrics}
  * (the registry's scrape: Prometheus text, or OpenMetrics / protobuf when the scraper asks). The
  * JDK's own HTTP server: three read-only paths need nothing more.
  */
@@ -30,7 +31,8 @@ public final class ProcessorAdmin implements AutoCloseable {
     }
 
     public static ProcessorAdmin start(String host, int port, KafkaStreams streams, PrometheusMetrics metrics, SinkMetrics sink,
-                                       java.util.function.BooleanSupplier sinkAlive, StreamThreadFailures threadFailures)
+                                       java.util.function.BooleanSupplier sinkAlive, StreamThreadFailures threadFailures,
+                                       KafkaContact kafkaContact)
             throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
         server.setExecutor(Executors.newSingleThreadExecutor(runnable -> {
@@ -50,6 +52,8 @@ public final class ProcessorAdmin implements AutoCloseable {
             if (state != KafkaStreams.State.RUNNING) {
                 reasons.add("Kafka Streams is " + state + ", not RUNNING");
             }
+            // Streams stays RUNNING while no broker answers.
+            kafkaContact.unreachable().ifPresent(reasons::add);
             sink.stalled().ifPresent(reasons::add);
             // Streams may be RUNNING between the failures of a task that fails on every new thread.
             threadFailures.unhealthy().ifPresent(reasons::add);

@@ -36,7 +36,8 @@ import io.sluice.sink.SinkMetrics;
  * A KafkaStreams that was never started (CREATED) and one that was closed (NOT_RUNNING) are real
  * states reached without a broker; REBALANCING and ERROR go through the same comparison. Stream
  * threads failing again and again add their reason (the failures are recorded as the uncaught
- * exception handler records them, on a clock the test drives).
+ * exception handler records them, on a clock the test drives), and so does Kafka silent for longer
+ * than its bound (on a clock of its own).
  */
 class ProcessorAdminTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -51,6 +52,9 @@ class ProcessorAdminTest {
     private final AtomicLong now = new AtomicLong();
     private StreamThreadFailures threadFailures;
     private final RecordsReadFromJson readFromJson = new RecordsReadFromJson();
+    /** Kafka's silence's clock (nanoTime): the contact is created at 0, no broker has answered. */
+    private final AtomicLong kafkaNow = new AtomicLong();
+    private KafkaContact kafkaContact;
 
     @BeforeEach
     void start() throws Exception {
@@ -63,9 +67,10 @@ class ProcessorAdminTest {
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMetrics();
         threadFailures = new StreamThreadFailures(StreamThreadFailures.DEFAULT_SESSION_TIMEOUT, now::get);
+        kafkaContact = new KafkaContact(KafkaContact.UNREACHABLE_AFTER, kafkaNow::get);
         ProcessorMeters.bind(metrics, streams, new LastMeasurement(), new DeadLetterCounts(), readFromJson, threadFailures);
         admin = ProcessorAdmin.start("127.0.0.1", 0, streams, metrics, new SinkMetrics(Duration.ofMinutes(1), metrics.registry()),
-                () -> true, threadFailures);
+                () -> true, threadFailures, kafkaContact);
     }
 
     @AfterEach
@@ -134,6 +139,20 @@ class ProcessorAdminTest {
                 metrics);
         assertEquals(6, metrics.lines().filter(line -> line.startsWith("sluice_processor_records_read_from_json_total{")).count());
         assertTrue(metrics.contains("\nsluice_processor_records_read_from_json_total{kind=\"error\",reason=\"other_version\"} 0.0\n"));
+    }
+
+    @Test
+    void readinessIs503WithTheReasonOnceNoBrokerHasAnsweredForLongerThanTheBound() throws Exception {
+        kafkaContact.answered();
+        kafkaNow.addAndGet(Duration.ofSeconds(34).toNanos());
+        HttpResponse<String> ready = get("/readyz");
+        assertEquals(503, ready.statusCode());
+        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reason\":\"Kafka Streams is CREATED, not RUNNING; "
+                + "Kafka unreachable: no broker has answered for 34 s\"}", ready.body());
+
+        kafkaContact.answered();
+        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reason\":\"Kafka Streams is CREATED, not RUNNING\"}",
+                get("/readyz").body());
     }
 
     private HttpResponse<String> get(String path) throws Exception {

@@ -1,0 +1,109 @@
+package io.sluice.processor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.sluice.config.Settings;
+import io.sluice.engines.KafkaBroker;
+import io.sluice.engines.Ports;
+import io.sluice.processor.ops.KafkaContact;
+import io.sluice.testkit.Await;
+import io.sluice.testkit.ClickHouseQuery;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.RealEngines;
+
+/**
+ * Kafka Streams stays RUNNING while no broker answers, so its state alone kept /readyz 200 through
+ * a Kafka outage. Once no broker has answered for longer than {@link KafkaContact#UNREACHABLE_AFTER}
+ * (30 s), /readyz is 503 and says so; a shorter silence leaves it 200 (a broker's restart must not
+ * flap readiness), and it is 200 again once Kafka answers. Uses a broker of its own to stop it.
+ */
+@ExtendWith(RealEngines.class)
+class ReadinessDuringKafkaOutageIT {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final String READY = "200 {\"status\":\"ready\",\"streams\":\"RUNNING\"}";
+    private static final Pattern UNREACHABLE = Pattern.compile(
+            "503 \\{\"status\":\"not_ready\",\"streams\":\"RUNNING\",\"reason\":\"Kafka unreachable: no broker has answered for (\\d+) s\"}");
+    /** Each round asks a broker every second, waiting at most 2 s: the 503 comes this soon after the bound. */
+    private static final Duration SLACK = Duration.ofSeconds(10);
+    /** At most this passes between two of the answers it counts, while Kafka answers: a second's pause and a 2 s timeout. */
+    private static final Duration ROUND = Duration.ofSeconds(3);
+    /** Readiness is still 200 this long into the outage: well within the bound, and past a round's failure. */
+    private static final Duration SHORT_OUTAGE = Duration.ofSeconds(20);
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void readinessIs503WithTheReasonOnceKafkaIsSilentLongerThanTheBoundAnd200OnceItAnswers(Engines engines) throws Exception {
+        int kafkaPort = Ports.free();
+        int controllerPort = Ports.free();
+        KafkaBroker broker = KafkaBroker.start(workDir.resolve("kafka"), kafkaPort, controllerPort);
+        Map<String, String> values = PipelineSettings.forTest("readyout", engines, engines.clickHouseUrl(), workDir.resolve("state"));
+        values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
+        Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)));
+        String readyz = "http://127.0.0.1:" + processor.adminPort() + "/readyz";
+        try {
+            try (RawEvents raw = new RawEvents(broker.bootstrapServers())) {
+                for (int i = 0; i < 10; i++) {
+                    raw.transaction("readyout.transactions", "shop", "before" + i, Instant.now(), 200);
+                }
+            }
+            assertEquals("10", Await.until(Duration.ofSeconds(60), "10",
+                    () -> ClickHouseQuery.run(engines, "SELECT count() FROM sluice_readyout.transactions FINAL").strip()));
+            assertEquals(READY, Await.until("ready before the outage", Duration.ofSeconds(30), READY, () -> readiness(readyz)));
+
+            long stopped = System.nanoTime(); // the last answer came before this, or while the broker shuts down
+            broker.close();
+            Thread.sleep(Math.max(0, SHORT_OUTAGE.toMillis() - Duration.ofNanos(System.nanoTime() - stopped).toMillis()));
+            assertEquals(READY, readiness(readyz), "a silence shorter than the bound leaves readiness as it was");
+
+            Duration deadline = KafkaContact.UNREACHABLE_AFTER.plus(SLACK).minus(Duration.ofNanos(System.nanoTime() - stopped));
+            assertEquals("Kafka unreachable", Await.until("503: Kafka unreachable", deadline, "Kafka unreachable", () -> {
+                String seen = readiness(readyz);
+                return UNREACHABLE.matcher(seen).matches() ? "Kafka unreachable" : seen; // else what it said instead
+            }));
+            long silentFor = Duration.ofNanos(System.nanoTime() - stopped).toSeconds();
+            var said = UNREACHABLE.matcher(readiness(readyz));
+            assertTrue(said.matches());
+            long reported = Long.parseLong(said.group(1));
+            assertTrue(reported >= KafkaContact.UNREACHABLE_AFTER.toSeconds() && reported <= silentFor + ROUND.toSeconds(),
+                    "the silence it reports (" + reported + " s) is past the bound and no longer than the outage (" + silentFor
+                            + " s) and a round");
+
+            broker = KafkaBroker.start(workDir.resolve("kafka"), kafkaPort, controllerPort);
+            assertEquals(READY, Await.until("ready once Kafka answers", Duration.ofSeconds(90), READY, () -> readiness(readyz)));
+        } finally {
+            processor.close();
+            broker.close();
+        }
+    }
+
+    /** "<status> <body>", or "unreachable": a poll goes on whatever it sees. */
+    private static String readiness(String url) {
+        try {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() + " " + response.body().strip();
+        } catch (Exception e) {
+            return "unreachable";
+        }
+    }
+}
