@@ -11,13 +11,26 @@ public final class Ports {
     private Ports() {
     }
 
-    /** A port that was free a moment ago on 127.0.0.1 (tests pick ports this way). */
+    /** Ports {@link #free()} handed out in this JVM: never handed out twice. */
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * A port that was free a moment ago on 127.0.0.1 (tests pick ports this way), and that this
+     * method has not handed out before in this JVM: a port picked and closed may be handed out
+     * again at once, and a test that picks a broker's port and then its controller's would get
+     * the same one twice.
+     */
     public static int free() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free loopback port", e);
+        for (int attempt = 0; attempt < 100; attempt++) {
+            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                if (HANDED_OUT.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("no free loopback port", e);
+            }
         }
+        throw new IllegalStateException("no loopback port left that was not handed out before");
     }
 
     /**
