@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,11 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.sluice.config.Settings;
-import io.sluice.engines.KafkaBroker;
-import io.sluice.engines.Ports;
 import io.sluice.testkit.Await;
-import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.HttpText;
 import io.sluice.testkit.RealEngines;
@@ -43,25 +37,12 @@ class LagAgeDuringKafkaOutageIT {
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void theLagAgesGrowWhileKafkaIsUnreachableAndAreFreshOnceItAnswers(Engines engines) throws Exception {
-        int kafkaPort = Ports.free();
-        int controllerPort = Ports.free();
-        KafkaBroker broker = KafkaBroker.start(workDir.resolve("kafka"), kafkaPort, controllerPort);
-        Map<String, String> values = PipelineSettings.forTest("lagage", engines, engines.clickHouseUrl(), workDir.resolve("state"));
-        values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
-        Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)));
-        String metrics = "http://127.0.0.1:" + processor.adminPort() + "/metrics";
-        try {
-            try (RawEvents raw = new RawEvents(broker.bootstrapServers())) {
-                for (int i = 0; i < 10; i++) {
-                    raw.transaction("lagage.transactions", "shop", "before" + i, Instant.now(), 200);
-                }
-            }
-            assertEquals("10", Await.until(Duration.ofSeconds(60), "10",
-                    () -> ClickHouseQuery.run(engines, "SELECT count() FROM sluice_lagage.transactions FINAL").strip()));
+        try (ProcessorOnItsOwnBroker pipeline = ProcessorOnItsOwnBroker.startWithTenStored(engines, workDir, "lagage")) {
+            String metrics = pipeline.adminUrl("/metrics");
             assertEquals("0 0 fresh", Await.until("both lags 0 and just measured", Duration.ofSeconds(30), "0 0 fresh",
                     () -> state(HttpText.get(metrics))));
 
-            broker.close();
+            pipeline.stopKafka();
             assertEquals("0 0 stale", Await.until("both lags at their last value, their ages past " + STALE_SECONDS + " s",
                     Duration.ofSeconds(30), "0 0 stale", () -> state(HttpText.get(metrics))));
             String before = HttpText.get(metrics);
@@ -72,12 +53,9 @@ class LagAgeDuringKafkaOutageIT {
             assertTrue(age(after, "sluice_processor_input_lag_age_seconds") >= age(before, "sluice_processor_input_lag_age_seconds") + 1.5,
                     "the processor's input lag age grows with the outage");
 
-            broker = KafkaBroker.start(workDir.resolve("kafka"), kafkaPort, controllerPort);
+            pipeline.startKafka();
             assertEquals("0 0 fresh", Await.until("both lags measured again", Duration.ofSeconds(60), "0 0 fresh",
                     () -> state(HttpText.get(metrics))));
-        } finally {
-            processor.close();
-            broker.close();
         }
     }
 

@@ -9,8 +9,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -19,12 +17,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.sluice.config.Settings;
-import io.sluice.engines.KafkaBroker;
-import io.sluice.engines.Ports;
 import io.sluice.processor.ops.KafkaContact;
 import io.sluice.testkit.Await;
-import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
 
@@ -53,25 +47,12 @@ class ReadinessDuringKafkaOutageIT {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void readinessIs503WithTheReasonOnceKafkaIsSilentLongerThanTheBoundAnd200OnceItAnswers(Engines engines) throws Exception {
-        int kafkaPort = Ports.free();
-        int controllerPort = Ports.free();
-        KafkaBroker broker = KafkaBroker.start(workDir.resolve("kafka"), kafkaPort, controllerPort);
-        Map<String, String> values = PipelineSettings.forTest("readyout", engines, engines.clickHouseUrl(), workDir.resolve("state"));
-        values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
-        Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)));
-        String readyz = "http://127.0.0.1:" + processor.adminPort() + "/readyz";
-        try {
-            try (RawEvents raw = new RawEvents(broker.bootstrapServers())) {
-                for (int i = 0; i < 10; i++) {
-                    raw.transaction("readyout.transactions", "shop", "before" + i, Instant.now(), 200);
-                }
-            }
-            assertEquals("10", Await.until(Duration.ofSeconds(60), "10",
-                    () -> ClickHouseQuery.run(engines, "SELECT count() FROM sluice_readyout.transactions FINAL").strip()));
+        try (ProcessorOnItsOwnBroker pipeline = ProcessorOnItsOwnBroker.startWithTenStored(engines, workDir, "readyout")) {
+            String readyz = pipeline.adminUrl("/readyz");
             assertEquals(READY, Await.until("ready before the outage", Duration.ofSeconds(30), READY, () -> readiness(readyz)));
 
             long stopped = System.nanoTime(); // the last answer came before this, or while the broker shuts down
-            broker.close();
+            pipeline.stopKafka();
             Thread.sleep(Math.max(0, SHORT_OUTAGE.toMillis() - Duration.ofNanos(System.nanoTime() - stopped).toMillis()));
             assertEquals(READY, readiness(readyz), "a silence shorter than the bound leaves readiness as it was");
 
@@ -88,11 +69,8 @@ class ReadinessDuringKafkaOutageIT {
                     "the silence it reports (" + reported + " s) is past the bound and no longer than the outage (" + silentFor
                             + " s) and a round");
 
-            broker = KafkaBroker.start(workDir.resolve("kafka"), kafkaPort, controllerPort);
+            pipeline.startKafka();
             assertEquals(READY, Await.until("ready once Kafka answers", Duration.ofSeconds(90), READY, () -> readiness(readyz)));
-        } finally {
-            processor.close();
-            broker.close();
         }
     }
 
