@@ -5,46 +5,46 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Loopback port helpers: find a free one for tests, or fail clearly when a fixed one is taken. */
 public final class Ports {
     private Ports() {
     }
 
-    /** Ports {@link #free()} handed out in this JVM: never handed out twice. */
-    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Ports {@link #free(int)} handed out in this JVM: never handed out twice. */
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
-    /**
-     * A port that was free a moment ago on 127.0.0.1 (tests pick ports this way), and that this
-     * method has not handed out before in this JVM: a port picked and closed may be handed out
-     * again at once, and a test that picks a broker's port and then its controller's would get
-     * the same one twice.
-     */
+    /** A port that was free a moment ago on 127.0.0.1 (tests pick ports this way); see {@link #free(int)}. */
     public static int free() {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                if (HANDED_OUT.add(socket.getLocalPort())) {
-                    return socket.getLocalPort();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("no free loopback port", e);
-            }
-        }
-        throw new IllegalStateException("no loopback port left that was not handed out before");
+        return free(1).get(0);
     }
 
     /**
-     * {@code count} distinct ports that were free a moment ago: the sockets are held open until
-     * all are chosen, as one picked and closed may be handed out again at once (a cluster once got
-     * a broker's port equal to a controller's, and its admin client talked to the controller).
+     * {@code count} distinct ports that were free a moment ago and that were not handed out before
+     * in this JVM. A port picked and closed may be handed out again at once: a test that picks a
+     * broker's port and then its controller's could get the same one twice (a cluster once got a
+     * broker's port equal to a controller's, and its admin client talked to the controller). So the
+     * sockets are held open until all are chosen, and each port is handed out once.
      */
-    public static java.util.List<Integer> free(int count) {
-        java.util.List<ServerSocket> held = new java.util.ArrayList<>();
+    public static List<Integer> free(int count) {
+        List<ServerSocket> held = new ArrayList<>();
+        List<Integer> ports = new ArrayList<>();
         try {
-            for (int i = 0; i < count; i++) {
-                held.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+            while (ports.size() < count) {
+                if (held.size() >= count + 100) {
+                    throw new IllegalStateException("no loopback port left that was not handed out before");
+                }
+                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                held.add(socket);
+                if (HANDED_OUT.add(socket.getLocalPort())) {
+                    ports.add(socket.getLocalPort());
+                }
             }
-            return held.stream().map(ServerSocket::getLocalPort).toList();
+            return List.copyOf(ports);
         } catch (IOException e) {
             throw new UncheckedIOException("no free loopback ports", e);
         } finally {
