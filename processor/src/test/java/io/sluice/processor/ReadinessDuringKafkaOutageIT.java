@@ -3,10 +3,6 @@ package io.sluice.processor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.sluice.processor.ops.KafkaContact;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
+import io.sluice.testkit.HttpText;
 import io.sluice.testkit.RealEngines;
 
 /**
@@ -30,7 +27,6 @@ import io.sluice.testkit.RealEngines;
  */
 @ExtendWith(RealEngines.class)
 class ReadinessDuringKafkaOutageIT {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final String READY = "200 {\"status\":\"ready\",\"streams\":\"RUNNING\"}";
     private static final Pattern UNREACHABLE = Pattern.compile(
             "503 \\{\"status\":\"not_ready\",\"streams\":\"RUNNING\",\"reason\":\"Kafka unreachable: no broker has answered for (\\d+) s\"}");
@@ -49,20 +45,21 @@ class ReadinessDuringKafkaOutageIT {
     void readinessIs503WithTheReasonOnceKafkaIsSilentLongerThanTheBoundAnd200OnceItAnswers(Engines engines) throws Exception {
         try (ProcessorOnItsOwnBroker pipeline = ProcessorOnItsOwnBroker.startWithTenStored(engines, workDir, "readyout")) {
             String readyz = pipeline.adminUrl("/readyz");
-            assertEquals(READY, Await.until("ready before the outage", Duration.ofSeconds(30), READY, () -> readiness(readyz)));
+            assertEquals(READY, Await.until("ready before the outage", Duration.ofSeconds(30), READY,
+                    () -> HttpText.statusAndBody(readyz)));
 
             long stopped = System.nanoTime(); // the last answer came before this, or while the broker shuts down
             pipeline.stopKafka();
             Thread.sleep(Math.max(0, SHORT_OUTAGE.toMillis() - Duration.ofNanos(System.nanoTime() - stopped).toMillis()));
-            assertEquals(READY, readiness(readyz), "a silence shorter than the bound leaves readiness as it was");
+            assertEquals(READY, HttpText.statusAndBody(readyz), "a silence shorter than the bound leaves readiness as it was");
 
             Duration deadline = KafkaContact.UNREACHABLE_AFTER.plus(SLACK).minus(Duration.ofNanos(System.nanoTime() - stopped));
             assertEquals("Kafka unreachable", Await.until("503: Kafka unreachable", deadline, "Kafka unreachable", () -> {
-                String seen = readiness(readyz);
+                String seen = HttpText.statusAndBody(readyz);
                 return UNREACHABLE.matcher(seen).matches() ? "Kafka unreachable" : seen; // else what it said instead
             }));
             long silentFor = Duration.ofNanos(System.nanoTime() - stopped).toSeconds();
-            var said = UNREACHABLE.matcher(readiness(readyz));
+            var said = UNREACHABLE.matcher(HttpText.statusAndBody(readyz));
             assertTrue(said.matches());
             long reported = Long.parseLong(said.group(1));
             assertTrue(reported >= KafkaContact.UNREACHABLE_AFTER.toSeconds() && reported <= silentFor + ROUND.toSeconds(),
@@ -70,18 +67,8 @@ class ReadinessDuringKafkaOutageIT {
                             + " s) and a round");
 
             pipeline.startKafka();
-            assertEquals(READY, Await.until("ready once Kafka answers", Duration.ofSeconds(90), READY, () -> readiness(readyz)));
-        }
-    }
-
-    /** "<status> <body>", or "unreachable": a poll goes on whatever it sees. */
-    private static String readiness(String url) {
-        try {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() + " " + response.body().strip();
-        } catch (Exception e) {
-            return "unreachable";
+            assertEquals(READY, Await.until("ready once Kafka answers", Duration.ofSeconds(90), READY,
+                    () -> HttpText.statusAndBody(readyz)));
         }
     }
 }

@@ -22,11 +22,26 @@ public final class HttpText {
 
     /** The body, stripped, or "unreachable": a poll goes on while the server is away. */
     public static String get(String url) {
+        HttpResponse<String> response = send(url);
+        return response == null ? "unreachable" : response.body().strip();
+    }
+
+    /** {@code "<status> <body>"}, the body stripped, or "unreachable": for a health endpoint, whose status is its answer. */
+    public static String statusAndBody(String url) {
+        HttpResponse<String> response = send(url);
+        return response == null ? "unreachable" : response.statusCode() + " " + response.body().strip();
+    }
+
+    /** The answer, or null when there was none. */
+    private static HttpResponse<String> send(String url) {
         try {
             return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body().strip();
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
         } catch (Exception e) {
-            return "unreachable";
+            return null;
         }
     }
 
