@@ -27,19 +27,22 @@ public record ErrorFields(
         String runtimeName,
         String runtimeVersion,
         String osName,
-        String osVersion) {
+        String osVersion,
+        String route) {
 
     public static ErrorFields of(JsonNode event) {
         JsonNode exception = SentryFields.reportedException(event);
         String type = exception == null ? "" : SentryFields.text(exception, "/type");
         String value = exception == null ? SentryFields.message(event) : SentryFields.text(exception, "/value");
+        String requestUrl = SentryFields.text(event, "/request/url");
+        String requestMethod = SentryFields.text(event, "/request/method").toUpperCase(Locale.ROOT);
         return new ErrorFields(SentryFields.text(event, "/environment"), SentryFields.text(event, "/level").toLowerCase(Locale.ROOT),
-                type, value, SentryFields.topFrame(exception),
-                SentryFields.text(event, "/request/url"), SentryFields.text(event, "/request/method").toUpperCase(Locale.ROOT),
+                type, value, SentryFields.topFrame(exception), requestUrl, requestMethod,
                 SentryFields.text(event, "/user/id"),
                 SentryFields.text(event, "/sdk/name"), SentryFields.text(event, "/sdk/version"),
                 SentryFields.text(event, "/contexts/runtime/name"), SentryFields.text(event, "/contexts/runtime/version"),
-                SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"));
+                SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"),
+                Routes.of(event, requestMethod, SentryFields.text(event, "/transaction"), TransactionFields.pathOf(requestUrl)));
     }
 
     private static final int FIELDS = ErrorFields.class.getRecordComponents().length;
@@ -47,13 +50,13 @@ public record ErrorFields(
     /** As the {@link FieldsHeader}'s value, for an event of {@code jsonBytes}; null when they may take more than it carries. */
     public byte[] toHeader(int jsonBytes) {
         return FieldsHeader.encode(jsonBytes, FieldsHeader.ERROR, environment, level, exceptionType, exceptionValue, topFrame, requestUrl,
-                requestMethod, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName, osVersion);
+                requestMethod, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName, osVersion, route);
     }
 
     /** From the record's {@link FieldsHeader}; null when it has none this version can read. */
     public static ErrorFields fromHeader(Headers headers) {
         String[] v = FieldsHeader.decode(headers, FieldsHeader.ERROR, FIELDS);
         return v == null ? null
-                : new ErrorFields(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13]);
+                : new ErrorFields(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14]);
     }
 }

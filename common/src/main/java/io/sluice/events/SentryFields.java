@@ -173,6 +173,46 @@ public final class SentryFields {
         return "";
     }
 
+    /**
+     * How long a transaction took, in milliseconds, from its {@code start_timestamp} to its
+     * {@code timestamp} (epoch seconds or RFC 3339 text, as Sentry SDKs send them); null when
+     * either is missing or unreadable, or the end is before the start.
+     */
+    public static Double durationMs(JsonNode event) {
+        Double start = epochSeconds(event.get("start_timestamp"));
+        Double end = epochSeconds(event.get("timestamp"));
+        if (start == null || end == null || end < start) {
+            return null;
+        }
+        double millis = (end - start) * 1000.0;
+        return Double.isFinite(millis) ? Math.round(millis * 1000.0) / 1000.0 : null;
+    }
+
+    private static Double epochSeconds(JsonNode value) {
+        if (isAbsent(value)) {
+            return null;
+        }
+        if (value.isNumber()) {
+            double seconds = value.doubleValue();
+            return Double.isFinite(seconds) ? seconds : null;
+        }
+        if (value.isTextual()) {
+            try {
+                java.time.Instant instant = java.time.OffsetDateTime.parse(value.textValue().strip()).toInstant();
+                return instant.getEpochSecond() + instant.getNano() / 1e9;
+            } catch (java.time.DateTimeException notRfc3339) {
+                try {
+                    java.time.Instant instant = java.time.LocalDateTime.parse(value.textValue().strip())
+                            .toInstant(java.time.ZoneOffset.UTC);
+                    return instant.getEpochSecond() + instant.getNano() / 1e9;
+                } catch (java.time.DateTimeException unreadable) {
+                    return null;
+                }
+            }
+        }
+        return null;
+    }
+
     public static boolean isAbsent(JsonNode node) {
         return node == null || node.isNull() || node.isMissingNode();
     }

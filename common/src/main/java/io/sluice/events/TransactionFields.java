@@ -26,7 +26,10 @@ public record TransactionFields(
         String runtimeName,
         String runtimeVersion,
         String osName,
-        String osVersion) {
+        String osVersion,
+        String route,
+        String op,
+        Double durationMs) {
     private static final Set<String> HTTP_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT",
             "OPTIONS", "TRACE", "PATCH");
 
@@ -47,11 +50,13 @@ public record TransactionFields(
                 SentryFields.text(event, "/contexts/trace/data/http.url"),
                 SentryFields.text(event, "/request/url"));
         String path = firstNonEmpty(pathOf(url), nameMethod.isEmpty() ? "" : nameParts[1]);
+        String op = SentryFields.text(event, "/contexts/trace/op");
         return new TransactionFields(SentryFields.text(event, "/environment"), name, method, url, path, status,
                 SentryFields.text(event, "/user/id"),
                 SentryFields.text(event, "/sdk/name"), SentryFields.text(event, "/sdk/version"),
                 SentryFields.text(event, "/contexts/runtime/name"), SentryFields.text(event, "/contexts/runtime/version"),
-                SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"));
+                SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"),
+                Routes.of(event, method, name, path), op, SentryFields.durationMs(event));
     }
 
     private static final int FIELDS = TransactionFields.class.getRecordComponents().length;
@@ -60,7 +65,7 @@ public record TransactionFields(
     public byte[] toHeader(int jsonBytes) {
         return FieldsHeader.encode(jsonBytes, FieldsHeader.TRANSACTION, environment, transaction, method, url, path,
                 statusCode == null ? null : statusCode.toString(), userId, sdkName, sdkVersion, runtimeName, runtimeVersion,
-                osName, osVersion);
+                osName, osVersion, route, op, durationMs == null ? null : durationMs.toString());
     }
 
     /** From the record's {@link FieldsHeader}; null when it has none this version can read. */
@@ -78,7 +83,14 @@ public record TransactionFields(
         if (status != null && (status < 100 || status > 599)) {
             return null; // not what a gateway writes: read the JSON, which decides
         }
-        return new TransactionFields(v[0], v[1], v[2], v[3], v[4], status, v[6], v[7], v[8], v[9], v[10], v[11], v[12]);
+        Double duration;
+        try {
+            duration = v[15] == null ? null : Double.valueOf(v[15]);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        return new TransactionFields(v[0], v[1], v[2], v[3], v[4], status, v[6], v[7], v[8], v[9], v[10], v[11], v[12],
+                v[13], v[14], duration);
     }
 
     /**

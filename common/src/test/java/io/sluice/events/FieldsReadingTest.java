@@ -19,7 +19,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 class FieldsReadingTest {
     private static final Map<Integer, String> DIGEST_BY_VERSION = Map.of(
-            1, "5c6d837f0dc91d13d700b84e79221b0e23bd2080f3ede11536d6a6027afa5e0c");
+            1, "5c6d837f0dc91d13d700b84e79221b0e23bd2080f3ede11536d6a6027afa5e0c",
+            2, "d8a21bd8ef79d3e0349ce3cb7983991ddd3cc73feadd1db80046c60606fd1498");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> TRANSACTIONS = List.of(
             "{\"transaction\": \"GET /api/users/{id}\", \"environment\": \"production\", \"tags\": {\"http.status_code\": \"200\"},"

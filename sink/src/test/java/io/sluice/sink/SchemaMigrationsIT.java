@@ -20,7 +20,7 @@ import io.sluice.testkit.RealEngines;
 @ExtendWith(RealEngines.class)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SchemaMigrationsIT {
-    private static final List<String> ALL = List.of("V001__transactions_and_traffic.sql", "V002__errors.sql", "V003__outcomes.sql");
+    private static final List<String> ALL = SchemaMigrations.FILES;
 
     @Test
     void aSecondStartAppliesNothingAndRecordsEachMigrationOnce(Engines engines) {
@@ -34,7 +34,7 @@ class SchemaMigrationsIT {
             // Without FINAL: no second bookkeeping row was even inserted (ReplacingMergeTree would hide it under FINAL).
             assertEquals(recorded, ClickHouseQuery.run(engines, "SELECT version, name, applied_at FROM "
                     + "sluice_migrate_twice.schema_migrations ORDER BY version").strip());
-            assertEquals("1\tV001__transactions_and_traffic.sql\n2\tV002__errors.sql\n3\tV003__outcomes.sql",
+            assertEquals("1\tV001__transactions_and_traffic.sql\n2\tV002__errors.sql\n3\tV003__outcomes.sql\n4\tV004__routes_in_history.sql\n5\tV005__requests_by_route.sql",
                     ClickHouseQuery.run(engines, "SELECT version, name FROM sluice_migrate_twice.schema_migrations ORDER BY version").strip());
         }
     }
@@ -48,7 +48,7 @@ class SchemaMigrationsIT {
             ClickHouseQuery.run(engines, "DROP TABLE sluice_migrate_recorded.outcomes_1m");
 
             assertEquals(List.of(), SchemaMigrations.apply(client, settings));
-            assertEquals("errors,errors_1m,schema_migrations,traffic_1m,transactions", ClickHouseQuery.run(engines,
+            assertEquals("errors,errors_1h,errors_1m,requests_1h,requests_1m,schema_migrations,traffic_1m,transactions", ClickHouseQuery.run(engines,
                     "SELECT arrayStringConcat(groupArray(name), ',') FROM (SELECT name FROM system.tables "
                             + "WHERE database = 'sluice_migrate_recorded' ORDER BY name)").strip());
         }
@@ -63,9 +63,10 @@ class SchemaMigrationsIT {
             CompletableFuture<List<String>> other = CompletableFuture.supplyAsync(() -> SchemaMigrations.apply(second, settings));
             one.get(60, TimeUnit.SECONDS);
             other.get(60, TimeUnit.SECONDS);
-            assertEquals("1\n2\n3", ClickHouseQuery.run(engines,
+            assertEquals(java.util.stream.IntStream.rangeClosed(1, ALL.size()).mapToObj(Integer::toString)
+                    .collect(java.util.stream.Collectors.joining("\n")), ClickHouseQuery.run(engines,
                     "SELECT version FROM sluice_migrate_concurrent.schema_migrations FINAL ORDER BY version").strip());
-            assertEquals("errors,errors_1m,outcomes_1m,schema_migrations,traffic_1m,transactions", ClickHouseQuery.run(engines,
+            assertEquals("errors,errors_1h,errors_1m,outcomes_1m,requests_1h,requests_1m,schema_migrations,traffic_1m,transactions", ClickHouseQuery.run(engines,
                     "SELECT arrayStringConcat(groupArray(name), ',') FROM (SELECT name FROM system.tables "
                             + "WHERE database = 'sluice_migrate_concurrent' ORDER BY name)").strip());
         }

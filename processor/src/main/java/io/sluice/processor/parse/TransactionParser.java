@@ -32,7 +32,8 @@ public final class TransactionParser implements RawParser<TransactionFact> {
         return new TransactionFact(raw.eventId(), raw.project(), raw.eventTime(), raw.receivedAt(), raw.timeAdjusted(),
                 fields.environment(), fields.transaction(), fields.method(), fields.url(), fields.path(), fields.statusCode(),
                 fields.userId(), fields.sdkName(), fields.sdkVersion(), fields.runtimeName(), fields.runtimeVersion(),
-                fields.osName(), fields.osVersion(), partition, offset);
+                fields.osName(), fields.osVersion(), partition, offset,
+                fields.route(), fields.op(), fields.durationMs());
     }
 
     private static TransactionFields fromJson(byte[] json) {

@@ -27,7 +27,8 @@ public record ErrorFact(
         String osVersion,
         int kafkaPartition,
         long kafkaOffset,
-        String payload) implements Fact {
+        String payload,
+        String route) implements Fact {
     public ErrorFact {
         eventId = Columns.fit(eventId, Columns.UNLIMITED);
         project = Columns.fit(project, Columns.UNLIMITED);
@@ -38,6 +39,7 @@ public record ErrorFact(
         topFrame = Columns.fit(topFrame, Columns.TOP_FRAME);
         requestUrl = Columns.fit(requestUrl, Columns.URL);
         requestMethod = Columns.fit(requestMethod, Columns.METHOD);
+        route = Columns.fit(route == null ? "" : route, Columns.TRANSACTION);
         userId = Columns.fit(userId, Columns.USER_ID);
         sdkName = Columns.fit(sdkName, Columns.NAME_OR_VERSION);
         sdkVersion = Columns.fit(sdkVersion, Columns.NAME_OR_VERSION);

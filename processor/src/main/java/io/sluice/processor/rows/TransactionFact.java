@@ -25,7 +25,10 @@ public record TransactionFact(
         String osName,
         String osVersion,
         int kafkaPartition,
-        long kafkaOffset) implements Fact {
+        long kafkaOffset,
+        String route,
+        String op,
+        Double durationMs) implements Fact {
     public TransactionFact {
         eventId = Columns.fit(eventId, Columns.UNLIMITED);
         project = Columns.fit(project, Columns.UNLIMITED);
@@ -41,5 +44,7 @@ public record TransactionFact(
         runtimeVersion = Columns.fit(runtimeVersion, Columns.NAME_OR_VERSION);
         osName = Columns.fit(osName, Columns.NAME_OR_VERSION);
         osVersion = Columns.fit(osVersion, Columns.NAME_OR_VERSION);
+        route = Columns.fit(route == null ? "" : route, Columns.TRANSACTION);
+        op = Columns.fit(op == null ? "" : op, Columns.NAME_OR_VERSION);
     }
 }
