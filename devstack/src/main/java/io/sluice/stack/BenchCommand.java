@@ -31,6 +31,11 @@ final class BenchCommand extends CliCommand {
 
     @Override
     public Integer call() {
+        java.util.Optional<String> unsupported = io.sluice.engines.LocalPlatform.current().unsupported();
+        if (unsupported.isPresent()) {
+            out.println("✗ " + unsupported.get());
+            return 2;
+        }
         int duration;
         try {
             duration = Integer.parseInt(seconds);
