@@ -70,6 +70,7 @@ public final class Gateway implements AutoCloseable {
         metrics.countRegistrySkips(registry::skippedRecords);
         metrics.countUnreadableProjects(() -> registry.unreadableProjects().size());
         metrics.countOutcomeRowsDropped(outcomes::droppedRows);
+        metrics.countOutcomeOverflow(outcomes::overflowEvents);
         this.draining = new AtomicBoolean();
         this.services = services(config, registry, publisher, outcomes, metrics, draining);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
