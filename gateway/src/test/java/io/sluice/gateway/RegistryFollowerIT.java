@@ -24,6 +24,7 @@ import io.sluice.projects.Project;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
+import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
 
 /** The gateway's registry follower survives malformed records, and readiness tells when it stopped. */
@@ -66,7 +67,9 @@ class RegistryFollowerIT {
     @Timeout(90)
     void aMalformedRecordOfAProjectRefusesItsOldKeysUntilAReadableRecordReplacesIt(Engines engines) throws Exception {
         String topic = "registry-follower-it.fail-closed";
-        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_TOPIC_PROJECTS", topic));
+        String outcomes = "registry-follower-it.fail-closed-outcomes";
+        try (TestGateway gateway = TestGateway.start(engines, Map.of("SLUICE_TOPIC_PROJECTS", topic,
+                "SLUICE_TOPIC_OUTCOMES", outcomes, "SLUICE_GATEWAY_OUTCOMES_INTERVAL", "200ms"));
              ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), topic)) {
             ProjectAdmin.NewProject shop = admin.create("shop");
             ProjectAdmin.NewProject blog = admin.create("blog");
@@ -95,6 +98,9 @@ class RegistryFollowerIT {
                     + " refused (503 project_unavailable): its latest registry record cannot be read: malformed record: "),
                     ready.body());
             assertTrue(gateway.admin("/metrics").body().contains("\nsluice_gateway_registry_unreadable_projects 1.0\n"));
+            // Its refusals count under the project, not under '' (no known project).
+            Await.until(Duration.ofSeconds(30), true, () -> !KafkaRecords.upToEnd(engines, outcomes, Duration.ofSeconds(30),
+                    r -> new String(r.key(), StandardCharsets.UTF_8).startsWith(shop.token() + "/project_unavailable/")).isEmpty());
 
             admin.save(good); // a readable record again
             assertEquals(200, Await.until(Duration.ofSeconds(30), 200,

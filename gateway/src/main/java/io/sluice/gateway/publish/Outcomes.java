@@ -76,7 +76,8 @@ public final class Outcomes implements AutoCloseable {
             .thenComparing(Key::project).thenComparing(Key::outcome);
 
     public Outcomes(ProjectRegistry registry, Producer<byte[], byte[]> producer, String topic, Duration every) {
-        this(token -> registry.find(token) != null, producer, topic, every);
+        // A project refused for an unreadable record is still a project: its refusals count under it.
+        this(token -> registry.find(token) != null || registry.isUnreadable(token), producer, topic, every);
     }
 
     Outcomes(Predicate<String> knownToken, Producer<byte[], byte[]> producer, String topic, Duration every) {
