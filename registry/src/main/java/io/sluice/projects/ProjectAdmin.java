@@ -90,6 +90,10 @@ public final class ProjectAdmin implements AutoCloseable {
     public Project get(String token) {
         try (ProjectRegistry registry = loadedRegistry()) {
             Project project = registry.find(token);
+            if (project == null && registry.isUnreadable(token)) {
+                // Not rebuilt from the last readable record: the unread one may have revoked a key.
+                throw new UnknownProjectException(token, registry.unreadableProjects().get(token), topic);
+            }
             if (project == null) {
                 throw new UnknownProjectException(token);
             }
@@ -255,6 +259,12 @@ public final class ProjectAdmin implements AutoCloseable {
 
         public UnknownProjectException(String token) {
             super("no project has the token " + token);
+        }
+
+        /** Its latest record cannot be read: the gateways refuse it meanwhile. */
+        UnknownProjectException(String token, String unreadableBecause, String topic) {
+            super("the latest record of project " + token + " cannot be read (" + unreadableBecause + "): its events are "
+                    + "refused until a readable record for it is written to " + topic);
         }
     }
 

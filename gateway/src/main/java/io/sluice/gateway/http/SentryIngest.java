@@ -122,7 +122,7 @@ final class SentryIngest {
                         Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
                         routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, receivedAt), json));
                     } else if (item.type().equals("client_report")) {
-                        ClientReports.discards(item).forEach((outcome, quantity) -> counted.merge(outcome, quantity, Long::sum));
+                        ClientReports.count(item, counted);
                     } else {
                         counted.merge(ItemTypes.unsupported(item.type()), 1L, Long::sum);
                     }

@@ -45,6 +45,8 @@ public final class GatewayMetrics implements AutoCloseable {
     private final AtomicLong openConnections = new AtomicLong();
     private volatile LongSupplier registrySkips = () -> 0;
     private volatile LongSupplier outcomeRowsDropped = () -> 0;
+    private volatile LongSupplier unreadableProjects = () -> 0;
+    private volatile LongSupplier outcomeOverflowEvents = () -> 0;
 
     public GatewayMetrics() {
         Gauge.builder("sluice.gateway.in.flight.requests", inFlightRequests, AtomicLong::get)
@@ -60,6 +62,12 @@ public final class GatewayMetrics implements AutoCloseable {
                 .description("Malformed project registry records skipped.").register(registry);
         FunctionCounter.builder("sluice.gateway.outcome.rows.dropped", this, metrics -> metrics.outcomeRowsDropped.getAsLong())
                 .description("Outcome count rows dropped unpublished (Kafka down too long).").register(registry);
+        FunctionCounter.builder("sluice.gateway.outcome.overflow.events", this, metrics -> metrics.outcomeOverflowEvents.getAsLong())
+                .description("Events counted under the outcomes' project '(overflow)': the gateway's table of outcome counts was full.")
+                .register(registry);
+        Gauge.builder("sluice.gateway.registry.unreadable.projects", this, metrics -> metrics.unreadableProjects.getAsLong())
+                .description("Projects refused (503 project_unavailable) because their latest registry record is malformed.")
+                .register(registry);
     }
 
     /** One answered request: its endpoint ({@code transaction}, {@code project} or {@code other}) and status. */
@@ -104,6 +112,16 @@ public final class GatewayMetrics implements AutoCloseable {
     /** Where the count of malformed registry records skipped comes from. */
     public void countRegistrySkips(LongSupplier skipped) {
         this.registrySkips = skipped;
+    }
+
+    /** Where the number of projects refused for a malformed latest registry record comes from. */
+    public void countUnreadableProjects(LongSupplier unreadable) {
+        this.unreadableProjects = unreadable;
+    }
+
+    /** Where the count of events counted under the outcomes' overflow project comes from. */
+    public void countOutcomeOverflow(LongSupplier overflow) {
+        this.outcomeOverflowEvents = overflow;
     }
 
     /** Where the count of outcome rows dropped before Kafka acknowledged them comes from. */
