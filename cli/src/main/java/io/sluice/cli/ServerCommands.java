@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.sluice.cli.deadletters.DeadLettersCommand;
+import io.sluice.cli.doctor.DoctorCommand;
 import io.sluice.config.Setting;
 import io.sluice.config.Settings;
 import io.sluice.gateway.GatewayConfig;
@@ -34,6 +36,8 @@ final class ServerCommands {
         commands.put("projects", ProjectsCli.create(settings, out));
         commands.put("schema", new CommandLine(new SchemaCommand()).addSubcommand(new SchemaCommand.Apply(settings, out)));
         commands.put("replay", new ReplayCommand(settings, out));
+        commands.put("doctor", new DoctorCommand(settings, out));
+        commands.put("dead-letters", DeadLettersCommand.create(settings, out));
         commands.put("send-test-event", new SendTestEvent(settings, out));
         commands.put("stats", new Stats(settings, out));
         commands.put("gateway", new Gateway());

@@ -26,6 +26,14 @@ public final class Usage {
               replay --from ISO_TIME [--to ISO_TIME] [--project TOKEN] [--what history|errors|aggregates|all] [--dry-run]
                                                   rebuild ClickHouse rows of that event-time range from Kafka;
                                                   idempotent: rows already there stay single, safe to run twice
+              doctor [--gateway URL]... [--processor URL]... [--json]
+                                                  check Kafka, topics, registry, ClickHouse and schema, lag, dead
+                                                  letters, readiness: a line each, exit 1 if any fails, with what to do
+              dead-letters list [--since 24h] [--json]
+                                                  dead letters per reason and project
+              dead-letters show PARTITION@OFFSET  one dead letter in full (control characters escaped)
+              dead-letters replay [--reason TEXT] [--project TOKEN] [--since 24h] [--dry-run]
+                                                  send them back where they came from after a fix; idempotent
               config                              print every setting with its default (markdown)
               send-test-event --token T --key K [--url http://127.0.0.1:8080]
                                                   send one error and one transaction, confirm both reach ClickHouse
