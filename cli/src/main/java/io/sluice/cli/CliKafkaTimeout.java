@@ -13,7 +13,7 @@ import io.sluice.config.Settings;
  */
 public final class CliKafkaTimeout {
     static final Setting SETTING = new Setting("SLUICE_CLI_KAFKA_TIMEOUT", "15s",
-            "How long `./sluice projects` and `./sluice replay` wait for each answer from Kafka before they fail "
+            "How long `./sluice projects`, `./sluice replay` and `./sluice dead-letters` wait for each answer from Kafka before they fail "
                     + "(exit code 1, naming the bootstrap servers): with Kafka unreachable they fail after about this long.");
     static final List<Setting> SETTINGS = List.of(SETTING);
 

@@ -29,7 +29,7 @@ public final class Usage {
               doctor [--gateway URL]... [--processor URL]... [--json]
                                                   check Kafka, topics, registry, ClickHouse and schema, lag, dead
                                                   letters, readiness: a line each, exit 1 if any fails, with what to do
-              dead-letters list [--since 24h] [--json]
+              dead-letters list [--since 24h] [--until TIME] [--json]
                                                   dead letters per reason and project
               dead-letters show PARTITION@OFFSET  one dead letter in full (control characters escaped)
               dead-letters replay [--reason TEXT] [--project TOKEN] [--since 24h] [--dry-run]

@@ -73,6 +73,11 @@ class DeadLettersIT {
             assertEquals("shop", group.get("project").asText());
             assertEquals(values.get("SLUICE_TOPIC_HISTORY"), group.get("source_topic").asText());
             assertTrue(group.get("reason").asText().startsWith("Code: "), group.toString());
+            CliRunner.Result table = CliRunner.run(settings, "dead-letters", "list");
+            assertTrue(table.out().startsWith("1 dead letters in " + values.get("SLUICE_TOPIC_DEAD_LETTERS") + " since "), table.out());
+            assertTrue(table.out().contains("\n      1  shop "), table.out());
+            CliRunner.Result before = CliRunner.run(settings, "dead-letters", "list", "--json", "--until", "1h");
+            assertEquals(0, JSON.readTree(before.out()).get("total").asInt(), before.out());
 
             CliRunner.Result shown = CliRunner.run(settings, "dead-letters", "show", group.get("newest").asText());
             assertEquals(0, shown.exitCode(), shown.err());

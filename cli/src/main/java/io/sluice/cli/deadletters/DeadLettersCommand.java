@@ -73,7 +73,8 @@ public final class DeadLettersCommand extends CliCommand {
                 try {
                     return Instant.parse(text);
                 } catch (DateTimeParseException e) {
-                    throw new UsageException("--since is a duration such as 1h or 7d, or an ISO time such as 2026-11-22T08:00:00Z, not " + text);
+                    throw new UsageException("--since and --until are a duration such as 1h or 7d, or an ISO time such as "
+                            + "2026-11-22T08:00:00Z, not " + text);
                 }
             }
         }
@@ -83,6 +84,8 @@ public final class DeadLettersCommand extends CliCommand {
     static final class ListAll extends Action {
         @Option(names = "--since", paramLabel = "DURATION|ISO_TIME", defaultValue = "24h", description = "How far back (default ${DEFAULT-VALUE}).")
         String since;
+        @Option(names = "--until", paramLabel = "DURATION|ISO_TIME", description = "Only those written before: a duration back from now, or an ISO time (default: now).")
+        String until;
         @Option(names = "--json", description = "Print one JSON object.")
         boolean json;
 
@@ -93,6 +96,7 @@ public final class DeadLettersCommand extends CliCommand {
         @Override
         public Integer call() {
             Instant from = since(since);
+            Instant to = until == null ? null : since(until);
             Map<List<String>, long[]> groups = new LinkedHashMap<>();
             Map<List<String>, String> newest = new LinkedHashMap<>();
             long[] total = new long[1];
@@ -100,6 +104,9 @@ public final class DeadLettersCommand extends CliCommand {
             try (DeadLetterReader reader = new DeadLetterReader(kafka(), timeout())) {
                 topic = reader.topic();
                 reader.readSince(from, letter -> {
+                    if (to != null && !letter.time().isBefore(to)) {
+                        return;
+                    }
                     List<String> group = List.of(letter.reasonKind(), letter.project() == null ? "?" : SafeText.of(letter.project(), 64),
                             letter.source() == null ? "?" : letter.source().topic());
                     groups.computeIfAbsent(group, g -> new long[1])[0]++;
@@ -110,7 +117,8 @@ public final class DeadLettersCommand extends CliCommand {
             List<List<String>> order = groups.keySet().stream()
                     .sorted(Comparator.comparingLong((List<String> g) -> -groups.get(g)[0])).toList();
             if (json) {
-                ObjectNode result = JSON.createObjectNode().put("topic", topic).put("since", from.toString()).put("total", total[0]);
+                ObjectNode result = JSON.createObjectNode().put("topic", topic).put("since", from.toString())
+                        .put("until", to == null ? null : to.toString()).put("total", total[0]);
                 ArrayNode all = result.putArray("groups");
                 for (List<String> group : order) {
                     all.addObject().put("count", groups.get(group)[0]).put("reason", group.get(0)).put("project", group.get(1))
@@ -119,7 +127,7 @@ public final class DeadLettersCommand extends CliCommand {
                 out.println(result);
                 return 0;
             }
-            out.println(total[0] + " dead letters in " + topic + " since " + from);
+            out.println(total[0] + " dead letters in " + topic + " since " + from + (to == null ? "" : " until " + to));
             if (total[0] > 0) {
                 out.printf("%7s  %-24s %-24s %-10s %s%n", "COUNT", "PROJECT", "FROM TOPIC", "NEWEST", "REASON");
                 for (List<String> group : order) {
