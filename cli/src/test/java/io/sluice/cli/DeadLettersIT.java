@@ -107,6 +107,51 @@ class DeadLettersIT {
         }
     }
 
+    /**
+     * A raw event the processor dead-lettered for a cause since fixed (a parser bug, say, fixed by an
+     * upgrade): replayed twice to its raw topic and partition, it is counted once in the history and in
+     * the minute's traffic, as the processor drops an event id it has seen within the horizon.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void aRawEventReplayedTwiceIsCountedOnce(Engines engines) throws Exception {
+        Map<String, String> values = IsolatedSettings.of("deadletterraw", engines, stateDir);
+        Settings settings = new Settings(values);
+        String db = "sluice_deadletterraw";
+        String raw = values.get("SLUICE_TOPIC_TRANSACTIONS");
+        Instant time = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(2));
+        try (Processor processor = Processor.start(ProcessorConfig.from(settings));
+             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                     engines.kafkaBootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.send(event(raw, time, "first", "7")).get(10, TimeUnit.SECONDS);
+            Await.until("the first event's minute", Duration.ofSeconds(60), "1", () -> requests(engines, db));
+
+            ProducerRecord<byte[], byte[]> lost = event(values.get("SLUICE_TOPIC_DEAD_LETTERS"), time, "lost", "8");
+            EventHeaders.put(lost.headers(), "sluice.dead_letter.reason", "a parser bug, fixed in the next version");
+            EventHeaders.put(lost.headers(), "sluice.dead_letter.source", raw + "/0@0");
+            producer.send(new ProducerRecord<>(lost.topic(), 0, lost.timestamp(), lost.key(), lost.value(), lost.headers()))
+                    .get(10, TimeUnit.SECONDS);
+
+            CliRunner.Result replay = CliRunner.run(settings, "dead-letters", "replay", "--reason", "parser bug");
+            assertTrue(replay.out().endsWith("\nsent 1 back (" + raw + ": 1)\n"), replay.out() + replay.err());
+            Await.until("the replayed event in its minute", Duration.ofSeconds(60), "2", () -> requests(engines, db));
+
+            assertEquals(0, CliRunner.run(settings, "dead-letters", "replay").exitCode());
+            // A later event behind it on the same partition: once it is counted, so is anything replayed before it.
+            ProducerRecord<byte[], byte[]> marker = event(raw, time, "marker", "9");
+            producer.send(new ProducerRecord<>(raw, 0, marker.timestamp(), marker.key(), marker.value(), marker.headers()))
+                    .get(10, TimeUnit.SECONDS);
+            Await.until("the marker's row", Duration.ofSeconds(60), "3",
+                    () -> ClickHouseQuery.run(engines, "SELECT count() FROM " + db + ".transactions FINAL").strip());
+            assertEquals("3", Await.waitThenLook(Duration.ofSeconds(8), "4", () -> requests(engines, db)));
+            assertEquals("1", ClickHouseQuery.run(engines, "SELECT count() FROM " + db + ".transactions FINAL WHERE event_id = 'lost'").strip());
+        }
+    }
+
+    private static String requests(Engines engines, String db) {
+        return ClickHouseQuery.run(engines, "SELECT sum(requests) FROM " + db + ".traffic_1m FINAL").strip();
+    }
+
     private static JsonNode listJson(Settings settings) {
         CliRunner.Result result = CliRunner.run(settings, "dead-letters", "list", "--json");
         assertEquals(0, result.exitCode(), result.err());
@@ -119,12 +164,17 @@ class DeadLettersIT {
 
     private static void send(KafkaProducer<byte[], byte[]> producer, String topic, Instant time, String eventId, String user)
             throws Exception {
+        producer.send(event(topic, time, eventId, user)).get(10, TimeUnit.SECONDS);
+    }
+
+    /** A raw transaction record as the gateway writes it: JSON value, project key, event headers. */
+    private static ProducerRecord<byte[], byte[]> event(String topic, Instant time, String eventId, String user) {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, time.toEpochMilli(), "shop".getBytes(StandardCharsets.UTF_8),
                 ("{\"transaction\": \"GET /cart\", \"user\": {\"id\": \"" + user + "\"}}").getBytes(StandardCharsets.UTF_8));
         EventHeaders.put(record.headers(), EventHeaders.EVENT_ID, eventId);
         EventHeaders.put(record.headers(), EventHeaders.PROJECT, "shop");
         EventHeaders.put(record.headers(), EventHeaders.EVENT_TIME, Long.toString(time.toEpochMilli()));
         EventHeaders.put(record.headers(), EventHeaders.RECEIVED_AT, Long.toString(time.toEpochMilli()));
-        producer.send(record).get(10, TimeUnit.SECONDS);
+        return record;
     }
 }
