@@ -2,7 +2,6 @@ package io.sluice.cli;
 
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -27,9 +26,6 @@ final class ProjectsCli extends CliCommand {
     static final String ACTIONS = "create, list, show, rotate-key, revoke-key, rotate-dsn-key, revoke-dsn-key, "
             + "set-dsn-origins, disable, enable, set-quota";
 
-    @Parameters(arity = "0..*", hidden = true)
-    private List<String> unknown = new ArrayList<>();
-
     /** {@code projects} with its actions. */
     static CommandLine create(Settings settings, PrintStream out) {
         Registry registry = new Registry(settings, out);
@@ -46,8 +42,7 @@ final class ProjectsCli extends CliCommand {
 
     @Override
     public Integer call() {
-        throw new UsageException(unknown.isEmpty() ? "projects needs an action: " + ACTIONS
-                : "unknown projects action '" + unknown.get(0) + "'");
+        throw new UsageException("projects needs an action: " + ACTIONS);
     }
 
     /** Opens the registry for one action. */
@@ -92,7 +87,7 @@ final class ProjectsCli extends CliCommand {
     @Command(name = "create", description = {"Create a project; prints its token and private key (shown once),",
             "its numeric id and its DSN for Sentry SDKs (from SLUICE_PUBLIC_URL)."})
     private static final class Create extends Action {
-        @Option(names = "--name", paramLabel = "NAME", description = "The project's name.")
+        @Option(names = "--name", required = true, paramLabel = "NAME", description = "The project's name.")
         String name;
         @Option(names = "--rate", paramLabel = "N", description = "Quota: events per second (default: no quota).")
         String rate;
@@ -132,7 +127,7 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "show", description = "One project: id, keys (ids, expiry), DSN keys, quota, state.")
     private static final class Show extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
         @Option(names = "--json", description = "Print a JSON object.")
         boolean json;
@@ -151,7 +146,7 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "rotate-key", description = "A new key; the old ones keep working for the grace period.")
     private static final class RotateKey extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
         @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "24h", description = "How long the old keys keep working (default ${DEFAULT-VALUE}).")
         String grace;
@@ -173,9 +168,9 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "revoke-key", description = "Remove a key at once.")
     private static final class RevokeKey extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
-        @Parameters(index = "1", arity = "0..1", paramLabel = "KEY_ID", description = "The key's id (projects show lists them).")
+        @Parameters(index = "1", arity = "1", paramLabel = "KEY_ID", description = "The key's id (projects show lists them).")
         String keyId;
 
         RevokeKey(Registry registry) {
@@ -195,7 +190,7 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "rotate-dsn-key", description = "A new DSN key; the old DSNs keep working for the grace period.")
     private static final class RotateDsnKey extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
         @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "24h", description = "How long the old DSN keys keep working (default ${DEFAULT-VALUE}).")
         String grace;
@@ -217,9 +212,9 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "revoke-dsn-key", description = "Remove a DSN key at once.")
     private static final class RevokeDsnKey extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
-        @Parameters(index = "1", arity = "0..1", paramLabel = "KEY_ID", description = "The DSN key's id (projects show lists them).")
+        @Parameters(index = "1", arity = "1", paramLabel = "KEY_ID", description = "The DSN key's id (projects show lists them).")
         String keyId;
 
         RevokeDsnKey(Registry registry) {
@@ -239,11 +234,11 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "set-dsn-origins", description = "Browser origins allowed to use that DSN key.")
     private static final class SetDsnOrigins extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
-        @Parameters(index = "1", arity = "0..1", paramLabel = "KEY_ID", description = "The DSN key's id.")
+        @Parameters(index = "1", arity = "1", paramLabel = "KEY_ID", description = "The DSN key's id.")
         String keyId;
-        @Option(names = "--origins", paramLabel = "ORIGIN,ORIGIN", description = "Such as https://a.example,https://b.example; \"\" for any origin.")
+        @Option(names = "--origins", required = true, paramLabel = "ORIGIN,ORIGIN", description = "Such as https://a.example,https://b.example; \"\" for any origin.")
         String origins;
 
         SetDsnOrigins(Registry registry) {
@@ -266,7 +261,7 @@ final class ProjectsCli extends CliCommand {
     @Command(description = "Refuse (disable) or accept again (enable) the project's events.")
     private static final class Disable extends Action {
         private final boolean disabled;
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
 
         Disable(Registry registry, boolean disabled) {
@@ -288,9 +283,9 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "set-quota", description = "Set the project's quota, or one endpoint's.")
     private static final class SetQuota extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
-        @Option(names = "--rate", paramLabel = "N", description = "Events per second.")
+        @Option(names = "--rate", required = true, paramLabel = "N", description = "Events per second.")
         String rate;
         @Option(names = "--burst", paramLabel = "M", description = "Events at once (default: the rate).")
         String burst;
