@@ -42,7 +42,7 @@ public record ErrorFields(
         String value = exception == null ? SentryFields.message(event) : SentryFields.text(exception, "/value");
         String requestUrl = SentryFields.text(event, "/request/url");
         String requestMethod = SentryFields.text(event, "/request/method").toUpperCase(Locale.ROOT);
-        return new ErrorFields(SentryFields.text(event, "/environment"), SentryFields.text(event, "/level").toLowerCase(Locale.ROOT),
+        return new ErrorFields(SentryFields.text(event, "/environment"), SentryFields.level(event),
                 type, value, SentryFields.topFrame(exception), requestUrl, requestMethod,
                 SentryFields.text(event, "/user/id"),
                 SentryFields.text(event, "/sdk/name"), SentryFields.text(event, "/sdk/version"),
