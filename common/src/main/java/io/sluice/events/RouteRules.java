@@ -37,7 +37,7 @@ public final class RouteRules {
     }
 
     /** @throws IllegalArgumentException when a pattern is not one ({@link #check}), or there are more than {@link #MAX_RULES} */
-    @JsonCreator
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static RouteRules of(List<String> patterns) {
         if (patterns == null || patterns.isEmpty()) {
             return NONE;
