@@ -55,9 +55,17 @@ public final class Routes {
 
     /** A name the client sent as a route: as it is, the method first unless it starts with one. */
     static String kept(String method, String name) {
-        int space = name.indexOf(' ');
-        boolean hasMethod = space > 0 && HTTP_METHODS.contains(name.substring(0, space).toUpperCase(Locale.ROOT));
-        return fit(hasMethod || method.isEmpty() ? name : method + ' ' + name);
+        String head = name.length() > MAX_LENGTH ? name.substring(0, MAX_LENGTH + 1) : name; // what fits, and a char to cut
+        return fit(startsWithMethod(head) || method.isEmpty() ? head : method + ' ' + head);
+    }
+
+    /** Whether a name starts with an HTTP method and a space ({@code GET /users}); looks at its first 8 characters only. */
+    private static boolean startsWithMethod(String name) {
+        int space = 1;
+        while (space < Math.min(name.length(), 8) && name.charAt(space) != ' ') {
+            space++;
+        }
+        return space < Math.min(name.length(), 8) && HTTP_METHODS.contains(name.substring(0, space).toUpperCase(Locale.ROOT));
     }
 
     /**
@@ -74,8 +82,8 @@ public final class Routes {
     public static String normalize(String method, String pathOrName, RouteRules rules) {
         // Only the beginning is read, whatever the length (a method and a URL's authority may come before the path).
         String text = pathOrName.length() > 2 * MAX_LENGTH ? pathOrName.substring(0, 2 * MAX_LENGTH) : pathOrName;
-        int space = text.indexOf(' ');
-        if (space > 0 && space <= 7 && HTTP_METHODS.contains(text.substring(0, space).toUpperCase(Locale.ROOT))) {
+        if (startsWithMethod(text)) {
+            int space = text.indexOf(' ');
             if (method.isEmpty()) {
                 method = text.substring(0, space).toUpperCase(Locale.ROOT);
             }

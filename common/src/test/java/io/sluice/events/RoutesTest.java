@@ -114,6 +114,13 @@ class RoutesTest {
     }
 
     @Test
+    void aRouteSentOfAMegabyteIsCutToTheLimit() throws Exception {
+        String huge = "/" + "r".repeat(1 << 20);
+        var event = JSON.readTree("{\"contexts\": {\"trace\": {\"data\": {\"http.route\": \"" + huge + "\"}}}}");
+        assertEquals("GET " + huge.substring(0, Routes.MAX_LENGTH - 4), Routes.of(event, "GET", "x", "", RouteRules.NONE));
+    }
+
+    @Test
     void aKeptRouteIsNotGivenItsMethodTwice() {
         assertEquals("GET /users/{id}", Routes.kept("GET", "GET /users/{id}"));
     }
