@@ -121,6 +121,14 @@ class RoutesTest {
     }
 
     @Test
+    void anErrorReportsRouteIsItsRequestPathElseItsTransactionName() throws Exception {
+        assertEquals("POST /carts/{id}", ErrorFields.of(JSON.readTree(
+                "{\"request\": {\"method\": \"post\", \"url\": \"https://h/carts/7?x=1\"}, \"transaction\": \"/ignored\"}")).route());
+        assertEquals("GET /users/{id}", ErrorFields.of(JSON.readTree("{\"transaction\": \"GET /users/42\"}")).route());
+        assertEquals("", ErrorFields.of(JSON.readTree("{\"message\": \"no request, no transaction\"}")).route());
+    }
+
+    @Test
     void aKeptRouteIsNotGivenItsMethodTwice() {
         assertEquals("GET /users/{id}", Routes.kept("GET", "GET /users/{id}"));
     }
