@@ -68,6 +68,23 @@ class RoutesTest {
     }
 
     @Test
+    void tenThousandPathsOfRandomIdentifiersAreOneRoute() {
+        java.util.Random random = new java.util.Random(33);
+        java.util.Set<String> routes = new java.util.HashSet<>();
+        for (int i = 0; i < 10_000; i++) {
+            byte[] token = new byte[18];
+            random.nextBytes(token);
+            String path = "/users/" + random.nextInt(1_000_000) + "/orders/" + java.util.UUID.randomUUID()
+                    + "/files/" + Long.toHexString(random.nextLong() | 1L << 60) + Long.toHexString(random.nextLong() | 1L << 60)
+                    + "/share/" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(token).replace('_', 'x').replace('-', '7') + "7a"
+                    + "/on/" + java.time.LocalDate.ofEpochDay(random.nextInt(20_000)) + "/by/u" + i + "@example.com"
+                    + "/from/10." + random.nextInt(256) + ".0." + random.nextInt(256) + "?page=" + i;
+            routes.add(Routes.normalize("GET", path, RouteRules.NONE));
+        }
+        assertEquals(java.util.Set.of("GET /users/{id}/orders/{uuid}/files/{hex}/share/{token}/on/{date}/by/{email}/from/{ip}"), routes);
+    }
+
+    @Test
     void aPathOfTenThousandCharactersGivesABoundedRoute() {
         String route = Routes.normalize("GET", "/a/" + "b".repeat(10_000), RouteRules.NONE);
         assertEquals("GET /a/**", route);
