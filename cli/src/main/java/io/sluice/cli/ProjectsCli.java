@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
         "and fails when Kafka does not answer within $SLUICE_CLI_KAFKA_TIMEOUT."})
 final class ProjectsCli extends CliCommand {
     static final String ACTIONS = "create, list, show, rotate-key, revoke-key, rotate-dsn-key, revoke-dsn-key, "
-            + "set-dsn-origins, disable, enable, set-quota";
+            + "set-dsn-origins, disable, enable, set-quota, routes";
 
     /** {@code projects} with its actions. */
     static CommandLine create(Settings settings, PrintStream out) {
@@ -37,6 +37,11 @@ final class ProjectsCli extends CliCommand {
             // disable and enable share a class: the name is the one given here
             projects.addSubcommand(action instanceof Disable disable ? disable.name() : command.getCommandName(), command);
         }
+        CommandLine routes = new CommandLine(new RouteRulesCli());
+        for (Object action : List.of(new AddRouteRule(registry), new ListRouteRules(registry), new RemoveRouteRule(registry))) {
+            routes.addSubcommand(new CommandLine(action));
+        }
+        projects.addSubcommand("routes", routes);
         return projects;
     }
 
@@ -304,6 +309,98 @@ final class ProjectsCli extends CliCommand {
             }
             Quota quota = ProjectsCommand.quota(rate, burst);
             use(projects -> projects.setQuota(project, endpoint, quota));
+            return 0;
+        }
+    }
+
+    /** {@code projects routes ACTION}: a project's route patterns (see {@link io.sluice.events.RouteRules}). */
+    @Command(name = "routes", description = {"A project's route patterns, tried in order before the built-in normalization:",
+            "* or {name} matches one path segment, ** (last only) the rest; the route is the pattern as written."})
+    private static final class RouteRulesCli extends CliCommand {
+        @Parameters(arity = "0..*", hidden = true)
+        private List<String> unknown = new ArrayList<>();
+
+        @Override
+        public Integer call() {
+            throw new UsageException(unknown.isEmpty() ? "projects routes needs an action: add, list, remove"
+                    : "unknown projects routes action '" + unknown.get(0) + "'");
+        }
+    }
+
+    /** What the route actions share: {@code --token}. */
+    private abstract static class RouteRuleAction extends Action {
+        @Option(names = "--token", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+
+        RouteRuleAction(Registry registry) {
+            super(registry);
+        }
+
+        /** {@code --pattern}, checked before the registry is touched. */
+        static String pattern(String action, String pattern) {
+            if (pattern == null) {
+                throw new UsageException("projects routes " + action + " needs --pattern, such as --pattern '/shops/*/orders/*'");
+            }
+            try {
+                io.sluice.events.RouteRules.check(pattern);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            return pattern;
+        }
+    }
+
+    @Command(name = "add", description = "Add a route pattern, tried after the project's others.")
+    private static final class AddRouteRule extends RouteRuleAction {
+        @Option(names = "--pattern", paramLabel = "PATTERN", description = "Such as /shops/*/orders/* or /shops/{shop}/**.")
+        String pattern;
+
+        AddRouteRule(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("routes add", token);
+            String checked = pattern("add", pattern);
+            use(projects -> projects.addRouteRule(project, checked));
+            return 0;
+        }
+    }
+
+    @Command(name = "list", description = "The project's route patterns, in the order they are tried.")
+    private static final class ListRouteRules extends RouteRuleAction {
+        @Option(names = "--json", description = "Print a JSON array of the patterns.")
+        boolean json;
+
+        ListRouteRules(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("routes list", token);
+            use(projects -> projects.listRouteRules(project, json));
+            return 0;
+        }
+    }
+
+    @Command(name = "remove", description = "Remove a route pattern.")
+    private static final class RemoveRouteRule extends RouteRuleAction {
+        @Option(names = "--pattern", paramLabel = "PATTERN", description = "The pattern as listed.")
+        String pattern;
+
+        RemoveRouteRule(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("routes remove", token);
+            if (pattern == null) {
+                throw new UsageException("projects routes remove needs --pattern (projects routes list shows them)");
+            }
+            use(projects -> projects.removeRouteRule(project, pattern));
             return 0;
         }
     }

@@ -129,6 +129,28 @@ final class ProjectsCommand {
                 + (origins.isEmpty() ? "any" : String.join(", ", origins)));
     }
 
+    void addRouteRule(String token, String pattern) {
+        Project project = admin.addRouteRule(token, pattern);
+        out.println("route rules of " + project.name() + " (" + project.token() + "): " + String.join("  ", project.routeRules().patterns()));
+    }
+
+    void removeRouteRule(String token, String pattern) {
+        Project project = admin.removeRouteRule(token, pattern);
+        out.println("route rules of " + project.name() + " (" + project.token() + "): "
+                + (project.routeRules().isEmpty() ? "none" : String.join("  ", project.routeRules().patterns())));
+    }
+
+    void listRouteRules(String token, boolean json) {
+        Project project = admin.get(token);
+        if (json) {
+            ArrayNode patterns = JSON.createArrayNode();
+            project.routeRules().patterns().forEach(patterns::add);
+            out.println(patterns);
+        } else {
+            project.routeRules().patterns().forEach(out::println);
+        }
+    }
+
     private String dsn(Project project, DsnKey key) {
         return publicUrl.dsn(key.publicKey(), project.numericId());
     }
@@ -149,6 +171,7 @@ final class ProjectsCommand {
         out.println("  created: " + project.createdAt());
         out.println("  quota:   " + (project.quota() == null ? "none" : project.quota()));
         project.endpointQuotas().forEach((endpoint, quota) -> out.println("  quota " + endpoint + ": " + quota));
+        project.routeRules().patterns().forEach(pattern -> out.println("  route rule: " + pattern));
         for (ProjectKey key : project.keys()) {
             out.println("  key " + key.id() + (key.expiresAt() == null ? "" : "  expires " + key.expiresAt()));
         }
@@ -169,6 +192,8 @@ final class ProjectsCommand {
         }
         project.endpointQuotas().forEach((endpoint, quota) ->
                 node.with("endpoint_quotas").putObject(endpoint).put("rate", quota.ratePerSecond()).put("burst", quota.burst()));
+        ArrayNode routeRules = node.putArray("route_rules");
+        project.routeRules().patterns().forEach(routeRules::add);
         ArrayNode keys = node.putArray("keys");
         project.keys().forEach(key -> {
             ObjectNode entry = keys.addObject().put("id", key.id());

@@ -21,6 +21,10 @@ public final class Usage {
                                                   browser origins allowed to use that DSN key ("" for any)
               projects disable TOKEN | enable TOKEN
               projects set-quota TOKEN --rate N [--burst M] [--endpoint transaction|project]
+              projects routes add|remove --token TOKEN --pattern /shops/*/orders/*
+              projects routes list --token TOKEN [--json]
+                                                  the project's route patterns (* one segment, ** the rest),
+                                                  tried in order before the built-in normalization
                                                   (projects commands take --bootstrap-server HOST:PORT)
               schema apply [--clickhouse-url URL] create or update Sluice's ClickHouse tables
               replay --from ISO_TIME [--to ISO_TIME] [--project TOKEN] [--what history|errors|aggregates|all] [--dry-run]

@@ -30,7 +30,8 @@ class CommandLineTest {
     void theServersCommandTreeHoldsEveryCommand() {
         assertEquals(List.of("projects", "projects create", "projects list", "projects show", "projects rotate-key",
                         "projects revoke-key", "projects rotate-dsn-key", "projects revoke-dsn-key", "projects set-dsn-origins",
-                        "projects disable", "projects enable", "projects set-quota", "schema", "schema apply", "replay",
+                        "projects disable", "projects enable", "projects set-quota", "projects routes", "projects routes add",
+                        "projects routes list", "projects routes remove", "schema", "schema apply", "replay",
                         "doctor", "dead-letters", "dead-letters list", "dead-letters show", "dead-letters replay", "send-test-event", "stats", "gateway", "processor", "config", "completion", "help", "dev", "bench"),
                 commandPaths(new SluiceCli(NONE, System.out, System.err).commandLine()));
     }
@@ -63,6 +64,20 @@ class CommandLineTest {
         assertEquals(0, help.exitCode());
         assertEquals(CliRunner.run(NONE, "projects", "create", "--help").out(), help.out());
         assertTrue(help.out().contains("--rate=N"), help.out());
+    }
+
+    @Test
+    void projectsRoutesNeedsAnActionAndAPatternThatIsOne() {
+        CliRunner.Result noAction = CliRunner.run(NONE, "projects", "routes");
+        assertEquals(2, noAction.exitCode());
+        assertTrue(noAction.err().startsWith("sluice: projects routes needs an action: add, list, remove\n"), noAction.err());
+        // Refused before Kafka is asked: these settings name no reachable broker.
+        CliRunner.Result star = CliRunner.run(NONE, "projects", "routes", "add", "--token", "t", "--pattern", "/shop-*/x");
+        assertEquals(2, star.exitCode());
+        assertTrue(star.err().startsWith("sluice: * stands for a whole segment (/*/), not part of one: /shop-*/x\n"), star.err());
+        CliRunner.Result none = CliRunner.run(NONE, "projects", "routes", "add", "--token", "t");
+        assertEquals(2, none.exitCode());
+        assertTrue(none.err().startsWith("sluice: projects routes add needs --pattern"), none.err());
     }
 
     @Test

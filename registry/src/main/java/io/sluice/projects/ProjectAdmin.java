@@ -17,6 +17,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.sluice.config.KafkaSettings;
+import io.sluice.events.RouteRules;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.KafkaStartupFailure;
 
@@ -194,6 +195,31 @@ public final class ProjectAdmin implements AutoCloseable {
         return changed;
     }
 
+    /**
+     * Adds a route pattern, tried after the project's others; unchanged when it has it already.
+     * @throws IllegalArgumentException when it is no pattern, or the project has {@link RouteRules#MAX_RULES} already
+     */
+    public Project addRouteRule(String token, String pattern) {
+        Project project = get(token);
+        Project changed = project.withRouteRules(project.routeRules().with(pattern));
+        if (changed.routeRules() != project.routeRules()) {
+            save(changed);
+        }
+        return changed;
+    }
+
+    /** Removes a route pattern. @throws UnknownRouteRuleException when the project has no such pattern */
+    public Project removeRouteRule(String token, String pattern) {
+        Project project = get(token);
+        RouteRules fewer = project.routeRules().without(pattern);
+        if (fewer == project.routeRules()) {
+            throw new UnknownRouteRuleException(token, pattern);
+        }
+        Project changed = project.withRouteRules(fewer);
+        save(changed);
+        return changed;
+    }
+
     /** Writes a project as it is (all gateways follow within a poll). */
     public void save(Project project) {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic,
@@ -265,6 +291,15 @@ public final class ProjectAdmin implements AutoCloseable {
         UnknownProjectException(String token, String unreadableBecause, String topic) {
             super("the latest record of project " + token + " cannot be read (" + unreadableBecause + "): its events are "
                     + "refused until a readable record for it is written to " + topic);
+        }
+    }
+
+    /** The project has no such route pattern. */
+    public static final class UnknownRouteRuleException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public UnknownRouteRuleException(String token, String pattern) {
+            super("project " + token + " has no route rule " + pattern);
         }
     }
 

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.sluice.events.RouteRules;
 import io.sluice.gateway.admit.Admitted;
 import io.sluice.gateway.admit.Authenticator;
 import io.sluice.gateway.admit.Endpoint;
@@ -85,7 +86,7 @@ final class SentryIngest {
                 byte[] json = services.decoder().decode(request.content(), encoding, admitted.reservation());
                 EventFields fields = single(EventFields.scan(json));
                 Endpoint endpoint = "transaction".equals(fields.type()) ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
-                AcceptedEvent event = services.validator().validate(endpoint, json, receivedAt);
+                AcceptedEvent event = services.validator().validate(endpoint, json, receivedAt, routeRules(project));
                 routed.add(new Routed(endpoint, event, json));
             } else {
                 byte[] body = services.envelopeDecoder().decode(request.content(), encoding, admitted.reservation());
@@ -120,7 +121,8 @@ final class SentryIngest {
                             json = fields.withEventId(json, envelopeId);
                         }
                         Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
-                        routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, receivedAt), json));
+                        routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, receivedAt,
+                                routeRules(project)), json));
                     } else if (item.type().equals("client_report")) {
                         ClientReports.count(item, counted);
                     } else {
@@ -241,5 +243,10 @@ final class SentryIngest {
             default -> throw new Rejection(Outcome.UNSUPPORTED_MEDIA_TYPE, "Content-Type must be application/x-sentry-envelope, "
                     + "application/json or text/plain, got '" + contentType + "'");
         }
+    }
+
+    /** The project's route rules; none while its project is not known (it always is by the time events are read). */
+    private static RouteRules routeRules(Project project) {
+        return project == null ? RouteRules.NONE : project.routeRules();
     }
 }

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.events.ErrorFields;
 import io.sluice.events.EventTime;
 import io.sluice.events.InvalidFieldException;
+import io.sluice.events.RouteRules;
 import io.sluice.events.SentryFields;
 import io.sluice.events.TransactionFields;
 import io.sluice.gateway.admit.Endpoint;
@@ -46,8 +47,14 @@ public final class EventValidator {
     }
 
     public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis) {
+        return validate(endpoint, json, receivedAtMillis, RouteRules.NONE);
+    }
+
+    /** @param routeRules the project's, applied to the event's route before the built-in normalization */
+    public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis, RouteRules routeRules) {
         JsonNode event = parse(json);
-        byte[] fields = endpoint == Endpoint.TRANSACTION ? transactionFields(event, json.length) : errorFields(event, json.length);
+        byte[] fields = endpoint == Endpoint.TRANSACTION ? transactionFields(event, json.length, routeRules)
+                : errorFields(event, json.length, routeRules);
         String eventId = eventId(event.get("event_id"));
         Long clientTime = eventTime(event);
         long tooOld = receivedAtMillis - horizon.toMillis();
@@ -74,14 +81,14 @@ public final class EventValidator {
     }
 
     /** Checks a transaction's name and status, and reads the fields the processor keeps (read here once, for both). */
-    private static byte[] transactionFields(JsonNode event, int jsonBytes) {
+    private static byte[] transactionFields(JsonNode event, int jsonBytes, RouteRules routeRules) {
         JsonNode name = event.get("transaction");
         if (name == null || !name.isTextual() || name.textValue().isBlank()) {
             throw Rejection.invalid("transaction",
                     "'transaction' must be a non-empty string naming the request, such as \"GET /users/42\"");
         }
         try {
-            return TransactionFields.of(event).toHeader(jsonBytes);
+            return TransactionFields.of(event, routeRules).toHeader(jsonBytes);
         } catch (InvalidFieldException e) {
             throw Rejection.invalid(e.field(), e.getMessage());
         }
@@ -91,9 +98,9 @@ public final class EventValidator {
      * An error report's fields for the processor; none when they cannot be read, which no report
      * the processor can store causes: the processor then reads the JSON and decides, as it always did.
      */
-    private static byte[] errorFields(JsonNode event, int jsonBytes) {
+    private static byte[] errorFields(JsonNode event, int jsonBytes, RouteRules routeRules) {
         try {
-            return ErrorFields.of(event).toHeader(jsonBytes);
+            return ErrorFields.of(event, routeRules).toHeader(jsonBytes);
         } catch (RuntimeException unreadable) {
             return null;
         }
