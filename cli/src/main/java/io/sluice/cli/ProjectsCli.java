@@ -317,19 +317,15 @@ final class ProjectsCli extends CliCommand {
     @Command(name = "routes", description = {"A project's route patterns, tried in order before the built-in normalization:",
             "* or {name} matches one path segment, ** (last only) the rest; the route is the pattern as written."})
     private static final class RouteRulesCli extends CliCommand {
-        @Parameters(arity = "0..*", hidden = true)
-        private List<String> unknown = new ArrayList<>();
-
         @Override
         public Integer call() {
-            throw new UsageException(unknown.isEmpty() ? "projects routes needs an action: add, list, remove"
-                    : "unknown projects routes action '" + unknown.get(0) + "'");
+            throw new UsageException("projects routes needs an action: add, list, remove");
         }
     }
 
     /** What the route actions share: {@code --token}. */
     private abstract static class RouteRuleAction extends Action {
-        @Option(names = "--token", paramLabel = "TOKEN", description = "The project's token.")
+        @Option(names = "--token", required = true, paramLabel = "TOKEN", description = "The project's token.")
         String token;
 
         RouteRuleAction(Registry registry) {
@@ -352,7 +348,7 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "add", description = "Add a route pattern, tried after the project's others.")
     private static final class AddRouteRule extends RouteRuleAction {
-        @Option(names = "--pattern", paramLabel = "PATTERN", description = "Such as /shops/*/orders/* or /shops/{shop}/**.")
+        @Option(names = "--pattern", required = true, paramLabel = "PATTERN", description = "Such as /shops/*/orders/* or /shops/{shop}/**.")
         String pattern;
 
         AddRouteRule(Registry registry) {
@@ -387,7 +383,7 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "remove", description = "Remove a route pattern.")
     private static final class RemoveRouteRule extends RouteRuleAction {
-        @Option(names = "--pattern", paramLabel = "PATTERN", description = "The pattern as listed.")
+        @Option(names = "--pattern", required = true, paramLabel = "PATTERN", description = "The pattern as listed.")
         String pattern;
 
         RemoveRouteRule(Registry registry) {
