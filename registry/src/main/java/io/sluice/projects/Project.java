@@ -15,10 +15,12 @@ import java.util.Map;
  *                       before DSN keys existed read as none
  * @param revokedDsnKeys the last {@link #REVOKED_DSN_KEYS_KEPT} DSN keys revoked, oldest first; records
  *                       written before they were kept read as none
+ * @param dataScrubbing  what the gateway scrubs from its events; records written before it existed
+ *                       read as {@link DataScrubbing#DEFAULT}
  */
 public record Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
                       Quota quota, Map<String, Quota> endpointQuotas, List<DsnKey> dsnKeys,
-                      List<RevokedDsnKey> revokedDsnKeys) {
+                      List<RevokedDsnKey> revokedDsnKeys, DataScrubbing dataScrubbing) {
     /**
      * How many revoked DSN keys a project remembers. By count, not by age: a revoked DSN can live on
      * in cached bundles and unupdated apps for years, and it is the count that bounds the record
@@ -31,6 +33,13 @@ public record Project(String token, String name, boolean disabled, List<ProjectK
         endpointQuotas = endpointQuotas == null ? Map.of() : Map.copyOf(endpointQuotas);
         dsnKeys = dsnKeys == null ? List.of() : List.copyOf(dsnKeys);
         revokedDsnKeys = revokedDsnKeys == null ? List.of() : List.copyOf(revokedDsnKeys);
+        dataScrubbing = dataScrubbing == null ? DataScrubbing.DEFAULT : dataScrubbing;
+    }
+
+    public Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
+                   Quota quota, Map<String, Quota> endpointQuotas, List<DsnKey> dsnKeys,
+                   List<RevokedDsnKey> revokedDsnKeys) {
+        this(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, DataScrubbing.DEFAULT);
     }
 
     public Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
@@ -65,11 +74,11 @@ public record Project(String token, String name, boolean disabled, List<ProjectK
     }
 
     public Project withKeys(List<ProjectKey> newKeys) {
-        return new Project(token, name, disabled, newKeys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys);
+        return new Project(token, name, disabled, newKeys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, dataScrubbing);
     }
 
     public Project withDsnKeys(List<DsnKey> newDsnKeys) {
-        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, newDsnKeys, revokedDsnKeys);
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, newDsnKeys, revokedDsnKeys, dataScrubbing);
     }
 
     /**
@@ -85,21 +94,25 @@ public record Project(String token, String name, boolean disabled, List<ProjectK
         dsnKeys.stream().filter(key -> key.id().equals(keyId))
                 .forEach(key -> revoked.add(new RevokedDsnKey(key.id(), key.publicKey(), now)));
         List<RevokedDsnKey> newest = revoked.subList(Math.max(0, revoked.size() - REVOKED_DSN_KEYS_KEPT), revoked.size());
-        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, kept, newest);
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, kept, newest, dataScrubbing);
+    }
+
+    public Project withDataScrubbing(DataScrubbing newDataScrubbing) {
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, newDataScrubbing);
     }
 
     public Project withDisabled(boolean newDisabled) {
-        return new Project(token, name, newDisabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys);
+        return new Project(token, name, newDisabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, dataScrubbing);
     }
 
     /** The quota for all events ({@code endpoint} null) or for one endpoint. */
     public Project withQuota(String endpoint, Quota newQuota) {
         if (endpoint == null) {
-            return new Project(token, name, disabled, keys, createdAt, newQuota, endpointQuotas, dsnKeys, revokedDsnKeys);
+            return new Project(token, name, disabled, keys, createdAt, newQuota, endpointQuotas, dsnKeys, revokedDsnKeys, dataScrubbing);
         }
         Map<String, Quota> quotas = new java.util.HashMap<>(endpointQuotas);
         quotas.put(endpoint, newQuota);
-        return new Project(token, name, disabled, keys, createdAt, quota, quotas, dsnKeys, revokedDsnKeys);
+        return new Project(token, name, disabled, keys, createdAt, quota, quotas, dsnKeys, revokedDsnKeys, dataScrubbing);
     }
 
     /** Whether the presented key (as its SHA-256) is an active key of this project. */
