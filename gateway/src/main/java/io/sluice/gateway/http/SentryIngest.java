@@ -29,6 +29,7 @@ import io.sluice.gateway.envelope.ItemTypes;
 import io.sluice.gateway.validate.AcceptedEvent;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
+import io.sluice.projects.DataScrubbing;
 import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 
@@ -55,7 +56,7 @@ final class SentryIngest {
     record Answer(FullHttpResponse response, boolean keepAlive) {
     }
 
-    private record Routed(Endpoint endpoint, AcceptedEvent event, byte[] json) {
+    private record Routed(Endpoint endpoint, AcceptedEvent event) {
     }
 
     private final GatewayServices services;
@@ -85,8 +86,8 @@ final class SentryIngest {
                 byte[] json = services.decoder().decode(request.content(), encoding, admitted.reservation());
                 EventFields fields = single(EventFields.scan(json));
                 Endpoint endpoint = "transaction".equals(fields.type()) ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
-                AcceptedEvent event = services.validator().validate(endpoint, json, receivedAt);
-                routed.add(new Routed(endpoint, event, json));
+                AcceptedEvent event = services.validator().validate(endpoint, json, receivedAt, scrubbing(project));
+                routed.add(new Routed(endpoint, event));
             } else {
                 byte[] body = services.envelopeDecoder().decode(request.content(), encoding, admitted.reservation());
                 Envelope envelope = services.envelopes().parse(body);
@@ -120,7 +121,7 @@ final class SentryIngest {
                             json = fields.withEventId(json, envelopeId);
                         }
                         Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
-                        routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, receivedAt), json));
+                        routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, receivedAt, scrubbing(project))));
                     } else if (item.type().equals("client_report")) {
                         ClientReports.discards(item).forEach((outcome, quantity) -> counted.merge(outcome, quantity, Long::sum));
                     } else {
@@ -159,7 +160,7 @@ final class SentryIngest {
             if (firstPublished == null) {
                 firstPublished = item.event().eventId();
             }
-            acks.add(services.publisher().publish(new IngestRoute(project.token(), item.endpoint()), item.event(), item.json(),
+            acks.add(services.publisher().publish(new IngestRoute(project.token(), item.endpoint()), item.event(), item.event().json(),
                     receivedAt));
         }
         String token = project.token();
@@ -208,6 +209,11 @@ final class SentryIngest {
         services.metrics().rejected(refused.outcome());
         services.outcomes().record(token, refused.outcome());
         return new Answer(Cors.apply(Responses.sentryError(refused), key, origin), refused.status() < 500);
+    }
+
+    /** A {@code store} body's project is known from its head; an envelope's by the time its events are read. */
+    private static DataScrubbing scrubbing(Project project) {
+        return project == null ? DataScrubbing.DEFAULT : project.dataScrubbing();
     }
 
     private static EventFields single(EventFields fields) {
