@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * Secrets inside a text, whatever field holds it: a query parameter or form field with a
- * sensitive name ({@code ?token=…&password=…}, {@code request.query_string}), a card number
+ * sensitive name ({@code ?token=…&password=…}, {@code request.query_string}), such a name's value
+ * in JSON kept as text ({@code "password": "…"}), a {@code Bearer} token, a card number
  * (13 to 19 digits, an issuer's first digit, Luhn's check), a PEM private key, the credentials
  * of a URL ({@code https://user:pass@host}). Each is replaced by {@link Scrubber#MARKER}. Every
  * scan is linear in the text, and skipped at the cost of a character search when the text cannot
@@ -16,9 +17,18 @@ final class SecretsInText {
     static final String CARD_RULE = "@creditcard:filter";
     static final String PEM_RULE = "@pemkey:filter";
     static final String URL_AUTH_RULE = "@urlauth:filter";
+    static final String BEARER_RULE = "@bearer:filter";
 
     /** name=value after the text's start or a separator; a name cannot hold a separator, so runs never overlap. */
     private static final Pattern PARAMETER = Pattern.compile("(?<![^?&;\\s])([^=&?#;\\s]+)=([^&#;\\s]+)");
+    /**
+     * The start of {@code "name": "value"} inside a text: a JSON body kept as a string
+     * ({@code request.data}, a logged message). Its value is read by hand, to its closing quote
+     * (a repeated group in a Java regex recurses per character: a long value would overflow the stack).
+     */
+    private static final Pattern QUOTED_NAME = Pattern.compile("\"([^\"\\\\]{1,64})\"\\s{0,8}:\\s{0,8}\"");
+    /** {@code Bearer <token>} in any text (a logged header): the token is a credential, whatever field holds it. */
+    private static final Pattern BEARER = Pattern.compile("(?i)(?<![\\w-])bearer\\s{1,8}([A-Za-z0-9._~+/-]+=*)");
     /** Digits with single spaces or dashes between them, not inside a longer word. */
     private static final Pattern CARD = Pattern.compile("(?<![\\w-])\\d(?:[ -]?\\d){12,18}(?![\\w-])");
     private static final Pattern PEM = Pattern.compile(
@@ -36,6 +46,7 @@ final class SecretsInText {
         int digits = 0;
         boolean equals = false;
         boolean at = false;
+        boolean quote = false;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c >= '0' && c <= '9') {
@@ -44,17 +55,25 @@ final class SecretsInText {
                 equals = true;
             } else if (c == '@') {
                 at = true;
+            } else if (c == '"') {
+                quote = true;
             }
         }
-        if (digits < 13 && !equals && !at && text.length() < PEM_SHORTEST) {
+        if (digits < 13 && !equals && !at && !quote && text.length() < PEM_SHORTEST) {
             return null;
         }
         String scrubbed = text;
         if (equals) {
             scrubbed = parameters(scrubbed, names, rules);
         }
+        if (quote) {
+            scrubbed = quotedPairs(scrubbed, names, rules);
+        }
         if (digits >= 13) {
             scrubbed = cards(scrubbed, rules);
+        }
+        if (scrubbed.length() >= 8 && (scrubbed.contains("earer") || scrubbed.contains("EARER"))) {
+            scrubbed = replaceGroup(scrubbed, BEARER, rules, BEARER_RULE);
         }
         if (scrubbed.length() >= PEM_SHORTEST && scrubbed.contains("PRIVATE KEY-----")) {
             Matcher pem = PEM.matcher(scrubbed);
@@ -106,6 +125,52 @@ final class SecretsInText {
             }
             out.append(text, copied, parameter.start(2)).append(Scrubber.MARKER);
             copied = parameter.end(2);
+        }
+        return out == null ? text : out.append(text, copied, text.length()).toString();
+    }
+
+    private static String quotedPairs(String text, SensitiveNames names, Consumer<String> rules) {
+        Matcher name = QUOTED_NAME.matcher(text);
+        StringBuilder out = null;
+        int copied = 0;
+        int from = 0;
+        while (from < text.length() && name.find(from)) {
+            int start = name.end();
+            int end = start;
+            while (end < text.length() && text.charAt(end) != '"') {
+                end += text.charAt(end) == '\\' ? 2 : 1;
+            }
+            end = Math.min(end, text.length());
+            from = Math.max(end, start);
+            String rule = names.ruleFor(name.group(1));
+            if (rule == null || end == start || text.substring(start, end).equals(Scrubber.MARKER)) {
+                continue;
+            }
+            rules.accept(rule);
+            if (out == null) {
+                out = new StringBuilder(text.length());
+            }
+            out.append(text, copied, start).append(Scrubber.MARKER);
+            copied = end;
+        }
+        return out == null ? text : out.append(text, copied, text.length()).toString();
+    }
+
+    /** Every match's first group replaced by the marker. */
+    private static String replaceGroup(String text, Pattern pattern, Consumer<String> rules, String rule) {
+        Matcher match = pattern.matcher(text);
+        StringBuilder out = null;
+        int copied = 0;
+        while (match.find()) {
+            if (match.group(1).equals(Scrubber.MARKER)) {
+                continue;
+            }
+            rules.accept(rule);
+            if (out == null) {
+                out = new StringBuilder(text.length());
+            }
+            out.append(text, copied, match.start(1)).append(Scrubber.MARKER);
+            copied = match.end(1);
         }
         return out == null ? text : out.append(text, copied, text.length()).toString();
     }

@@ -84,6 +84,14 @@ class ScrubberTest {
                         "{'message': 'loaded -----BEGIN RSA PRIVATE KEY-----\\nMIIEow\\n-----END RSA PRIVATE KEY----- ok'}",
                         "{'message': 'loaded " + F + " ok'}",
                         "message @pemkey:filter"),
+                example("a JSON body kept as a string",
+                        "{'request': {'data': '{\\'user\\': \\'ann\\', \\'password\\': \\'hun\\\\\\'ter2\\'}'}}",
+                        "{'request': {'data': '{\\'user\\': \\'ann\\', \\'password\\': \\'" + F + "\\'}'}}",
+                        "request.data @password:filter"),
+                example("a Bearer token in a logged line",
+                        "{'breadcrumbs': {'values': [{'message': 'GET /me with Bearer eyJhbGciOi.eyJzdWIi.c2ln= failed'}]}}",
+                        "{'breadcrumbs': {'values': [{'message': 'GET /me with Bearer " + F + " failed'}]}}",
+                        "breadcrumbs.values[0].message @bearer:filter"),
                 example("a message with a form body",
                         "{'logentry': {'formatted': 'login failed for body user=ann password=hunter2'}}",
                         "{'logentry': {'formatted': 'login failed for body user=ann password=" + F + "'}}",
@@ -163,6 +171,15 @@ class ScrubberTest {
         assertEquals(F, read.get("password").textValue());
         assertEquals("//" + F + "@?" + huge.substring(0, 50_000) + "=x", read.get("message").textValue());
         assertTrue(millis < 2_000, "took " + millis + " ms");
+    }
+
+    @Test
+    void aLongJsonTextWithManyEscapesIsScannedWithoutOverflowingTheStack() throws Exception {
+        String escapes = "\\\\n".repeat(200_000);
+        byte[] sent = json("{'request': {'data': '{\\'password\\': \\'" + escapes + "\\', \\'note\\': \\'" + escapes + "'}}");
+        ObjectNode event = (ObjectNode) JSON.readTree(sent);
+        JsonNode read = JSON.readTree(Scrubber.scrub(sent, event, DataScrubbing.DEFAULT));
+        assertEquals("{\"password\": \"" + F + "\", \"note\": \"" + "\\n".repeat(200_000), read.at("/request/data").textValue());
     }
 
     @Test
