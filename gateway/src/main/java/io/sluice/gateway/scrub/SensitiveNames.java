@@ -59,8 +59,8 @@ final class SensitiveNames {
     /**
      * Whether a default name occurs in this one. Remembered for short names: events repeat the same
      * few hundred field names (Jackson hands out one String per name, its hash computed once), and
-     * the answer is then one lookup instead of eleven searches. Bounded: past
-     * {@link #REMEMBERED_NAMES} names (many distinct ones, as a hostile event sends), it searches.
+     * the answer is then one lookup instead of eleven searches. Bounded: at
+     * {@link #REMEMBERED_NAMES} names it forgets them all and starts again.
      */
     private static boolean isDefault(String name) {
         Boolean known = DEFAULT_ANSWERS.get(name);
@@ -75,7 +75,12 @@ final class SensitiveNames {
                 break;
             }
         }
-        if (name.length() <= 64 && DEFAULT_ANSWERS.size() < REMEMBERED_NAMES) {
+        if (name.length() <= 64) {
+            if (DEFAULT_ANSWERS.size() >= REMEMBERED_NAMES) {
+                // Full (many distinct names, as hostile events send): start again, so that the
+                // names ordinary events repeat are soon remembered again.
+                DEFAULT_ANSWERS.clear();
+            }
             DEFAULT_ANSWERS.put(name, sensitive);
         }
         return sensitive;

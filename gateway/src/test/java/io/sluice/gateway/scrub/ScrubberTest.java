@@ -209,6 +209,21 @@ class ScrubberTest {
     }
 
     @Test
+    void manyDistinctFieldNamesAreJudgedAlikeOnceTheRememberedNamesAreFull() throws Exception {
+        StringBuilder sent = new StringBuilder("{");
+        for (int i = 0; i < SensitiveNames.REMEMBERED_NAMES + 10; i++) {
+            sent.append(i == 0 ? "" : ",").append("'field").append(i).append("':'v'");
+        }
+        sent.append(",'api_key_").append(SensitiveNames.REMEMBERED_NAMES).append("':'k'}");
+        ObjectNode event = (ObjectNode) JSON.readTree(json(sent.toString()));
+        JsonNode read = JSON.readTree(Scrubber.scrub(json(sent.toString()), event, DataScrubbing.DEFAULT));
+        assertEquals(1, read.get(Scrubber.RECORD_FIELD).get("count").intValue());
+        assertEquals(F, read.get("api_key_" + SensitiveNames.REMEMBERED_NAMES).textValue());
+        assertTrue(new SensitiveNames(DataScrubbing.DEFAULT).ruleFor("Authorization") != null);
+        assertEquals(null, new SensitiveNames(DataScrubbing.DEFAULT).ruleFor("field3"));
+    }
+
+    @Test
     void aCardNumberPassesLuhnsCheckAndStartsAsAnIssuersDo() {
         assertTrue(SecretsInText.isCardNumber("4111111111111111"));
         assertTrue(SecretsInText.isCardNumber("378282246310005"));
