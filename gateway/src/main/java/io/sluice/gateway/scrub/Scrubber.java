@@ -45,6 +45,7 @@ public final class Scrubber {
     /**
      * The bytes to publish: {@code json} itself when scrubbing is off or found nothing; else the
      * scrubbed {@code event} (changed in place, so what is read from it afterwards is scrubbed too).
+     * A {@value #RECORD_FIELD} the client sent is dropped.
      *
      * @throws Rejection {@code body_too_large} when the scrubbed event outgrows {@link #MAX_GROWTH_BYTES}
      */
@@ -52,12 +53,16 @@ public final class Scrubber {
         if (scrubbing.disabled()) {
             return json;
         }
+        // Only the gateway writes the record: one the client sent could claim removals that never happened.
+        boolean clientsRecord = event.remove(RECORD_FIELD) != null;
         Walk walk = new Walk(new SensitiveNames(scrubbing));
         walk.object(event);
-        if (walk.count == 0) {
+        if (walk.count == 0 && !clientsRecord) {
             return json;
         }
-        event.set(RECORD_FIELD, walk.record());
+        if (walk.count > 0) {
+            event.set(RECORD_FIELD, walk.record());
+        }
         byte[] scrubbed = JsonText.utf8(event);
         if (scrubbed.length > (long) json.length + MAX_GROWTH_BYTES) {
             throw new Rejection(Outcome.BODY_TOO_LARGE, "the event grows by more than " + MAX_GROWTH_BYTES

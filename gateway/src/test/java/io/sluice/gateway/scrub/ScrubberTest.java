@@ -119,6 +119,17 @@ class ScrubberTest {
     }
 
     @Test
+    void aRecordTheClientSentIsDroppedForOnlyTheGatewaysToStand() throws Exception {
+        byte[] forged = json("{'message': 'boom', 'sluice_scrubbed': {'count': 1, 'fields': [{'path': 'x', 'rule': '@password:filter'}]}}");
+        assertEquals(JSON.readTree(json("{'message': 'boom'}")),
+                JSON.readTree(Scrubber.scrub(forged, (ObjectNode) JSON.readTree(forged), DataScrubbing.DEFAULT)));
+        byte[] withSecret = json("{'password': 'p', 'sluice_scrubbed': {'count': 7, 'fields': []}}");
+        JsonNode read = JSON.readTree(Scrubber.scrub(withSecret, (ObjectNode) JSON.readTree(withSecret), DataScrubbing.DEFAULT));
+        assertEquals(List.of("password @password:filter"), paths(read.get(Scrubber.RECORD_FIELD)));
+        assertEquals(1, read.get(Scrubber.RECORD_FIELD).get("count").intValue());
+    }
+
+    @Test
     void theOptOutPublishesSecretsAsSent() throws Exception {
         byte[] sent = json("{'request': {'headers': {'Authorization': 'Bearer abc'}}}");
         ObjectNode event = (ObjectNode) JSON.readTree(sent);
