@@ -135,6 +135,20 @@ class DataScrubbingEndToEndIT {
     }
 
     @Test
+    void aSentryStoreRequestsEventIsScrubbedToo() throws Exception {
+        String eventId = "0b5f6c3d7e8a9f0b4c3d2e1f0a9b8c76";
+        HttpResponse<String> answer = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/"
+                        + scrubbed.numericId() + "/store/"))
+                .header("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=" + scrubbed.dsnKey().publicKey())
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(errorReport(eventId))).build());
+        assertEquals(200, answer.statusCode(), answer.body());
+        String raw = rawValue(values.get("SLUICE_TOPIC_ERRORS"), eventId);
+        SECRETS.forEach(secret -> assertFalse(raw.contains(secret), secret + " in " + raw));
+        assertTrue(raw.contains("\"password\":\"[Filtered]\""), raw);
+    }
+
+    @Test
     void aTransactionsUrlAndNameKeepNoToken() throws Exception {
         String eventId = "7e2c3f0a4b5d6c7e1f0a9b8c7d6e5f43";
         String transaction = "{\"event_id\":\"" + eventId + "\",\"transaction\":\"GET /reset?token=URLTOKENSECRET\","
