@@ -138,7 +138,7 @@ public final class Scrubber {
                     rulesHere.forEach(this::removed);
                     return TextNode.valueOf(scrubbed);
                 }
-            } else if (value.isIntegralNumber() && SecretsInText.isCardNumber(value.bigIntegerValue().toString())) {
+            } else if (value.isIntegralNumber() && !value.isInt() && SecretsInText.isCardNumber(value.bigIntegerValue().toString())) {
                 removed(SecretsInText.CARD_RULE);
                 return TextNode.valueOf(MARKER);
             }

@@ -43,15 +43,23 @@ final class SecretsInText {
     /** The text without its secrets, or null when it has none; {@code rules} hears each rule that applied. */
     static String scrub(String text, SensitiveNames names, Consumer<String> rules) {
         // One pass decides which scans can find anything: most texts need none.
+        // digits: the longest run of digits with single spaces or dashes between them, as a card is written
         int digits = 0;
+        int run = 0;
         boolean equals = false;
         boolean at = false;
         boolean quote = false;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c >= '0' && c <= '9') {
-                digits++;
-            } else if (c == '=') {
+                digits = Math.max(digits, ++run);
+                continue;
+            }
+            boolean separatorInRun = (c == ' ' || c == '-') && i > 0 && text.charAt(i - 1) >= '0' && text.charAt(i - 1) <= '9';
+            if (!separatorInRun) {
+                run = 0;
+            }
+            if (c == '=') {
                 equals = true;
             } else if (c == '@') {
                 at = true;
