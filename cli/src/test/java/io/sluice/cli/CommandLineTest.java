@@ -90,6 +90,21 @@ class CommandLineTest {
     }
 
     @Test
+    void setScrubbingCalledWronglyExits2BeforeReachingKafka() {
+        String tooMany = String.join(",", java.util.Collections.nCopies(51, "name"));
+        java.util.Map<List<String>, String> wrong = java.util.Map.of(
+                List.of("projects", "set-scrubbing", "--off"), "sluice: projects set-scrubbing needs a TOKEN",
+                List.of("projects", "set-scrubbing", "tok"), "sluice: set-scrubbing needs TOKEN and --on, --off or --sensitive-fields",
+                List.of("projects", "set-scrubbing", "tok", "--on", "--off"), "sluice: set-scrubbing takes --on or --off, not both",
+                List.of("projects", "set-scrubbing", "tok", "--sensitive-fields", tooMany), "sluice: at most 50 sensitive field names, got 51");
+        wrong.forEach((argv, message) -> {
+            CliRunner.Result result = CliRunner.run(NONE, argv.toArray(String[]::new));
+            assertEquals(2, result.exitCode(), argv + ": " + result.err());
+            assertTrue(result.err().startsWith(message), argv + ": " + result.err());
+        });
+    }
+
+    @Test
     void anUnexpectedArgumentExits2() {
         CliRunner.Result result = CliRunner.run(NONE, "config", "extra");
         assertEquals(2, result.exitCode());
