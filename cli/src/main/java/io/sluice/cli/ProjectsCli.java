@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
         "and fails when Kafka does not answer within $SLUICE_CLI_KAFKA_TIMEOUT."})
 final class ProjectsCli extends CliCommand {
     static final String ACTIONS = "create, list, show, rotate-key, revoke-key, rotate-dsn-key, revoke-dsn-key, "
-            + "set-dsn-origins, disable, enable, set-quota, routes";
+            + "set-dsn-origins, disable, enable, set-quota, set-scrubbing, routes";
 
     /** {@code projects} with its actions. */
     static CommandLine create(Settings settings, PrintStream out) {
@@ -32,7 +32,7 @@ final class ProjectsCli extends CliCommand {
         CommandLine projects = new CommandLine(new ProjectsCli());
         for (Object action : List.of(new Create(registry), new ListAll(registry), new Show(registry), new RotateKey(registry),
                 new RevokeKey(registry), new RotateDsnKey(registry), new RevokeDsnKey(registry), new SetDsnOrigins(registry),
-                new Disable(registry, true), new Disable(registry, false), new SetQuota(registry))) {
+                new Disable(registry, true), new Disable(registry, false), new SetQuota(registry), new SetScrubbing(registry))) {
             CommandLine command = new CommandLine(action);
             // disable and enable share a class: the name is the one given here
             projects.addSubcommand(action instanceof Disable disable ? disable.name() : command.getCommandName(), command);
@@ -397,6 +397,40 @@ final class ProjectsCli extends CliCommand {
                 throw new UsageException("projects routes remove needs --pattern (projects routes list shows them)");
             }
             use(projects -> projects.removeRouteRule(project, pattern));
+            return 0;
+        }
+    }
+
+    @Command(name = "set-scrubbing", description = {"What the gateways scrub from the project's events before Kafka:",
+            "--off stores them as sent (secrets included), --on scrubs (the default);",
+            "--sensitive-fields adds field names to the defaults (\"\" for none)."})
+    private static final class SetScrubbing extends Action {
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Option(names = "--off", description = "Opt out: store events as sent, secrets included.")
+        boolean off;
+        @Option(names = "--on", description = "Scrub (the default).")
+        boolean on;
+        @Option(names = "--sensitive-fields", paramLabel = "NAME,NAME", description = "Field names scrubbed on top of the defaults, "
+                + "compared as they are (ignoring case, - and _, anywhere in a name); \"\" for none.")
+        String sensitiveFields;
+
+        SetScrubbing(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("set-scrubbing", token);
+            if (on && off) {
+                throw new UsageException("set-scrubbing takes --on or --off, not both");
+            }
+            if (!on && !off && sensitiveFields == null) {
+                throw new UsageException("set-scrubbing needs TOKEN and --on, --off or --sensitive-fields NAME,NAME");
+            }
+            Boolean disabled = on || off ? off : null;
+            List<String> names = sensitiveFields == null ? null : ProjectsCommand.sensitiveFields(sensitiveFields);
+            use(projects -> projects.setScrubbing(project, disabled, names));
             return 0;
         }
     }

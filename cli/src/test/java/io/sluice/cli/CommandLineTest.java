@@ -30,7 +30,7 @@ class CommandLineTest {
     void theServersCommandTreeHoldsEveryCommand() {
         assertEquals(List.of("projects", "projects create", "projects list", "projects show", "projects rotate-key",
                         "projects revoke-key", "projects rotate-dsn-key", "projects revoke-dsn-key", "projects set-dsn-origins",
-                        "projects disable", "projects enable", "projects set-quota", "projects routes", "projects routes add",
+                        "projects disable", "projects enable", "projects set-quota", "projects set-scrubbing", "projects routes", "projects routes add",
                         "projects routes list", "projects routes remove", "schema", "schema apply", "replay",
                         "doctor", "dead-letters", "dead-letters list", "dead-letters show", "dead-letters replay", "send-test-event", "stats", "gateway", "processor", "config", "completion", "help", "dev", "bench"),
                 commandPaths(new SluiceCli(NONE, System.out, System.err).commandLine()));
@@ -129,6 +129,21 @@ class CommandLineTest {
         assertEquals("sluice: unknown command 'frobnicate' (./sluice help lists every command)\n", result.err());
         assertEquals("", result.out());
         assertEquals(2, CliRunner.run(NONE, "projects", "frobnicate", "--help").exitCode());
+    }
+
+    @Test
+    void setScrubbingCalledWronglyExits2BeforeReachingKafka() {
+        String tooMany = String.join(",", java.util.Collections.nCopies(51, "name"));
+        java.util.Map<List<String>, String> wrong = java.util.Map.of(
+                List.of("projects", "set-scrubbing", "--off"), "sluice: Missing required parameter: 'TOKEN'",
+                List.of("projects", "set-scrubbing", "tok"), "sluice: set-scrubbing needs TOKEN and --on, --off or --sensitive-fields",
+                List.of("projects", "set-scrubbing", "tok", "--on", "--off"), "sluice: set-scrubbing takes --on or --off, not both",
+                List.of("projects", "set-scrubbing", "tok", "--sensitive-fields", tooMany), "sluice: at most 50 sensitive field names, got 51");
+        wrong.forEach((argv, message) -> {
+            CliRunner.Result result = CliRunner.run(NONE, argv.toArray(String[]::new));
+            assertEquals(2, result.exitCode(), argv + ": " + result.err());
+            assertTrue(result.err().startsWith(message), argv + ": " + result.err());
+        });
     }
 
     @Test

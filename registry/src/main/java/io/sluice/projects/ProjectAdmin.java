@@ -188,6 +188,13 @@ public final class ProjectAdmin implements AutoCloseable {
         return changed;
     }
 
+    /** What the gateways scrub from this project's events: the opt-out and extra sensitive field names. */
+    public Project setDataScrubbing(String token, DataScrubbing dataScrubbing) {
+        Project changed = get(token).withDataScrubbing(dataScrubbing);
+        save(changed);
+        return changed;
+    }
+
     /** @param endpoint {@code transaction}, {@code project}, or null for all events */
     public Project setQuota(String token, String endpoint, Quota quota) {
         Project changed = get(token).withQuota(endpoint, quota);

@@ -30,6 +30,7 @@ import io.sluice.gateway.envelope.ItemTypes;
 import io.sluice.gateway.validate.AcceptedEvent;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
+import io.sluice.projects.DataScrubbing;
 import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 
@@ -56,7 +57,7 @@ final class SentryIngest {
     record Answer(FullHttpResponse response, boolean keepAlive) {
     }
 
-    private record Routed(Endpoint endpoint, AcceptedEvent event, byte[] json) {
+    private record Routed(Endpoint endpoint, AcceptedEvent event) {
     }
 
     private final GatewayServices services;
@@ -86,8 +87,9 @@ final class SentryIngest {
                 byte[] json = services.decoder().decode(request.content(), encoding, admitted.reservation());
                 EventFields fields = single(EventFields.scan(json));
                 Endpoint endpoint = "transaction".equals(fields.type()) ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
-                AcceptedEvent event = services.validator().validate(endpoint, json, receivedAt, routeRules(project));
-                routed.add(new Routed(endpoint, event, json));
+                AcceptedEvent event = services.validator().validate(endpoint, json, receivedAt, routeRules(project),
+                        scrubbing(project));
+                routed.add(new Routed(endpoint, event));
             } else {
                 byte[] body = services.envelopeDecoder().decode(request.content(), encoding, admitted.reservation());
                 Envelope envelope = services.envelopes().parse(body);
@@ -122,7 +124,7 @@ final class SentryIngest {
                         }
                         Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
                         routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, receivedAt,
-                                routeRules(project)), json));
+                                routeRules(project), scrubbing(project))));
                     } else if (item.type().equals("client_report")) {
                         ClientReports.count(item, counted);
                     } else {
@@ -161,7 +163,7 @@ final class SentryIngest {
             if (firstPublished == null) {
                 firstPublished = item.event().eventId();
             }
-            acks.add(services.publisher().publish(new IngestRoute(project.token(), item.endpoint()), item.event(), item.json(),
+            acks.add(services.publisher().publish(new IngestRoute(project.token(), item.endpoint()), item.event(), item.event().json(),
                     receivedAt));
         }
         String token = project.token();
@@ -210,6 +212,11 @@ final class SentryIngest {
         services.metrics().rejected(refused.outcome());
         services.outcomes().record(token, refused.outcome());
         return new Answer(Cors.apply(Responses.sentryError(refused), key, origin), refused.status() < 500);
+    }
+
+    /** A {@code store} body's project is known from its head; an envelope's by the time its events are read. */
+    private static DataScrubbing scrubbing(Project project) {
+        return project == null ? DataScrubbing.DEFAULT : project.dataScrubbing();
     }
 
     private static EventFields single(EventFields fields) {

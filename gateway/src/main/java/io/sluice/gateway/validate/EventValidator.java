@@ -13,6 +13,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.sluice.events.ErrorFields;
 import io.sluice.events.EventTime;
@@ -22,11 +23,13 @@ import io.sluice.events.SentryFields;
 import io.sluice.events.TransactionFields;
 import io.sluice.gateway.admit.Endpoint;
 import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.scrub.Scrubber;
 import io.sluice.outcomes.Outcome;
+import io.sluice.projects.DataScrubbing;
 
 /**
  * The one place that reads the JSON and decides whether an event is acceptable. Unknown fields
- * are kept (the bytes are published unchanged); only what Sluice relies on is checked:
+ * are kept (the bytes are published unchanged unless secrets were scrubbed from them); only what Sluice relies on is checked:
  * the event id, the event time, and a transaction's name and status. An error report is any JSON
  * object, as Sentry takes it (a Go SDK may send just {@code "exception": []}): what it lacks is
  * stored empty, its message as {@link SentryFields#NO_MESSAGE}.
@@ -46,13 +49,28 @@ public final class EventValidator {
         this.horizon = horizon;
     }
 
+    /** An event of a project that scrubs by default. */
     public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis) {
-        return validate(endpoint, json, receivedAtMillis, RouteRules.NONE);
+        return validate(endpoint, json, receivedAtMillis, RouteRules.NONE, DataScrubbing.DEFAULT);
     }
 
     /** @param routeRules the project's, applied to the event's route before the built-in normalization */
     public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis, RouteRules routeRules) {
+        return validate(endpoint, json, receivedAtMillis, routeRules, DataScrubbing.DEFAULT);
+    }
+
+    public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis, DataScrubbing scrubbing) {
+        return validate(endpoint, json, receivedAtMillis, RouteRules.NONE, scrubbing);
+    }
+
+    /**
+     * Scrubs the event's secrets first ({@link Scrubber}), so that its fields, its id and the bytes
+     * published are all read from the scrubbed event; the route applies the project's rules first.
+     */
+    public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis, RouteRules routeRules,
+                                  DataScrubbing scrubbing) {
         JsonNode event = parse(json);
+        json = Scrubber.scrub(json, (ObjectNode) event, scrubbing);
         byte[] fields = endpoint == Endpoint.TRANSACTION ? transactionFields(event, json.length, routeRules)
                 : errorFields(event, json.length, routeRules);
         String eventId = eventId(event.get("event_id"));
@@ -60,9 +78,9 @@ public final class EventValidator {
         long tooOld = receivedAtMillis - horizon.toMillis();
         long tooNew = receivedAtMillis + EventTime.MAX_FUTURE.toMillis();
         if (clientTime == null || clientTime < tooOld || clientTime > tooNew) {
-            return new AcceptedEvent(eventId, receivedAtMillis, true, fields);
+            return new AcceptedEvent(eventId, receivedAtMillis, true, fields, json);
         }
-        return new AcceptedEvent(eventId, clientTime, false, fields);
+        return new AcceptedEvent(eventId, clientTime, false, fields, json);
     }
 
     static JsonNode parse(byte[] json) {
