@@ -91,6 +91,35 @@ class DoctorIT {
         assertTrue(seconds < 15, seconds + " s");
     }
 
+    /** A readiness endpoint that sends its head and then stalls holds the check only as long as the timeout. */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aGatewayThatStallsInItsAnswerFailsWithinTheTimeout(Engines engines) throws Exception {
+        Map<String, String> values = new HashMap<>(IsolatedSettings.of("doctorstall", engines, stateDir));
+        values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:1");
+        try (java.net.ServerSocket stalling = new java.net.ServerSocket(0, 10, java.net.InetAddress.getLoopbackAddress())) {
+            Thread server = new Thread(() -> {
+                try (java.net.Socket client = stalling.accept()) {
+                    client.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{".getBytes());
+                    client.getOutputStream().flush();
+                    Thread.sleep(60_000);
+                } catch (Exception ignored) {
+                    // the test is over
+                }
+            }, "stalling-readyz");
+            server.setDaemon(true);
+            server.start();
+            String gatewayUrl = "http://127.0.0.1:" + stalling.getLocalPort();
+            long start = System.nanoTime();
+            CliRunner.Result result = CliRunner.run(new Settings(values), "doctor", "--timeout", "2s", "--gateway", gatewayUrl);
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+            assertEquals(1, result.exitCode(), result.out() + result.err());
+            String gateway = result.out().lines().filter(line -> line.contains("gateway " + gatewayUrl)).findFirst().orElseThrow();
+            assertTrue(gateway.startsWith("✗ "), gateway);
+            assertTrue(seconds < 20, seconds + " s");
+        }
+    }
+
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void clickHouseUnreachableFailsNamingItsUrl(Engines engines) {

@@ -324,6 +324,13 @@ class KubernetesManifestsTest {
                 && source.getSecretRef().getName().equals(KubernetesOverlaysTest.PASSWORD_SECRET)));
     }
 
+    /** JAVA_OPTS replaces the image's default, so each keeps its exit on the first OutOfMemoryError (a supervisor restarts it). */
+    @Test
+    void everyJavaProcessExitsOnOutOfMemory() {
+        base.podTemplates().forEach((workload, template) -> containers(template).forEach(container ->
+                assertTrue(env(container, "JAVA_OPTS").contains("-XX:+ExitOnOutOfMemoryError"), workload)));
+    }
+
     /** The base holds no Secret: `kubectl apply -k` never overwrites the one an operator or a secret store made. */
     @Test
     void theBaseShipsNoSecretSoApplyingItNeverOverwritesOne() {

@@ -282,7 +282,17 @@ final class Doctor {
     private HttpResponse<String> get(String url, String path) throws Exception {
         String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout).GET().build();
-        return http.send(request, HttpResponse.BodyHandlers.ofString());
+        // The request's timeout ends with the headers: a server that stalls in its body would hold
+        // the check for ever, so the whole answer is bounded here.
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> answer = http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+        try {
+            return answer.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException stalled) {
+            answer.cancel(true);
+            throw new java.net.http.HttpTimeoutException("no whole answer from " + base + path + " within " + timeout.toSeconds() + " s");
+        } catch (java.util.concurrent.ExecutionException failed) {
+            throw failed.getCause() instanceof Exception cause ? cause : failed;
+        }
     }
 
     private static String cause(Exception e) {
