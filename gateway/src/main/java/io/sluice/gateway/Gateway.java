@@ -26,6 +26,7 @@ import io.sluice.gateway.admit.QuotaLimiter;
 import io.sluice.gateway.http.GatewayInitializer;
 import io.sluice.gateway.http.GatewayServices;
 import io.sluice.gateway.http.HttpLimits;
+import io.sluice.gateway.http.UnsentAnswers;
 import io.sluice.gateway.envelope.EnvelopeParser;
 import io.sluice.gateway.ops.AdminServer;
 import io.sluice.gateway.ops.GatewayMetrics;
@@ -131,7 +132,8 @@ public final class Gateway implements AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new GatewayInitializer(GatewayTls.context(config), limits, services))
+                .childHandler(new GatewayInitializer(GatewayTls.context(config), limits, services,
+                        new UnsentAnswers.Total(metrics.unsentAnswerBytes(), UnsentAnswers.Total.BUDGET_BYTES)))
                 .bind(new InetSocketAddress(config.host(), config.port()))
                 .sync().channel();
         LOG.info("gateway listening on {}:{} (admin {}:{}), {} projects", config.host(), port(),
