@@ -72,9 +72,15 @@ public final class Gateway implements AutoCloseable {
         this.draining = new AtomicBoolean();
         this.services = services(config, registry, publisher, outcomes, metrics, draining);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        // One loop per core by default, not Netty's two: the Kafka producer's I/O thread needs a
-        // core's share too, and fewer loops handle more ready connections per wake-up.
-        int ioThreads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+        // One loop per CPU by default, not Netty's two: the Kafka producer's I/O thread needs a
+        // core's share too, and fewer loops handle more ready connections per wake-up. No more
+        // than the heap allows for what each loop holds outside the budgets (EventLoops).
+        int cpus = Runtime.getRuntime().availableProcessors();
+        long maxHeap = Runtime.getRuntime().maxMemory();
+        int ioThreads = EventLoops.count(config.ioThreads(), cpus, maxHeap, config.maxDecompressedBytes());
+        LOG.info("{} event loops ({}; {} CPUs available, heap {} MiB, {} MiB per loop outside the budgets)", ioThreads,
+                config.ioThreads() > 0 ? "SLUICE_GATEWAY_IO_THREADS" : "one per CPU, as the heap allows", cpus,
+                maxHeap / (1024 * 1024), EventLoops.heldPerLoop(config.maxDecompressedBytes()) / (1024 * 1024));
         this.workers = new MultiThreadIoEventLoopGroup(ioThreads, NioIoHandler.newFactory());
         metrics.bindNetty(acceptor, workers);
     }
@@ -118,7 +124,7 @@ public final class Gateway implements AutoCloseable {
                         metrics.unauthenticatedInFlightBytes()),
                 config.maxBodyBytes(), config.maxEnvelopeBytes());
         return new GatewayServices(gate, new BodyDecoder(config.maxDecompressedBytes()),
-                new EventValidator(config.eventTimeHorizon()), publisher, outcomes, metrics, Clock.systemUTC(), draining,
+                new EventValidator(config.eventTimeHorizon(), config.maxDecompressedBytes()), publisher, outcomes, metrics, Clock.systemUTC(), draining,
                 new BodyDecoder(config.maxEnvelopeBytes()),
                 new EnvelopeParser(config.maxEnvelopeItems(), config.maxDecompressedBytes()));
     }
