@@ -36,6 +36,8 @@ public final class Usage {
                                                   in the same run (needs wrk; installs it with apt-get as root);
                                                   --profile records JFR of gateway and processor in bench-results/;
                                                   --producer-experiments also tries other gateway producer settings
+              bench --soak[=10m]                  the gateway under every attack at once while a tenant sends;
+                                                  prints success rate, p99, heap and direct memory, checks bounds
               gateway                             run only the gateway (configured by SLUICE_* variables)
               processor                           run only the processor (configured by SLUICE_* variables)
               help [COMMAND]                      this text, or one command's options (as COMMAND --help)

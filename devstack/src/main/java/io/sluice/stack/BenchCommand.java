@@ -4,12 +4,13 @@ import java.io.PrintStream;
 
 import io.sluice.bench.Bench;
 import io.sluice.bench.ResultFiles;
+import io.sluice.bench.Soak;
 import io.sluice.cli.CliCommand;
 import io.sluice.cli.UsageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ./sluice bench [--seconds 10] [--profile] [--producer-experiments]}. */
+/** {@code ./sluice bench [--seconds 10] [--profile] [--producer-experiments]}, or {@code ./sluice bench --soak[=10m]}. */
 @Command(name = "bench", description = {"Measure gateway, Kafka and processor against ceilings measured in the same run",
         "(needs wrk; installs it with apt-get as root)."})
 final class BenchCommand extends CliCommand {
@@ -21,6 +22,11 @@ final class BenchCommand extends CliCommand {
     @Option(names = "--producer-experiments", description = "Also measure the gateway at 64 and 256 connections with other "
             + "producer settings (linger 0 ms, fewer requests in flight); adds about a minute per variant.")
     private boolean producerExperiments;
+    @Option(names = "--soak", arity = "0..1", fallbackValue = "10m", paramLabel = "DURATION", description = {
+            "Instead: the gateway under every attack at once (strangers who never read, slow uploads, envelope bombs, "
+                    + "aimed event ids) while a tenant sends steadily, for DURATION (default 10m); prints the tenant's "
+                    + "success rate and p99 and the gateway's heap and direct memory, and fails when a bound is broken."})
+    private String soak;
     private final ResultFiles files;
 
     /** @param files where the run writes; its log is already the one this JVM logs to */
@@ -38,6 +44,16 @@ final class BenchCommand extends CliCommand {
             throw new UsageException("--seconds is a whole number");
         }
         try {
+            if (soak != null) {
+                java.time.Duration soakFor;
+                try {
+                    soakFor = io.sluice.config.Settings.parseDuration(soak);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException("--soak takes a duration such as 10m or 90s");
+                }
+                new Soak(out, soakFor, files).run();
+                return 0;
+            }
             new Bench(out, duration, profile, producerExperiments, files).run();
         } catch (RuntimeException e) {
             throw e;
