@@ -69,6 +69,31 @@ class UnreadAnswersIT {
         }
     }
 
+    /**
+     * 100 requests pipelined at once: while the first is being published, the gateway reads 16 more behind it and
+     * then stops reading; each answer lets one more in. So at most 17 requests hold budget and memory, never 100.
+     */
+    @Test
+    void atMostSixteenRequestsAreReadAheadOfTheOneBeingAnswered(Engines engines) throws Exception {
+        try (TestGateway gateway = TestGateway.start(engines, Map.of()); RawHttp client = new RawHttp(gateway.port())) {
+            ProjectAdmin.NewProject project = gateway.newProject("pipelines");
+            String path = "/api/v1/" + project.token() + "/transaction";
+            AtomicLong inFlight = gateway.gateway.metrics().inFlightRequests();
+            client.send(RawHttp.post(path, project.key(), "{\"transaction\": \"GET /\"}").repeat(100));
+
+            long most = 0;
+            long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+            while (System.nanoTime() < until) {
+                most = Math.max(most, inFlight.get());
+            }
+            System.out.println("pipelining: at most " + most + " of 100 pipelined requests taken on at once");
+            assertEquals(17L, most, "the request being published and the 16 read ahead of it");
+            for (int i = 0; i < 100; i++) {
+                assertEquals(200, client.read().status(), "request " + i + " answered in turn");
+            }
+        }
+    }
+
     /** Writes the chunk again and again until the offered bytes are written or the gateway closes the connection. */
     private static void offer(Socket socket, byte[] chunk, AtomicLong written) {
         try {
