@@ -9,12 +9,13 @@ import java.nio.charset.StandardCharsets;
 
 import io.sluice.bench.Bench;
 import io.sluice.bench.ResultFiles;
+import io.sluice.bench.Soak;
 import io.sluice.cli.CliCommand;
 import io.sluice.cli.UsageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ./sluice bench [--seconds 10] [--profile] [--producer-experiments]}. */
+/** {@code ./sluice bench [--seconds 10] [--profile] [--producer-experiments]}, or {@code ./sluice bench --soak[=10m]}. */
 @Command(name = "bench", description = {"Measure gateway, Kafka and processor against ceilings measured in the same run",
         "(needs wrk; asks before installing it with apt-get as root)."})
 final class BenchCommand extends CliCommand {
@@ -28,6 +29,11 @@ final class BenchCommand extends CliCommand {
     private boolean producerExperiments;
     @Option(names = "--yes", description = "Install what is missing (wrk, with apt-get as root) without asking.")
     private boolean yes;
+    @Option(names = "--soak", arity = "0..1", fallbackValue = "10m", paramLabel = "DURATION", description = {
+            "Instead: the gateway under every attack at once (strangers who never read, slow uploads, envelope bombs, "
+                    + "aimed event ids) while a tenant sends steadily, for DURATION (default 10m); prints the tenant's "
+                    + "success rate and p99 and the gateway's heap and direct memory, and fails when a bound is broken."})
+    private String soak;
     private final ResultFiles files;
 
     /** @param files where the run writes; its log is already the one this JVM logs to */
@@ -50,6 +56,16 @@ final class BenchCommand extends CliCommand {
             throw new UsageException("--seconds is a whole number");
         }
         try {
+            if (soak != null) {
+                java.time.Duration soakFor;
+                try {
+                    soakFor = io.sluice.config.Settings.parseDuration(soak);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException("--soak takes a duration such as 10m or 90s");
+                }
+                new Soak(out, soakFor, files).run();
+                return 0;
+            }
             if (!wrkInstalled() && !InstallConsent.given("wrk is not installed: install it with apt-get (as root)?", yes,
                     stdinIsTerminal(), new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), out)) {
                 throw new IllegalStateException("the bench needs wrk: apt-get install wrk (as root), or ./sluice bench --yes to install it");

@@ -26,6 +26,7 @@ import io.sluice.gateway.admit.QuotaLimiter;
 import io.sluice.gateway.http.GatewayInitializer;
 import io.sluice.gateway.http.GatewayServices;
 import io.sluice.gateway.http.HttpLimits;
+import io.sluice.gateway.http.UnsentAnswers;
 import io.sluice.gateway.envelope.EnvelopeParser;
 import io.sluice.gateway.ops.AdminServer;
 import io.sluice.gateway.ops.GatewayMetrics;
@@ -74,9 +75,15 @@ public final class Gateway implements AutoCloseable {
         this.draining = new AtomicBoolean();
         this.services = services(config, registry, publisher, outcomes, metrics, draining);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        // One loop per core by default, not Netty's two: the Kafka producer's I/O thread needs a
-        // core's share too, and fewer loops handle more ready connections per wake-up.
-        int ioThreads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+        // One loop per CPU by default, not Netty's two: the Kafka producer's I/O thread needs a
+        // core's share too, and fewer loops handle more ready connections per wake-up. No more
+        // than the heap allows for what each loop holds outside the budgets (EventLoops).
+        int cpus = Runtime.getRuntime().availableProcessors();
+        long maxHeap = Runtime.getRuntime().maxMemory();
+        int ioThreads = EventLoops.count(config.ioThreads(), cpus, maxHeap, config.maxDecompressedBytes());
+        LOG.info("{} event loops ({}; {} CPUs available, heap {} MiB, {} MiB per loop outside the budgets)", ioThreads,
+                config.ioThreads() > 0 ? "SLUICE_GATEWAY_IO_THREADS" : "one per CPU, as the heap allows", cpus,
+                maxHeap / (1024 * 1024), EventLoops.heldPerLoop(config.maxDecompressedBytes()) / (1024 * 1024));
         this.workers = new MultiThreadIoEventLoopGroup(ioThreads, NioIoHandler.newFactory());
         metrics.bindNetty(acceptor, workers);
     }
@@ -120,7 +127,7 @@ public final class Gateway implements AutoCloseable {
                         metrics.unauthenticatedInFlightBytes()),
                 config.maxBodyBytes(), config.maxEnvelopeBytes());
         return new GatewayServices(gate, new BodyDecoder(config.maxDecompressedBytes()),
-                new EventValidator(config.eventTimeHorizon()), publisher, outcomes, metrics, Clock.systemUTC(), draining,
+                new EventValidator(config.eventTimeHorizon(), config.maxDecompressedBytes()), publisher, outcomes, metrics, Clock.systemUTC(), draining,
                 new BodyDecoder(config.maxEnvelopeBytes()),
                 new EnvelopeParser(config.maxEnvelopeItems(), config.maxDecompressedBytes()));
     }
@@ -135,7 +142,8 @@ public final class Gateway implements AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new GatewayInitializer(GatewayTls.context(config), limits, services))
+                .childHandler(new GatewayInitializer(GatewayTls.context(config), limits, services,
+                        new UnsentAnswers.Total(metrics.unsentAnswerBytes(), UnsentAnswers.Total.BUDGET_BYTES)))
                 .bind(new InetSocketAddress(config.host(), config.port()))
                 .sync().channel();
         LOG.info("gateway listening on {}:{} (admin {}:{}), {} projects", config.host(), port(),

@@ -1,10 +1,13 @@
 package io.sluice.gateway.admit;
 
 import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
 
 import io.sluice.outcomes.Outcome;
 import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
+import io.sluice.projects.ProjectKey;
 import io.sluice.projects.ProjectRegistry;
 import io.sluice.projects.Secrets;
 
@@ -13,15 +16,28 @@ import io.sluice.projects.Secrets;
  * A missing or malformed header, an unknown key and an unknown token all get the same 401, so
  * the answer tells nobody which tokens exist. A valid key of another project, or the right key
  * of a disabled project, gets 403. The key itself is hashed at once and never kept or logged.
+ *
+ * <p>An unknown token or numeric id costs the same work as a known one with a wrong key: the key
+ * is compared with {@link #STAND_IN}'s, a project of one private and one DSN key (as most
+ * projects have), and the owner of the key is looked up all the same, so the time of a refusal
+ * does not tell whether the token exists.
  */
 public final class Authenticator {
     private static final String BEARER = "Bearer ";
     private static final int MAX_KEY_LENGTH = 256;
+    /** Compared with in place of a project that does not exist; its keys are random, nobody holds them. */
+    static final Project STAND_IN = new Project(Secrets.newToken(), "stand-in", false,
+            List.of(ProjectKey.of(Secrets.newKeyId(), Secrets.newKey(), null)), Instant.EPOCH, null, null,
+            List.of(DsnKey.create(Instant.EPOCH)));
 
-    private final ProjectRegistry registry;
+    private final ProjectLookup registry;
     private final Clock clock;
 
     public Authenticator(ProjectRegistry registry, Clock clock) {
+        this(ProjectLookup.of(registry), clock);
+    }
+
+    public Authenticator(ProjectLookup registry, Clock clock) {
         this.registry = registry;
         this.clock = clock;
     }
@@ -38,20 +54,21 @@ public final class Authenticator {
         }
         byte[] keyHash = Secrets.sha256(key);
         Project project = registry.find(token);
-        if (project == null) {
-            if (registry.isUnreadable(token) && token.equals(registry.tokenOwningKey(keyHash))) {
-                throw projectUnavailable();
-            }
-            throw unauthorized();
-        }
-        if (project.hasActiveKey(keyHash, clock.instant())) {
+        boolean active = (project == null ? STAND_IN : project).hasActiveKey(keyHash, clock.instant());
+        if (project != null && active) {
             if (project.disabled()) {
                 throw new Rejection(Outcome.PROJECT_DISABLED,
                         "this project is disabled; its events are not accepted");
             }
             return project;
         }
-        String owner = registry.tokenOwningKey(keyHash);
+        String owner = registry.tokenOwningKey(keyHash); // for an unknown token too: the same work
+        if (project == null) {
+            if (token.equals(owner) && registry.isUnreadable(token)) {
+                throw projectUnavailable();
+            }
+            throw unauthorized();
+        }
         if (owner != null && !owner.equals(token)) {
             throw new Rejection(Outcome.KEY_OF_ANOTHER_PROJECT,
                     "this key belongs to another project than the token in the path");
@@ -70,13 +87,14 @@ public final class Authenticator {
      */
     public DsnAuthenticated authenticateDsn(long projectId, String publicKey) {
         Project project = registry.byNumericId(projectId);
-        DsnKey key = project == null ? null : project.activeDsnKey(publicKey, clock.instant());
-        if (key == null) {
+        DsnKey key = (project == null ? STAND_IN : project).activeDsnKey(publicKey, clock.instant());
+        if (project == null || key == null) {
             String ownerToken = registry.tokenOwningDsnKey(publicKey);
-            if (project == null && registry.isUnreadable(ownerToken) && Project.numericIdOf(ownerToken) == projectId) {
+            if (project == null && ownerToken != null && registry.isUnreadable(ownerToken)
+                    && Project.numericIdOf(ownerToken) == projectId) {
                 throw projectUnavailable();
             }
-            Project owner = dsnKeyOwner(publicKey);
+            Project owner = ownerToken == null ? null : registry.find(ownerToken);
             if (owner != null && (project == null || !owner.token().equals(project.token()))) {
                 throw new Rejection(Outcome.KEY_OF_ANOTHER_PROJECT,
                         "this DSN key belongs to another project than the numeric id in the path");
@@ -97,12 +115,6 @@ public final class Authenticator {
      */
     public boolean isKnownDsnKey(String publicKey) {
         return registry.isOrWasDsnKey(publicKey);
-    }
-
-    /** The project with a DSN key (active or expired) with this public key, or null. */
-    private Project dsnKeyOwner(String publicKey) {
-        String token = registry.tokenOwningDsnKey(publicKey);
-        return token == null ? null : registry.find(token);
     }
 
     /** The token of the project with this numeric id, or null: for counting outcomes under it. */

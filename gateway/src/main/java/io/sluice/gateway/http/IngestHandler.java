@@ -30,21 +30,31 @@ import io.sluice.outcomes.Outcome;
  */
 public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(IngestHandler.class);
+    /** Most requests read ahead of the one being answered on a connection (HTTP/1.1 pipelining). */
+    static final int MAX_REQUESTS_AHEAD = 16;
 
     private final Admission admission;
     private final GatewayServices services;
     private final GatewayMetrics metrics;
     private final SentryIngest sentry;
+    private final UnsentAnswers unsent;
+    private final UnsentAnswers.Total unsentTotal;
     /** Pipelined requests (or {@link BodyLimit.Refused} refusals) that arrived while one was being published. */
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     private boolean busy;
     /** An answer that closes the connection was written: nothing more is handled. */
     private boolean closing;
 
-    /** @param admission this connection's admission, which hands over each request's route, project and reservation */
-    IngestHandler(Admission admission, GatewayServices services) {
+    /**
+     * @param admission   this connection's admission, which hands over each request's route, project and reservation
+     * @param unsent      this connection's answers not yet taken by its socket
+     * @param unsentTotal those of all connections, and their budget
+     */
+    IngestHandler(Admission admission, GatewayServices services, UnsentAnswers unsent, UnsentAnswers.Total unsentTotal) {
         this.admission = admission;
         this.services = services;
+        this.unsent = unsent;
+        this.unsentTotal = unsentTotal;
         this.metrics = services.metrics();
         this.sentry = new SentryIngest(services);
     }
@@ -57,11 +67,42 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         }
         if (busy) {
             waiting.add(message);
-            ctx.channel().config().setAutoRead(false); // hold the client until we catch up
+        } else {
+            busy = true;
+            handle(ctx, message);
+        }
+        readOrHold(ctx);
+    }
+
+    /**
+     * Reads the connection only while its client keeps up: its answers are being taken (the
+     * socket is below the high-water mark; and, while the unsent answers of all connections are
+     * over their budget, it has none unsent) and at most {@link #MAX_REQUESTS_AHEAD} requests wait
+     * behind the one being answered. Otherwise the next requests stay in the client's socket, and
+     * {@link io.netty.handler.flow.FlowControlHandler} holds those already decoded from the last read.
+     */
+    private void readOrHold(ChannelHandlerContext ctx) {
+        if (closing) {
             return;
         }
-        busy = true;
-        handle(ctx, message);
+        boolean read = ctx.channel().isWritable() && waiting.size() < MAX_REQUESTS_AHEAD
+                && !(unsent.any() && unsentTotal.overBudget());
+        ctx.channel().config().setAutoRead(read);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        readOrHold(ctx);
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event == UnsentAnswers.DRAINED) {
+            readOrHold(ctx);
+        } else {
+            ctx.fireUserEventTriggered(event);
+        }
     }
 
     private void handle(ChannelHandlerContext ctx, Object message) {
@@ -198,10 +239,10 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         Object next = waiting.poll();
         if (next == null) {
             busy = false;
-            ctx.channel().config().setAutoRead(true);
         } else {
             handle(ctx, next);
         }
+        readOrHold(ctx);
     }
 
     @Override

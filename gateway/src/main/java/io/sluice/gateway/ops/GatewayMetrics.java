@@ -43,6 +43,7 @@ public final class GatewayMetrics implements AutoCloseable {
     private final AtomicLong inFlightBytes = new AtomicLong();
     private final AtomicLong unauthenticatedInFlightBytes = new AtomicLong();
     private final AtomicLong openConnections = new AtomicLong();
+    private final AtomicLong unsentAnswerBytes = new AtomicLong();
     private volatile LongSupplier registrySkips = () -> 0;
     private volatile LongSupplier outcomeRowsDropped = () -> 0;
     private volatile LongSupplier unreadableProjects = () -> 0;
@@ -58,6 +59,9 @@ public final class GatewayMetrics implements AutoCloseable {
                 .register(registry);
         Gauge.builder("sluice.gateway.open.connections", openConnections, AtomicLong::get)
                 .description("Open client connections.").register(registry);
+        Gauge.builder("sluice.gateway.unsent.answer.bytes", unsentAnswerBytes, AtomicLong::get)
+                .description("Bytes of answers written and not yet taken by their connections' sockets (clients not reading).")
+                .register(registry);
         FunctionCounter.builder("sluice.gateway.registry.skipped.records", this, metrics -> metrics.registrySkips.getAsLong())
                 .description("Malformed project registry records skipped.").register(registry);
         FunctionCounter.builder("sluice.gateway.outcome.rows.dropped", this, metrics -> metrics.outcomeRowsDropped.getAsLong())
@@ -103,6 +107,10 @@ public final class GatewayMetrics implements AutoCloseable {
     /** Bytes held by envelopes whose only credential is their dsn header, not yet checked (their own budget). */
     public AtomicLong unauthenticatedInFlightBytes() {
         return unauthenticatedInFlightBytes;
+    }
+
+    public AtomicLong unsentAnswerBytes() {
+        return unsentAnswerBytes;
     }
 
     public AtomicLong openConnections() {

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -38,15 +39,32 @@ public final class EventValidator {
     private static final Pattern HEX_32 = Pattern.compile("[0-9a-fA-F]{32}");
     private static final Pattern UUID_TEXT = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final Pattern EPOCH_SECONDS = Pattern.compile("\\d{1,12}(\\.\\d{1,9})?");
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(SentryFields.MAX_NESTING_DEPTH).build())
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build());
+    /**
+     * Bytes of JSON per token that the largest event may have at least (a Sentry event has 6 to
+     * 20): a JSON tree costs about 50 bytes of heap per token (an empty object {@code {}} is two
+     * tokens in three bytes, some 30 bytes of heap per byte), so a tree of the largest event stays
+     * within about 16 times its size. Denser JSON of that size is refused.
+     */
+    static final int MIN_BYTES_PER_TOKEN = 4;
 
     private final Duration horizon;
+    private final ObjectMapper mapper;
+    private final long maxTokens;
 
+    /** For events of at most 1 MiB (the default limit). */
     public EventValidator(Duration horizon) {
+        this(horizon, 1024 * 1024);
+    }
+
+    /** @param maxJsonBytes the largest event (decompressed): it sets the most JSON tokens an event may have */
+    public EventValidator(Duration horizon, int maxJsonBytes) {
         this.horizon = horizon;
+        this.maxTokens = Math.max(1, maxJsonBytes / MIN_BYTES_PER_TOKEN);
+        this.mapper = new ObjectMapper(JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(SentryFields.MAX_NESTING_DEPTH)
+                        .maxTokenCount(maxTokens).build())
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .build());
     }
 
     /** An event of a project that scrubs by default. */
@@ -83,10 +101,16 @@ public final class EventValidator {
         return new AcceptedEvent(eventId, clientTime, false, fields, json);
     }
 
-    static JsonNode parse(byte[] json) {
+    JsonNode parse(byte[] json) {
         JsonNode event;
         try {
-            event = MAPPER.readTree(json);
+            event = mapper.readTree(json);
+        } catch (StreamConstraintsException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("Token count")) {
+                throw new Rejection(Outcome.INVALID_JSON, "the body has more than " + maxTokens + " JSON tokens (values, names, "
+                        + "brackets): an event may have one per " + MIN_BYTES_PER_TOKEN + " bytes of the largest event");
+            }
+            throw new Rejection(Outcome.INVALID_JSON, "the body is not valid JSON: " + e.getOriginalMessage());
         } catch (JsonProcessingException e) {
             throw new Rejection(Outcome.INVALID_JSON, "the body is not valid JSON: " + e.getOriginalMessage());
         } catch (IOException e) {

@@ -178,6 +178,30 @@ class EventValidatorTest {
         assertEquals("invalid_json", rejection.code());
     }
 
+    /** A megabyte of {@code {}} would cost some 30 MiB of heap as a tree: more tokens than the largest event may have. */
+    @Test
+    void jsonDenserThanOneTokenPerFourBytesOfTheLargestEventIsRefusedBeforeItsTreeIsBuilt() {
+        String dense = "[" + "{},".repeat(350_000) + "{}]"; // 1,050,004 bytes, 700,004 tokens
+        Rejection rejection = assertThrows(Rejection.class, () -> transaction("\"extra\": " + dense));
+        assertEquals("invalid_json", rejection.code());
+        assertEquals("the body has more than 262144 JSON tokens (values, names, brackets): an event may have one per 4 bytes "
+                + "of the largest event", rejection.getMessage());
+    }
+
+    @Test
+    void anEventOfTheLargestSizeWithOneTokenPerFourBytesIsAccepted() {
+        // 262,144 tokens in all: the event's braces, two names, a string, the array's brackets and 262,137 numbers.
+        String numbers = "[" + "1,".repeat(262_136) + "1]";
+        assertEquals(true, transaction("\"extra\": " + numbers).timeAdjusted());
+    }
+
+    @Test
+    void theTokenLimitFollowsTheLargestEvent() {
+        EventValidator eightMiB = new EventValidator(Duration.ofHours(24), 8 * 1024 * 1024);
+        String dense = "{\"transaction\": \"GET /\", \"extra\": [" + "{},".repeat(350_000) + "{}]}";
+        eightMiB.validate(Endpoint.TRANSACTION, dense.getBytes(StandardCharsets.UTF_8), RECEIVED);
+    }
+
     @Test
     void duplicateKeysAreRefusedAsInvalid() {
         assertEquals("invalid_json", assertThrows(Rejection.class,
