@@ -218,9 +218,7 @@ class ReplayIT {
                         + MINUTE.plusSeconds(5).toEpochMilli() + "}");
             }
             admin.deleteRecords(Map.of(new TopicPartition(copy, 0), RecordsToDelete.beforeOffset(1))).all().get();
-            Topics withCopy = new Topics(topics.transactions(), topics.errors(), topics.projects(), copy, topics.traffic(),
-                    topics.errorHistory(), topics.errors1m(), topics.outcomes(), topics.deadLetters(), 1, (short) 1,
-                    topics.rawRetention());
+            Topics withCopy = topics.withHistory(copy);
             RecordedReplay reported = new RecordedReplay();
             try (Client client = ClickHouseClients.create(config.clickHouse())) {
                 List<Replay.TableSummary> summary = new Replay(new KafkaSettings(engines.kafkaBootstrapServers(), withCopy),

@@ -83,7 +83,7 @@ public final class Replay {
             sources.add(tables.errors());
         }
         if (request.what().contains(ReplayRequest.What.AGGREGATES)) {
-            sources.addAll(tables.perMinute());
+            sources.addAll(tables.aggregates());
         }
         listener.started(request);
         List<TableSummary> summaries = new ArrayList<>();
@@ -109,7 +109,7 @@ public final class Replay {
             start.forEach(consumer::seek);
             long total = partitions.stream().mapToLong(p -> end.get(p) - start.get(p)).sum();
 
-            // Per-minute topics hold every update of a row until compaction: keep the newest per key.
+            // Aggregate topics hold every update of a row until compaction: keep the newest per key.
             Map<String, RowInserter.Row> newestPerKey = new java.util.LinkedHashMap<>();
             List<RowInserter.Row> batch = new ArrayList<>();
             long begun = System.nanoTime();
@@ -123,7 +123,7 @@ public final class Replay {
                     if (record.value() == null || !wanted(record.value(), source, request)) {
                         continue;
                     }
-                    if (source.perMinute()) {
+                    if (source.aggregate()) {
                         newestPerKey.put(new String(record.key(), java.nio.charset.StandardCharsets.UTF_8), new RowInserter.Row(
                                 record.key(), record.value(), record.topic() + "/" + record.partition() + "@" + record.offset()));
                         continue;
@@ -161,11 +161,11 @@ public final class Replay {
         return new TableSummary(source.table(), read, resent, Math.max(0, resent - refused - (after - before)), refused);
     }
 
-    /** History topics: from the first record of {@code from - horizon} (an event may arrive that late); per-minute topics: from the start. */
+    /** History topics: from the first record of {@code from - horizon} (an event may arrive that late); aggregate topics: from the start. */
     private Map<TopicPartition, Long> startOffsets(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
                                                    SinkTables.Table source, ReplayRequest request) {
         Map<TopicPartition, Long> beginning = consumer.beginningOffsets(partitions);
-        if (source.perMinute()) {
+        if (source.aggregate()) {
             return beginning;
         }
         long searchFrom = request.from().minus(horizon).minusSeconds(60).toEpochMilli();
@@ -206,7 +206,8 @@ public final class Replay {
             if (request.project() != null && !request.project().equals(row.path("project").asText())) {
                 return false;
             }
-            long millis = source.perMinute() ? row.path("minute").asLong() * 1000 : row.path("timestamp").asLong();
+            long time = row.path(source.timeColumn()).asLong();
+            long millis = source.aggregate() ? time * 1000 : time;
             return millis >= request.from().toEpochMilli() && millis < request.to().toEpochMilli();
         } catch (IOException e) {
             return false;
@@ -234,7 +235,7 @@ public final class Replay {
     }
 
     private long rowsInRange(SinkTables.Table source, ReplayRequest request) {
-        String time = source.perMinute() ? "minute" : "timestamp";
+        String time = source.timeColumn();
         String sql = "SELECT count() AS row_count FROM " + source.table() + " FINAL WHERE " + time
                 + " >= fromUnixTimestamp64Milli(" + request.from().toEpochMilli() + ") AND " + time
                 + " < fromUnixTimestamp64Milli(" + request.to().toEpochMilli() + ")"
