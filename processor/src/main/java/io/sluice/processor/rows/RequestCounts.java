@@ -12,6 +12,12 @@ import io.sluice.events.DurationBuckets;
  */
 public record RequestCounts(long requests, long timed, long durationSumMicros, long[] durationBuckets) {
     public static final RequestCounts NONE = new RequestCounts(0, 0, 0, new long[DurationBuckets.COUNT]);
+    /**
+     * The most one request adds to the sum: 30 days. A client sets both timestamps, so a hostile one
+     * could send a duration of 10^300 ms; capped, and the sum saturating, no row's sum ever wraps
+     * negative, and the sum stays independent of the order of the additions.
+     */
+    static final long MAX_DURATION_MICROS = 30L * 24 * 3600 * 1_000_000;
 
     public RequestCounts {
         if (durationBuckets.length != DurationBuckets.COUNT) {
@@ -26,7 +32,9 @@ public record RequestCounts(long requests, long timed, long durationSumMicros, l
         }
         long[] buckets = durationBuckets.clone();
         buckets[DurationBuckets.of(durationMs)]++;
-        return new RequestCounts(requests + 1, timed + 1, durationSumMicros + Math.round(durationMs * 1000), buckets);
+        long micros = Math.min(MAX_DURATION_MICROS, Math.round(durationMs * 1000));
+        long sum = durationSumMicros > Long.MAX_VALUE - micros ? Long.MAX_VALUE : durationSumMicros + micros;
+        return new RequestCounts(requests + 1, timed + 1, sum, buckets);
     }
 
     @Override
