@@ -31,14 +31,21 @@
 -- checks they agree). For another retention, replace it before applying, e.g. 30 days:
 --   sed 's/INTERVAL 90 DAY/INTERVAL 30 DAY/' deploy/clickhouse/cluster.sql | clickhouse-client --multiquery
 -- (on existing tables: ALTER TABLE sluice.<name>_local ON CLUSTER '{cluster}' MODIFY TTL ...).
+--
+-- Upgrading a cluster created before V004/V005: the CREATEs of the new tables below apply as they
+-- are; the history tables need their new columns on the local and the Distributed tables, e.g.
+--   ALTER TABLE sluice.transactions_local ON CLUSTER '{cluster}' ADD COLUMN IF NOT EXISTS route String AFTER transaction, ...
+-- as in sink/src/main/resources/io/sluice/sink/schema/V004__routes_in_history.sql; then fill the
+-- new tables with a recompute (README: Replay and recompute).
 
 CREATE DATABASE IF NOT EXISTS sluice ON CLUSTER '{cluster}';
 
 CREATE TABLE IF NOT EXISTS sluice.transactions_local ON CLUSTER '{cluster}'
 (
     event_id String, project LowCardinality(String), timestamp DateTime64(3, 'UTC'), received_at DateTime64(3, 'UTC'),
-    time_adjusted Bool, environment LowCardinality(String), transaction String, method LowCardinality(String),
-    url String, path String, status_code Nullable(UInt16), user_id String,
+    time_adjusted Bool, environment LowCardinality(String), transaction String, route String, op LowCardinality(String),
+    method LowCardinality(String), url String, path String, status_code Nullable(UInt16), duration_ms Nullable(Float64),
+    user_id String,
     sdk_name LowCardinality(String), sdk_version LowCardinality(String), runtime_name LowCardinality(String),
     runtime_version LowCardinality(String), os_name LowCardinality(String), os_version LowCardinality(String),
     kafka_partition UInt32, kafka_offset UInt64
@@ -69,7 +76,8 @@ CREATE TABLE IF NOT EXISTS sluice.errors_local ON CLUSTER '{cluster}'
 (
     event_id String, project LowCardinality(String), timestamp DateTime64(3, 'UTC'), received_at DateTime64(3, 'UTC'),
     time_adjusted Bool, environment LowCardinality(String), level LowCardinality(String), exception_type String,
-    exception_value String, top_frame String, request_url String, request_method LowCardinality(String), user_id String,
+    exception_value String, top_frame String, request_url String, request_method LowCardinality(String), route String,
+    user_id String,
     sdk_name LowCardinality(String), sdk_version LowCardinality(String), runtime_name LowCardinality(String),
     runtime_version LowCardinality(String), os_name LowCardinality(String), os_version LowCardinality(String),
     kafka_partition UInt32, kafka_offset UInt64, payload String CODEC(ZSTD(3))
@@ -108,6 +116,47 @@ TTL minute + INTERVAL 90 DAY;
 CREATE TABLE IF NOT EXISTS sluice.outcomes_1m ON CLUSTER '{cluster}' AS sluice.outcomes_1m_local
 ENGINE = Distributed('{cluster}', sluice, outcomes_1m_local, cityHash64(project, minute, outcome, gateway));
 
+CREATE TABLE IF NOT EXISTS sluice.requests_1m_local ON CLUSTER '{cluster}'
+(
+    project LowCardinality(String), environment LowCardinality(String), minute DateTime('UTC'), op LowCardinality(String),
+    route String, method LowCardinality(String), status_code UInt16, requests UInt64, timed UInt64, duration_sum_ms Float64,
+    duration_buckets Array(UInt64), version UInt64
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/requests_1m', '{replica}', version)
+PARTITION BY toYYYYMMDD(minute)
+ORDER BY (project, minute, environment, op, route, method, status_code)
+TTL minute + INTERVAL 90 DAY;
+
+CREATE TABLE IF NOT EXISTS sluice.requests_1m ON CLUSTER '{cluster}' AS sluice.requests_1m_local
+ENGINE = Distributed('{cluster}', sluice, requests_1m_local, cityHash64(project, minute, environment, op, route, method, status_code));
+
+CREATE TABLE IF NOT EXISTS sluice.requests_1h_local ON CLUSTER '{cluster}'
+(
+    project LowCardinality(String), environment LowCardinality(String), hour DateTime('UTC'), op LowCardinality(String),
+    route String, method LowCardinality(String), status_code UInt16, requests UInt64, timed UInt64, duration_sum_ms Float64,
+    duration_buckets Array(UInt64), version UInt64
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/requests_1h', '{replica}', version)
+PARTITION BY toYYYYMM(hour)
+ORDER BY (project, hour, environment, op, route, method, status_code)
+TTL hour + INTERVAL 90 DAY;
+
+CREATE TABLE IF NOT EXISTS sluice.requests_1h ON CLUSTER '{cluster}' AS sluice.requests_1h_local
+ENGINE = Distributed('{cluster}', sluice, requests_1h_local, cityHash64(project, hour, environment, op, route, method, status_code));
+
+CREATE TABLE IF NOT EXISTS sluice.errors_1h_local ON CLUSTER '{cluster}'
+(
+    project LowCardinality(String), environment LowCardinality(String), hour DateTime('UTC'), route String,
+    exception_type String, errors UInt64, version UInt64
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/errors_1h', '{replica}', version)
+PARTITION BY toYYYYMM(hour)
+ORDER BY (project, hour, environment, route, exception_type)
+TTL hour + INTERVAL 90 DAY;
+
+CREATE TABLE IF NOT EXISTS sluice.errors_1h ON CLUSTER '{cluster}' AS sluice.errors_1h_local
+ENGINE = Distributed('{cluster}', sluice, errors_1h_local, cityHash64(project, hour, environment, route, exception_type));
+
 -- Recorded as applied, so a processor started against the cluster does not try the single-node
 -- files (it checks sluice.schema_migrations first). One Keeper path for all shards: the INSERT
 -- below, run on one node, reaches every node.
@@ -117,4 +166,5 @@ ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/sluice/schema_migr
 ORDER BY version;
 
 INSERT INTO sluice.schema_migrations (version, name) VALUES
-    (1, 'V001__transactions_and_traffic.sql'), (2, 'V002__errors.sql'), (3, 'V003__outcomes.sql');
+    (1, 'V001__transactions_and_traffic.sql'), (2, 'V002__errors.sql'), (3, 'V003__outcomes.sql'),
+    (4, 'V004__routes_in_history.sql'), (5, 'V005__requests_by_route.sql');

@@ -91,6 +91,7 @@ final class StreamsCeiling {
         String prefix = "bench.alone.";
         Topics alone = new Topics(prefix + "transactions", prefix + "errors", real.projects(), prefix + "history",
                 prefix + "traffic", prefix + "error-history", prefix + "errors-1m", prefix + "outcomes", prefix + "dead-letters",
+                prefix + "requests-1m", prefix + "requests-1h", prefix + "errors-1h",
                 real.partitions(), real.replicationFactor(), real.rawRetention(), real.minInsyncReplicas());
         try (Admin admin = Admin.create(KafkaClients.adminProperties(processor.kafka(), null))) {
             admin.createTopics(List.of(new NewTopic(alone.transactions(), endOffsets.size(), (short) 1))).all().get(30, TimeUnit.SECONDS);
@@ -100,7 +101,8 @@ final class StreamsCeiling {
                         processor.lateMargin(), new DeadLetterCounts(), new RecordsReadFromJson(),
                         new FilterMemory(processor.dedupFilterBytes()));
                 return measure(processor, "bench-processor-alone", topology, alone.transactions(), List.of(alone.errors(),
-                        alone.history(), alone.traffic(), alone.errorHistory(), alone.errors1m(), alone.deadLetters()),
+                        alone.history(), alone.traffic(), alone.errorHistory(), alone.errors1m(), alone.deadLetters(),
+                        alone.requests1m(), alone.requests1h(), alone.errors1h()),
                         true, records, stateDir);
             } finally {
                 admin.deleteTopics(List.of(alone.transactions()));

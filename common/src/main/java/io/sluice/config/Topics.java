@@ -9,7 +9,7 @@ import java.util.List;
  */
 public record Topics(String transactions, String errors, String projects,
                      String history, String traffic, String errorHistory, String errors1m, String outcomes,
-                     String deadLetters,
+                     String deadLetters, String requests1m, String requests1h, String errors1h,
                      int partitions, short replicationFactor, Duration rawRetention, int minInsyncReplicas) {
     public static final Setting TRANSACTIONS = new Setting("SLUICE_TOPIC_TRANSACTIONS",
             "sluice.transactions", "Raw transactions as clients sent them (key: project token).");
@@ -29,6 +29,12 @@ public record Topics(String transactions, String errors, String projects,
             "sluice.outcomes", "Gateway output: per project, minute and outcome, how many requests were accepted or refused why.");
     public static final Setting DEAD_LETTERS = new Setting("SLUICE_TOPIC_DEAD_LETTERS",
             "sluice.dead-letters", "Records the processor could not process, with the reason in headers.");
+    public static final Setting REQUESTS_1M = new Setting("SLUICE_TOPIC_REQUESTS_1M",
+            "sluice.requests-1m", "Processor output: absolute per-minute request counts and durations by op, route, method and status code.");
+    public static final Setting REQUESTS_1H = new Setting("SLUICE_TOPIC_REQUESTS_1H",
+            "sluice.requests-1h", "Processor output: absolute per-hour request counts and durations by op, route, method and status code.");
+    public static final Setting ERRORS_1H = new Setting("SLUICE_TOPIC_ERRORS_1H",
+            "sluice.errors-1h", "Processor output: absolute per-hour error counts by route and exception type.");
     public static final Setting PARTITIONS = new Setting("SLUICE_TOPIC_PARTITIONS",
             "12", "Partitions of topics Sluice creates; bounds how many processor threads share the work.").atLeast(1);
     public static final Setting REPLICATION_FACTOR = new Setting("SLUICE_TOPIC_REPLICATION_FACTOR",
@@ -40,15 +46,21 @@ public record Topics(String transactions, String errors, String projects,
             "0", "min.insync.replicas of topics Sluice creates (and expects of existing ones); 0: 2, or 1 with a replication factor of 1.");
 
     public static final List<Setting> SETTINGS = List.of(TRANSACTIONS, ERRORS, PROJECTS, HISTORY, TRAFFIC,
-            ERROR_HISTORY, ERRORS_1M, OUTCOMES, DEAD_LETTERS, PARTITIONS, REPLICATION_FACTOR, RAW_RETENTION,
+            ERROR_HISTORY, ERRORS_1M, OUTCOMES, DEAD_LETTERS, REQUESTS_1M, REQUESTS_1H, ERRORS_1H, PARTITIONS, REPLICATION_FACTOR, RAW_RETENTION,
             MIN_INSYNC_REPLICAS);
 
     /** Topics whose min.insync.replicas follows the replication factor (the default). */
     public Topics(String transactions, String errors, String projects, String history, String traffic, String errorHistory,
-                  String errors1m, String outcomes, String deadLetters, int partitions, short replicationFactor,
-                  Duration rawRetention) {
-        this(transactions, errors, projects, history, traffic, errorHistory, errors1m, outcomes, deadLetters, partitions,
-                replicationFactor, rawRetention, 0);
+                  String errors1m, String outcomes, String deadLetters, String requests1m, String requests1h, String errors1h,
+                  int partitions, short replicationFactor, Duration rawRetention) {
+        this(transactions, errors, projects, history, traffic, errorHistory, errors1m, outcomes, deadLetters, requests1m,
+                requests1h, errors1h, partitions, replicationFactor, rawRetention, 0);
+    }
+
+    /** The same topics with another history topic. */
+    public Topics withHistory(String otherHistory) {
+        return new Topics(transactions, errors, projects, otherHistory, traffic, errorHistory, errors1m, outcomes, deadLetters,
+                requests1m, requests1h, errors1h, partitions, replicationFactor, rawRetention, minInsyncReplicas);
     }
 
     /**
@@ -63,6 +75,7 @@ public record Topics(String transactions, String errors, String projects,
         return new Topics(settings.get(TRANSACTIONS), settings.get(ERRORS), settings.get(PROJECTS),
                 settings.get(HISTORY), settings.get(TRAFFIC), settings.get(ERROR_HISTORY), settings.get(ERRORS_1M),
                 settings.get(OUTCOMES), settings.get(DEAD_LETTERS),
+                settings.get(REQUESTS_1M), settings.get(REQUESTS_1H), settings.get(ERRORS_1H),
                 settings.getInt(PARTITIONS), (short) settings.getInt(REPLICATION_FACTOR),
                 settings.getDuration(RAW_RETENTION), minInsyncReplicas(settings));
     }

@@ -168,6 +168,9 @@ public final class TopicSetup {
         wanted.add(topic(topics.errorHistory(), topics.partitions(), topics, raw));
         wanted.add(topic(topics.errors1m(), topics.partitions(), topics, latestPerKey));
         wanted.add(topic(topics.outcomes(), topics.partitions(), topics, latestPerKey));
+        wanted.add(topic(topics.requests1m(), topics.partitions(), topics, latestPerKey));
+        wanted.add(topic(topics.requests1h(), topics.partitions(), topics, latestPerKey));
+        wanted.add(topic(topics.errors1h(), topics.partitions(), topics, latestPerKey));
         wanted.add(topic(topics.deadLetters(), 1, topics, raw));
         // One partition: the registry is small and every gateway reads all of it.
         wanted.add(topic(topics.projects(), 1, topics, compacted));

@@ -35,6 +35,7 @@ import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.FilterMemory;
 import io.sluice.processor.topology.JsonSerde;
 import io.sluice.processor.topology.ProcessorTopology;
+import io.sluice.processor.topology.RouteLimits;
 import io.sluice.processor.topology.UnproducibleToDeadLetters;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
@@ -81,8 +82,10 @@ public final class Processor implements AutoCloseable {
         Client clickHouse = ClickHouseClients.create(config.clickHouse());
         SchemaMigrations.apply(clickHouse, config.clickHouse());
 
+        RouteLimits routeLimits = RouteLimits.of(config.routesPerDay());
         KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
-                config.lateMargin(), deadLetters, readFromJson, new FilterMemory(config.dedupFilterBytes())), streamsProperties);
+                config.lateMargin(), deadLetters, readFromJson, new FilterMemory(config.dedupFilterBytes()), routeLimits),
+                streamsProperties);
         // Before Streams opens a store: local state built with another horizon is wiped and restored (see StateHorizon).
         try {
             StateHorizon.prepare(config.stateDir().toAbsolutePath().resolve(config.applicationId()), config.eventTimeHorizon(),
@@ -106,6 +109,7 @@ public final class Processor implements AutoCloseable {
         PrometheusMetrics metrics = new PrometheusMetrics();
         LastMeasurement inputLagMeasured = new LastMeasurement();
         ProcessorMeters.bind(metrics, streams, inputLagMeasured, deadLetters, readFromJson, threadFailures);
+        ProcessorMeters.bindRouteLimits(metrics, routeLimits);
         KafkaContact kafkaContact = new KafkaContact();
         InputLag inputLag = InputLag.start(config.kafka(), config.applicationId(), Set.of(topics.transactions(), topics.errors()),
                 streams, inputLagMeasured, kafkaContact);

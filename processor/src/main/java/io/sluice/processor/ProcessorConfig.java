@@ -11,6 +11,7 @@ import io.sluice.config.Settings;
 import io.sluice.events.EventTime;
 import io.sluice.processor.state.BoundedRocksDbMemory;
 import io.sluice.processor.topology.ProcessorTopology;
+import io.sluice.processor.topology.RouteLimits;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SinkLimits;
 
@@ -21,7 +22,7 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                               int streamThreads, Duration commitInterval, Duration eventTimeHorizon, Duration lateMargin,
                               int sinkBatchRows, long sinkBatchBytes, Duration sinkBatchInterval,
                               Duration sinkStallTimeout, long rocksDbMemoryBytes, double rocksDbWriteBufferRatio,
-                              long dedupFilterBytes) {
+                              long dedupFilterBytes, int routesPerDay) {
     public static final Setting ADMIN_HOST = new Setting("SLUICE_PROCESSOR_ADMIN_HOST", "127.0.0.1",
             "Address of the processor's /healthz, /readyz and /metrics.");
     public static final Setting ADMIN_PORT = new Setting("SLUICE_PROCESSOR_ADMIN_PORT", "8082",
@@ -62,9 +63,15 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                     + "the store for every record until memory is free again (tried once a span of receive time later; correct, slower; "
                     + "logged). 0 turns them off.").atLeast(0);
 
+    public static final Setting ROUTES_PER_DAY = new Setting("SLUICE_PROCESSOR_ROUTES_PER_DAY",
+            Integer.toString(RouteLimits.DEFAULT_ROUTES_PER_DAY),
+            "Routes a project may bring per event-time day (UTC) and raw partition before further new routes are counted as "
+                    + "<other> in requests_1m, requests_1h and errors_1h (the history keeps every route): at most partitions x this "
+                    + "many routes per project and day.").atLeast(1);
+
     public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, GENERATION, STATE_DIR, THREADS, COMMIT_INTERVAL, LATE_MARGIN,
             SINK_BATCH_ROWS, SINK_BATCH_BYTES, SINK_BATCH_INTERVAL, SINK_STALL_TIMEOUT,
-            ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_RATIO, DEDUP_FILTER_BYTES);
+            ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_RATIO, DEDUP_FILTER_BYTES, ROUTES_PER_DAY);
 
     public static ProcessorConfig from(Settings settings) {
         return new ProcessorConfig(KafkaSettings.from(settings), ClickHouseSettings.from(settings),
@@ -73,7 +80,7 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                 settings.getDuration(COMMIT_INTERVAL), settings.getDuration(EventTime.HORIZON), settings.getDuration(LATE_MARGIN),
                 settings.getInt(SINK_BATCH_ROWS), settings.getLong(SINK_BATCH_BYTES), settings.getDuration(SINK_BATCH_INTERVAL),
                 settings.getDuration(SINK_STALL_TIMEOUT), settings.getLong(ROCKSDB_MEMORY_BYTES), settings.getDouble(ROCKSDB_WRITE_BUFFER_RATIO),
-                settings.getLong(DEDUP_FILTER_BYTES));
+                settings.getLong(DEDUP_FILTER_BYTES), settings.getInt(ROUTES_PER_DAY));
     }
 
     /** Fails at startup, naming the setting, rather than when the first store opens. */

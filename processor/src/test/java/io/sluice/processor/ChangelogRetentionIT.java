@@ -36,7 +36,8 @@ import io.sluice.testkit.RealEngines;
  */
 @ExtendWith(RealEngines.class)
 class ChangelogRetentionIT {
-    private static final List<String> STORES = List.of("errors-1m", "seen-errors", "seen-transactions", "traffic-1m");
+    private static final List<String> STORES = List.of("error-routes", "errors-1h", "errors-1m", "requests-1h", "requests-1m",
+            "seen-errors", "seen-transactions", "traffic-1m", "transaction-routes");
     private static final Duration DAY = Duration.ofDays(1);
     private static final Duration DEFAULT_HORIZON = Duration.ofHours(24);
     private static final Duration LONGER_HORIZON = DEFAULT_HORIZON.plus(Duration.ofDays(2));
@@ -47,7 +48,7 @@ class ChangelogRetentionIT {
 
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
-    void aHorizonTwoDaysLongerRaisesTheFourChangelogsToWhatTheirStoresNeed(Engines engines) throws Exception {
+    void aHorizonTwoDaysLongerRaisesEveryChangelogToWhatItsStoreNeeds(Engines engines) throws Exception {
         Map<String, String> values = PipelineSettings.forTest("retentiongrows" + System.currentTimeMillis(), engines,
                 engines.clickHouseUrl(), stateDir);
         String app = values.get("SLUICE_PROCESSOR_APPLICATION_ID");
@@ -98,13 +99,21 @@ class ChangelogRetentionIT {
 
     /**
      * What each store's changelog needs, by store, written out here rather than taken from the
-     * processor: counts keep a minute + horizon + margin, seen ids horizon + margin, and Kafka
+     * processor: counts keep a minute (an hour) + horizon + margin, seen ids horizon + margin, the routes
+     * of a day a day + horizon + margin, and Kafka
      * Streams adds {@code windowstore.changelog.additional.retention.ms} (1 day by default).
      */
     private static Map<String, Long> needed(Duration horizon) {
         Map<String, Long> needed = new TreeMap<>();
         long counts = Duration.ofMinutes(1).plus(horizon).plus(MARGIN).plus(DAY).toMillis();
         long seen = horizon.plus(MARGIN).plus(DAY).toMillis();
+        long hourly = Duration.ofHours(1).plus(horizon).plus(MARGIN).plus(DAY).toMillis();
+        long routes = DAY.plus(horizon).plus(MARGIN).plus(DAY).toMillis();
+        needed.put("error-routes", routes);
+        needed.put("errors-1h", hourly);
+        needed.put("requests-1h", hourly);
+        needed.put("requests-1m", counts);
+        needed.put("transaction-routes", routes);
         needed.put("errors-1m", counts);
         needed.put("seen-errors", seen);
         needed.put("seen-transactions", seen);

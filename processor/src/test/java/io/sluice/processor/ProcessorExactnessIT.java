@@ -88,10 +88,12 @@ class ProcessorExactnessIT {
         }
         // Every table settled: the sink writes each output topic in its own polls, so one table
         // being complete says nothing about the others.
-        String settled = TRANSACTIONS + "\t" + TRANSACTIONS + "\t" + ERRORS + "\t" + ERRORS;
+        String settled = TRANSACTIONS + "\t" + TRANSACTIONS + "\t" + ERRORS + "\t" + ERRORS + "\t" + TRANSACTIONS + "\t" + TRANSACTIONS
+                + "\t" + ERRORS;
         Await.until(ARRIVAL, settled, () -> query("SELECT (SELECT sum(requests) FROM " + db + ".traffic_1m FINAL), "
                 + "(SELECT count() FROM " + db + ".transactions FINAL), (SELECT count() FROM " + db + ".errors FINAL), "
-                + "(SELECT sum(errors) FROM " + db + ".errors_1m FINAL)"));
+                + "(SELECT sum(errors) FROM " + db + ".errors_1m FINAL), (SELECT sum(requests) FROM " + db + ".requests_1m FINAL), "
+                + "(SELECT sum(requests) FROM " + db + ".requests_1h FINAL), (SELECT sum(errors) FROM " + db + ".errors_1h FINAL)"));
     }
 
     @AfterAll
@@ -120,6 +122,21 @@ class ProcessorExactnessIT {
     }
 
     @Test
+    void requestCountsAreExactPerStatusCodeInMinutesAndHoursDespiteRetries() {
+        String perStatus = "0\t40\n200\t40\n301\t40\n404\t40\n503\t40";
+        assertEquals(perStatus, query("SELECT status_code, sum(requests) FROM " + db + ".requests_1m FINAL GROUP BY status_code ORDER BY status_code"));
+        assertEquals(perStatus, query("SELECT status_code, sum(requests) FROM " + db + ".requests_1h FINAL GROUP BY status_code ORDER BY status_code"));
+        assertEquals("1", query("SELECT count() = uniqExact(project, environment, hour, op, route, method, status_code) FROM "
+                + db + ".requests_1h FINAL"), "one row per key under FINAL");
+    }
+
+    @Test
+    void errorCountsPerRouteAndHourAreExactDespiteRetries() {
+        assertEquals("KeyError\t25\nValueError\t25", query("SELECT exception_type, sum(errors) FROM " + db
+                + ".errors_1h FINAL GROUP BY exception_type ORDER BY exception_type"));
+    }
+
+    @Test
     void aPoisonRecordWaitsInTheDeadLettersWithItsReason() {
         var dead = KafkaRecords.find(engines, "exact.dead-letters", 1, Duration.ofSeconds(10), record -> true);
         assertEquals(1, dead.size());
@@ -129,12 +146,12 @@ class ProcessorExactnessIT {
     @Test
     void theSameRowsDeliveredAgainChangeNoNumber() throws Exception {
         String before = trafficTotals() + " " + query("SELECT count() FROM " + db + ".transactions FINAL")
-                + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL");
+                + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL") + " " + requestTotals();
         // What the processor's own sink inserted per table: every record of the output topics.
         Map<String, Long> firstDelivery = insertedRows(get("/metrics"));
         assertEquals(200L, firstDelivery.get(db + ".transactions"), firstDelivery::toString);
         assertEquals(50L, firstDelivery.get(db + ".errors"), firstDelivery::toString);
-        assertEquals(4, firstDelivery.size(), firstDelivery::toString);
+        assertEquals(7, firstDelivery.size(), firstDelivery::toString);
         // A second sink with a new group reads every output topic from the start and inserts it all again.
         // (The processor's own topic-table map: a hand-written one named a traffic topic that does not exist,
         // and the aggregates were never delivered again.)
@@ -154,7 +171,7 @@ class ProcessorExactnessIT {
             }
         }
         String after = trafficTotals() + " " + query("SELECT count() FROM " + db + ".transactions FINAL")
-                + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL");
+                + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL") + " " + requestTotals();
         System.out.println("delivery report (every output row delivered twice): re-inserted " + firstDelivery
                 + "; totals before " + before + ", after " + after);
         assertEquals(before, after);
@@ -193,6 +210,13 @@ class ProcessorExactnessIT {
     private static String trafficTotals() {
         return query("SELECT sum(requests), sum(status_2xx), sum(status_3xx), sum(status_4xx), sum(status_5xx), sum(status_none) FROM "
                 + db + ".traffic_1m FINAL WHERE project = 'shop'");
+    }
+
+    /** Requests per minute and per hour, their durations and errors per route and hour, as read under FINAL. */
+    private static String requestTotals() {
+        return query("SELECT (SELECT sum(requests) FROM " + db + ".requests_1m FINAL), (SELECT sum(requests) FROM " + db
+                + ".requests_1h FINAL), (SELECT count() FROM " + db + ".requests_1h FINAL), (SELECT sum(errors) FROM " + db
+                + ".errors_1h FINAL)");
     }
 
     private static String query(String sql) {

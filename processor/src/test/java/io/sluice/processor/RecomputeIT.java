@@ -7,9 +7,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -20,6 +26,7 @@ import io.sluice.kafka.TopicSetup;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
+import io.sluice.testkit.HttpText;
 import io.sluice.testkit.RealEngines;
 
 /** After a processor bug: a processor with a new application id and a higher generation recomputes from the raw topics. */
@@ -55,6 +62,124 @@ class RecomputeIT {
                 assertEquals("41", Await.until(Duration.ofSeconds(60), "41", () -> requests(engines)));
             }
         }
+    }
+
+    /**
+     * The upgrade: the migration adds requests_1m, requests_1h and errors_1h empty, and a recompute
+     * (new application id, generation one higher) fills them for the range the raw topics retain,
+     * making the same route-limit decisions as the live processor did (hostile input included:
+     * more routes than the limit, a lone surrogate, a huge route, retries, page loads).
+     */
+    @Test
+    void anUpgradeFillsTheNewTablesForTheRetainedRangeByARecomputeThatDecidesTheSameRoutes(Engines engines) throws Exception {
+        Map<String, String> live = PipelineSettings.forTest("upgrade", engines, engines.clickHouseUrl(), workDir.resolve("live"));
+        live.put("SLUICE_PROCESSOR_ROUTES_PER_DAY", Integer.toString(ROUTES_PER_DAY));
+        TopicSetup.ensureTopics(ProcessorConfig.from(new Settings(live)).kafka());
+        // Yesterday 02:00 to 03:40 UTC: one day of the route limit, whenever the test runs.
+        Instant start = Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(1)).plus(Duration.ofHours(2));
+        int handled = 0;
+        try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
+            for (int i = 0; i < TRANSACTIONS; i++) {
+                String op = i % 7 == 0 ? "pageload" : "http.server";
+                handled += op.equals("http.server") ? 1 : 0;
+                String route = i == 1 ? "GET /caf\\ud800" : i == 2 ? "GET /" + "x".repeat(20_000) : "GET /page/" + letters(i % 150);
+                String json = transaction(route, op, new Integer[] {200, 404, 500, null}[i % 4], i % 50, start.plusSeconds(i * 10L));
+                raw.send("upgrade.transactions", "shop", "u" + i, start.plusSeconds(i * 10L), json);
+                if (i % 10 == 0) { // the client's retry
+                    raw.send("upgrade.transactions", "shop", "u" + i, start.plusSeconds(i * 10L), json);
+                }
+            }
+            for (int i = 0; i < ERRORS; i++) {
+                raw.send("upgrade.errors", "shop", "x" + i, start.plusSeconds(i * 60L), "{\"environment\": \"production\", \"transaction\": "
+                        + "\"GET /page/" + letters(i % 3) + "\", \"exception\": {\"values\": [{\"type\": \"" + (i % 2 == 0 ? "ValueError" : "KeyError")
+                        + "\", \"value\": \"boom\"}]}}");
+            }
+        }
+        String totals = handled + "\t" + TRANSACTIONS + "\t" + TRANSACTIONS + "\t" + ERRORS;
+        String counted;
+        String limited;
+        long collapsed;
+        try (Processor liveProcessor = Processor.start(ProcessorConfig.from(new Settings(live)))) {
+            assertEquals(totals, Await.until(Duration.ofSeconds(90), totals, () -> upgradeTotals(engines)));
+            counted = upgradeRows(engines);
+            limited = ClickHouseQuery.run(engines, "SELECT max(routes), sum(other) FROM (SELECT toDate(hour) AS day, "
+                    + "uniqExact(route) AS routes, sumIf(requests, route = '<other>') AS other FROM sluice_upgrade.requests_1h FINAL GROUP BY day)");
+            // The errors have 3 routes, below the limit: every event the metric counts is a request under <other>.
+            collapsed = HttpText.sum(HttpText.get("http://127.0.0.1:" + liveProcessor.adminPort() + "/metrics"),
+                    Pattern.compile("(?m)^sluice_processor_routes_collapsed_total (\\d+)\\.0$"));
+        }
+        // In partition order: routes 0, the surrogate, the huge one, 3..39 are the day's 40; every later new route is
+        // <other>: 600 - (4 x 38 + 2) = 446 events.
+        assertEquals(446, collapsed, "sluice_processor_routes_collapsed_total");
+        assertEquals("41\t446", limited, "the limit's routes and <other> in the day, <other> holding what the metric counted");
+
+        // As an existing deployment has them after the migration: empty tables, and nothing in the
+        // new output topics (the version before wrote none), so only the recompute can fill them.
+        for (String table : List.of("requests_1m", "requests_1h", "errors_1h")) {
+            ClickHouseQuery.run(engines, "TRUNCATE TABLE sluice_upgrade." + table);
+        }
+        emptyTopics(engines, List.of("upgrade.requests-1m", "upgrade.requests-1h", "upgrade.errors-1h"));
+        Map<String, String> recompute = new HashMap<>(live);
+        recompute.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-upgrade-gen1");
+        recompute.put("SLUICE_PROCESSOR_GENERATION", "1");
+        recompute.put("SLUICE_PROCESSOR_STATE_DIR", workDir.resolve("upgrade-gen1").toString());
+        try (Processor gen1 = Processor.start(ProcessorConfig.from(new Settings(recompute)))) {
+            assertEquals(totals, Await.until(Duration.ofSeconds(90), totals, () -> upgradeTotals(engines)));
+            assertEquals(counted, Await.until(Duration.ofSeconds(30), counted, () -> upgradeRows(engines)));
+            assertEquals("1\t1\t1", ClickHouseQuery.run(engines, "SELECT (SELECT min(version) >= bitShiftLeft(toUInt64(1), 40) FROM "
+                    + "sluice_upgrade.requests_1m), (SELECT min(version) >= bitShiftLeft(toUInt64(1), 40) FROM sluice_upgrade.requests_1h), "
+                    + "(SELECT min(version) >= bitShiftLeft(toUInt64(1), 40) FROM sluice_upgrade.errors_1h)"), "every row is the recompute's");
+        }
+    }
+
+    /** Deletes every record of the topics. */
+    private static void emptyTopics(Engines engines, List<String> topics) throws Exception {
+        try (Admin admin = Admin.create(Map.<String, Object>of("bootstrap.servers", engines.kafkaBootstrapServers()))) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).forEach((topic, description) ->
+                    description.partitions().forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest())));
+            Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
+            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS)
+                    .forEach((partition, end) -> delete.put(partition, RecordsToDelete.beforeOffset(end.offset())));
+            admin.deleteRecords(delete).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static final int ROUTES_PER_DAY = 40;
+    private static final int TRANSACTIONS = 600;
+    private static final int ERRORS = 60;
+
+    /** Handled requests in traffic_1m, every transaction in requests_1m and in requests_1h, errors in errors_1h. */
+    private static String upgradeTotals(Engines engines) {
+        return ClickHouseQuery.run(engines, "SELECT (SELECT sum(requests) FROM sluice_upgrade.traffic_1m FINAL), "
+                + "(SELECT sum(requests) FROM sluice_upgrade.requests_1m FINAL), (SELECT sum(requests) FROM sluice_upgrade.requests_1h FINAL), "
+                + "(SELECT sum(errors) FROM sluice_upgrade.errors_1h FINAL)");
+    }
+
+    /** Every row of the three tables under FINAL, but its version (the huge route by its hash). */
+    private static String upgradeRows(Engines engines) {
+        String requests = " op, cityHash64(route), length(route), method, status_code, requests, timed, duration_sum_ms, "
+                + "arrayStringConcat(duration_buckets, ',') FROM sluice_upgrade.";
+        return ClickHouseQuery.run(engines, "SELECT minute," + requests + "requests_1m FINAL ORDER BY ALL") + "\n--\n"
+                + ClickHouseQuery.run(engines, "SELECT hour," + requests + "requests_1h FINAL ORDER BY ALL") + "\n--\n"
+                + ClickHouseQuery.run(engines, "SELECT hour, route, exception_type, errors FROM sluice_upgrade.errors_1h FINAL ORDER BY ALL");
+    }
+
+    private static String transaction(String route, String op, Integer status, int durationMs, Instant end) {
+        double endSeconds = end.toEpochMilli() / 1000.0;
+        return "{\"transaction\": \"" + route + "\", \"transaction_info\": {\"source\": \"route\"}, \"environment\": \"production\", "
+                + "\"contexts\": {\"trace\": {\"op\": \"" + op + "\"}}, \"start_timestamp\": " + (endSeconds - durationMs / 1000.0)
+                + ", \"timestamp\": " + endSeconds + (status == null ? "" : ", \"tags\": {\"http.status_code\": \"" + status + "\"}") + "}";
+    }
+
+    /** A name of letters from g to z only: no normalization takes it for a number, id or hex token. */
+    private static String letters(int n) {
+        StringBuilder name = new StringBuilder();
+        do {
+            name.append((char) ('g' + n % 20));
+            n /= 20;
+        } while (n > 0);
+        return name.toString();
     }
 
     private static String requests(Engines engines) {

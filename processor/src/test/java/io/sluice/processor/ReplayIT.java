@@ -42,7 +42,8 @@ import io.sluice.testkit.RealEngines;
 @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class ReplayIT {
     private static final Instant MINUTE = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(30));
-    private static final List<String> TABLES = List.of("transactions", "errors", "traffic_1m", "errors_1m", "outcomes_1m");
+    private static final List<String> TABLES = List.of("transactions", "errors", "traffic_1m", "errors_1m", "outcomes_1m",
+            "requests_1m", "requests_1h", "errors_1h");
 
     @TempDir
     static Path stateDir;
@@ -81,6 +82,8 @@ class ReplayIT {
                 "SELECT (SELECT sum(requests) FROM sluice_replay.traffic_1m FINAL), (SELECT count() FROM sluice_replay.transactions FINAL), "
                         + "(SELECT count() FROM sluice_replay.errors FINAL), (SELECT sum(errors) FROM sluice_replay.errors_1m FINAL), "
                         + "(SELECT sum(events) FROM sluice_replay.outcomes_1m FINAL)"));
+        Await.until(Duration.ofSeconds(60), "120\t120\t30", () -> query("SELECT (SELECT sum(requests) FROM sluice_replay.requests_1m FINAL), "
+                + "(SELECT sum(requests) FROM sluice_replay.requests_1h FINAL), (SELECT sum(errors) FROM sluice_replay.errors_1h FINAL)"));
         snapshot = dump();
     }
 
@@ -218,9 +221,7 @@ class ReplayIT {
                         + MINUTE.plusSeconds(5).toEpochMilli() + "}");
             }
             admin.deleteRecords(Map.of(new TopicPartition(copy, 0), RecordsToDelete.beforeOffset(1))).all().get();
-            Topics withCopy = new Topics(topics.transactions(), topics.errors(), topics.projects(), copy, topics.traffic(),
-                    topics.errorHistory(), topics.errors1m(), topics.outcomes(), topics.deadLetters(), 1, (short) 1,
-                    topics.rawRetention());
+            Topics withCopy = topics.withHistory(copy);
             RecordedReplay reported = new RecordedReplay();
             try (Client client = ClickHouseClients.create(config.clickHouse())) {
                 List<Replay.TableSummary> summary = new Replay(new KafkaSettings(engines.kafkaBootstrapServers(), withCopy),
@@ -265,6 +266,7 @@ class ReplayIT {
         String events = " WHERE timestamp >= fromUnixTimestamp64Milli(" + from.toEpochMilli() + ") AND timestamp < fromUnixTimestamp64Milli("
                 + to.toEpochMilli() + ")";
         String minutes = " WHERE minute >= toDateTime(" + from.getEpochSecond() + ") AND minute < toDateTime(" + to.getEpochSecond() + ")";
+        String hours = " WHERE hour >= toDateTime(" + from.getEpochSecond() + ") AND hour < toDateTime(" + to.getEpochSecond() + ")";
         return Map.of(
                 "transactions", query("SELECT * FROM sluice_replay.transactions FINAL" + events + " ORDER BY project, event_id"),
                 "errors", query("SELECT * EXCEPT payload, cityHash64(payload) FROM sluice_replay.errors FINAL" + events
@@ -273,7 +275,10 @@ class ReplayIT {
                 "errors_1m", query("SELECT * FROM sluice_replay.errors_1m FINAL" + minutes
                         + " ORDER BY project, environment, minute, exception_type"),
                 "outcomes_1m", query("SELECT * FROM sluice_replay.outcomes_1m FINAL" + minutes
-                        + " ORDER BY project, minute, outcome, gateway"));
+                        + " ORDER BY project, minute, outcome, gateway"),
+                "requests_1m", query("SELECT * FROM sluice_replay.requests_1m FINAL" + minutes + " ORDER BY ALL"),
+                "requests_1h", query("SELECT * FROM sluice_replay.requests_1h FINAL" + hours + " ORDER BY ALL"),
+                "errors_1h", query("SELECT * FROM sluice_replay.errors_1h FINAL" + hours + " ORDER BY ALL"));
     }
 
     private static String query(String sql) {

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.sluice.config.Settings;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.testkit.Await;
+import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
 
@@ -53,6 +54,9 @@ class RetryAfterRestoreIT {
                 raw.transaction(topic, "shop", "a", minute.plusSeconds(3), 200); // the client's retry
                 raw.transaction(topic, "shop", "c", minute.plusSeconds(4), 200);
                 assertEquals("3\t3", Await.until(Duration.ofSeconds(90), "3\t3", () -> RequestsAndRows.of(engines, db)));
+                // The per-route minute and hour counts were restored too, and count the retry once.
+                assertEquals("3\t3", Await.until(Duration.ofSeconds(30), "3\t3", () -> ClickHouseQuery.run(engines,
+                        "SELECT (SELECT sum(requests) FROM " + db + ".requests_1m FINAL), (SELECT sum(requests) FROM " + db + ".requests_1h FINAL)")));
             }
         }
     }

@@ -46,6 +46,11 @@ class UnicodeRowsIT {
             assertEquals("45EFBFBD\t76EFBFBD\t1", Await.until(Duration.ofSeconds(60), "45EFBFBD\t76EFBFBD\t1",
                     () -> ClickHouseQuery.run(engines, "SELECT hex(exception_type), hex(exception_value), "
                             + "(SELECT sum(errors) FROM " + db + ".errors_1m FINAL) FROM " + db + ".errors FINAL")));
+            // The per-route rows carry the same valid text as the history.
+            assertEquals("1\t1\t45EFBFBD", Await.until(Duration.ofSeconds(60), "1\t1\t45EFBFBD", () -> ClickHouseQuery.run(engines,
+                    "SELECT (SELECT sum(requests) FROM " + db + ".requests_1h FINAL), (SELECT any(route) FROM " + db + ".requests_1h FINAL) = "
+                            + "(SELECT any(route) FROM " + db + ".transactions FINAL), (SELECT hex(any(exception_type)) FROM " + db
+                            + ".errors_1h FINAL)")));
         }
     }
 }

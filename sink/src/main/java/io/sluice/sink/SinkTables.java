@@ -10,32 +10,46 @@ import io.sluice.config.Topics;
 /**
  * Which output topic fills which ClickHouse table: the one map the sink writes by and replay
  * rebuilds by. History tables hold one row per event (time: {@code timestamp}, in milliseconds);
- * per-minute tables hold the latest count of each key and minute (time: {@code minute}, in seconds).
+ * aggregate tables hold the latest absolute count of each key and minute or hour (time:
+ * {@code minute} or {@code hour}, in seconds).
  */
-public record SinkTables(Table transactions, Table errors, List<Table> perMinute) {
-    /** A topic and the table (qualified with its database) it fills. */
-    public record Table(String topic, String table, boolean perMinute) {
+public record SinkTables(Table transactions, Table errors, List<Table> aggregates) {
+    /** History rows' time column, in epoch milliseconds. */
+    public static final String HISTORY_TIME = "timestamp";
+
+    /**
+     * A topic and the table (qualified with its database) it fills, and the rows' time column: {@link #HISTORY_TIME}
+     * for history rows, else the aggregate's minute or hour.
+     */
+    public record Table(String topic, String table, String timeColumn) {
+        /** Rows that replace their earlier copies (latest per key), timed in seconds. */
+        public boolean aggregate() {
+            return !HISTORY_TIME.equals(timeColumn);
+        }
     }
 
     public SinkTables {
-        perMinute = List.copyOf(perMinute);
+        aggregates = List.copyOf(aggregates);
     }
 
     public static SinkTables of(Topics topics, String database) {
-        return new SinkTables(new Table(topics.history(), database + ".transactions", false),
-                new Table(topics.errorHistory(), database + ".errors", false),
-                List.of(new Table(topics.traffic(), database + ".traffic_1m", true),
-                        new Table(topics.errors1m(), database + ".errors_1m", true),
-                        new Table(topics.outcomes(), database + ".outcomes_1m", true)));
+        return new SinkTables(new Table(topics.history(), database + ".transactions", HISTORY_TIME),
+                new Table(topics.errorHistory(), database + ".errors", HISTORY_TIME),
+                List.of(new Table(topics.traffic(), database + ".traffic_1m", "minute"),
+                        new Table(topics.errors1m(), database + ".errors_1m", "minute"),
+                        new Table(topics.outcomes(), database + ".outcomes_1m", "minute"),
+                        new Table(topics.requests1m(), database + ".requests_1m", "minute"),
+                        new Table(topics.requests1h(), database + ".requests_1h", "hour"),
+                        new Table(topics.errors1h(), database + ".errors_1h", "hour")));
     }
 
     /**
-     * Table by topic, in the order the sink inserts a batch: the per-minute counts first (a few
-     * rows), so what dashboards count is not held behind a batch of thousands of history rows.
+     * Table by topic, in the order the sink inserts a batch: the aggregates first (a few rows), so
+     * what dashboards count is not held behind a batch of thousands of history rows.
      */
     public Map<String, String> tableByTopic() {
         Map<String, String> tables = new LinkedHashMap<>();
-        Stream.concat(perMinute.stream(), Stream.of(transactions, errors)).forEach(t -> tables.put(t.topic(), t.table()));
+        Stream.concat(aggregates.stream(), Stream.of(transactions, errors)).forEach(t -> tables.put(t.topic(), t.table()));
         return tables;
     }
 }

@@ -41,7 +41,8 @@ import io.sluice.engines.Ports;
 class ClusterSchemaIT {
     private static final Path CLUSTER_SQL = Path.of("..", "deploy", "clickhouse", "cluster.sql");
     private static final Pattern REPLICATED = Pattern.compile("ReplicatedReplacingMergeTree\\('[^']*', '\\{replica\\}'(?:, (\\w+))?\\)");
-    private static final List<String> TABLES = List.of("transactions", "traffic_1m", "errors", "errors_1m", "outcomes_1m");
+    private static final List<String> TABLES = List.of("transactions", "traffic_1m", "errors", "errors_1m", "outcomes_1m",
+            "requests_1m", "requests_1h", "errors_1h");
 
     @TempDir
     static Path dir;
@@ -134,12 +135,12 @@ class ClusterSchemaIT {
             assertEquals(ClickHouseSettings.RETENTION_DAYS.defaultValue(), ttl.group(1));
             tables++;
         }
-        assertEquals(5, tables);
+        assertEquals(8, tables);
     }
 
     @Test
     void theMigrationsAreRecordedAsApplied() throws Exception {
-        assertEquals(3, count(first, "SELECT count() FROM sluice.schema_migrations FINAL"));
+        assertEquals(5, count(first, "SELECT count() FROM sluice.schema_migrations FINAL"));
     }
 
     private static List<String> statements() throws IOException {

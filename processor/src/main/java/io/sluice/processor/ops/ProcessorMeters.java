@@ -13,6 +13,7 @@ import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.parse.RecordsReadFromJson.Kind;
 import io.sluice.processor.topology.DeadLetterCounts;
+import io.sluice.processor.topology.RouteLimits;
 
 /**
  * The processor's meters: its own ({@code sluice_processor_*}) and Kafka Streams' with those of
@@ -55,10 +56,18 @@ public final class ProcessorMeters {
         }
         FunctionCounter.builder("sluice.processor.dropped.records", streams, s -> StreamsDrops.total(s.metrics()))
                 .description("Records Kafka Streams dropped: events too late for their minute (beyond horizon + late margin), "
-                        + "and unproducible dead letters.").register(registry);
+                        + "once per aggregate that missed them, and unproducible dead letters.").register(registry);
         FunctionCounter.builder("sluice.processor.stream.thread.failures", threadFailures, StreamThreadFailures::total)
                 .description("Stream threads that failed and were replaced; a task failing on each new thread makes /readyz 503.")
                 .register(registry);
         prometheus.bind(new KafkaStreamsMetrics(streams, Tags.empty(), prometheus.kafkaRefresh(), PrometheusMetrics.KAFKA_REFRESH));
+    }
+
+    /** What the per-project route limit counted as {@code <other>}. */
+    public static void bindRouteLimits(PrometheusMetrics prometheus, RouteLimits routeLimits) {
+        FunctionCounter.builder("sluice.processor.routes.collapsed", routeLimits.collapsed(), RouteLimits.Collapsed::count)
+                .description("Transactions and errors counted under the route <other> in requests_1m, requests_1h and errors_1h: "
+                        + "their project had brought SLUICE_PROCESSOR_ROUTES_PER_DAY routes that day in their partition already.")
+                .register(prometheus.registry());
     }
 }

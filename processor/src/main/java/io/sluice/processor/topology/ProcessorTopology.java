@@ -11,6 +11,7 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KGroupedStream;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
@@ -23,10 +24,17 @@ import io.sluice.processor.parse.RawParser;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.parse.TransactionParser;
 import io.sluice.processor.rows.ErrorFact;
+import io.sluice.processor.rows.ErrorHourRow;
 import io.sluice.processor.rows.ErrorKey;
+import io.sluice.processor.rows.ErrorRouteKey;
 import io.sluice.processor.rows.ErrorRow;
 import io.sluice.processor.rows.Fact;
 import io.sluice.processor.rows.Generations;
+import io.sluice.processor.rows.HandledRequests;
+import io.sluice.processor.rows.RequestCounts;
+import io.sluice.processor.rows.RequestHourRow;
+import io.sluice.processor.rows.RequestKey;
+import io.sluice.processor.rows.RequestRow;
 import io.sluice.processor.rows.TrafficCounts;
 import io.sluice.processor.rows.TrafficKey;
 import io.sluice.processor.rows.TrafficRow;
@@ -37,16 +45,21 @@ import io.sluice.processor.rows.TransactionFact;
  * <pre>
  * raw transactions ─ parse ─┬─ unusable ─────────────────────────────────────────▶ dead letters
  *                           └─ first sighting of (project, event id) ─┬──────────▶ history
- *                                                                     └─ count per project, environment,
- *                                                                        event-time minute ─▶ traffic-1m
+ *                                                                     ├─ handled requests only: count per project,
+ *                                                                     │  environment, event-time minute ─▶ traffic-1m
+ *                                                                     └─ route limit ─ count per project, environment,
+ *                                                                        op, route, method, status ─┬─ minute ─▶ requests-1m
+ *                                                                                                   └─ hour ───▶ requests-1h
  * raw errors ─────── parse ─┬─ unusable ─────────────────────────────────────────▶ dead letters
  *                           └─ first sighting of (project, event id) ─┬──────────▶ error-history
- *                                                                     └─ count per project, environment,
- *                                                                        exception type, minute ─▶ errors-1m
+ *                                                                     ├─ count per project, environment,
+ *                                                                     │  exception type, minute ─▶ errors-1m
+ *                                                                     └─ route limit ─ count per project, environment,
+ *                                                                        route, exception type, hour ─▶ errors-1h
  * </pre>
  * Records carry their event time as the Kafka timestamp (set by the gateway), so windows are
- * event-time minutes; a minute stays open for the horizon plus a late margin, so late
- * events count in their minute.
+ * event-time minutes (and hours); a window stays open for the horizon plus a late margin, so late
+ * events count in their minute and hour.
  * Output rows are absolute counts: the sink may write them any number of times.
  */
 public final class ProcessorTopology {
@@ -54,6 +67,11 @@ public final class ProcessorTopology {
     static final String SEEN_ERRORS = "seen-errors";
     static final String TRAFFIC_1M = "traffic-1m";
     static final String ERRORS_1M = "errors-1m";
+    static final String REQUESTS_1M = "requests-1m";
+    static final String REQUESTS_1H = "requests-1h";
+    static final String ERRORS_1H = "errors-1h";
+    static final String TRANSACTION_ROUTES = "transaction-routes";
+    static final String ERROR_ROUTES = "error-routes";
     /**
      * How long a minute stays open beyond the horizon, unless configured. Stream time is the latest
      * event time seen, which runs ahead of a gateway's clock by the 60 s an event may lie in the
@@ -72,6 +90,10 @@ public final class ProcessorTopology {
      */
     private static final Serde<TrafficKey> TRAFFIC_KEYS = MemoizedSerde.of(JsonSerde.of(TrafficKey.class));
     private static final Serde<ErrorKey> ERROR_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorKey.class));
+    private static final Serde<RequestKey> REQUEST_KEYS = MemoizedSerde.of(JsonSerde.of(RequestKey.class));
+    private static final Serde<ErrorRouteKey> ERROR_ROUTE_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorRouteKey.class));
+    /** What travels with a request key through the repartition topic when the transaction had no duration. */
+    private static final double NO_DURATION = -1;
 
     private ProcessorTopology() {
     }
@@ -102,11 +124,23 @@ public final class ProcessorTopology {
      */
     public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
                                  DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory) {
+        return build(topics, horizon, generation, lateMargin, deadLetters, readFromJson, filterMemory,
+                RouteLimits.of(RouteLimits.DEFAULT_ROUTES_PER_DAY));
+    }
+
+    /** @param routeLimits routes per project and day before the rest count as {@code <other>} ({@link RouteLimit}) */
+    public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
+                                 DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory,
+                                 RouteLimits routeLimits) {
         StreamsBuilder builder = new StreamsBuilder();
         Duration minute = Duration.ofMinutes(1);
+        Duration hour = Duration.ofHours(1);
         TimeWindows minutes = TimeWindows.ofSizeAndGrace(minute, horizon.plus(lateMargin));
+        TimeWindows hours = TimeWindows.ofSizeAndGrace(hour, horizon.plus(lateMargin));
         Duration countsRetention = countsRetention(horizon, lateMargin);
         Duration formerRetention = countsFormerRetention(horizon);
+        Duration hourlyRetention = hourlyRetention(horizon, lateMargin);
+        Duration hourlyFormerRetention = hourlyFormerRetention(horizon);
 
         KStream<String, TransactionFact> transactions = firstSightings(builder, topics.transactions(),
                 new TransactionParser(readFromJson), SEEN_TRANSACTIONS, topics.deadLetters(), horizon, lateMargin, deadLetters,
@@ -114,7 +148,8 @@ public final class ProcessorTopology {
         transactions.to(topics.history(), Produced.with(Serdes.String(), TRANSACTIONS).withName("history"));
         // Only the status travels through the repartition topic (0 for none: a null value would be
         // dropped by the aggregation), not the whole fact: far less to serialize and move.
-        transactions.map((token, fact) -> KeyValue.pair(new TrafficKey(fact.project(), fact.environment()),
+        transactions.filter((token, fact) -> HandledRequests.is(fact), Named.as("handled-requests"))
+                .map((token, fact) -> KeyValue.pair(new TrafficKey(fact.project(), fact.environment()),
                         fact.statusCode() == null ? 0 : fact.statusCode()), Named.as("traffic-status"))
                 .groupByKey(Grouped.with("traffic-by-environment", TRAFFIC_KEYS, Serdes.Integer()))
                 .windowedBy(minutes)
@@ -129,6 +164,38 @@ public final class ProcessorTopology {
                     return KeyValue.pair(row.project() + '/' + row.environment() + '/' + row.minute(), row);
                 }, Named.as("traffic-row"))
                 .to(topics.traffic(), Produced.with(Serdes.String(), JsonSerde.of(TrafficRow.class)).withName("traffic-1m-out"));
+
+        // Every kind of transaction, by route; only the duration travels (the key holds the rest).
+        // One grouping feeds both windows: one repartition topic, the hour its own absolute count.
+        builder.addStateStore(RouteLimit.store(TRANSACTION_ROUTES, horizon, lateMargin));
+        KGroupedStream<RequestKey, Double> requests = transactions
+                .map((token, fact) -> KeyValue.pair(RequestKey.of(fact), fact.durationMs() == null ? NO_DURATION : fact.durationMs()),
+                        Named.as("request-key"))
+                .process(() -> new RouteLimit<RequestKey, Double>(TRANSACTION_ROUTES, routeLimits.routesPerDay(), routeLimits.collapsed()),
+                        Named.as("limit-request-routes"), TRANSACTION_ROUTES)
+                .groupByKey(Grouped.with("requests-by-route", REQUEST_KEYS, Serdes.Double()));
+        requests.windowedBy(minutes)
+                .aggregate(() -> RequestCounts.NONE, (key, durationMs, counts) -> counts.add(durationMs), Named.as("count-requests-1m"),
+                        Materialized.<RequestKey, RequestCounts>as(
+                                        WindowStores.timestamped(REQUESTS_1M, countsRetention, minute, formerRetention))
+                                .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
+                .toStream(Named.as("requests-1m-changes"))
+                .map((window, counts) -> {
+                    RequestRow row = RequestRow.of(window.key(), window.window().start(), counts, generation);
+                    return KeyValue.pair(row.topicKey(), row);
+                }, Named.as("requests-1m-row"))
+                .to(topics.requests1m(), Produced.with(Serdes.String(), JsonSerde.of(RequestRow.class)).withName("requests-1m-out"));
+        requests.windowedBy(hours)
+                .aggregate(() -> RequestCounts.NONE, (key, durationMs, counts) -> counts.add(durationMs), Named.as("count-requests-1h"),
+                        Materialized.<RequestKey, RequestCounts>as(
+                                        WindowStores.timestamped(REQUESTS_1H, hourlyRetention, hour, hourlyFormerRetention))
+                                .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
+                .toStream(Named.as("requests-1h-changes"))
+                .map((window, counts) -> {
+                    RequestHourRow row = RequestHourRow.of(window.key(), window.window().start(), counts, generation);
+                    return KeyValue.pair(row.topicKey(), row);
+                }, Named.as("requests-1h-row"))
+                .to(topics.requests1h(), Produced.with(Serdes.String(), JsonSerde.of(RequestHourRow.class)).withName("requests-1h-out"));
 
         KStream<String, ErrorFact> errors = firstSightings(builder, topics.errors(),
                 new ErrorParser(readFromJson), SEEN_ERRORS, topics.deadLetters(), horizon, lateMargin, deadLetters, filterMemory);
@@ -147,6 +214,22 @@ public final class ProcessorTopology {
                 }, Named.as("error-row"))
                 .to(topics.errors1m(), Produced.with(Serdes.String(), JsonSerde.of(ErrorRow.class)).withName("errors-1m-out"));
 
+        builder.addStateStore(RouteLimit.store(ERROR_ROUTES, horizon, lateMargin));
+        errors.map((token, fact) -> KeyValue.pair(ErrorRouteKey.of(fact), 1), Named.as("error-route-key"))
+                .process(() -> new RouteLimit<ErrorRouteKey, Integer>(ERROR_ROUTES, routeLimits.routesPerDay(), routeLimits.collapsed()),
+                        Named.as("limit-error-routes"), ERROR_ROUTES)
+                .groupByKey(Grouped.with("errors-by-route", ERROR_ROUTE_KEYS, Serdes.Integer()))
+                .windowedBy(hours)
+                .count(Named.as("count-errors-1h"), Materialized.<ErrorRouteKey, Long>as(
+                                WindowStores.timestamped(ERRORS_1H, hourlyRetention, hour, hourlyFormerRetention))
+                        .withKeySerde(ERROR_ROUTE_KEYS).withValueSerde(Serdes.Long()))
+                .toStream(Named.as("errors-1h-changes"))
+                .map((window, count) -> {
+                    ErrorHourRow row = ErrorHourRow.of(window.key(), window.window().start(), count, generation);
+                    return KeyValue.pair(row.topicKey(), row);
+                }, Named.as("errors-1h-row"))
+                .to(topics.errors1h(), Produced.with(Serdes.String(), JsonSerde.of(ErrorHourRow.class)).withName("errors-1h-out"));
+
         return builder.build();
     }
 
@@ -157,8 +240,11 @@ public final class ProcessorTopology {
      */
     public static Map<String, Duration> windowStoreRetentions(Duration horizon, Duration lateMargin) {
         Duration counts = countsRetention(horizon, lateMargin);
+        Duration hourly = hourlyRetention(horizon, lateMargin);
         Duration seen = FirstSighting.retention(horizon, lateMargin);
-        return Map.of(TRAFFIC_1M, counts, ERRORS_1M, counts, SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen);
+        Duration routes = RouteLimit.retention(horizon, lateMargin);
+        return Map.of(TRAFFIC_1M, counts, ERRORS_1M, counts, REQUESTS_1M, counts, REQUESTS_1H, hourly, ERRORS_1H, hourly,
+                SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes);
     }
 
     /** Kept for size + grace, what an open minute needs. */
@@ -171,14 +257,27 @@ public final class ProcessorTopology {
         return Duration.ofMinutes(1).plus(horizon);
     }
 
+    /** Kept for size + grace, what an open hour needs. */
+    private static Duration hourlyRetention(Duration horizon, Duration lateMargin) {
+        return Duration.ofHours(1).plus(horizon).plus(lateMargin);
+    }
+
+    /** Sets the hourly stores' segments: from the horizon only, so a changed margin keeps them (see {@link WindowStores}). */
+    private static Duration hourlyFormerRetention(Duration horizon) {
+        return Duration.ofHours(1).plus(horizon);
+    }
+
     /**
      * The most RocksDB instances each of the topology's stores holds in one task (a store's
      * segments), by store name: what sizing an instance's memory counts per partition it owns.
      */
     public static Map<String, Long> rocksDbInstancesAtMost(Duration horizon, Duration lateMargin) {
         long counts = WindowStores.segmentsAtMost(countsRetention(horizon, lateMargin), countsFormerRetention(horizon));
+        long hourly = WindowStores.segmentsAtMost(hourlyRetention(horizon, lateMargin), hourlyFormerRetention(horizon));
         long seen = WindowStores.segmentsAtMost(FirstSighting.retention(horizon, lateMargin), FirstSighting.formerRetention(horizon));
-        return Map.of(TRAFFIC_1M, counts, ERRORS_1M, counts, SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen);
+        long routes = WindowStores.segmentsAtMost(RouteLimit.retention(horizon, lateMargin), RouteLimit.formerRetention(horizon));
+        return Map.of(TRAFFIC_1M, counts, ERRORS_1M, counts, REQUESTS_1M, counts, REQUESTS_1H, hourly, ERRORS_1H, hourly,
+                SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes);
     }
 
     /** Raw records → parsed facts, unusable ones to the dead letters, each (project, event id) once. */

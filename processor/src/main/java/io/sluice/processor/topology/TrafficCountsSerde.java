@@ -35,17 +35,13 @@ final class TrafficCountsSerde {
                 counts.status4xx(), counts.status5xx(), counts.statusNone()};
         int size = 1;
         for (long value : values) {
-            size += varintSize(value);
+            size += Varints.size(value);
         }
         byte[] bytes = new byte[size];
         bytes[0] = BINARY;
         int at = 1;
         for (long value : values) {
-            while ((value & ~0x7FL) != 0) {
-                bytes[at++] = (byte) ((value & 0x7F) | 0x80);
-                value >>>= 7;
-            }
-            bytes[at++] = (byte) value;
+            at = Varints.write(bytes, at, value);
         }
         return bytes;
     }
@@ -57,34 +53,12 @@ final class TrafficCountsSerde {
         if (bytes.length == 0 || bytes[0] != BINARY) {
             throw new SerializationException("traffic counts from " + topic + " in an unknown format");
         }
+        Varints.Reader reader = new Varints.Reader(bytes, 1, "traffic counts from " + topic);
         long[] values = new long[COUNTS];
-        int at = 1;
         for (int i = 0; i < COUNTS; i++) {
-            long value = 0;
-            for (int shift = 0; ; shift += 7) {
-                if (at >= bytes.length || shift > 63) {
-                    throw new SerializationException("traffic counts from " + topic + " are cut short or malformed");
-                }
-                byte b = bytes[at++];
-                value |= (long) (b & 0x7F) << shift;
-                if (b >= 0) {
-                    break;
-                }
-            }
-            values[i] = value;
+            values[i] = reader.next();
         }
-        if (at != bytes.length) {
-            throw new SerializationException("traffic counts from " + topic + " have " + (bytes.length - at) + " bytes too many");
-        }
+        reader.end();
         return new TrafficCounts(values[0], values[1], values[2], values[3], values[4], values[5], values[6]);
-    }
-
-    private static int varintSize(long value) {
-        int size = 1;
-        while ((value & ~0x7FL) != 0) {
-            size++;
-            value >>>= 7;
-        }
-        return size;
     }
 }

@@ -83,7 +83,7 @@ public final class Replay {
             sources.add(tables.errors());
         }
         if (request.what().contains(ReplayRequest.What.AGGREGATES)) {
-            sources.addAll(tables.perMinute());
+            sources.addAll(tables.aggregates());
         }
         listener.started(request);
         List<TableSummary> summaries = new ArrayList<>();
@@ -109,7 +109,7 @@ public final class Replay {
             start.forEach(consumer::seek);
             long total = partitions.stream().mapToLong(p -> end.get(p) - start.get(p)).sum();
 
-            // Per-minute topics hold every update of a row until compaction: keep the highest version
+            // Aggregate topics hold every update of a row until compaction: keep the highest version
             // per key, as ReplacingMergeTree(version) does, not the last in topic order. After a
             // recompute both generations' processors write the same keys, and the older one (still
             // serving live traffic) can write a lower version after the newer one.
@@ -127,7 +127,7 @@ public final class Replay {
                     if (row == null) {
                         continue;
                     }
-                    if (source.perMinute()) {
+                    if (source.aggregate()) {
                         Versioned candidate = new Versioned(row.path("version").asLong(), new RowInserter.Row(
                                 record.key(), record.value(), record.topic() + "/" + record.partition() + "@" + record.offset()));
                         // Ties: the later wins, as ClickHouse keeps the last inserted of equal versions.
@@ -168,11 +168,11 @@ public final class Replay {
         return new TableSummary(source.table(), read, resent, Math.max(0, resent - refused - (after - before)), refused);
     }
 
-    /** History topics: from the first record of {@code from - horizon} (an event may arrive that late); per-minute topics: from the start. */
+    /** History topics: from the first record of {@code from - horizon} (an event may arrive that late); aggregate topics: from the start. */
     private Map<TopicPartition, Long> startOffsets(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
                                                    SinkTables.Table source, ReplayRequest request) {
         Map<TopicPartition, Long> beginning = consumer.beginningOffsets(partitions);
-        if (source.perMinute()) {
+        if (source.aggregate()) {
             return beginning;
         }
         long searchFrom = request.from().minus(horizon).minusSeconds(60).toEpochMilli();
@@ -214,14 +214,15 @@ public final class Replay {
             if (request.project() != null && !request.project().equals(row.path("project").asText())) {
                 return null;
             }
-            long millis = source.perMinute() ? row.path("minute").asLong() * 1000 : row.path("timestamp").asLong();
+            long time = row.path(source.timeColumn()).asLong();
+            long millis = source.aggregate() ? time * 1000 : time;
             return millis >= request.from().toEpochMilli() && millis < request.to().toEpochMilli() ? row : null;
         } catch (IOException e) {
             return null;
         }
     }
 
-    /** A per-minute row and its {@code version} column (unsigned in ClickHouse; below 2^63 as Sluice writes it). */
+    /** An aggregate row and its {@code version} column (unsigned in ClickHouse; below 2^63 as Sluice writes it). */
     private record Versioned(long version, RowInserter.Row row) {
     }
 
@@ -246,7 +247,7 @@ public final class Replay {
     }
 
     private long rowsInRange(SinkTables.Table source, ReplayRequest request) {
-        String time = source.perMinute() ? "minute" : "timestamp";
+        String time = source.timeColumn();
         String sql = "SELECT count() AS row_count FROM " + source.table() + " FINAL WHERE " + time
                 + " >= fromUnixTimestamp64Milli(" + request.from().toEpochMilli() + ") AND " + time
                 + " < fromUnixTimestamp64Milli(" + request.to().toEpochMilli() + ")"

@@ -1,0 +1,61 @@
+package io.sluice.processor.rows;
+
+import java.util.Arrays;
+
+import io.sluice.events.DurationBuckets;
+
+/**
+ * Requests of one key and minute (or hour) with their durations: how many, how many had a
+ * duration ({@code timed}), the durations' sum in microseconds (an integer, so the sum is the
+ * same whatever the order of the additions) and their histogram ({@link DurationBuckets}).
+ * Immutable; {@link #add} returns a new one.
+ */
+public record RequestCounts(long requests, long timed, long durationSumMicros, long[] durationBuckets) {
+    public static final RequestCounts NONE = new RequestCounts(0, 0, 0, new long[DurationBuckets.COUNT]);
+    /**
+     * The most one request adds to the sum: 30 days. A client sets both timestamps, so a hostile one
+     * could send a duration of 10^300 ms; capped, and the sum saturating, no row's sum ever wraps
+     * negative, and the sum stays independent of the order of the additions.
+     */
+    static final long MAX_DURATION_MICROS = 30L * 24 * 3600 * 1_000_000;
+
+    public RequestCounts {
+        if (durationBuckets.length != DurationBuckets.COUNT) {
+            throw new IllegalArgumentException("a histogram has " + DurationBuckets.COUNT + " buckets, not " + durationBuckets.length);
+        }
+    }
+
+    /** @param durationMs the request's duration, negative for none */
+    public RequestCounts add(double durationMs) {
+        if (!(durationMs >= 0)) {
+            return new RequestCounts(requests + 1, timed, durationSumMicros, durationBuckets);
+        }
+        long[] buckets = durationBuckets.clone();
+        buckets[DurationBuckets.of(durationMs)]++;
+        long micros = Math.min(MAX_DURATION_MICROS, Math.round(durationMs * 1000));
+        long sum = durationSumMicros > Long.MAX_VALUE - micros ? Long.MAX_VALUE : durationSumMicros + micros;
+        return new RequestCounts(requests + 1, timed + 1, sum, buckets);
+    }
+
+    @Override
+    public long[] durationBuckets() {
+        return durationBuckets.clone();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof RequestCounts that && requests == that.requests && timed == that.timed
+                && durationSumMicros == that.durationSumMicros && Arrays.equals(durationBuckets, that.durationBuckets);
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(requests) * 31 + Arrays.hashCode(durationBuckets);
+    }
+
+    @Override
+    public String toString() {
+        return "RequestCounts[requests=" + requests + ", timed=" + timed + ", durationSumMicros=" + durationSumMicros
+                + ", durationBuckets=" + Arrays.toString(durationBuckets) + "]";
+    }
+}

@@ -1,0 +1,61 @@
+package io.sluice.processor.topology;
+
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+
+import io.sluice.events.DurationBuckets;
+import io.sluice.processor.rows.RequestCounts;
+
+/**
+ * The request window stores' values, compact: a format byte ({@link #BINARY}), then requests,
+ * timed, the durations' sum in microseconds and the {@link DurationBuckets#COUNT} buckets as
+ * varints: an empty bucket takes one byte, a minute's counts some 45–60 bytes in all.
+ */
+final class RequestCountsSerde {
+    static final byte BINARY = 1;
+
+    private RequestCountsSerde() {
+    }
+
+    static Serde<RequestCounts> create() {
+        Serializer<RequestCounts> serializer = (topic, counts) -> counts == null ? null : write(counts);
+        Deserializer<RequestCounts> deserializer = (topic, bytes) -> bytes == null ? null : read(topic, bytes);
+        return Serdes.serdeFrom(serializer, deserializer);
+    }
+
+    static byte[] write(RequestCounts counts) {
+        long[] buckets = counts.durationBuckets();
+        int size = 1 + Varints.size(counts.requests()) + Varints.size(counts.timed()) + Varints.size(counts.durationSumMicros());
+        for (long bucket : buckets) {
+            size += Varints.size(bucket);
+        }
+        byte[] bytes = new byte[size];
+        bytes[0] = BINARY;
+        int at = Varints.write(bytes, 1, counts.requests());
+        at = Varints.write(bytes, at, counts.timed());
+        at = Varints.write(bytes, at, counts.durationSumMicros());
+        for (long bucket : buckets) {
+            at = Varints.write(bytes, at, bucket);
+        }
+        return bytes;
+    }
+
+    static RequestCounts read(String topic, byte[] bytes) {
+        if (bytes.length == 0 || bytes[0] != BINARY) {
+            throw new SerializationException("request counts from " + topic + " in an unknown format");
+        }
+        Varints.Reader reader = new Varints.Reader(bytes, 1, "request counts from " + topic);
+        long requests = reader.next();
+        long timed = reader.next();
+        long sumMicros = reader.next();
+        long[] buckets = new long[DurationBuckets.COUNT];
+        for (int i = 0; i < buckets.length; i++) {
+            buckets[i] = reader.next();
+        }
+        reader.end();
+        return new RequestCounts(requests, timed, sumMicros, buckets);
+    }
+}

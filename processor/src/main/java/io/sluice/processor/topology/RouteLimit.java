@@ -1,0 +1,89 @@
+package io.sluice.processor.topology;
+
+import java.time.Duration;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.WindowStore;
+
+import io.sluice.processor.rows.RoutedKey;
+
+/**
+ * The per-project route limit: of the routes a project's events bring in one event-time day (UTC),
+ * the first {@code routesPerDay} this task meets are counted under their name, every later one
+ * under {@link RoutedKey#OTHER_ROUTE}, so a tenant sending random paths adds at most that many
+ * series a day to the aggregates. Runs in the task that reads the raw partition, after first
+ * sighting: the decisions follow the partition's order, so a recompute from the same topic makes
+ * the same ones, and the store is restored with the rest of the task's state. Each task (raw
+ * partition) keeps its own count, so a project's routes of a day are at most partitions × the
+ * limit in the aggregates (a project's events are spread over every partition: dividing the limit
+ * by the partitions would cut its common routes, which every partition meets, to a fraction).
+ *
+ * <p>A window store of one-day windows holds, per (project, day), the admitted routes and their
+ * count; whole days older than the retention are dropped as event time moves on.
+ */
+final class RouteLimit<K extends RoutedKey<K>, V> implements Processor<K, V, K, V> {
+    static final Duration DAY = Duration.ofDays(1);
+    private static final Long ADMITTED = 1L;
+
+    private final String storeName;
+    private final int routesPerDay;
+    private final RouteLimits.Collapsed collapsed;
+    private WindowStore<String, Long> routes;
+    private ProcessorContext<K, V> context;
+
+    RouteLimit(String storeName, int routesPerDay, RouteLimits.Collapsed collapsed) {
+        this.storeName = storeName;
+        this.routesPerDay = routesPerDay;
+        this.collapsed = collapsed;
+    }
+
+    static StoreBuilder<WindowStore<String, Long>> store(String name, Duration horizon, Duration lateMargin) {
+        return Stores.windowStoreBuilder(
+                WindowStores.plain(name, retention(horizon, lateMargin), DAY, formerRetention(horizon)),
+                Serdes.String(), Serdes.Long());
+    }
+
+    /** A day stays open as long as an event may still land in it: a day, the horizon and the late margin. */
+    static Duration retention(Duration horizon, Duration lateMargin) {
+        return DAY.plus(horizon).plus(lateMargin);
+    }
+
+    /** Sets the segments: from the horizon only, so a changed late margin keeps them (see {@link WindowStores}). */
+    static Duration formerRetention(Duration horizon) {
+        return DAY.plus(horizon);
+    }
+
+    @Override
+    public void init(ProcessorContext<K, V> context) {
+        this.context = context;
+        this.routes = context.getStateStore(storeName);
+    }
+
+    @Override
+    public void process(Record<K, V> record) {
+        K key = record.key();
+        long day = Math.floorDiv(record.timestamp(), DAY.toMillis()) * DAY.toMillis();
+        // A project token has no NUL: the count's key never equals a route's key.
+        String routeKey = key.project() + '\0' + key.route();
+        if (routes.fetch(routeKey, day) != null) {
+            context.forward(record);
+            return;
+        }
+        String countKey = '\0' + key.project();
+        Long admitted = routes.fetch(countKey, day);
+        long count = admitted == null ? 0 : admitted;
+        if (count < routesPerDay) {
+            routes.put(routeKey, ADMITTED, day);
+            routes.put(countKey, count + 1, day);
+            context.forward(record);
+            return;
+        }
+        collapsed.add();
+        context.forward(record.withKey(key.withRoute(RoutedKey.OTHER_ROUTE)));
+    }
+}
