@@ -5,6 +5,7 @@ import static io.sluice.cli.KubernetesManifests.selects;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
@@ -103,7 +104,7 @@ class KubernetesManifestsTest {
             }
             assertEquals(files, Set.copyOf(manifests.resources()), "files of " + manifests.directory() + " vs its kustomization");
         }
-        assertEquals(Map.of("ConfigMap", 1L, "Secret", 1L, "Service", 2L, "Deployment", 1L, "StatefulSet", 1L, "Job", 1L,
+        assertEquals(Map.of("ConfigMap", 1L, "Secret", 2L, "Service", 2L, "Deployment", 1L, "StatefulSet", 1L, "Job", 1L,
                         "HorizontalPodAutoscaler", 1L, "PodDisruptionBudget", 2L, "NetworkPolicy", 2L),
                 base.objects().stream().collect(Collectors.groupingBy(object -> object.getKind(), Collectors.counting())));
     }
@@ -309,7 +310,11 @@ class KubernetesManifestsTest {
     @Test
     void theServersStartWithTheSettingsTheyAreDeployedWith() {
         Map<String, PodTemplateSpec> servers = base.servers();
-        GatewayConfig.from(new Settings(deployedSettings(onlyContainer(servers.get("Deployment/sluice-gateway")))));
+        Map<String, String> gateway = deployedSettings(onlyContainer(servers.get("Deployment/sluice-gateway")));
+        // With the Secret's placeholder partition key the gateway refuses to start; with one the operator made, it starts.
+        assertThrows(IllegalArgumentException.class, () -> GatewayConfig.from(new Settings(gateway)));
+        gateway.put("SLUICE_PARTITION_KEY", "c2VjcmV0IG9mIHRoZSBvcGVyYXRvcidzIG93bg==");
+        GatewayConfig.from(new Settings(gateway));
         ProcessorConfig processor = ProcessorConfig.from(new Settings(deployedSettings(onlyContainer(servers.get("StatefulSet/sluice-processor")))));
         assertEquals(Path.of("/var/lib/sluice/streams"), processor.stateDir());
     }
@@ -408,6 +413,9 @@ class KubernetesManifestsTest {
         for (EnvVar var : container.getEnv()) {
             if (var.getValue() != null) {
                 values.put(var.getName(), var.getValue());
+            } else if (var.getValueFrom() != null && var.getValueFrom().getSecretKeyRef() != null) {
+                values.put(var.getName(), base.named(Secret.class, var.getValueFrom().getSecretKeyRef().getName()).getStringData()
+                        .get(var.getValueFrom().getSecretKeyRef().getKey()));
             }
         }
         return values;

@@ -79,12 +79,16 @@ public final class Gateway implements AutoCloseable {
     }
 
     public static Gateway start(GatewayConfig config) throws InterruptedException {
+        if (config.partitions().usesDevelopmentKey()) {
+            LOG.warn("SLUICE_PARTITION_KEY is not set: partitions are picked with the public development key (allowed "
+                    + "on a loopback address only); behind a proxy on this host, set a secret one");
+        }
         TopicSetup.ensureTopics(config.kafka());
         ProjectRegistry registry = new ProjectRegistry(config.kafka());
         KafkaReachability kafka = new KafkaReachability(config.kafka());
         var producer = EventPublisher.durableProducer(config.kafka(), config.publishTimeout(),
                 config.producerLinger(), config.maxDecompressedBytes());
-        EventPublisher publisher = new EventPublisher(producer, config.kafka().topics());
+        EventPublisher publisher = new EventPublisher(producer, config.kafka().topics(), config.partitions());
         Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());
         Gateway gateway = new Gateway(config, registry, kafka, publisher, outcomes);
         gateway.metrics.prometheus().bindKafka(producer); // kafka_producer_*: batching, retries, request latency

@@ -32,11 +32,13 @@ public final class EventPublisher implements AutoCloseable {
 
     private final Producer<byte[], byte[]> producer;
     private final Topics topics;
+    private final PartitionChooser partitions;
     private final java.util.Map<String, Integer> partitionCounts = new java.util.concurrent.ConcurrentHashMap<>();
 
-    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics) {
+    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics, PartitionChooser partitions) {
         this.producer = producer;
         this.topics = topics;
+        this.partitions = partitions;
     }
 
     /** Largest batch.size an operator may give the gateway's producer (its buffer holds 32 of them). */
@@ -117,7 +119,7 @@ public final class EventPublisher implements AutoCloseable {
 
     public CompletableFuture<Void> publish(IngestRoute route, AcceptedEvent event, byte[] json, long receivedAtMillis) {
         String topic = route.endpoint() == Endpoint.TRANSACTION ? topics.transactions() : topics.errors();
-        int partition = PartitionChooser.partition(route.token(), event.eventId(), partitionCounts.get(topic));
+        int partition = partitions.partition(route.token(), event.eventId(), partitionCounts.get(topic));
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition, event.eventTimeMillis(),
                 route.token().getBytes(StandardCharsets.UTF_8), json);
         EventHeaders.put(record.headers(), EventHeaders.EVENT_ID, event.eventId());
