@@ -78,7 +78,8 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "In-flight bytes of envelopes whose only credential is their dsn header (read before they can be checked), apart from the tenants' budget.").atLeast(0);
 
     public static final Setting MAX_IN_FLIGHT_BYTES_PER_PROJECT = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_PROJECT", "0",
-            "In-flight bytes one project may hold (its keys are public in browsers); 0: a quarter of the total, at least the largest envelope and body.").atLeast(0);
+            "In-flight bytes one project may hold (its keys are public in browsers); 0: a quarter of the total, at least the largest envelope and body. "
+                    + "Never the last eighth of the total, kept for projects holding no more than what stays free.").atLeast(0);
     public static final Setting MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT = new Setting(
             "SLUICE_GATEWAY_MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT", "1048576",
             "What one client address may hold of that budget; also the largest envelope authenticated only by its dsn header (else 413).").atLeast(0);
