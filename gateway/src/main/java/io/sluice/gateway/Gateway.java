@@ -87,7 +87,8 @@ public final class Gateway implements AutoCloseable {
         ProjectRegistry registry = new ProjectRegistry(config.kafka());
         KafkaReachability kafka = new KafkaReachability(config.kafka());
         var producer = EventPublisher.durableProducer(config.kafka(), config.publishTimeout(),
-                config.producerLinger(), config.maxDecompressedBytes());
+                config.producerLinger(), config.maxDecompressedBytes(),
+                config.maxInFlightBytes() + config.maxUnauthenticatedInFlightBytes()); // what may be being published at once
         EventPublisher publisher = new EventPublisher(producer, config.kafka().topics(), config.partitions());
         Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());
         Gateway gateway = new Gateway(config, registry, kafka, publisher, outcomes);
