@@ -32,6 +32,7 @@ import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.ops.KafkaReachability;
 import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.gateway.publish.Outcomes;
+import io.sluice.gateway.publish.PublishHealth;
 import io.sluice.gateway.validate.BodyDecoder;
 import io.sluice.gateway.validate.EventValidator;
 import io.sluice.projects.ProjectRegistry;
@@ -49,6 +50,7 @@ public final class Gateway implements AutoCloseable {
     private final ProjectRegistry registry;
     private final KafkaReachability kafka;
     private final EventPublisher publisher;
+    private final PublishHealth publishing;
     private final Outcomes outcomes;
     private final GatewayMetrics metrics;
     private final AtomicBoolean draining;
@@ -59,15 +61,17 @@ public final class Gateway implements AutoCloseable {
     private AdminServer admin;
 
     private Gateway(GatewayConfig config, ProjectRegistry registry, KafkaReachability kafka, EventPublisher publisher,
-                    Outcomes outcomes) {
+                    PublishHealth publishing, Outcomes outcomes) {
         this.config = config;
         this.registry = registry;
         this.kafka = kafka;
         this.publisher = publisher;
+        this.publishing = publishing;
         this.outcomes = outcomes;
         this.metrics = new GatewayMetrics();
         metrics.countRegistrySkips(registry::skippedRecords);
         metrics.countOutcomeRowsDropped(outcomes::droppedRows);
+        metrics.watchPublishing(publishing::failing);
         this.draining = new AtomicBoolean();
         this.services = services(config, registry, publisher, outcomes, metrics, draining);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -89,9 +93,10 @@ public final class Gateway implements AutoCloseable {
         var producer = EventPublisher.durableProducer(config.kafka(), config.publishTimeout(),
                 config.producerLinger(), config.maxDecompressedBytes(),
                 config.maxInFlightBytes() + config.maxUnauthenticatedInFlightBytes()); // what may be being published at once
-        EventPublisher publisher = new EventPublisher(producer, config.kafka().topics(), config.partitions());
+        PublishHealth publishing = new PublishHealth(config.publishFailureWindow(), System::nanoTime);
+        EventPublisher publisher = new EventPublisher(producer, config.kafka().topics(), config.partitions(), publishing);
         Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());
-        Gateway gateway = new Gateway(config, registry, kafka, publisher, outcomes);
+        Gateway gateway = new Gateway(config, registry, kafka, publisher, publishing, outcomes);
         gateway.metrics.prometheus().bindKafka(producer); // kafka_producer_*: batching, retries, request latency
         try {
             if (!registry.awaitLoaded(config.readyTimeout())) {
@@ -174,6 +179,10 @@ public final class Gateway implements AutoCloseable {
         }
         if (!kafka.reachable()) {
             reasons.add("Kafka unreachable");
+        }
+        String publishFailing = publishing.failingReason();
+        if (publishFailing != null) {
+            reasons.add(publishFailing);
         }
         return reasons;
     }

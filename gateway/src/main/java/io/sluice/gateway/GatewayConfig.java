@@ -21,7 +21,8 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                             String tlsCertificate, String tlsKey, Duration producerLinger, Duration eventTimeHorizon,
                             Duration readyTimeout, int ioThreads, int maxEnvelopeBytes, int maxEnvelopeItems,
                             long maxUnauthenticatedInFlightBytes, long maxInFlightBytesPerProject,
-                            long maxUnauthenticatedInFlightBytesPerClient, PartitionChooser partitions) {
+                            long maxUnauthenticatedInFlightBytesPerClient, PartitionChooser partitions,
+                            Duration publishFailureWindow) {
     public static final Setting HOST = new Setting("SLUICE_GATEWAY_HOST", "127.0.0.1",
             "Address the gateway listens on (0.0.0.0 to accept from other machines).");
     public static final Setting PORT = new Setting("SLUICE_GATEWAY_PORT", "8080", "Port of the ingest API.").between(0, 65535);
@@ -88,13 +89,16 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "Secret shared by all gateways, keying the hash that picks an event's partition (so clients cannot aim ids at one partition); at least "
                     + PartitionChooser.MIN_KEY_BYTES + " bytes, e.g. openssl rand -base64 32. Empty: a public development key, allowed only when SLUICE_GATEWAY_HOST is a loopback address. Changing it counts some retries twice.");
 
+    public static final Setting PUBLISH_FAILURE_WINDOW = new Setting("SLUICE_GATEWAY_PUBLISH_FAILURE_WINDOW", "10s",
+            "/readyz fails (and sluice_gateway_publish_failing is 1) while, within this long, at least 5 publishes failed and none succeeded; 0s: /readyz ignores publishes (the gauge too).");
+
     public static final List<Setting> SETTINGS = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, MAX_BODY_BYTES,
             MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_CLIENT, TRUSTED_PROXIES,
             IDLE_TIMEOUT, RECEIVE_TIMEOUT,
             PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, QUOTA_SHARE, OUTCOMES_INTERVAL, AUTH_FAILURES_PER_MINUTE,
             AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, READY_TIMEOUT, IO_THREADS, MAX_ENVELOPE_BYTES,
             MAX_ENVELOPE_ITEMS, MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_PROJECT,
-            MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT, PARTITION_KEY);
+            MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT, PARTITION_KEY, PUBLISH_FAILURE_WINDOW);
 
     public static GatewayConfig from(Settings settings) {
         return new GatewayConfig(settings.get(HOST), settings.getInt(PORT), settings.get(ADMIN_HOST),
@@ -111,7 +115,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                 settings.getDuration(READY_TIMEOUT), settings.getInt(IO_THREADS), settings.getInt(MAX_ENVELOPE_BYTES),
                 settings.getInt(MAX_ENVELOPE_ITEMS), settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES), perProject(settings),
                 settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT),
-                new PartitionChooser(partitionKey(settings)));
+                new PartitionChooser(partitionKey(settings)), settings.getDuration(PUBLISH_FAILURE_WINDOW));
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.Counter;
@@ -45,6 +46,7 @@ public final class GatewayMetrics implements AutoCloseable {
     private final AtomicLong openConnections = new AtomicLong();
     private volatile LongSupplier registrySkips = () -> 0;
     private volatile LongSupplier outcomeRowsDropped = () -> 0;
+    private volatile BooleanSupplier publishFailing = () -> false;
 
     public GatewayMetrics() {
         Gauge.builder("sluice.gateway.in.flight.requests", inFlightRequests, AtomicLong::get)
@@ -60,6 +62,9 @@ public final class GatewayMetrics implements AutoCloseable {
                 .description("Malformed project registry records skipped.").register(registry);
         FunctionCounter.builder("sluice.gateway.outcome.rows.dropped", this, metrics -> metrics.outcomeRowsDropped.getAsLong())
                 .description("Outcome count rows dropped unpublished (Kafka down too long).").register(registry);
+        Gauge.builder("sluice.gateway.publish.failing", this, metrics -> metrics.publishFailing.getAsBoolean() ? 1 : 0)
+                .description("1 while this gateway's publishes to Kafka fail: a run of failures and no success (see /readyz).")
+                .register(registry);
     }
 
     /** One answered request: its endpoint ({@code transaction}, {@code project} or {@code other}) and status. */
@@ -104,6 +109,11 @@ public final class GatewayMetrics implements AutoCloseable {
     /** Where the count of malformed registry records skipped comes from. */
     public void countRegistrySkips(LongSupplier skipped) {
         this.registrySkips = skipped;
+    }
+
+    /** Where {@code sluice_gateway_publish_failing} comes from: whether this gateway's publishes fail now (see /readyz). */
+    public void watchPublishing(BooleanSupplier failing) {
+        this.publishFailing = failing;
     }
 
     /** Where the count of outcome rows dropped before Kafka acknowledged them comes from. */

@@ -33,12 +33,15 @@ public final class EventPublisher implements AutoCloseable {
     private final Producer<byte[], byte[]> producer;
     private final Topics topics;
     private final PartitionChooser partitions;
+    private final PublishHealth health;
     private final java.util.Map<String, Integer> partitionCounts = new java.util.concurrent.ConcurrentHashMap<>();
 
-    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics, PartitionChooser partitions) {
+    /** @param health told of every publish's result (readiness reads it) */
+    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics, PartitionChooser partitions, PublishHealth health) {
         this.producer = producer;
         this.topics = topics;
         this.partitions = partitions;
+        this.health = health;
     }
 
     /** Largest batch.size an operator may give the gateway's producer (its buffer holds a few per partition). */
@@ -168,12 +171,15 @@ public final class EventPublisher implements AutoCloseable {
         try {
             producer.send(record, (metadata, error) -> {
                 if (error == null) {
+                    health.succeeded();
                     acknowledged.complete(null);
                 } else {
+                    health.failed(error);
                     acknowledged.completeExceptionally(error);
                 }
             });
         } catch (RuntimeException e) {
+            health.failed(e);
             acknowledged.completeExceptionally(e);
         }
         return acknowledged;
