@@ -156,7 +156,7 @@ final class SentryIngest {
                 }
                 Reading reading = new Reading(project, key, origin, receivedAt, envelope.items(),
                         eventId(envelope.headerText("event_id")));
-                return readItems(reading, 0, loop);
+                return readItems(reading, loop);
             }
         } catch (Rejection refused) {
             return CompletableFuture.completedFuture(refuse(token, key, origin, refused));
@@ -169,45 +169,39 @@ final class SentryIngest {
     }
 
     /**
-     * Reads the envelope's items from {@code from} on, a slice per event-loop task (then queues
-     * the rest behind the loop's other work), and publishes once all are read. Each event item
-     * takes its event of the quota before its payload is parsed: an item over quota costs no
-     * parse. Never fails: every refusal is an answer.
+     * Reads the envelope's items, a slice per event-loop task ({@link Slices}), and publishes once
+     * all are read. Each event item takes its event of the quota before its payload is parsed: an
+     * item over quota costs no parse. Never fails: every refusal is an answer.
      */
-    private CompletableFuture<Answer> readItems(Reading reading, int from, Executor loop) {
-        try {
-            long parsed = 0;
-            for (int i = from; i < reading.items.size(); i++) {
-                Envelope.Item item = reading.items.get(i);
-                if (parsed > 0 && isEvent(item.type()) && parsed + item.length() > SLICE_BYTES) {
-                    int next = i;
-                    CompletableFuture<Answer> rest = new CompletableFuture<>();
-                    loop.execute(() -> readItems(reading, next, loop).whenComplete((answer, error) -> rest.complete(answer)));
-                    return rest;
-                }
-                parsed += read(reading, item);
-            }
-            return publish(reading.project, reading.key, reading.origin, reading.routed, reading.counted, reading.overQuota,
-                    reading.limited, reading.receivedAt, loop);
-        } catch (Rejection refused) {
-            return CompletableFuture.completedFuture(refuse(reading.project.token(), reading.key, reading.origin, refused));
-        } catch (RuntimeException unexpected) {
-            LOG.warn("unexpected failure reading a Sentry request of project {}", reading.project.token(), unexpected);
-            Rejection refused = new Rejection(Outcome.BAD_REQUEST, "the request could not be read");
-            return CompletableFuture.completedFuture(
-                    new Answer(refuse(reading.project.token(), reading.key, reading.origin, refused).response(), false));
-        }
+    private CompletableFuture<Answer> readItems(Reading reading, Executor loop) {
+        return Slices.inSlices(reading.items, item -> isEvent(item.type()) ? item.length() : 0, SLICE_BYTES,
+                        item -> read(reading, item), loop)
+                .handle((read, error) -> error)
+                .thenCompose(error -> {
+                    if (error == null) {
+                        return publish(reading.project, reading.key, reading.origin, reading.routed, reading.counted,
+                                reading.overQuota, reading.limited, reading.receivedAt, loop);
+                    }
+                    String token = reading.project.token();
+                    if (error instanceof Rejection refused) {
+                        return CompletableFuture.completedFuture(refuse(token, reading.key, reading.origin, refused));
+                    }
+                    LOG.warn("unexpected failure reading a Sentry request of project {}", token, error);
+                    Rejection refused = new Rejection(Outcome.BAD_REQUEST, "the request could not be read");
+                    return CompletableFuture.completedFuture(
+                            new Answer(refuse(token, reading.key, reading.origin, refused).response(), false));
+                });
     }
 
-    /** Reads one item into {@code reading}; the bytes of event payload it parsed. */
-    private long read(Reading reading, Envelope.Item item) {
+    /** Reads one item into {@code reading}. */
+    private void read(Reading reading, Envelope.Item item) {
         if (item.type().equals("client_report")) {
             ClientReports.discards(item).forEach((outcome, quantity) -> reading.counted.merge(outcome, quantity, Long::sum));
-            return 0;
+            return;
         }
         if (!isEvent(item.type())) {
             reading.counted.merge(ItemTypes.unsupported(item.type()), 1L, Long::sum);
-            return 0;
+            return;
         }
         Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
         Rejection refused = services.gate().takeQuota(reading.project, endpoint, reading.headTokenLeft);
@@ -215,7 +209,7 @@ final class SentryIngest {
         if (refused != null) {
             reading.overQuota++;
             reading.limited = merge(reading.limited, refused);
-            return 0;
+            return;
         }
         byte[] json = item.payload();
         EventFields fields = single(EventFields.scan(json));
@@ -223,7 +217,6 @@ final class SentryIngest {
             json = fields.withEventId(json, reading.envelopeId);
         }
         reading.routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, reading.receivedAt), json));
-        return item.length();
     }
 
     /**
@@ -241,7 +234,7 @@ final class SentryIngest {
         int overQuotaItems = overQuota;
         Rejection rateLimits = limited;
         long produceStart = System.nanoTime();
-        return send(token, routed, 0, acks, receivedAt, loop).thenCompose(allSent ->
+        return send(token, routed, acks, receivedAt, loop).thenCompose(allSent ->
                 CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))).handle((ignored, error) -> {
             services.metrics().produced(produceStart);
             if (error != null) {
@@ -270,24 +263,13 @@ final class SentryIngest {
     }
 
     /**
-     * Hands the items from {@code from} on to the producer (which copies and compresses each on
-     * this thread), a slice per event-loop task as they were read; completes once all were handed.
+     * Hands the items to the producer (which copies and compresses each on this thread), a slice
+     * per event-loop task as they were read; completes once all were handed.
      */
-    private CompletableFuture<Void> send(String token, List<Routed> routed, int from, List<CompletableFuture<Void>> acks,
-                                         long receivedAt, Executor loop) {
-        long sent = 0;
-        for (int i = from; i < routed.size(); i++) {
-            Routed item = routed.get(i);
-            if (sent > 0 && sent + item.json().length > SLICE_BYTES) {
-                int next = i;
-                CompletableFuture<Void> rest = new CompletableFuture<>();
-                loop.execute(() -> send(token, routed, next, acks, receivedAt, loop).whenComplete((done, error) -> rest.complete(null)));
-                return rest;
-            }
-            acks.add(services.publisher().publish(new IngestRoute(token, item.endpoint()), item.event(), item.json(), receivedAt));
-            sent += item.json().length;
-        }
-        return CompletableFuture.completedFuture(null);
+    private CompletableFuture<Void> send(String token, List<Routed> routed, List<CompletableFuture<Void>> acks, long receivedAt,
+                                         Executor loop) {
+        return Slices.inSlices(routed, item -> item.json().length, SLICE_BYTES, item -> acks.add(services.publisher()
+                .publish(new IngestRoute(token, item.endpoint()), item.event(), item.json(), receivedAt)), loop);
     }
 
     /** Both categories' limits in one header value, the later wait for the Retry-After. */
