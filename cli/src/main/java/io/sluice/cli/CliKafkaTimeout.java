@@ -11,9 +11,9 @@ import io.sluice.config.Settings;
  * naming the bootstrap servers: an operator in an incident gets a prompt error, not a minute's
  * silence. Servers keep Kafka's own timeouts and retry.
  */
-final class CliKafkaTimeout {
+public final class CliKafkaTimeout {
     static final Setting SETTING = new Setting("SLUICE_CLI_KAFKA_TIMEOUT", "15s",
-            "How long `./sluice projects` and `./sluice replay` wait for each answer from Kafka before they fail "
+            "How long `./sluice projects`, `./sluice replay` and `./sluice dead-letters` wait for each answer from Kafka before they fail "
                     + "(exit code 1, naming the bootstrap servers): with Kafka unreachable they fail after about this long.");
     static final List<Setting> SETTINGS = List.of(SETTING);
 
@@ -23,7 +23,7 @@ final class CliKafkaTimeout {
     }
 
     /** @throws IllegalArgumentException when the setting is not a duration of at least 1 s */
-    static Duration from(Settings settings) {
+    public static Duration from(Settings settings) {
         Duration timeout = settings.getDuration(SETTING);
         if (timeout.compareTo(SHORTEST) < 0) {
             throw new IllegalArgumentException(SETTING.name() + "=" + settings.get(SETTING) + " is shorter than 1s: "

@@ -7,17 +7,17 @@ import io.sluice.config.Settings;
 import io.sluice.sink.ClickHouseSettings;
 
 /** The environment's settings with what a command line overrides: {@code --clickhouse-url}, {@code --bootstrap-server}. */
-final class CommandLineSettings {
+public final class CommandLineSettings {
     private CommandLineSettings() {
     }
 
     /** @param url {@code --clickhouse-url}, null when not given */
-    static ClickHouseSettings clickHouse(Settings settings, String url) {
+    public static ClickHouseSettings clickHouse(Settings settings, String url) {
         return ClickHouseSettings.from(override(settings, url, ClickHouseSettings.URL.name()));
     }
 
     /** @param bootstrapServers {@code --bootstrap-server}, null when not given */
-    static KafkaSettings kafka(Settings settings, String bootstrapServers) {
+    public static KafkaSettings kafka(Settings settings, String bootstrapServers) {
         return KafkaSettings.from(override(settings, bootstrapServers, KafkaSettings.BOOTSTRAP_SERVERS.name()));
     }
 

@@ -24,6 +24,11 @@ public interface Extension {
         public List<Setting> settings() {
             return List.of();
         }
+
+        @Override
+        public String usage() {
+            return "";
+        }
     };
 
     /** By name: picocli commands ({@link CliCommand}s, {@link LongRunning} when they keep running). */
@@ -31,6 +36,9 @@ public interface Extension {
 
     /** Listed by {@code ./sluice config} after the gateway's and the processor's. */
     List<Setting> settings();
+
+    /** Its commands' lines in {@code ./sluice help}, in the layout of {@link Usage#TEXT}, each ending in a newline. */
+    String usage();
 
     /** Where {@code command} logs instead of stderr; null for stderr. */
     default Path logFile(String command, Settings settings) {

@@ -2,7 +2,6 @@ package io.sluice.cli;
 
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -25,10 +24,7 @@ import picocli.CommandLine.Parameters;
         "and fails when Kafka does not answer within $SLUICE_CLI_KAFKA_TIMEOUT."})
 final class ProjectsCli extends CliCommand {
     static final String ACTIONS = "create, list, show, rotate-key, revoke-key, rotate-dsn-key, revoke-dsn-key, "
-            + "set-dsn-origins, disable, enable, set-quota";
-
-    @Parameters(arity = "0..*", hidden = true)
-    private List<String> unknown = new ArrayList<>();
+            + "set-dsn-origins, disable, enable, set-quota, set-scrubbing, routes";
 
     /** {@code projects} with its actions. */
     static CommandLine create(Settings settings, PrintStream out) {
@@ -36,18 +32,22 @@ final class ProjectsCli extends CliCommand {
         CommandLine projects = new CommandLine(new ProjectsCli());
         for (Object action : List.of(new Create(registry), new ListAll(registry), new Show(registry), new RotateKey(registry),
                 new RevokeKey(registry), new RotateDsnKey(registry), new RevokeDsnKey(registry), new SetDsnOrigins(registry),
-                new Disable(registry, true), new Disable(registry, false), new SetQuota(registry))) {
+                new Disable(registry, true), new Disable(registry, false), new SetQuota(registry), new SetScrubbing(registry))) {
             CommandLine command = new CommandLine(action);
             // disable and enable share a class: the name is the one given here
             projects.addSubcommand(action instanceof Disable disable ? disable.name() : command.getCommandName(), command);
         }
+        CommandLine routes = new CommandLine(new RouteRulesCli());
+        for (Object action : List.of(new AddRouteRule(registry), new ListRouteRules(registry), new RemoveRouteRule(registry))) {
+            routes.addSubcommand(new CommandLine(action));
+        }
+        projects.addSubcommand("routes", routes);
         return projects;
     }
 
     @Override
     public Integer call() {
-        throw new UsageException(unknown.isEmpty() ? "projects needs an action: " + ACTIONS
-                : "unknown projects action '" + unknown.get(0) + "'");
+        throw new UsageException("projects needs an action: " + ACTIONS);
     }
 
     /** Opens the registry for one action. */
@@ -92,7 +92,7 @@ final class ProjectsCli extends CliCommand {
     @Command(name = "create", description = {"Create a project; prints its token and private key (shown once),",
             "its numeric id and its DSN for Sentry SDKs (from SLUICE_PUBLIC_URL)."})
     private static final class Create extends Action {
-        @Option(names = "--name", paramLabel = "NAME", description = "The project's name.")
+        @Option(names = "--name", required = true, paramLabel = "NAME", description = "The project's name.")
         String name;
         @Option(names = "--rate", paramLabel = "N", description = "Quota: events per second (default: no quota).")
         String rate;
@@ -132,7 +132,7 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "show", description = "One project: id, keys (ids, expiry), DSN keys, quota, state.")
     private static final class Show extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
         @Option(names = "--json", description = "Print a JSON object.")
         boolean json;
@@ -151,7 +151,7 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "rotate-key", description = "A new key; the old ones keep working for the grace period.")
     private static final class RotateKey extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
         @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "24h", description = "How long the old keys keep working (default ${DEFAULT-VALUE}).")
         String grace;
@@ -173,9 +173,9 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "revoke-key", description = "Remove a key at once.")
     private static final class RevokeKey extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
-        @Parameters(index = "1", arity = "0..1", paramLabel = "KEY_ID", description = "The key's id (projects show lists them).")
+        @Parameters(index = "1", arity = "1", paramLabel = "KEY_ID", description = "The key's id (projects show lists them).")
         String keyId;
 
         RevokeKey(Registry registry) {
@@ -195,7 +195,7 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "rotate-dsn-key", description = "A new DSN key; the old DSNs keep working for the grace period.")
     private static final class RotateDsnKey extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
         @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "24h", description = "How long the old DSN keys keep working (default ${DEFAULT-VALUE}).")
         String grace;
@@ -217,9 +217,9 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "revoke-dsn-key", description = "Remove a DSN key at once.")
     private static final class RevokeDsnKey extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
-        @Parameters(index = "1", arity = "0..1", paramLabel = "KEY_ID", description = "The DSN key's id (projects show lists them).")
+        @Parameters(index = "1", arity = "1", paramLabel = "KEY_ID", description = "The DSN key's id (projects show lists them).")
         String keyId;
 
         RevokeDsnKey(Registry registry) {
@@ -239,11 +239,11 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "set-dsn-origins", description = "Browser origins allowed to use that DSN key.")
     private static final class SetDsnOrigins extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
-        @Parameters(index = "1", arity = "0..1", paramLabel = "KEY_ID", description = "The DSN key's id.")
+        @Parameters(index = "1", arity = "1", paramLabel = "KEY_ID", description = "The DSN key's id.")
         String keyId;
-        @Option(names = "--origins", paramLabel = "ORIGIN,ORIGIN", description = "Such as https://a.example,https://b.example; \"\" for any origin.")
+        @Option(names = "--origins", required = true, paramLabel = "ORIGIN,ORIGIN", description = "Such as https://a.example,https://b.example; \"\" for any origin.")
         String origins;
 
         SetDsnOrigins(Registry registry) {
@@ -266,7 +266,7 @@ final class ProjectsCli extends CliCommand {
     @Command(description = "Refuse (disable) or accept again (enable) the project's events.")
     private static final class Disable extends Action {
         private final boolean disabled;
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
 
         Disable(Registry registry, boolean disabled) {
@@ -288,9 +288,9 @@ final class ProjectsCli extends CliCommand {
 
     @Command(name = "set-quota", description = "Set the project's quota, or one endpoint's.")
     private static final class SetQuota extends Action {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "TOKEN", description = "The project's token.")
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
         String token;
-        @Option(names = "--rate", paramLabel = "N", description = "Events per second.")
+        @Option(names = "--rate", required = true, paramLabel = "N", description = "Events per second.")
         String rate;
         @Option(names = "--burst", paramLabel = "M", description = "Events at once (default: the rate).")
         String burst;
@@ -309,6 +309,128 @@ final class ProjectsCli extends CliCommand {
             }
             Quota quota = ProjectsCommand.quota(rate, burst);
             use(projects -> projects.setQuota(project, endpoint, quota));
+            return 0;
+        }
+    }
+
+    /** {@code projects routes ACTION}: a project's route patterns (see {@link io.sluice.events.RouteRules}). */
+    @Command(name = "routes", description = {"A project's route patterns, tried in order before the built-in normalization:",
+            "* or {name} matches one path segment, ** (last only) the rest; the route is the pattern as written."})
+    private static final class RouteRulesCli extends CliCommand {
+        @Override
+        public Integer call() {
+            throw new UsageException("projects routes needs an action: add, list, remove");
+        }
+    }
+
+    /** What the route actions share: {@code --token}. */
+    private abstract static class RouteRuleAction extends Action {
+        @Option(names = "--token", required = true, paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+
+        RouteRuleAction(Registry registry) {
+            super(registry);
+        }
+
+        /** {@code --pattern}, checked before the registry is touched. */
+        static String pattern(String action, String pattern) {
+            if (pattern == null) {
+                throw new UsageException("projects routes " + action + " needs --pattern, such as --pattern '/shops/*/orders/*'");
+            }
+            try {
+                io.sluice.events.RouteRules.check(pattern);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            return pattern;
+        }
+    }
+
+    @Command(name = "add", description = "Add a route pattern, tried after the project's others.")
+    private static final class AddRouteRule extends RouteRuleAction {
+        @Option(names = "--pattern", required = true, paramLabel = "PATTERN", description = "Such as /shops/*/orders/* or /shops/{shop}/**.")
+        String pattern;
+
+        AddRouteRule(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("routes add", token);
+            String checked = pattern("add", pattern);
+            use(projects -> projects.addRouteRule(project, checked));
+            return 0;
+        }
+    }
+
+    @Command(name = "list", description = "The project's route patterns, in the order they are tried.")
+    private static final class ListRouteRules extends RouteRuleAction {
+        @Option(names = "--json", description = "Print a JSON array of the patterns.")
+        boolean json;
+
+        ListRouteRules(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("routes list", token);
+            use(projects -> projects.listRouteRules(project, json));
+            return 0;
+        }
+    }
+
+    @Command(name = "remove", description = "Remove a route pattern.")
+    private static final class RemoveRouteRule extends RouteRuleAction {
+        @Option(names = "--pattern", required = true, paramLabel = "PATTERN", description = "The pattern as listed.")
+        String pattern;
+
+        RemoveRouteRule(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("routes remove", token);
+            if (pattern == null) {
+                throw new UsageException("projects routes remove needs --pattern (projects routes list shows them)");
+            }
+            use(projects -> projects.removeRouteRule(project, pattern));
+            return 0;
+        }
+    }
+
+    @Command(name = "set-scrubbing", description = {"What the gateways scrub from the project's events before Kafka:",
+            "--off stores them as sent (secrets included), --on scrubs (the default);",
+            "--sensitive-fields adds field names to the defaults (\"\" for none)."})
+    private static final class SetScrubbing extends Action {
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Option(names = "--off", description = "Opt out: store events as sent, secrets included.")
+        boolean off;
+        @Option(names = "--on", description = "Scrub (the default).")
+        boolean on;
+        @Option(names = "--sensitive-fields", paramLabel = "NAME,NAME", description = "Field names scrubbed on top of the defaults, "
+                + "compared as they are (ignoring case, - and _, anywhere in a name); \"\" for none.")
+        String sensitiveFields;
+
+        SetScrubbing(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("set-scrubbing", token);
+            if (on && off) {
+                throw new UsageException("set-scrubbing takes --on or --off, not both");
+            }
+            if (!on && !off && sensitiveFields == null) {
+                throw new UsageException("set-scrubbing needs TOKEN and --on, --off or --sensitive-fields NAME,NAME");
+            }
+            Boolean disabled = on || off ? off : null;
+            List<String> names = sensitiveFields == null ? null : ProjectsCommand.sensitiveFields(sensitiveFields);
+            use(projects -> projects.setScrubbing(project, disabled, names));
             return 0;
         }
     }

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sluice.projects.DataScrubbing;
 import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 import io.sluice.projects.ProjectAdmin;
@@ -20,7 +21,7 @@ import io.sluice.projects.Quota;
 
 /**
  * {@code ./sluice projects ...}: create, list, show, rotate and revoke keys and DSN keys, set a DSN
- * key's origins, disable, enable, set quotas.
+ * key's origins, disable, enable, set quotas, set data scrubbing.
  */
 final class ProjectsCommand {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -56,6 +57,24 @@ final class ProjectsCommand {
         Project project = admin.setQuota(token, endpoint, quota);
         out.println("quota of " + project.name() + (endpoint == null ? "" : " (" + endpoint + ")") + ": "
                 + (endpoint == null ? project.quota() : project.endpointQuotas().get(endpoint)));
+    }
+
+    /**
+     * @param disabled        the opt-out, or null to keep it as it is
+     * @param sensitiveFields the project's extra names, or null to keep them
+     */
+    void setScrubbing(String token, Boolean disabled, List<String> sensitiveFields) {
+        DataScrubbing current = admin.get(token).dataScrubbing();
+        Project project = admin.setDataScrubbing(token, new DataScrubbing(disabled == null ? current.disabled() : disabled,
+                sensitiveFields == null ? current.sensitiveFields() : sensitiveFields));
+        out.println("data scrubbing of " + project.name() + " (" + project.token() + "): " + scrubbing(project.dataScrubbing()));
+    }
+
+    private static String scrubbing(DataScrubbing scrubbing) {
+        if (scrubbing.disabled()) {
+            return "off (events are stored as sent, secrets included)";
+        }
+        return "on (defaults" + (scrubbing.sensitiveFields().isEmpty() ? "" : " + " + String.join(", ", scrubbing.sensitiveFields())) + ")";
     }
 
     void show(String token, boolean json) {
@@ -129,6 +148,28 @@ final class ProjectsCommand {
                 + (origins.isEmpty() ? "any" : String.join(", ", origins)));
     }
 
+    void addRouteRule(String token, String pattern) {
+        Project project = admin.addRouteRule(token, pattern);
+        out.println("route rules of " + project.name() + " (" + project.token() + "): " + String.join("  ", project.routeRules().patterns()));
+    }
+
+    void removeRouteRule(String token, String pattern) {
+        Project project = admin.removeRouteRule(token, pattern);
+        out.println("route rules of " + project.name() + " (" + project.token() + "): "
+                + (project.routeRules().isEmpty() ? "none" : String.join("  ", project.routeRules().patterns())));
+    }
+
+    void listRouteRules(String token, boolean json) {
+        Project project = admin.get(token);
+        if (json) {
+            ArrayNode patterns = JSON.createArrayNode();
+            project.routeRules().patterns().forEach(patterns::add);
+            out.println(patterns);
+        } else {
+            project.routeRules().patterns().forEach(out::println);
+        }
+    }
+
     private String dsn(Project project, DsnKey key) {
         return publicUrl.dsn(key.publicKey(), project.numericId());
     }
@@ -149,6 +190,8 @@ final class ProjectsCommand {
         out.println("  created: " + project.createdAt());
         out.println("  quota:   " + (project.quota() == null ? "none" : project.quota()));
         project.endpointQuotas().forEach((endpoint, quota) -> out.println("  quota " + endpoint + ": " + quota));
+        project.routeRules().patterns().forEach(pattern -> out.println("  route rule: " + pattern));
+        out.println("  scrubbing: " + scrubbing(project.dataScrubbing()));
         for (ProjectKey key : project.keys()) {
             out.println("  key " + key.id() + (key.expiresAt() == null ? "" : "  expires " + key.expiresAt()));
         }
@@ -169,6 +212,11 @@ final class ProjectsCommand {
         }
         project.endpointQuotas().forEach((endpoint, quota) ->
                 node.with("endpoint_quotas").putObject(endpoint).put("rate", quota.ratePerSecond()).put("burst", quota.burst()));
+        ArrayNode routeRules = node.putArray("route_rules");
+        project.routeRules().patterns().forEach(routeRules::add);
+        ObjectNode scrubbing = node.putObject("data_scrubbing").put("disabled", project.dataScrubbing().disabled());
+        ArrayNode sensitiveFields = scrubbing.putArray("sensitive_fields");
+        project.dataScrubbing().sensitiveFields().forEach(sensitiveFields::add);
         ArrayNode keys = node.putArray("keys");
         project.keys().forEach(key -> {
             ObjectNode entry = keys.addObject().put("id", key.id());
@@ -210,6 +258,20 @@ final class ProjectsCommand {
             origins.add(trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed);
         }
         return origins;
+    }
+
+    /** {@code --sensitive-fields a,b}: field names, blanks dropped; "" is none. */
+    static List<String> sensitiveFields(String text) {
+        List<String> names = new ArrayList<>();
+        for (String name : text.split(",")) {
+            if (!name.isBlank()) {
+                names.add(name.strip());
+            }
+        }
+        if (names.size() > DataScrubbing.MAX_SENSITIVE_FIELDS) {
+            throw new UsageException("at most " + DataScrubbing.MAX_SENSITIVE_FIELDS + " sensitive field names, got " + names.size());
+        }
+        return names;
     }
 
     /** {@code --rate N [--burst M]}: the burst defaults to the rate. */

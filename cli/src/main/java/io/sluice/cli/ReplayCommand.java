@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
 final class ReplayCommand extends CliCommand {
     private final Settings settings;
     private final PrintStream out;
-    @Option(names = "--from", paramLabel = "ISO_TIME", description = "Start of the range, such as 2026-11-22T08:00:00Z.")
+    @Option(names = "--from", required = true, paramLabel = "ISO_TIME", description = "Start of the range, such as 2026-11-22T08:00:00Z.")
     private String from;
     @Option(names = "--to", paramLabel = "ISO_TIME", description = "End of the range (default: a minute from now).")
     private String to;

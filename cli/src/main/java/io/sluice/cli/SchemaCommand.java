@@ -1,8 +1,6 @@
 package io.sluice.cli;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.List;
 
 import io.sluice.config.Settings;
 import io.sluice.sink.ClickHouseClients;
@@ -10,14 +8,10 @@ import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SchemaMigrations;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code ./sluice schema apply}: creates or updates Sluice's ClickHouse tables. */
 @Command(name = "schema", description = "Sluice's ClickHouse tables.")
 final class SchemaCommand extends CliCommand {
-    @Parameters(arity = "0..*", hidden = true)
-    private List<String> unknown = new ArrayList<>();
-
     @Override
     public Integer call() {
         throw new UsageException("schema needs an action: apply");

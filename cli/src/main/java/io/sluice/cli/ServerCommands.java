@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.sluice.cli.deadletters.DeadLettersCommand;
+import io.sluice.cli.doctor.DoctorCommand;
 import io.sluice.config.Setting;
 import io.sluice.config.Settings;
 import io.sluice.gateway.GatewayConfig;
@@ -14,6 +16,7 @@ import io.sluice.gateway.GatewayMain;
 import io.sluice.processor.ProcessorMain;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,22 +30,27 @@ final class ServerCommands {
     private ServerCommands() {
     }
 
-    static Map<String, Object> create(Settings settings, PrintStream out, List<Setting> extraSettings) {
+    /** @param usage what {@code help} prints */
+    static Map<String, Object> create(Settings settings, PrintStream out, List<Setting> extraSettings, String usage) {
         Map<String, Object> commands = new LinkedHashMap<>();
         commands.put("projects", ProjectsCli.create(settings, out));
         commands.put("schema", new CommandLine(new SchemaCommand()).addSubcommand(new SchemaCommand.Apply(settings, out)));
         commands.put("replay", new ReplayCommand(settings, out));
+        commands.put("doctor", new DoctorCommand(settings, out));
+        commands.put("dead-letters", DeadLettersCommand.create(settings, out));
         commands.put("send-test-event", new SendTestEvent(settings, out));
         commands.put("stats", new Stats(settings, out));
         commands.put("gateway", new Gateway());
         commands.put("processor", new Processor());
         commands.put("config", new Config(out, extraSettings));
-        commands.put("help", new Help(out));
+        commands.put("completion", new Completion(out));
+        commands.put("help", new Help(out, usage));
         return commands;
     }
 
     /** {@code dev} or {@code bench} in the server image: says where to run it, whatever its arguments. */
-    @Command(description = "A developer command: run ./sluice in a source checkout.")
+    /** Hidden: the image's usage lists what the image runs. */
+    @Command(description = "A developer command: run ./sluice in a source checkout.", hidden = true)
     static final class DeveloperOnly extends CliCommand {
         private final String name;
         @Unmatched
@@ -97,19 +105,21 @@ final class ServerCommands {
     @Command(name = "help", description = "List every command, or show one command's help.")
     static final class Help extends CliCommand {
         private final PrintStream out;
+        private final String usage;
         @Spec
         private CommandSpec spec;
         @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "A command, such as: projects create.")
         private List<String> command = new ArrayList<>();
 
-        Help(PrintStream out) {
+        Help(PrintStream out, String usage) {
             this.out = out;
+            this.usage = usage;
         }
 
         @Override
         public Integer call() {
             if (command.isEmpty()) {
-                out.println(Usage.TEXT);
+                out.println(usage);
                 return 0;
             }
             CommandLine target = spec.parent().commandLine();
@@ -124,14 +134,33 @@ final class ServerCommands {
         }
     }
 
+    /** {@code completion}: picocli's bash (and zsh) completion script for every command and option. */
+    @Command(name = "completion", description = {"Print a bash completion script for ./sluice.",
+            "Load it with: source <(./sluice completion)"})
+    static final class Completion extends CliCommand {
+        private final PrintStream out;
+        @Spec
+        private CommandSpec spec;
+
+        Completion(PrintStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public Integer call() {
+            out.print(AutoComplete.bash("sluice", spec.root().commandLine()));
+            return 0;
+        }
+    }
+
     @Command(name = "send-test-event", description = {"Send one error and one transaction, confirm both reach ClickHouse.",
             "Exit code 0 when both arrived, 1 otherwise."})
     static final class SendTestEvent extends CliCommand {
         private final Settings settings;
         private final PrintStream out;
-        @Option(names = "--token", paramLabel = "TOKEN", description = "The project's token.")
+        @Option(names = "--token", required = true, paramLabel = "TOKEN", description = "The project's token.")
         private String token;
-        @Option(names = "--key", paramLabel = "KEY", description = "The project's private key.")
+        @Option(names = "--key", required = true, paramLabel = "KEY", description = "The project's private key.")
         private String key;
         @Option(names = "--url", paramLabel = "URL", description = "The gateway (default http://127.0.0.1:$SLUICE_GATEWAY_PORT).")
         private String url;
@@ -159,7 +188,7 @@ final class ServerCommands {
     static final class Stats extends CliCommand {
         private final Settings settings;
         private final PrintStream out;
-        @Option(names = "--project", paramLabel = "TOKEN", description = "The project's token.")
+        @Option(names = "--project", required = true, paramLabel = "TOKEN", description = "The project's token.")
         private String project;
         @Option(names = "--since", paramLabel = "DURATION", defaultValue = "1h", description = "How far back, such as 15m, 1h or 7d (default ${DEFAULT-VALUE}).")
         private String since;

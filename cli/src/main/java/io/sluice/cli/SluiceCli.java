@@ -16,13 +16,15 @@ import picocli.CommandLine.ParseResult;
 /**
  * {@code ./sluice}: the one command for running and operating Sluice, declared with picocli. Turns a
  * command's outcome into an exit code: 0 done, 1 failed (the message says why), 2 called wrongly
- * (unknown command or option, missing argument: the message, then the usage).
+ * (unknown command or option, missing argument: one line, with a suggestion for a typo).
  */
 public final class SluiceCli {
     private static final List<String> DEVELOPER_COMMANDS = List.of("dev", "bench");
+    private static final String USAGE_SECTION = "sluiceUsage";
 
     private final PrintStream err;
     private final CommandLine commandLine;
+    private final String usage;
 
     /** The server's commands only. */
     public SluiceCli(Settings settings, PrintStream out, PrintStream err) {
@@ -31,19 +33,28 @@ public final class SluiceCli {
 
     public SluiceCli(Settings settings, PrintStream out, PrintStream err, Extension extension) {
         this.err = err;
-        Map<String, Object> commands = new LinkedHashMap<>(ServerCommands.create(settings, out, extension.settings()));
+        this.usage = Usage.with(extension);
+        Map<String, Object> commands = new LinkedHashMap<>(ServerCommands.create(settings, out, extension.settings(), usage));
         commands.putAll(extension.commands(settings, out));
         for (String name : DEVELOPER_COMMANDS) {
             commands.putIfAbsent(name, new ServerCommands.DeveloperOnly(name));
         }
-        commandLine = new CommandLine(new RootCommand(out));
+        commandLine = new CommandLine(new RootCommand(out, usage));
         commands.forEach(commandLine::addSubcommand);
+        // One source of help: --help prints what help prints (set on the root's spec only, not its subcommands).
+        var usageMessage = commandLine.getCommandSpec().usageMessage();
+        usageMessage.sectionMap().put(USAGE_SECTION, help -> usage + "\n");
+        usageMessage.sectionKeys(List.of(USAGE_SECTION));
         commandLine.setExpandAtFiles(false); // an argument starting with @ is a value, never a file to read arguments from
         inDeclaredOrder(commandLine);
         commandLine.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         commandLine.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
-        commandLine.setParameterExceptionHandler((e, args) -> usageError(e.getMessage()));
-        commandLine.setExecutionExceptionHandler((e, command, parsed) -> failed(e));
+        commandLine.setParameterExceptionHandler((e, args) -> usageError(CalledWrongly.message(e), e.getCommandLine()));
+        commandLine.setExecutionExceptionHandler((e, command, parsed) -> failed(e, command));
+        commandLine.setExecutionStrategy(parsed -> {
+            CalledWrongly.refuseUnmatched(parsed); // picocli lets them pass when --help is among them
+            return new CommandLine.RunLast().execute(parsed);
+        });
     }
 
     public static void main(String[] argv) {
@@ -93,15 +104,15 @@ public final class SluiceCli {
         command.getSubcommands().values().forEach(SluiceCli::inDeclaredOrder);
     }
 
-    private int usageError(String message) {
-        err.println("sluice: " + message);
-        err.println(Usage.TEXT);
+    /** One line: what was wrong and where to look, not the whole usage. */
+    private int usageError(String message, CommandLine command) {
+        err.println("sluice: " + message + " (" + CalledWrongly.whereToLook(command) + ")");
         return 2;
     }
 
-    private int failed(Exception e) {
+    private int failed(Exception e, CommandLine command) {
         if (e instanceof UsageException) {
-            return usageError(e.getMessage());
+            return usageError(e.getMessage(), command);
         }
         if (e instanceof ProjectAdmin.UnknownProjectException || e instanceof ProjectAdmin.UnknownKeyException) {
             err.println("sluice: " + e.getMessage());

@@ -1,12 +1,10 @@
 package io.sluice.cli;
 
-/** What {@code ./sluice help} prints, and what a wrongly called command prints after its error. */
+/** What {@code ./sluice help} and {@code ./sluice --help} print: the server's commands, and a launcher's own. */
 public final class Usage {
     public static final String TEXT = """
             usage: ./sluice <command> [options]
 
-              dev [--reset]                       run everything locally (Kafka, ClickHouse, processor, gateway);
-                                                  data in .sluice/ ($SLUICE_HOME); --reset wipes it first
               projects create --name NAME [--rate N --burst M] [--json]
                                                   create a project; prints its token and private key (shown once),
                                                   its numeric id and its DSN for Sentry SDKs (from SLUICE_PUBLIC_URL)
@@ -23,25 +21,41 @@ public final class Usage {
                                                   browser origins allowed to use that DSN key ("" for any)
               projects disable TOKEN | enable TOKEN
               projects set-quota TOKEN --rate N [--burst M] [--endpoint transaction|project]
+              projects routes add|remove --token TOKEN --pattern /shops/*/orders/*
+              projects routes list --token TOKEN [--json]
+                                                  the project's route patterns (* one segment, ** the rest),
+                                                  tried in order before the built-in normalization
                                                   (projects commands take --bootstrap-server HOST:PORT)
               schema apply [--clickhouse-url URL] create or update Sluice's ClickHouse tables
               replay --from ISO_TIME [--to ISO_TIME] [--project TOKEN] [--what history|errors|aggregates|all] [--dry-run]
                                                   rebuild ClickHouse rows of that event-time range from Kafka;
                                                   idempotent: rows already there stay single, safe to run twice
+              doctor [--gateway URL]... [--processor URL]... [--json]
+                                                  check Kafka, topics, registry, ClickHouse and schema, lag, dead
+                                                  letters, readiness: a line each, exit 1 if any fails, with what to do
+              dead-letters list [--since 24h] [--until TIME] [--json]
+                                                  dead letters per reason and project
+              dead-letters show PARTITION@OFFSET  one dead letter in full (control characters escaped)
+              dead-letters replay [--reason TEXT] [--project TOKEN] [--since 24h] [--dry-run]
+                                                  send them back where they came from after a fix; idempotent
               config                              print every setting with its default (markdown)
               send-test-event --token T --key K [--url http://127.0.0.1:8080]
                                                   send one error and one transaction, confirm both reach ClickHouse
               stats --project TOKEN [--since 1h]  traffic per minute, 2xx–5xx distribution, last requests
-              bench [--seconds 10] [--profile]    measure gateway, Kafka and processor against ceilings measured
-                                                  in the same run (needs wrk; installs it with apt-get as root);
-                                                  --profile records JFR of gateway and processor in bench-results/;
-                                                  --producer-experiments also tries other gateway producer settings
               gateway                             run only the gateway (configured by SLUICE_* variables)
               processor                           run only the processor (configured by SLUICE_* variables)
-              help [COMMAND]                      this text, or one command's options (as COMMAND --help)
+              completion                          print a bash completion script: source <(./sluice completion)
+              help [COMMAND]                      this text (as --help), or one command's options (as COMMAND --help)
               --version                           this build's version
 
             Configuration: SLUICE_* environment variables, see README.md.""";
+
+    private static final String HEAD = "usage: ./sluice <command> [options]\n\n";
+
+    /** The server's usage with a launcher's lines ({@link Extension#usage}) first. */
+    public static String with(Extension extension) {
+        return HEAD + extension.usage() + TEXT.substring(HEAD.length());
+    }
 
     private Usage() {
     }

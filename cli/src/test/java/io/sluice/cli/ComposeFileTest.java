@@ -54,6 +54,38 @@ class ComposeFileTest {
         }
     }
 
+    /** Each server's health check asks its admin port's /readyz: healthy on 200, unhealthy on 503 (run here against a stand-in). */
+    @Test
+    void eachServersHealthCheckIsItsReadiness() throws Exception {
+        for (var server : java.util.Map.of("gateway", GatewayConfig.ADMIN_PORT.defaultValue(),
+                "processor", io.sluice.processor.ProcessorConfig.ADMIN_PORT.defaultValue()).entrySet()) {
+            JsonNode test = compose.at("/services/" + server.getKey() + "/healthcheck/test");
+            assertEquals(List.of("CMD", "bash", "-c"), List.of(test.get(0).asText(), test.get(1).asText(), test.get(2).asText()));
+            String script = test.get(3).asText();
+            assertTrue(script.contains("/dev/tcp/127.0.0.1/" + server.getValue() + " "), server.getKey() + ": " + script);
+            assertEquals(0, runAgainstReadiness(script, server.getValue(), 200), server.getKey() + " healthy when ready");
+            assertTrue(runAgainstReadiness(script, server.getValue(), 503) != 0, server.getKey() + " unhealthy when not ready");
+        }
+    }
+
+    private static int runAgainstReadiness(String script, String port, int status) throws Exception {
+        com.sun.net.httpserver.HttpServer readiness = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        readiness.createContext("/readyz", exchange -> {
+            exchange.sendResponseHeaders(status, -1);
+            exchange.close();
+        });
+        readiness.start();
+        try {
+            String here = script.replace("/dev/tcp/127.0.0.1/" + port + " ", "/dev/tcp/127.0.0.1/" + readiness.getAddress().getPort() + " ");
+            Process check = new ProcessBuilder("bash", "-c", here).redirectErrorStream(true).start();
+            assertTrue(check.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "the check ends");
+            return check.exitValue();
+        } finally {
+            readiness.stop(0);
+        }
+    }
+
     @Test
     void theProcessorsStateIsOnANamedVolumeAtTheImagesVolume() {
         assertEquals("processor-state:/var/lib/sluice", compose.at("/services/processor/volumes/0").asText());

@@ -65,7 +65,7 @@ class KafkaUnreachableIT {
                 List.of("projects", "revoke-dsn-key", "tok", "key"),
                 List.of("projects", "set-dsn-origins", "tok", "key", "--origins", "https://a.example"),
                 List.of("projects", "disable", "tok"), List.of("projects", "enable", "tok"),
-                List.of("projects", "set-quota", "tok", "--rate", "5"),
+                List.of("projects", "set-quota", "tok", "--rate", "5"), List.of("projects", "set-scrubbing", "tok", "--off"),
                 List.of("replay", "--from", "2026-11-22T08:00:00Z", "--dry-run"));
         for (List<String> command : commands) {
             Run run = sluice(Map.of("SLUICE_KAFKA_BOOTSTRAP_SERVERS", servers, "SLUICE_CLI_KAFKA_TIMEOUT", "2s"),

@@ -75,7 +75,7 @@ record KubernetesManifests(Path directory, List<String> resources, List<HasMetad
 
     private static HasMetadata typed(JsonNode document, String file) throws IOException {
         String kind = document.path("kind").asText();
-        if (kind.equals("ServiceMonitor")) { // the Prometheus Operator's, not the API's: checked by its own test
+        if (kind.equals("ServiceMonitor") || kind.equals("PrometheusRule")) { // the Prometheus Operator's, not the API's: checked by their own tests
             return YAML.treeToValue(document, GenericKubernetesResource.class);
         }
         Class<? extends HasMetadata> type = KINDS.get(kind);

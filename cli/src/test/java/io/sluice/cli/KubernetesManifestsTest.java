@@ -104,7 +104,7 @@ class KubernetesManifestsTest {
             }
             assertEquals(files, Set.copyOf(manifests.resources()), "files of " + manifests.directory() + " vs its kustomization");
         }
-        assertEquals(Map.of("ConfigMap", 1L, "Secret", 2L, "Service", 2L, "Deployment", 1L, "StatefulSet", 1L, "Job", 1L,
+        assertEquals(Map.of("ConfigMap", 1L, "Service", 2L, "Deployment", 1L, "StatefulSet", 1L, "Job", 1L,
                         "HorizontalPodAutoscaler", 1L, "PodDisruptionBudget", 2L, "NetworkPolicy", 2L),
                 base.objects().stream().collect(Collectors.groupingBy(object -> object.getKind(), Collectors.counting())));
     }
@@ -112,7 +112,8 @@ class KubernetesManifestsTest {
     @Test
     void theServiceMonitorIsOnlyInTheMonitoringKustomization() {
         assertTrue(base.all(GenericKubernetesResource.class).isEmpty(), "the default kustomization needs no CRD");
-        GenericKubernetesResource serviceMonitor = monitoring.named(GenericKubernetesResource.class, "sluice");
+        GenericKubernetesResource serviceMonitor = monitoring.all(GenericKubernetesResource.class).stream()
+                .filter(resource -> resource.getKind().equals("ServiceMonitor")).findFirst().orElseThrow();
         assertEquals("ServiceMonitor", serviceMonitor.getKind());
         assertEquals("monitoring.coreos.com/v1", serviceMonitor.getApiVersion());
     }
@@ -311,7 +312,7 @@ class KubernetesManifestsTest {
     void theServersStartWithTheSettingsTheyAreDeployedWith() {
         Map<String, PodTemplateSpec> servers = base.servers();
         Map<String, String> gateway = deployedSettings(onlyContainer(servers.get("Deployment/sluice-gateway")));
-        // With the Secret's placeholder partition key the gateway refuses to start; with one the operator made, it starts.
+        // Without the partition key's Secret the gateway refuses to start; with the one the operator made, it starts.
         assertThrows(IllegalArgumentException.class, () -> GatewayConfig.from(new Settings(gateway)));
         gateway.put("SLUICE_PARTITION_KEY", "c2VjcmV0IG9mIHRoZSBvcGVyYXRvcidzIG93bg==");
         GatewayConfig.from(new Settings(gateway));
@@ -325,7 +326,25 @@ class KubernetesManifestsTest {
         Container processor = onlyContainer(base.servers().get("StatefulSet/sluice-processor"));
         assertEquals(processor.getEnvFrom(), job.getEnvFrom(), "the ConfigMap and the ClickHouse password's Secret");
         assertTrue(job.getEnvFrom().stream().anyMatch(source -> source.getSecretRef() != null
-                && base.named(Secret.class, source.getSecretRef().getName()).getStringData().containsKey("SLUICE_CLICKHOUSE_PASSWORD")));
+                && source.getSecretRef().getName().equals(KubernetesOverlaysTest.PASSWORD_SECRET)));
+    }
+
+    /** JAVA_OPTS replaces the image's default, so each keeps its exit on the first OutOfMemoryError (a supervisor restarts it). */
+    @Test
+    void everyJavaProcessExitsOnOutOfMemory() {
+        base.podTemplates().forEach((workload, template) -> containers(template).forEach(container ->
+                assertTrue(env(container, "JAVA_OPTS").contains("-XX:+ExitOnOutOfMemoryError"), workload)));
+    }
+
+    /** The base holds no Secret: `kubectl apply -k` never overwrites the one an operator or a secret store made. */
+    @Test
+    void theBaseShipsNoSecretSoApplyingItNeverOverwritesOne() {
+        assertEquals(List.of(), base.all(Secret.class));
+    }
+
+    @Test
+    void theConfigMapSaysWhereClientsReachTheGateways() {
+        assertTrue(base.named(ConfigMap.class, "sluice").getData().containsKey(PublicUrl.SETTING.name()));
     }
 
     @Test
@@ -413,9 +432,6 @@ class KubernetesManifestsTest {
         for (EnvVar var : container.getEnv()) {
             if (var.getValue() != null) {
                 values.put(var.getName(), var.getValue());
-            } else if (var.getValueFrom() != null && var.getValueFrom().getSecretKeyRef() != null) {
-                values.put(var.getName(), base.named(Secret.class, var.getValueFrom().getSecretKeyRef().getName()).getStringData()
-                        .get(var.getValueFrom().getSecretKeyRef().getKey()));
             }
         }
         return values;

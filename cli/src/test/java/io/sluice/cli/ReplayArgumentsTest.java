@@ -16,7 +16,7 @@ class ReplayArgumentsTest {
     void replayNeedsAFromTime() {
         CliRunner.Result result = CliRunner.run(NONE, "replay");
         assertEquals(2, result.exitCode());
-        assertTrue(result.err().startsWith("sluice: --from is required\n"), result.err());
+        assertTrue(result.err().startsWith("sluice: Missing required option: '--from=ISO_TIME'"), result.err());
     }
 
     @Test

@@ -163,10 +163,10 @@ class SentrySdkEndToEndIT {
         Sentry.flush(10_000);
 
         String where = " WHERE project = '" + project.token() + "'";
-        // (The SDK sends no level with an exception; Sentry reads that as "error", Sluice stores it empty.)
-        String errors = sorted(exception + "\te2e", message + "\te2e");
+        // The SDK sends no level with an exception; Sentry reads that as "error", and so does Sluice.
+        String errors = sorted(exception + "\te2e\terror", message + "\te2e\twarning");
         assertEquals(errors, Await.until(ARRIVAL, errors, () -> query(
-                "SELECT event_id, environment FROM " + DB + ".errors FINAL" + where + " ORDER BY event_id")));
+                "SELECT event_id, environment, level FROM " + DB + ".errors FINAL" + where + " ORDER BY event_id")));
         String transactions = sorted(ok + "\tGET /orders/{id}\t200", missing + "\tGET /orders/{id}\t404",
                 failed + "\tPOST /checkout\t503");
         assertEquals(transactions, Await.until(ARRIVAL, transactions, () -> query(

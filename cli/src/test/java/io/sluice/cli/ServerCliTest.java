@@ -2,7 +2,9 @@ package io.sluice.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -28,17 +30,25 @@ class ServerCliTest {
     }
 
     @Test
-    void anUnknownCommandPrintsTheUsageAndExits2() {
-        CliRunner.Result result = CliRunner.run(NONE, "deploy");
+    void anUnknownCommandExits2WithOneLine() {
+        CliRunner.Result result = CliRunner.run(NONE, "upgrade");
         assertEquals(2, result.exitCode());
-        assertEquals("sluice: unknown command 'deploy'\n" + Usage.TEXT + "\n", result.err());
+        assertEquals("sluice: unknown command 'upgrade' (./sluice help lists every command)\n", result.err());
+    }
+
+    @Test
+    void theImagesUsageDoesNotListDevAndBench() {
+        for (String help : List.of(CliRunner.run(NONE, "help").out(), CliRunner.run(NONE, "--help").out())) {
+            assertFalse(help.contains("\n  dev ") || help.contains("\n  bench "), help);
+            assertTrue(help.contains("\n  projects create "), help);
+        }
     }
 
     @Test
     void configListsOnlyTheServersSettings() {
         CliRunner.Result result = CliRunner.run(NONE, "config");
         assertEquals(0, result.exitCode());
-        assertEquals(ConfigurationTable.markdown(java.util.List.of()), result.out());
+        assertEquals(ConfigurationTable.markdown(List.of()), result.out());
         assertFalse(result.out().contains("SLUICE_HOME"), result.out());
     }
 }

@@ -92,7 +92,25 @@ class ServerImageTest {
 
     @Test
     void theImageSetsADefaultJavaOpts() throws Exception {
-        assertEquals("-XX:MaxRAMPercentage=75", envDefault(Files.readString(DOCKERFILE), "JAVA_OPTS"));
+        assertEquals("-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError", envDefault(Files.readString(DOCKERFILE), "JAVA_OPTS"));
+    }
+
+    /** The dependency layer is built from the poms alone; the reactor needs every module's pom to read the build. */
+    @Test
+    void theDependencyLayerCopiesEveryModulesPomBeforeTheSources() throws Exception {
+        String dockerfile = Files.readString(DOCKERFILE);
+        String root = Files.readString(Path.of("..", "pom.xml"));
+        java.util.regex.Matcher module = java.util.regex.Pattern.compile("<module>([^<]+)</module>").matcher(root);
+        int sources = dockerfile.indexOf("\nCOPY . .\n");
+        assertTrue(sources > 0, dockerfile);
+        int modules = 0;
+        while (module.find()) {
+            modules++;
+            String copy = "\nCOPY " + module.group(1) + "/pom.xml " + module.group(1) + "/\n";
+            assertTrue(dockerfile.indexOf(copy) > 0 && dockerfile.indexOf(copy) < sources, "missing before the sources: " + copy.strip());
+        }
+        assertTrue(modules >= 8, "modules read from the root pom: " + modules);
+        assertTrue(dockerfile.substring(0, sources).contains("\nRUN mvn "), "a build of the poms alone before the sources");
     }
 
     @Test

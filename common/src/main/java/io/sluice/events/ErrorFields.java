@@ -30,19 +30,25 @@ public record ErrorFields(
         String osVersion,
         String route) {
 
+    /** Without project rules (the processor's reading of a record without the gateway's header). */
     public static ErrorFields of(JsonNode event) {
+        return of(event, RouteRules.NONE);
+    }
+
+    /** @param rules the project's route rules (the gateway has the project) */
+    public static ErrorFields of(JsonNode event, RouteRules rules) {
         JsonNode exception = SentryFields.reportedException(event);
         String type = exception == null ? "" : SentryFields.text(exception, "/type");
         String value = exception == null ? SentryFields.message(event) : SentryFields.text(exception, "/value");
         String requestUrl = SentryFields.text(event, "/request/url");
         String requestMethod = SentryFields.text(event, "/request/method").toUpperCase(Locale.ROOT);
-        return new ErrorFields(SentryFields.text(event, "/environment"), SentryFields.text(event, "/level").toLowerCase(Locale.ROOT),
+        return new ErrorFields(SentryFields.text(event, "/environment"), SentryFields.level(event),
                 type, value, SentryFields.topFrame(exception), requestUrl, requestMethod,
                 SentryFields.text(event, "/user/id"),
                 SentryFields.text(event, "/sdk/name"), SentryFields.text(event, "/sdk/version"),
                 SentryFields.text(event, "/contexts/runtime/name"), SentryFields.text(event, "/contexts/runtime/version"),
                 SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"),
-                Routes.of(event, requestMethod, SentryFields.text(event, "/transaction"), TransactionFields.pathOf(requestUrl)));
+                Routes.of(event, requestMethod, SentryFields.text(event, "/transaction"), TransactionFields.pathOf(requestUrl), rules));
     }
 
     private static final int FIELDS = ErrorFields.class.getRecordComponents().length;

@@ -1,5 +1,6 @@
 package io.sluice.events;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -22,7 +23,9 @@ public final class SentryFields {
     /** What an error report without any message is stored with (Sentry accepts such reports, as a Go SDK sends them). */
     public static final String NO_MESSAGE = "(no message)";
     /** Where an error report's message may be when {@code message} is not a string, in order of preference. */
-    private static final String[] MESSAGE_POINTERS = {"/message/formatted", "/message/message", "/logentry/formatted", "/logentry/message"};
+    private static final String[] LOG_ENTRIES = {"message", "logentry"};
+    /** The level of an error report that has none (Sentry's default for error events). */
+    public static final String DEFAULT_LEVEL = "error";
     /**
      * Compiled pointers by their text. Jackson compiles a pointer on every {@code at(String)};
      * the processor reads a dozen per record, and the set of pointers is the fixed few in code.
@@ -127,20 +130,37 @@ public final class SentryFields {
     /**
      * An error report's message: {@code message} when it is a non-blank string, else the first
      * non-empty of {@code message.formatted}, {@code message.message}, {@code logentry.formatted}
-     * and {@code logentry.message}; {@link #NO_MESSAGE} when there is none.
+     * and {@code logentry.message}; {@link #NO_MESSAGE} when there is none. A {@code message} of
+     * an object with {@code params} and no {@code formatted} is formatted with them as Sentry does
+     * ({@link LogEntryFormat}: {@code "second %s"} and {@code ["arg1"]} is {@code second arg1}).
      */
     public static String message(JsonNode event) {
         JsonNode message = event.get("message");
         if (message != null && message.isTextual() && !message.textValue().isBlank()) {
             return message.textValue();
         }
-        for (String pointer : MESSAGE_POINTERS) {
-            String text = text(event, pointer);
-            if (!text.isEmpty()) {
-                return text;
+        for (String entry : LOG_ENTRIES) {
+            JsonNode logEntry = event.get(entry);
+            if (logEntry == null || !logEntry.isObject()) {
+                continue;
+            }
+            String formatted = text(logEntry, "/formatted");
+            if (!formatted.isEmpty()) {
+                return formatted;
+            }
+            String raw = text(logEntry, "/message");
+            if (!raw.isEmpty()) {
+                String withParams = LogEntryFormat.format(raw, logEntry.get("params"));
+                return withParams != null ? withParams : raw;
             }
         }
         return NO_MESSAGE;
+    }
+
+    /** An error report's level, lower case: {@code error} when it has none, as Sentry stores it (its default for error events). */
+    public static String level(JsonNode event) {
+        String level = text(event, "/level").toLowerCase(Locale.ROOT);
+        return level.isEmpty() ? DEFAULT_LEVEL : level;
     }
 
     /** One to three ASCII digits. */

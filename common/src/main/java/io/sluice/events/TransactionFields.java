@@ -33,8 +33,16 @@ public record TransactionFields(
     private static final Set<String> HTTP_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT",
             "OPTIONS", "TRACE", "PATCH");
 
-    /** @throws InvalidFieldException when the status code is present but not one */
+    /** Without project rules (the processor's reading of a record without the gateway's header). */
     public static TransactionFields of(JsonNode event) {
+        return of(event, RouteRules.NONE);
+    }
+
+    /**
+     * @param rules the project's route rules (the gateway has the project)
+     * @throws InvalidFieldException when the status code is present but not one
+     */
+    public static TransactionFields of(JsonNode event, RouteRules rules) {
         Integer status = SentryFields.statusCode(event);
         String name = SentryFields.text(event, "/transaction");
         String[] nameParts = name.split(" ", 2);
@@ -56,7 +64,7 @@ public record TransactionFields(
                 SentryFields.text(event, "/sdk/name"), SentryFields.text(event, "/sdk/version"),
                 SentryFields.text(event, "/contexts/runtime/name"), SentryFields.text(event, "/contexts/runtime/version"),
                 SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"),
-                Routes.of(event, method, name, path), op, SentryFields.durationMs(event));
+                Routes.of(event, method, name, path, rules), op, SentryFields.durationMs(event));
     }
 
     private static final int FIELDS = TransactionFields.class.getRecordComponents().length;

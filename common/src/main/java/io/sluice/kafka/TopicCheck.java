@@ -50,6 +50,20 @@ public final class TopicCheck {
     /** Describes the topics, logs each difference (ERROR if serious, else WARN) and returns them. */
     static List<Difference> report(Admin admin, Collection<NewTopic> existing, Duration timeout)
             throws ExecutionException, TimeoutException, InterruptedException {
+        List<Difference> differences = describe(admin, existing, timeout);
+        for (Difference difference : differences) {
+            if (difference.serious()) {
+                LOG.error("{}", difference);
+            } else {
+                LOG.warn("{}", difference);
+            }
+        }
+        return differences;
+    }
+
+    /** Describes the topics and returns how they differ, logging nothing. */
+    static List<Difference> describe(Admin admin, Collection<NewTopic> existing, Duration timeout)
+            throws ExecutionException, TimeoutException, InterruptedException {
         if (existing.isEmpty()) {
             return List.of();
         }
@@ -64,13 +78,6 @@ public final class TopicCheck {
             Config config = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, wanted.name()));
             differences.addAll(differences(wanted, description.partitions().size(),
                     description.partitions().get(0).replicas().size(), name -> value(config, name)));
-        }
-        for (Difference difference : differences) {
-            if (difference.serious()) {
-                LOG.error("{}", difference);
-            } else {
-                LOG.warn("{}", difference);
-            }
         }
         return differences;
     }

@@ -73,28 +73,7 @@ public final class TopicSetup {
     }
 
     private static List<TopicCheck.Difference> ensureTopics(KafkaSettings kafka, Properties adminProperties, Duration timeout) {
-        Topics topics = kafka.topics();
-        String rawRetention = Long.toString(topics.rawRetention().toMillis());
-        Map<String, String> raw = Map.of(TopicConfig.RETENTION_MS_CONFIG, rawRetention,
-                TopicConfig.COMPRESSION_TYPE_CONFIG, "producer",
-                TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_EVENT_RECORD_BYTES));
-        Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
-        // Per-minute rows: only the newest per key matters, and old minutes may go with the raw data.
-        Map<String, String> latestPerKey = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
-                TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
-                TopicConfig.RETENTION_MS_CONFIG, rawRetention);
-        List<NewTopic> wanted = new ArrayList<>();
-        wanted.add(topic(topics.transactions(), topics.partitions(), topics, raw));
-        wanted.add(topic(topics.errors(), topics.partitions(), topics, raw));
-        wanted.add(topic(topics.history(), topics.partitions(), topics, raw));
-        wanted.add(topic(topics.traffic(), topics.partitions(), topics, latestPerKey));
-        wanted.add(topic(topics.errorHistory(), topics.partitions(), topics, raw));
-        wanted.add(topic(topics.errors1m(), topics.partitions(), topics, latestPerKey));
-        wanted.add(topic(topics.outcomes(), topics.partitions(), topics, latestPerKey));
-        wanted.add(topic(topics.deadLetters(), 1, topics, raw));
-        // One partition: the registry is small and every gateway reads all of it.
-        wanted.add(topic(topics.projects(), 1, topics, compacted));
-
+        List<NewTopic> wanted = wanted(kafka.topics());
         Admin admin;
         try {
             admin = Admin.create(adminProperties);
@@ -168,6 +147,53 @@ public final class TopicSetup {
                         TopicConfig.MAX_MESSAGE_BYTES_CONFIG, MAX_EVENT_RECORD_BYTES);
             }
         }
+    }
+
+    /** The topics Sluice creates, with their partitions and settings. */
+    private static List<NewTopic> wanted(Topics topics) {
+        String rawRetention = Long.toString(topics.rawRetention().toMillis());
+        Map<String, String> raw = Map.of(TopicConfig.RETENTION_MS_CONFIG, rawRetention,
+                TopicConfig.COMPRESSION_TYPE_CONFIG, "producer",
+                TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_EVENT_RECORD_BYTES));
+        Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        // Per-minute rows: only the newest per key matters, and old minutes may go with the raw data.
+        Map<String, String> latestPerKey = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
+                TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
+                TopicConfig.RETENTION_MS_CONFIG, rawRetention);
+        List<NewTopic> wanted = new ArrayList<>();
+        wanted.add(topic(topics.transactions(), topics.partitions(), topics, raw));
+        wanted.add(topic(topics.errors(), topics.partitions(), topics, raw));
+        wanted.add(topic(topics.history(), topics.partitions(), topics, raw));
+        wanted.add(topic(topics.traffic(), topics.partitions(), topics, latestPerKey));
+        wanted.add(topic(topics.errorHistory(), topics.partitions(), topics, raw));
+        wanted.add(topic(topics.errors1m(), topics.partitions(), topics, latestPerKey));
+        wanted.add(topic(topics.outcomes(), topics.partitions(), topics, latestPerKey));
+        wanted.add(topic(topics.deadLetters(), 1, topics, raw));
+        // One partition: the registry is small and every gateway reads all of it.
+        wanted.add(topic(topics.projects(), 1, topics, compacted));
+
+        return wanted;
+    }
+
+    /**
+     * How Sluice's topics differ from what it would create, missing ones included (setting
+     * {@code exists}), without creating, changing or logging anything: for {@code ./sluice doctor}.
+     */
+    public static List<TopicCheck.Difference> check(Admin admin, Topics topics, Duration timeout)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        List<TopicCheck.Difference> found = new ArrayList<>();
+        List<NewTopic> present = new ArrayList<>();
+        for (NewTopic topic : wanted(topics)) {
+            if (existing.contains(topic.name())) {
+                present.add(topic);
+            } else {
+                found.add(new TopicCheck.Difference(topic.name(), "exists", "yes", "no", true,
+                        "the gateway and the processor create Sluice's topics when they start (with the rights to)"));
+            }
+        }
+        found.addAll(TopicCheck.describe(admin, present, timeout));
+        return found;
     }
 
     private static NewTopic topic(String name, int partitions, Topics topics, Map<String, String> configs) {

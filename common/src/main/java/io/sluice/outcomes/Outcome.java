@@ -41,6 +41,11 @@ public enum Outcome {
     SHUTTING_DOWN("shutting_down"),
     /** Kafka did not acknowledge in time: the event may or may not be stored. */
     UNAVAILABLE("unavailable"),
+    /**
+     * The project's latest registry record could not be read (it may have revoked a key or
+     * disabled the project): its events are refused until an operator writes a readable one.
+     */
+    PROJECT_UNAVAILABLE("project_unavailable"),
 
     // Counted, never answered: always qualified (see QualifiedOutcome), as client_discard:<reason>.
     /** Events an SDK reports it dropped itself (a Sentry client report), per reason. */

@@ -20,7 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 class FieldsReadingTest {
     private static final Map<Integer, String> DIGEST_BY_VERSION = Map.of(
             1, "5c6d837f0dc91d13d700b84e79221b0e23bd2080f3ede11536d6a6027afa5e0c",
-            2, "d8a21bd8ef79d3e0349ce3cb7983991ddd3cc73feadd1db80046c60606fd1498");
+            2, "23aa07c8a9f95985a63007a7eef636afe753fc5f1b1717a71ef18feeefb3a171");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> TRANSACTIONS = List.of(
             "{\"transaction\": \"GET /api/users/{id}\", \"environment\": \"production\", \"tags\": {\"http.status_code\": \"200\"},"
@@ -31,7 +31,14 @@ class FieldsReadingTest {
                     + " \"url.full\": \"/api/cart\", \"http.response.status_code\": \" 201 \"}}}}",
             "{\"transaction\": \"delete /x\", \"tags\": [[\"http.status_code\", \"503\"]], \"request\": {\"url\": \"//cdn/x\", \"method\": 7}}",
             "{\"transaction\": \"\\ud800 ΐ\", \"environment\": true, \"user\": {\"id\": 1.5e3}, \"contexts\": {\"response\": {\"status_code\": 404}}}",
-            "{\"transaction\": \"PATCH relative/path\", \"request\": {\"url\": \"mailto:a@b\"}, \"sdk\": null}");
+            "{\"transaction\": \"PATCH relative/path\", \"request\": {\"url\": \"mailto:a@b\"}, \"sdk\": null}",
+            "{\"transaction\": \"/orders/<int:id>\", \"transaction_info\": {\"source\": \"route\"}, \"request\": {\"method\": \"PUT\","
+                    + " \"url\": \"https://h/orders/7\"}, \"contexts\": {\"trace\": {\"op\": \"http.server\"}},"
+                    + " \"start_timestamp\": 1700000000.25, \"timestamp\": 1700000001.5}",
+            "{\"transaction\": \"GET /users/0f8fad5b-d9cb-469f-a165-70867728950e/2024-01-31\", \"transaction_info\": {\"source\": \"url\"},"
+                    + " \"contexts\": {\"trace\": {\"op\": \"pageload\"}}, \"start_timestamp\": \"2024-01-31T10:00:00Z\","
+                    + " \"timestamp\": \"2024-01-31T10:00:00.125Z\"}",
+            "{\"transaction\": \"GET /users/42\", \"contexts\": {\"trace\": {\"data\": {\"http.route\": \"/users/:id\"}}}}");
     private static final List<String> ERRORS = List.of(
             "{\"level\": \"ERROR\", \"exception\": {\"values\": [{\"type\": \"KeyError\", \"value\": \"'id'\", \"stacktrace\": {\"frames\":"
                     + " [{\"function\": \"outer\", \"filename\": \"a.py\", \"lineno\": 1}, {\"function\": \"load\", \"module\": \"app\","
@@ -39,6 +46,8 @@ class FieldsReadingTest {
             "{\"exception\": [{\"type\": \"A\"}, {\"type\": \"B\", \"value\": 12}]}",
             "{\"message\": {\"formatted\": \"formatted \\ud83d\"}, \"level\": 3}",
             "{\"logentry\": {\"message\": \"m\"}}",
+            "{\"logentry\": {\"message\": \"second %s\", \"params\": [\"arg1\"]}, \"level\": \"warning\", \"transaction\": \"GET /a/1\"}",
+            "{\"logentry\": {\"message\": \"{} of {}\", \"params\": [3, null]}, \"request\": {\"url\": \"/users/42?x\"}}",
             "{\"message\": \"\"}",
             "{}");
 

@@ -54,4 +54,64 @@ class SentryFieldsTest {
         assertEquals("from logentry", SentryFields.message(event("{\"message\": \" \", \"logentry\": {\"formatted\": \"from logentry\"}}")));
         assertEquals("(no message)", SentryFields.message(event("{\"message\": \" \"}")));
     }
+
+    @Test
+    void aLogEntryWithParamsIsFormattedPythonStyle() {
+        assertEquals("second arg1", SentryFields.message(event("{\"logentry\": {\"message\": \"second %s\", \"params\": [\"arg1\"]}}")));
+        assertEquals("3 of 4.50 at 100%: None? null",
+                SentryFields.message(event("{\"logentry\": {\"message\": \"%d of %.2f at 100%%: None? %s\", \"params\": [3, 4.5, null]}}")));
+        assertEquals("hello, world!", SentryFields.message(event("{\"message\": {\"message\": \"hello, %(name)s!\", \"params\": {\"name\": \"world\"}}}")));
+        assertEquals("[  7] ff", SentryFields.message(event("{\"logentry\": {\"message\": \"[%3d] %x\", \"params\": [7, 255]}}")));
+    }
+
+    @Test
+    void aLogEntryWithParamsIsFormattedCurlyStyle() {
+        assertEquals("second arg1 and 2", SentryFields.message(event("{\"logentry\": {\"message\": \"second {} and {}\", \"params\": [\"arg1\", 2]}}")));
+        assertEquals("b a", SentryFields.message(event("{\"logentry\": {\"message\": \"{1} {0}\", \"params\": [\"a\", \"b\"]}}")));
+        assertEquals("user 42", SentryFields.message(event("{\"logentry\": {\"message\": \"user {id}\", \"params\": {\"id\": 42}}}")));
+    }
+
+    @Test
+    void aLogEntryItsParamsDoNotFitIsKeptUnformatted() {
+        assertEquals("%s and %s", SentryFields.message(event("{\"logentry\": {\"message\": \"%s and %s\", \"params\": [\"one\"]}}")));
+        assertEquals("%d", SentryFields.message(event("{\"logentry\": {\"message\": \"%d\", \"params\": [\"not a number\"]}}")));
+        assertEquals("{} left open {", SentryFields.message(event("{\"logentry\": {\"message\": \"{} left open {\", \"params\": [1]}}")));
+        assertEquals("second %s", SentryFields.message(event("{\"logentry\": {\"message\": \"second %s\"}}")));
+        assertEquals("second %s", SentryFields.message(event("{\"logentry\": {\"message\": \"second %s\", \"params\": \"arg1\"}}")));
+    }
+
+    @Test
+    void aFormattedMessageTheSdkSentWinsOverItsParams() {
+        assertEquals("as sent", SentryFields.message(event("{\"logentry\": {\"message\": \"%s\", \"params\": [\"x\"], \"formatted\": \"as sent\"}}")));
+    }
+
+    @Test
+    void aFormattedMessageIsBoundedWhateverItsParams() {
+        String huge = "x".repeat(100_000);
+        String message = SentryFields.message(event("{\"logentry\": {\"message\": \"" + "%s".repeat(1_000) + "\", \"params\": ["
+                + String.join(",", java.util.Collections.nCopies(1_000, "\"" + huge + "\"")) + "]}}"));
+        assertEquals(LogEntryFormat.MAX_LENGTH, message.length());
+        assertEquals(LogEntryFormat.MAX_LENGTH, SentryFields.message(event("{\"logentry\": {\"message\": \"%99999999s\", \"params\": [1]}}")).length());
+    }
+
+    @Test
+    void aFormattedMessageNeverSplitsASurrogatePairAtItsLimit() {
+        String message = SentryFields.message(event("{\"logentry\": {\"message\": \"x%s\", \"params\": [\"" + "\\ud83d\\ude00".repeat(5_000) + "\"]}}"));
+        assertEquals(LogEntryFormat.MAX_LENGTH - 1, message.length());
+        assertEquals("\ud83d\ude00", message.substring(message.length() - 2));
+    }
+
+    @Test
+    void anErrorReportWithoutLevelIsAnError() {
+        assertEquals("error", ErrorFields.of(event("{\"message\": \"m\"}")).level());
+        assertEquals("error", ErrorFields.of(event("{\"message\": \"m\", \"level\": \"\"}")).level());
+        assertEquals("warning", ErrorFields.of(event("{\"message\": \"m\", \"level\": \"WARNING\"}")).level());
+    }
+
+    @Test
+    void aTransactionsOpIsReadAsSent() {
+        assertEquals("pageload", TransactionFields.of(event("{\"transaction\": \"/\", \"contexts\": {\"trace\": {\"op\": \"pageload\"}}}")).op());
+        assertEquals("http.server", TransactionFields.of(event("{\"transaction\": \"/\", \"contexts\": {\"trace\": {\"op\": \"http.server\"}}}")).op());
+        assertEquals("", TransactionFields.of(event("{\"transaction\": \"/\"}")).op());
+    }
 }

@@ -1,6 +1,11 @@
 package io.sluice.stack;
 
+import java.io.BufferedReader;
+import java.io.Console;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 
 import io.sluice.bench.Bench;
 import io.sluice.bench.ResultFiles;
@@ -11,7 +16,7 @@ import picocli.CommandLine.Option;
 
 /** {@code ./sluice bench [--seconds 10] [--profile] [--producer-experiments]}. */
 @Command(name = "bench", description = {"Measure gateway, Kafka and processor against ceilings measured in the same run",
-        "(needs wrk; installs it with apt-get as root)."})
+        "(needs wrk; asks before installing it with apt-get as root)."})
 final class BenchCommand extends CliCommand {
     private final PrintStream out;
     @Option(names = "--seconds", paramLabel = "N", defaultValue = "10", description = "How long each measurement runs (default ${DEFAULT-VALUE}).")
@@ -21,6 +26,8 @@ final class BenchCommand extends CliCommand {
     @Option(names = "--producer-experiments", description = "Also measure the gateway at 64 and 256 connections with other "
             + "producer settings (linger 0 ms, fewer requests in flight); adds about a minute per variant.")
     private boolean producerExperiments;
+    @Option(names = "--yes", description = "Install what is missing (wrk, with apt-get as root) without asking.")
+    private boolean yes;
     private final ResultFiles files;
 
     /** @param files where the run writes; its log is already the one this JVM logs to */
@@ -31,6 +38,11 @@ final class BenchCommand extends CliCommand {
 
     @Override
     public Integer call() {
+        java.util.Optional<String> unsupported = io.sluice.engines.LocalPlatform.current().unsupported();
+        if (unsupported.isPresent()) {
+            out.println("✗ " + unsupported.get());
+            return 2;
+        }
         int duration;
         try {
             duration = Integer.parseInt(seconds);
@@ -38,6 +50,10 @@ final class BenchCommand extends CliCommand {
             throw new UsageException("--seconds is a whole number");
         }
         try {
+            if (!wrkInstalled() && !InstallConsent.given("wrk is not installed: install it with apt-get (as root)?", yes,
+                    stdinIsTerminal(), new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), out)) {
+                throw new IllegalStateException("the bench needs wrk: apt-get install wrk (as root), or ./sluice bench --yes to install it");
+            }
             new Bench(out, duration, profile, producerExperiments, files).run();
         } catch (RuntimeException e) {
             throw e;
@@ -45,5 +61,22 @@ final class BenchCommand extends CliCommand {
             throw new IllegalStateException("the benchmark failed: " + e.getMessage(), e);
         }
         return 0;
+    }
+
+    /** Java 22+ gives a Console even when stdin is redirected; its isTerminal() then says false. */
+    private static boolean stdinIsTerminal() {
+        Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException e) { // before Java 22: a console means a terminal
+            return true;
+        }
+    }
+
+    private static boolean wrkInstalled() throws IOException, InterruptedException {
+        return new ProcessBuilder("sh", "-c", "command -v wrk").start().waitFor() == 0;
     }
 }

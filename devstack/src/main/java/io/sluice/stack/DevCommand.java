@@ -9,6 +9,7 @@ import io.sluice.cli.LongRunning;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
 import io.sluice.engines.Directories;
+import io.sluice.engines.LocalPlatform;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -32,6 +33,11 @@ final class DevCommand extends CliCommand implements LongRunning {
 
     @Override
     public Integer call() throws InterruptedException {
+        java.util.Optional<String> unsupported = LocalPlatform.current().unsupported();
+        if (unsupported.isPresent()) {
+            out.println("✗ " + unsupported.get());
+            return 2;
+        }
         StackConfig config = StackConfig.from(settings);
         if (reset) {
             try {

@@ -35,6 +35,20 @@ public final class DeveloperCommands implements Extension {
     }
 
     @Override
+    public String usage() {
+        return """
+                  dev [--reset]                       run everything locally (Kafka, ClickHouse, processor, gateway);
+                                                      data in .sluice/ ($SLUICE_HOME); --reset wipes it first
+                  bench [--seconds 10] [--profile] [--yes]
+                                                      measure gateway, Kafka and processor against ceilings measured
+                                                      in the same run (needs wrk; asks before installing it with
+                                                      apt-get as root, --yes installs without asking);
+                                                      --profile records JFR of gateway and processor in bench-results/;
+                                                      --producer-experiments also tries other gateway producer settings
+                """;
+    }
+
+    @Override
     public List<Setting> settings() {
         return StackConfig.SETTINGS;
     }

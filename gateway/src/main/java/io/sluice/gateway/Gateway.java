@@ -35,6 +35,7 @@ import io.sluice.gateway.publish.Outcomes;
 import io.sluice.gateway.publish.PublishHealth;
 import io.sluice.gateway.validate.BodyDecoder;
 import io.sluice.gateway.validate.EventValidator;
+import io.sluice.projects.Project;
 import io.sluice.projects.ProjectRegistry;
 
 /**
@@ -70,8 +71,10 @@ public final class Gateway implements AutoCloseable {
         this.outcomes = outcomes;
         this.metrics = new GatewayMetrics();
         metrics.countRegistrySkips(registry::skippedRecords);
+        metrics.countUnreadableProjects(() -> registry.unreadableProjects().size());
         metrics.countOutcomeRowsDropped(outcomes::droppedRows);
         metrics.watchPublishing(publishing::failing);
+        metrics.countOutcomeOverflow(outcomes::overflowEvents);
         this.draining = new AtomicBoolean();
         this.services = services(config, registry, publisher, outcomes, metrics, draining);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -135,7 +138,8 @@ public final class Gateway implements AutoCloseable {
     private void listen() throws InterruptedException {
         HttpLimits limits = new HttpLimits(config.maxConnections(), config.maxBodyBytes(), config.idleTimeout(),
                 config.receiveTimeout());
-        admin = AdminServer.start(config.adminHost(), config.adminPort(), acceptor, metrics, this::notReadyReasons);
+        admin = AdminServer.start(config.adminHost(), config.adminPort(), acceptor, metrics, this::notReadyReasons,
+                this::degradedReasons);
         serverChannel = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
@@ -184,6 +188,18 @@ public final class Gateway implements AutoCloseable {
         if (publishFailing != null) {
             reasons.add(publishFailing);
         }
+        return reasons;
+    }
+
+    /**
+     * What fails for some requests only, listed by a ready /readyz: one project with a malformed
+     * registry record is refused (fail closed), and must not take the gateway out of rotation for all.
+     */
+    private List<String> degradedReasons() {
+        List<String> reasons = new ArrayList<>();
+        // The numeric id, public, not the token: this body is read by probes and dashboards.
+        registry.unreadableProjects().forEach((token, why) -> reasons.add("project " + Project.numericIdOf(token)
+                + " refused (503 project_unavailable): its latest registry record cannot be read: " + why));
         return reasons;
     }
 

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.sluice.events.ErrorFields;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
@@ -73,5 +74,27 @@ class SdkPayloadsIT {
         HttpResponse<String> gzip = gateway.postBytes(project, endpoint, IngestContractIT.gzip(new String(body, "UTF-8")),
                 "Content-Encoding", "gzip");
         assertEquals(200, gzip.statusCode(), gzip.body());
+    }
+
+    /** What sentry-cli send-event showed missing: the logentry formatted with its params, and the level Sentry gives an event without one. */
+    @org.junit.jupiter.api.Test
+    void sentryClisEventIsReadAsSentryStoresIt() throws Exception {
+        String event = Files.readString(PAYLOADS.resolve("sentry-cli-event.json"));
+        ErrorFields asSent = publishedErrorFields(event.replace("f07dc02c9f3c49e748f72035e4fd0c2b", "c11c11c11c11c11c11c11c11c11c11c1"),
+                "c11c11c11c11c11c11c11c11c11c11c1");
+        assertEquals("Deploy of shop@2.14.0 finished", asSent.exceptionValue());
+        assertEquals("info", asSent.level());
+        ErrorFields noLevel = publishedErrorFields(event.replace("f07dc02c9f3c49e748f72035e4fd0c2b", "c22c22c22c22c22c22c22c22c22c22c2")
+                .replace("\"level\": \"info\", ", ""), "c22c22c22c22c22c22c22c22c22c22c2");
+        assertEquals("error", noLevel.level());
+    }
+
+    private static ErrorFields publishedErrorFields(String json, String eventId) {
+        assertEquals(200, gateway.post(project, "project", json).statusCode());
+        java.util.List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> records = io.sluice.testkit.KafkaRecords.find(
+                gateway.engines, "sluice.errors", 1, java.time.Duration.ofSeconds(15),
+                io.sluice.testkit.KafkaRecords.withHeader(io.sluice.events.EventHeaders.EVENT_ID, eventId));
+        assertEquals(1, records.size());
+        return ErrorFields.fromHeader(records.get(0).headers());
     }
 }

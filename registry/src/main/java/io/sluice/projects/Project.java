@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import io.sluice.events.RouteRules;
+
 /**
  * A project as the registry topic holds it. No secret in here: private keys are hashes, DSN keys
  * are public.
@@ -15,10 +17,15 @@ import java.util.Map;
  *                       before DSN keys existed read as none
  * @param revokedDsnKeys the last {@link #REVOKED_DSN_KEYS_KEPT} DSN keys revoked, oldest first; records
  *                       written before they were kept read as none
+ * @param routeRules     the project's route patterns, tried before the built-in normalization (see
+ *                       {@link RouteRules}); records written before they existed read as none
+ * @param dataScrubbing  what the gateway scrubs from its events; records written before it existed
+ *                       read as {@link DataScrubbing#DEFAULT}
  */
 public record Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
                       Quota quota, Map<String, Quota> endpointQuotas, List<DsnKey> dsnKeys,
-                      List<RevokedDsnKey> revokedDsnKeys) {
+                      List<RevokedDsnKey> revokedDsnKeys, RouteRules routeRules,
+                      DataScrubbing dataScrubbing) {
     /**
      * How many revoked DSN keys a project remembers. By count, not by age: a revoked DSN can live on
      * in cached bundles and unupdated apps for years, and it is the count that bounds the record
@@ -31,6 +38,13 @@ public record Project(String token, String name, boolean disabled, List<ProjectK
         endpointQuotas = endpointQuotas == null ? Map.of() : Map.copyOf(endpointQuotas);
         dsnKeys = dsnKeys == null ? List.of() : List.copyOf(dsnKeys);
         revokedDsnKeys = revokedDsnKeys == null ? List.of() : List.copyOf(revokedDsnKeys);
+        routeRules = routeRules == null ? RouteRules.NONE : routeRules;
+        dataScrubbing = dataScrubbing == null ? DataScrubbing.DEFAULT : dataScrubbing;
+    }
+
+    public Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
+                   Quota quota, Map<String, Quota> endpointQuotas, List<DsnKey> dsnKeys, List<RevokedDsnKey> revokedDsnKeys) {
+        this(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, RouteRules.NONE, DataScrubbing.DEFAULT);
     }
 
     public Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
@@ -65,11 +79,11 @@ public record Project(String token, String name, boolean disabled, List<ProjectK
     }
 
     public Project withKeys(List<ProjectKey> newKeys) {
-        return new Project(token, name, disabled, newKeys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys);
+        return new Project(token, name, disabled, newKeys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing);
     }
 
     public Project withDsnKeys(List<DsnKey> newDsnKeys) {
-        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, newDsnKeys, revokedDsnKeys);
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, newDsnKeys, revokedDsnKeys, routeRules, dataScrubbing);
     }
 
     /**
@@ -85,21 +99,29 @@ public record Project(String token, String name, boolean disabled, List<ProjectK
         dsnKeys.stream().filter(key -> key.id().equals(keyId))
                 .forEach(key -> revoked.add(new RevokedDsnKey(key.id(), key.publicKey(), now)));
         List<RevokedDsnKey> newest = revoked.subList(Math.max(0, revoked.size() - REVOKED_DSN_KEYS_KEPT), revoked.size());
-        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, kept, newest);
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, kept, newest, routeRules, dataScrubbing);
     }
 
     public Project withDisabled(boolean newDisabled) {
-        return new Project(token, name, newDisabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys);
+        return new Project(token, name, newDisabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing);
+    }
+
+    public Project withDataScrubbing(DataScrubbing newDataScrubbing) {
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, newDataScrubbing);
+    }
+
+    public Project withRouteRules(RouteRules newRules) {
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, newRules, dataScrubbing);
     }
 
     /** The quota for all events ({@code endpoint} null) or for one endpoint. */
     public Project withQuota(String endpoint, Quota newQuota) {
         if (endpoint == null) {
-            return new Project(token, name, disabled, keys, createdAt, newQuota, endpointQuotas, dsnKeys, revokedDsnKeys);
+            return new Project(token, name, disabled, keys, createdAt, newQuota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing);
         }
         Map<String, Quota> quotas = new java.util.HashMap<>(endpointQuotas);
         quotas.put(endpoint, newQuota);
-        return new Project(token, name, disabled, keys, createdAt, quota, quotas, dsnKeys, revokedDsnKeys);
+        return new Project(token, name, disabled, keys, createdAt, quota, quotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing);
     }
 
     /** Whether the presented key (as its SHA-256) is an active key of this project. */

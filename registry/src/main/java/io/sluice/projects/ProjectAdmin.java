@@ -17,6 +17,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.sluice.config.KafkaSettings;
+import io.sluice.events.RouteRules;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.KafkaStartupFailure;
 
@@ -90,6 +91,10 @@ public final class ProjectAdmin implements AutoCloseable {
     public Project get(String token) {
         try (ProjectRegistry registry = loadedRegistry()) {
             Project project = registry.find(token);
+            if (project == null && registry.isUnreadable(token)) {
+                // Not rebuilt from the last readable record: the unread one may have revoked a key.
+                throw new UnknownProjectException(token, registry.unreadableProjects().get(token), topic);
+            }
             if (project == null) {
                 throw new UnknownProjectException(token);
             }
@@ -183,9 +188,41 @@ public final class ProjectAdmin implements AutoCloseable {
         return changed;
     }
 
+    /** What the gateways scrub from this project's events: the opt-out and extra sensitive field names. */
+    public Project setDataScrubbing(String token, DataScrubbing dataScrubbing) {
+        Project changed = get(token).withDataScrubbing(dataScrubbing);
+        save(changed);
+        return changed;
+    }
+
     /** @param endpoint {@code transaction}, {@code project}, or null for all events */
     public Project setQuota(String token, String endpoint, Quota quota) {
         Project changed = get(token).withQuota(endpoint, quota);
+        save(changed);
+        return changed;
+    }
+
+    /**
+     * Adds a route pattern, tried after the project's others; unchanged when it has it already.
+     * @throws IllegalArgumentException when it is no pattern, or the project has {@link RouteRules#MAX_RULES} already
+     */
+    public Project addRouteRule(String token, String pattern) {
+        Project project = get(token);
+        Project changed = project.withRouteRules(project.routeRules().with(pattern));
+        if (changed.routeRules() != project.routeRules()) {
+            save(changed);
+        }
+        return changed;
+    }
+
+    /** Removes a route pattern. @throws UnknownRouteRuleException when the project has no such pattern */
+    public Project removeRouteRule(String token, String pattern) {
+        Project project = get(token);
+        RouteRules fewer = project.routeRules().without(pattern);
+        if (fewer == project.routeRules()) {
+            throw new UnknownRouteRuleException(token, pattern);
+        }
+        Project changed = project.withRouteRules(fewer);
         save(changed);
         return changed;
     }
@@ -255,6 +292,21 @@ public final class ProjectAdmin implements AutoCloseable {
 
         public UnknownProjectException(String token) {
             super("no project has the token " + token);
+        }
+
+        /** Its latest record cannot be read: the gateways refuse it meanwhile. */
+        UnknownProjectException(String token, String unreadableBecause, String topic) {
+            super("the latest record of project " + token + " cannot be read (" + unreadableBecause + "): its events are "
+                    + "refused until a readable record for it is written to " + topic);
+        }
+    }
+
+    /** The project has no such route pattern. */
+    public static final class UnknownRouteRuleException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public UnknownRouteRuleException(String token, String pattern) {
+            super("project " + token + " has no route rule " + pattern);
         }
     }
 

@@ -52,6 +52,15 @@ public final class ProjectRegistry implements AutoCloseable {
     private final java.util.Set<String> removedDsnKeys = ConcurrentHashMap.newKeySet();
     /** Numeric id → token; on a collision neither project is found by id (see {@link NumericIdIndex}). */
     private final NumericIdIndex numericIds = new NumericIdIndex();
+    /**
+     * Projects whose latest record could not be read → why. Fail closed: such a project is not
+     * found (its keys let nothing in), as the record may have revoked a key or disabled it. Its
+     * keys stay known as its own, so its clients are told it is unavailable, not that their key is
+     * wrong (which would count against their address).
+     */
+    private final Map<String, String> unreadable = new ConcurrentHashMap<>();
+    /** The last readable record of each project in {@link #unreadable}: what a readable one replaces. */
+    private final Map<String, Project> withdrawn = new ConcurrentHashMap<>();
     private final CountDownLatch loaded = new CountDownLatch(1);
     private final AtomicLong skipped = new AtomicLong();
     private final Thread follower;
@@ -150,6 +159,19 @@ public final class ProjectRegistry implements AutoCloseable {
     }
 
     /**
+     * Whether this project's latest record could not be read: the project is then refused (not
+     * {@link #find found}) until a readable record for it arrives.
+     */
+    public boolean isUnreadable(String token) {
+        return token != null && unreadable.containsKey(token);
+    }
+
+    /** Tokens of the projects whose latest record could not be read → why; a snapshot. */
+    public Map<String, String> unreadableProjects() {
+        return Map.copyOf(unreadable);
+    }
+
+    /**
      * Why the registry no longer follows its topic (project changes are then not seen: the
      * gateway is not ready), or null while it follows.
      */
@@ -197,13 +219,31 @@ public final class ProjectRegistry implements AutoCloseable {
         return endAtStart.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
     }
 
-    /** Applies a record; a malformed one is skipped with its reason, so one bad record cannot stop the follower. */
+    /**
+     * Applies a record; a malformed one is skipped with its reason, so one bad record cannot stop
+     * the follower, and its project (when its key names one) is refused until a readable record
+     * comes: the unread record may have revoked a key or disabled the project.
+     */
     private void apply(ConsumerRecord<byte[], byte[]> record) {
         try {
             applyOrThrow(record);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("skipping malformed registry record at offset {} of {} ({} skipped since start): {}",
-                    record.offset(), topic, skipped.incrementAndGet(), e.toString());
+            String token = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+            if (token != null) {
+                withdraw(token, e.toString());
+            }
+            LOG.warn("skipping malformed registry record at offset {} of {} ({} skipped since start){}: {}",
+                    record.offset(), topic, skipped.incrementAndGet(),
+                    token == null ? "" : "; its project is refused until a readable record replaces it", e.toString());
+        }
+    }
+
+    /** Fails closed for this project: not found any more; its keys remain known as its own (see {@link #unreadable}). */
+    private void withdraw(String token, String reason) {
+        unreadable.put(token, "malformed record: " + reason);
+        Project last = byToken.remove(token);
+        if (last != null) {
+            withdrawn.put(token, last);
         }
     }
 
@@ -215,6 +255,10 @@ public final class ProjectRegistry implements AutoCloseable {
         Project previous;
         if (record.value() == null) {
             previous = byToken.remove(token);
+            if (previous == null) {
+                previous = withdrawn.remove(token);
+            }
+            unreadable.remove(token);
             numericIds.remove(Project.numericIdOf(token), token);
         } else {
             Project project = wellFormed(ProjectJson.read(record.value()));
@@ -227,6 +271,10 @@ public final class ProjectRegistry implements AutoCloseable {
                 numericIds.add(Project.numericIdOf(token), token);
             }
             previous = byToken.put(token, project);
+            if (previous == null) {
+                previous = withdrawn.remove(token);
+            }
+            unreadable.remove(token);
         }
         if (previous != null) {
             Project current = byToken.get(token);

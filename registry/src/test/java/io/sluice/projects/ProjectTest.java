@@ -163,6 +163,25 @@ class ProjectTest {
         assertEquals("0123456789abcdef0123456789abcdef", project.activeDsnKey("0123456789abcdef0123456789abcdef", NOW).publicKey());
     }
 
+    @Test
+    void aRecordWrittenBeforeDataScrubbingScrubsByDefault() throws Exception {
+        String old = "{\"token\":\"t\",\"name\":\"shop\",\"disabled\":false,\"keys\":[],"
+                + "\"created_at\":\"2026-11-22T12:00:00Z\"}";
+        Project project = ProjectJson.read(old.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(DataScrubbing.DEFAULT, project.dataScrubbing());
+        assertFalse(project.dataScrubbing().disabled());
+    }
+
+    @Test
+    void dataScrubbingSurvivesTheRegistryRecord() throws Exception {
+        Project project = project(ProjectKey.of("k1", Secrets.newKey(), null))
+                .withDataScrubbing(new DataScrubbing(true, List.of("iban", "x-shop-pin")));
+        byte[] json = ProjectJson.write(project);
+        String text = new String(json, java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(text.contains("\"data_scrubbing\":{\"disabled\":true,\"sensitive_fields\":[\"iban\",\"x-shop-pin\"]}"), text);
+        assertEquals(project, ProjectJson.read(json));
+    }
+
     private static Project project(ProjectKey key) {
         return new Project("token", "shop", false, List.of(key), NOW);
     }

@@ -24,7 +24,12 @@ import io.sluice.kafka.KafkaClients;
 public final class DeadLetters implements AutoCloseable {
     /** The header names of io.sluice.processor.topology.ToDeadLetter. */
     public static final String REASON = "sluice.dead_letter.reason";
+    /** Where the record came from: {@code topic/partition@offset}; {@code ./sluice dead-letters replay} sends it back there. */
     public static final String SOURCE = "sluice.dead_letter.source";
+    /** Present when the value was too large to carry: its size; the original stays at {@link #SOURCE}. */
+    public static final String VALUE_OMITTED = "sluice.dead_letter.value_omitted";
+    /** Every header of a dead letter's own starts with this; the rest are the original record's. */
+    public static final String HEADER_PREFIX = "sluice.dead_letter.";
     private static final int MAX_REASON_CHARS = 4096;
 
     private final String topic;

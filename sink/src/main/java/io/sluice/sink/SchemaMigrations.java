@@ -57,6 +57,25 @@ public final class SchemaMigrations {
         return appliedNow;
     }
 
+    /**
+     * The migrations this build has that the database has not recorded as applied, in order: all of
+     * them when the database or its record is missing. Changes nothing.
+     */
+    public static List<String> missing(Client client, ClickHouseSettings settings) {
+        String db = settings.database();
+        // The database name is the operator's setting (SLUICE_CLICKHOUSE_DATABASE), used as every statement here uses it.
+        boolean recorded = client.queryAll("EXISTS TABLE " + db + ".schema_migrations").get(0).getLong(1) == 1;
+        Set<Long> applied = !recorded ? Set.of()
+                : client.queryAll("SELECT version FROM " + db + ".schema_migrations FINAL").stream()
+                        .map(row -> row.getLong("version")).collect(Collectors.toSet());
+        return FILES.stream().filter(file -> !applied.contains(Long.parseLong(file.substring(1, file.indexOf("__"))))).toList();
+    }
+
+    /** How many migrations this build has. */
+    public static int count() {
+        return FILES.size();
+    }
+
     static List<String> statements(String file, Map<String, String> variables) {
         String sql;
         try (InputStream in = SchemaMigrations.class.getResourceAsStream("schema/" + file)) {

@@ -39,6 +39,9 @@ public final class Authenticator {
         byte[] keyHash = Secrets.sha256(key);
         Project project = registry.find(token);
         if (project == null) {
+            if (registry.isUnreadable(token) && token.equals(registry.tokenOwningKey(keyHash))) {
+                throw projectUnavailable();
+            }
             throw unauthorized();
         }
         if (project.hasActiveKey(keyHash, clock.instant())) {
@@ -69,6 +72,10 @@ public final class Authenticator {
         Project project = registry.byNumericId(projectId);
         DsnKey key = project == null ? null : project.activeDsnKey(publicKey, clock.instant());
         if (key == null) {
+            String ownerToken = registry.tokenOwningDsnKey(publicKey);
+            if (project == null && registry.isUnreadable(ownerToken) && Project.numericIdOf(ownerToken) == projectId) {
+                throw projectUnavailable();
+            }
             Project owner = dsnKeyOwner(publicKey);
             if (owner != null && (project == null || !owner.token().equals(project.token()))) {
                 throw new Rejection(Outcome.KEY_OF_ANOTHER_PROJECT,
@@ -102,6 +109,17 @@ public final class Authenticator {
     public String tokenOf(long projectId) {
         Project project = registry.byNumericId(projectId);
         return project == null ? null : project.token();
+    }
+
+    /**
+     * A key of a project whose latest registry record could not be read: refused (fail closed: the
+     * record may have revoked the key), with a 503, as the fault is the registry's and goes away
+     * once an operator writes a readable record; not counted as a failed authentication. Only a
+     * key the project had says so: a stranger still gets the 401 everyone gets.
+     */
+    private static Rejection projectUnavailable() {
+        return new Rejection(Outcome.PROJECT_UNAVAILABLE, "this project's configuration cannot be read at the moment; "
+                + "its events are not accepted until an operator fixes it", null, null, 60);
     }
 
     private static Rejection unauthorized() {

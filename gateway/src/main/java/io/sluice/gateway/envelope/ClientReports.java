@@ -20,6 +20,9 @@ import io.sluice.outcomes.QualifiedOutcome;
  * cannot grow the outcomes. Read with a streaming parser (no tree: a small gzip body could
  * otherwise become millions of nodes), and a report larger than {@link #MAX_REPORT_BYTES} is
  * refused; a report that cannot be read is otherwise ignored: it is the SDK's bookkeeping.
+ * What a client says it dropped cannot be checked, so one envelope (one quota token) counts at
+ * most {@link #MAX_DISCARDS} discards over all its reports, and a report at most its first
+ * {@link #MAX_ENTRIES} entries: before, 1,000 reports of 64 KiB each could add about 10^12.
  */
 public final class ClientReports {
     /** Far above what an SDK sends (a few entries per category and reason). */
@@ -29,12 +32,34 @@ public final class ClientReports {
             "network_error", "sample_rate", "before_send", "event_processor", "send_error", "internal_sdk_error",
             "insufficient_data", "backpressure");
     private static final JsonFactory JSON = new JsonFactory();
-    /** A single entry counts at most this much, so a client cannot overflow a counter. */
-    private static final long MAX_QUANTITY = 1_000_000;
+    /**
+     * Most discards one envelope counts, over all its reports and entries: room for an SDK that
+     * samples away 30,000 events a second, reporting every 30 s.
+     */
+    static final long MAX_DISCARDS = 1_000_000;
+    /** Most entries read of one report: an SDK sends one per category and reason (about 150 at most). */
+    static final int MAX_ENTRIES = 256;
 
     private ClientReports() {
     }
 
+    /**
+     * Adds the discards of this report to those its envelope counted so far ({@code counted}, which
+     * may hold other outcomes too), keeping the envelope's client discards at most {@link #MAX_DISCARDS}.
+     */
+    public static void count(Envelope.Item item, Map<QualifiedOutcome, Long> counted) {
+        long room = MAX_DISCARDS - counted.entrySet().stream()
+                .filter(entry -> entry.getKey().outcome() == Outcome.CLIENT_DISCARD).mapToLong(Map.Entry::getValue).sum();
+        for (Map.Entry<QualifiedOutcome, Long> discard : discards(item).entrySet()) {
+            long taken = Math.min(room, discard.getValue());
+            if (taken > 0) {
+                counted.merge(discard.getKey(), taken, Long::sum);
+                room -= taken;
+            }
+        }
+    }
+
+    /** The discards of one report, per outcome: at most {@link #MAX_DISCARDS} in all, from its first {@link #MAX_ENTRIES} entries. */
     public static Map<QualifiedOutcome, Long> discards(Envelope.Item item) {
         if (item.length() > MAX_REPORT_BYTES) {
             throw new Rejection(Outcome.INVALID_ENVELOPE, "not a valid Sentry envelope: a client report may have at most "
@@ -48,9 +73,13 @@ public final class ClientReports {
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
                 if ("discarded_events".equals(name) && parser.nextToken() == JsonToken.START_ARRAY) {
-                    while (parser.nextToken() == JsonToken.START_OBJECT) {
-                        entry(parser, counts);
+                    int entries = 0;
+                    long room = MAX_DISCARDS;
+                    while (entries < MAX_ENTRIES && room > 0 && parser.nextToken() == JsonToken.START_OBJECT) {
+                        room -= entry(parser, counts, room);
+                        entries++;
                     }
+                    break; // the rest of the report is not read
                 } else {
                     parser.nextToken();
                     parser.skipChildren();
@@ -62,8 +91,11 @@ public final class ClientReports {
         return counts;
     }
 
-    /** One {@code {"reason", "category", "quantity"}}, the parser on its START_OBJECT; leaves it on its END_OBJECT. */
-    private static void entry(JsonParser parser, Map<QualifiedOutcome, Long> counts) throws IOException {
+    /**
+     * One {@code {"reason", "category", "quantity"}}, the parser on its START_OBJECT; leaves it on
+     * its END_OBJECT. Counts at most {@code room}; returns how many it counted.
+     */
+    private static long entry(JsonParser parser, Map<QualifiedOutcome, Long> counts, long room) throws IOException {
         String reason = null;
         long quantity = -1;
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -72,14 +104,16 @@ public final class ClientReports {
             if ("reason".equals(name) && value == JsonToken.VALUE_STRING) {
                 reason = parser.getText();
             } else if ("quantity".equals(name) && value == JsonToken.VALUE_NUMBER_INT) {
-                quantity = parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? MAX_QUANTITY : parser.getLongValue();
+                quantity = parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? MAX_DISCARDS : parser.getLongValue();
             } else {
                 parser.skipChildren();
             }
         }
-        if (reason != null && quantity >= 0) {
-            counts.merge(QualifiedOutcome.of(Outcome.CLIENT_DISCARD, REASONS.contains(reason) ? reason : "other"),
-                    Math.min(MAX_QUANTITY, quantity), Long::sum);
+        if (reason == null || quantity <= 0) {
+            return 0;
         }
+        long counted = Math.min(room, quantity);
+        counts.merge(QualifiedOutcome.of(Outcome.CLIENT_DISCARD, REASONS.contains(reason) ? reason : "other"), counted, Long::sum);
+        return counted;
     }
 }

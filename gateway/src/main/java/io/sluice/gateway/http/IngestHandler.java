@@ -118,10 +118,11 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             requireJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
             byte[] json = services.decoder().decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING),
                     admitted.reservation());
-            AcceptedEvent event = services.validator().validate(route.endpoint(), json, receivedAt);
+            AcceptedEvent event = services.validator().validate(route.endpoint(), json, receivedAt,
+                    admitted.project().routeRules(), admitted.project().dataScrubbing());
             String answeredEndpoint = endpoint;
             long produceStart = System.nanoTime();
-            services.publisher().publish(route, event, json, receivedAt).whenComplete((ignored, error) -> {
+            services.publisher().publish(route, event, event.json(), receivedAt).whenComplete((ignored, error) -> {
                 metrics.produced(produceStart);
                 if (error == null) {
                     services.outcomes().record(route.token(), Outcome.ACCEPTED);

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.sluice.events.RouteRules;
 import io.sluice.gateway.admit.Admitted;
 import io.sluice.gateway.admit.Authenticator;
 import io.sluice.gateway.admit.Endpoint;
@@ -30,6 +31,7 @@ import io.sluice.gateway.envelope.ItemTypes;
 import io.sluice.gateway.validate.AcceptedEvent;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
+import io.sluice.projects.DataScrubbing;
 import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 
@@ -56,7 +58,7 @@ final class SentryIngest {
     record Answer(FullHttpResponse response, boolean keepAlive) {
     }
 
-    private record Routed(Endpoint endpoint, AcceptedEvent event, byte[] json) {
+    private record Routed(Endpoint endpoint, AcceptedEvent event) {
     }
 
     /**
@@ -128,8 +130,9 @@ final class SentryIngest {
                 if (overQuota != null) {
                     throw overQuota;
                 }
-                AcceptedEvent event = services.validator().validate(endpoint, json, receivedAt);
-                routed.add(new Routed(endpoint, event, json));
+                AcceptedEvent event = services.validator().validate(endpoint, json, receivedAt, routeRules(project),
+                        scrubbing(project));
+                routed.add(new Routed(endpoint, event));
                 return publish(project, key, origin, routed, counted, 0, null, receivedAt, loop);
             } else {
                 byte[] body = services.envelopeDecoder().decode(request.content(), encoding, admitted.reservation());
@@ -196,7 +199,7 @@ final class SentryIngest {
     /** Reads one item into {@code reading}. */
     private void read(Reading reading, Envelope.Item item) {
         if (item.type().equals("client_report")) {
-            ClientReports.discards(item).forEach((outcome, quantity) -> reading.counted.merge(outcome, quantity, Long::sum));
+            ClientReports.count(item, reading.counted);
             return;
         }
         if (!isEvent(item.type())) {
@@ -216,7 +219,8 @@ final class SentryIngest {
         if (reading.envelopeId != null && reading.events == 1 && !fields.hasEventId()) {
             json = fields.withEventId(json, reading.envelopeId);
         }
-        reading.routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, reading.receivedAt), json));
+        reading.routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, reading.receivedAt,
+                routeRules(reading.project), scrubbing(reading.project))));
     }
 
     /**
@@ -268,8 +272,8 @@ final class SentryIngest {
      */
     private CompletableFuture<Void> send(String token, List<Routed> routed, List<CompletableFuture<Void>> acks, long receivedAt,
                                          Executor loop) {
-        return Slices.inSlices(routed, item -> item.json().length, SLICE_BYTES, item -> acks.add(services.publisher()
-                .publish(new IngestRoute(token, item.endpoint()), item.event(), item.json(), receivedAt)), loop);
+        return Slices.inSlices(routed, item -> item.event().json().length, SLICE_BYTES, item -> acks.add(services.publisher()
+                .publish(new IngestRoute(token, item.endpoint()), item.event(), item.event().json(), receivedAt)), loop);
     }
 
     /** Both categories' limits in one header value, the later wait for the Retry-After. */
@@ -286,6 +290,11 @@ final class SentryIngest {
         services.metrics().rejected(refused.outcome());
         services.outcomes().record(token, refused.outcome());
         return new Answer(Cors.apply(Responses.sentryError(refused), key, origin), refused.status() < 500);
+    }
+
+    /** A {@code store} body's project is known from its head; an envelope's by the time its events are read. */
+    private static DataScrubbing scrubbing(Project project) {
+        return project == null ? DataScrubbing.DEFAULT : project.dataScrubbing();
     }
 
     private static EventFields single(EventFields fields) {
@@ -319,5 +328,10 @@ final class SentryIngest {
             default -> throw new Rejection(Outcome.UNSUPPORTED_MEDIA_TYPE, "Content-Type must be application/x-sentry-envelope, "
                     + "application/json or text/plain, got '" + contentType + "'");
         }
+    }
+
+    /** The project's route rules; none while its project is not known (it always is by the time events are read). */
+    private static RouteRules routeRules(Project project) {
+        return project == null ? RouteRules.NONE : project.routeRules();
     }
 }

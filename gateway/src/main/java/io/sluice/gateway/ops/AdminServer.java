@@ -48,6 +48,17 @@ public final class AdminServer implements AutoCloseable {
      */
     public static AdminServer start(String host, int port, EventLoopGroup group, GatewayMetrics metrics,
                                     Supplier<List<String>> notReadyReasons) throws InterruptedException {
+        return start(host, port, group, metrics, notReadyReasons, List::of);
+    }
+
+    /**
+     * @param notReadyReasons what currently keeps the gateway from being ready (empty when ready)
+     * @param degradedReasons what fails for some requests only (one project), listed in a ready
+     *                        answer's {@code "degraded"}: no reason to take the gateway out of rotation
+     */
+    public static AdminServer start(String host, int port, EventLoopGroup group, GatewayMetrics metrics,
+                                    Supplier<List<String>> notReadyReasons, Supplier<List<String>> degradedReasons)
+            throws InterruptedException {
         Channel channel = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
@@ -55,7 +66,7 @@ public final class AdminServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(8192),
-                                new AdminHandler(metrics, notReadyReasons));
+                                new AdminHandler(metrics, notReadyReasons, degradedReasons));
                     }
                 })
                 .bind(new InetSocketAddress(host, port)).sync().channel();
@@ -74,10 +85,12 @@ public final class AdminServer implements AutoCloseable {
     private static final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final GatewayMetrics metrics;
         private final Supplier<List<String>> notReadyReasons;
+        private final Supplier<List<String>> degradedReasons;
 
-        AdminHandler(GatewayMetrics metrics, Supplier<List<String>> notReadyReasons) {
+        AdminHandler(GatewayMetrics metrics, Supplier<List<String>> notReadyReasons, Supplier<List<String>> degradedReasons) {
             this.metrics = metrics;
             this.notReadyReasons = notReadyReasons;
+            this.degradedReasons = degradedReasons;
         }
 
         @Override
@@ -96,7 +109,12 @@ public final class AdminServer implements AutoCloseable {
         private FullHttpResponse readiness() {
             List<String> reasons = notReadyReasons.get();
             if (reasons.isEmpty()) {
-                return json(HttpResponseStatus.OK, JSON.createObjectNode().put("status", "ready"));
+                ObjectNode body = JSON.createObjectNode().put("status", "ready");
+                List<String> degraded = degradedReasons.get();
+                if (!degraded.isEmpty()) {
+                    degraded.forEach(body.putArray("degraded")::add);
+                }
+                return json(HttpResponseStatus.OK, body);
             }
             ObjectNode body = JSON.createObjectNode().put("status", "not_ready");
             reasons.forEach(body.putArray("reasons")::add);

@@ -47,6 +47,8 @@ public final class GatewayMetrics implements AutoCloseable {
     private volatile LongSupplier registrySkips = () -> 0;
     private volatile LongSupplier outcomeRowsDropped = () -> 0;
     private volatile BooleanSupplier publishFailing = () -> false;
+    private volatile LongSupplier unreadableProjects = () -> 0;
+    private volatile LongSupplier outcomeOverflowEvents = () -> 0;
 
     public GatewayMetrics() {
         Gauge.builder("sluice.gateway.in.flight.requests", inFlightRequests, AtomicLong::get)
@@ -64,6 +66,12 @@ public final class GatewayMetrics implements AutoCloseable {
                 .description("Outcome count rows dropped unpublished (Kafka down too long).").register(registry);
         Gauge.builder("sluice.gateway.publish.failing", this, metrics -> metrics.publishFailing.getAsBoolean() ? 1 : 0)
                 .description("1 while this gateway's publishes to Kafka fail: a run of failures and no success (see /readyz).")
+                .register(registry);
+        FunctionCounter.builder("sluice.gateway.outcome.overflow.events", this, metrics -> metrics.outcomeOverflowEvents.getAsLong())
+                .description("Events counted under the outcomes' project '(overflow)': the gateway's table of outcome counts was full.")
+                .register(registry);
+        Gauge.builder("sluice.gateway.registry.unreadable.projects", this, metrics -> metrics.unreadableProjects.getAsLong())
+                .description("Projects refused (503 project_unavailable) because their latest registry record is malformed.")
                 .register(registry);
     }
 
@@ -114,6 +122,16 @@ public final class GatewayMetrics implements AutoCloseable {
     /** Where {@code sluice_gateway_publish_failing} comes from: whether this gateway's publishes fail now (see /readyz). */
     public void watchPublishing(BooleanSupplier failing) {
         this.publishFailing = failing;
+    }
+
+    /** Where the number of projects refused for a malformed latest registry record comes from. */
+    public void countUnreadableProjects(LongSupplier unreadable) {
+        this.unreadableProjects = unreadable;
+    }
+
+    /** Where the count of events counted under the outcomes' overflow project comes from. */
+    public void countOutcomeOverflow(LongSupplier overflow) {
+        this.outcomeOverflowEvents = overflow;
     }
 
     /** Where the count of outcome rows dropped before Kafka acknowledged them comes from. */

@@ -29,13 +29,25 @@ import io.sluice.projects.ProjectRegistry;
  * publishes the absolute counts of this gateway every interval to the outcomes topic, as
  * {@link OutcomeRow}s; the processor's sink writes them to {@code sluice.outcomes_1m}. So a
  * platform can tell a tenant exactly what was dropped and why. Requests naming an unknown token
- * count under the project "" (so garbage tokens cannot grow the table).
+ * count under the project "" (so garbage tokens cannot grow the table). At most {@code maxRows}
+ * keys are counted by project; past that, a new key's count goes to the project
+ * {@link #OVERFLOW_PROJECT} (same outcome and minute), so a total is never less than it was:
+ * a count still growing is never forgotten (it would restart at 0, and its row, absolute, would
+ * then go down).
  */
 public final class Outcomes implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Outcomes.class);
     private static final long KEEP_MINUTES = 5;
-    /** Rows kept at most: about 2 MB; a 5 s flush of active (project, outcome) pairs fills it only in a long outage. */
+    /**
+     * Rows counted by project at most: about 2 MB. Filled by a long outage, or by more than this
+     * many (project, outcome) pairs in a minute; beyond it, new keys count under {@link #OVERFLOW_PROJECT}.
+     */
     private static final int MAX_ROWS = 10_000;
+    /**
+     * The project of counts that found the table full: not a token (tokens are URL-safe base64),
+     * so it names no tenant; its rows keep the outcome and minute.
+     */
+    public static final String OVERFLOW_PROJECT = "(overflow)";
     /** Rows sent and not yet acknowledged at most, so a backlog does not crowd the events out of the producer. */
     private static final int MAX_ROWS_ON_THEIR_WAY = 1_000;
 
@@ -53,6 +65,7 @@ public final class Outcomes implements AutoCloseable {
     private final int maxRows;
     private final int maxRowsOnTheirWay;
     private final LongAdder droppedRows = new LongAdder();
+    private final LongAdder overflowEvents = new LongAdder();
     private final LongAdder failedSends = new LongAdder();
 
     /** @param outcome the wire code, plain or qualified */
@@ -63,7 +76,8 @@ public final class Outcomes implements AutoCloseable {
             .thenComparing(Key::project).thenComparing(Key::outcome);
 
     public Outcomes(ProjectRegistry registry, Producer<byte[], byte[]> producer, String topic, Duration every) {
-        this(token -> registry.find(token) != null, producer, topic, every);
+        // A project refused for an unreadable record is still a project: its refusals count under it.
+        this(token -> registry.find(token) != null || registry.isUnreadable(token), producer, topic, every);
     }
 
     Outcomes(Predicate<String> knownToken, Producer<byte[], byte[]> producer, String topic, Duration every) {
@@ -104,7 +118,18 @@ public final class Outcomes implements AutoCloseable {
     private void add(String token, String code, long quantity) {
         String project = token != null && knownToken.test(token) ? token : "";
         long minute = clock.getAsLong() / 60_000 * 60;
-        counts.computeIfAbsent(new Key(project, code, minute), k -> new LongAdder()).add(quantity);
+        Key key = new Key(project, code, minute);
+        LongAdder count = counts.get(key);
+        if (count == null) {
+            if (counts.size() >= maxRows) {
+                // Full: this key's count goes under the overflow project (at most one key per outcome
+                // and minute beyond the bound). Existing keys keep counting.
+                key = new Key(OVERFLOW_PROJECT, code, minute);
+                overflowEvents.add(quantity);
+            }
+            count = counts.computeIfAbsent(key, k -> new LongAdder());
+        }
+        count.add(quantity);
     }
 
     /**
@@ -113,8 +138,10 @@ public final class Outcomes implements AutoCloseable {
      * crowd the events out of the producer's buffer). Rows are absolute counts (the sink keeps the
      * highest version per key), so a count whose send failed is simply sent again with a later
      * flush, and sending one twice cannot count anything twice. Forgets minutes long past once
-     * their last count is acknowledged; beyond {@code maxRows} rows kept (a long Kafka outage),
-     * forgets the oldest even unacknowledged, with a warning and {@link #droppedRows}.
+     * their last count is acknowledged; with {@code maxRows} rows kept, every acknowledged row of
+     * a past minute (they no longer grow), and beyond it (a long Kafka outage) the oldest even
+     * unacknowledged, with a warning and {@link #droppedRows}; never a row of this minute or the
+     * last, which may still grow.
      */
     void flush() {
         long oldest = clock.getAsLong() / 60_000 * 60 - KEEP_MINUTES * 60;
@@ -154,14 +181,21 @@ public final class Outcomes implements AutoCloseable {
     }
 
     private void dropOldestBeyondBound() {
+        if (counts.size() < maxRows) {
+            return;
+        }
+        // A request that read the clock just before the minute turned may still count in the last one.
+        long growingFrom = clock.getAsLong() / 60_000 * 60 - 60;
+        // Full: acknowledged rows of past minutes no longer grow and are in Kafka: all go, making room for new keys.
+        counts.keySet().removeIf(key -> key.minute() < growingFrom && acknowledged(key) && published.remove(key) != null);
         int excess = counts.size() - maxRows;
         if (excess <= 0) {
             return;
         }
-        List<Key> keys = new ArrayList<>(counts.keySet());
-        keys.sort(OLDEST_FIRST);
+        List<Key> past = new ArrayList<>(counts.keySet().stream().filter(key -> key.minute() < growingFrom).toList());
+        past.sort(OLDEST_FIRST);
         long unpublished = 0;
-        for (Key key : keys.subList(0, excess)) {
+        for (Key key : past.subList(0, Math.min(excess, past.size()))) {
             LongAdder count = counts.remove(key);
             if (count != null && !Long.valueOf(count.sum()).equals(published.remove(key))) {
                 unpublished++;
@@ -172,6 +206,16 @@ public final class Outcomes implements AutoCloseable {
             LOG.warn("Kafka has not acknowledged outcome counts for a while: dropped the {} oldest unpublished rows "
                     + "(at most {} are kept; {} dropped since start)", unpublished, maxRows, droppedRows.sum());
         }
+    }
+
+    private boolean acknowledged(Key key) {
+        LongAdder count = counts.get(key);
+        return count != null && Long.valueOf(count.sum()).equals(published.get(key));
+    }
+
+    /** Events counted under {@link #OVERFLOW_PROJECT} because {@code maxRows} keys were already counted. */
+    public long overflowEvents() {
+        return overflowEvents.sum();
     }
 
     /** Rows of outcome counts forgotten before Kafka acknowledged them (a long outage). */

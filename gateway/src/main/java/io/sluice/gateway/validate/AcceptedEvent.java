@@ -1,8 +1,9 @@
 package io.sluice.gateway.validate;
 
 /**
- * What validation established about an event: its id, its normalized event time, and the fields
- * Sluice keeps as read from its JSON ({@code FieldsHeader}'s value; null when there is none to send).
+ * What validation established about an event: its id, its normalized event time, the fields
+ * Sluice keeps as read from its JSON ({@code FieldsHeader}'s value; null when there is none to send),
+ * and the JSON to publish (as sent, or without its secrets once scrubbed).
  */
-public record AcceptedEvent(String eventId, long eventTimeMillis, boolean timeAdjusted, byte[] fields) {
+public record AcceptedEvent(String eventId, long eventTimeMillis, boolean timeAdjusted, byte[] fields, byte[] json) {
 }

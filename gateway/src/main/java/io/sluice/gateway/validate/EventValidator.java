@@ -13,19 +13,23 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.sluice.events.ErrorFields;
 import io.sluice.events.EventTime;
 import io.sluice.events.InvalidFieldException;
+import io.sluice.events.RouteRules;
 import io.sluice.events.SentryFields;
 import io.sluice.events.TransactionFields;
 import io.sluice.gateway.admit.Endpoint;
 import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.scrub.Scrubber;
 import io.sluice.outcomes.Outcome;
+import io.sluice.projects.DataScrubbing;
 
 /**
  * The one place that reads the JSON and decides whether an event is acceptable. Unknown fields
- * are kept (the bytes are published unchanged); only what Sluice relies on is checked:
+ * are kept (the bytes are published unchanged unless secrets were scrubbed from them); only what Sluice relies on is checked:
  * the event id, the event time, and a transaction's name and status. An error report is any JSON
  * object, as Sentry takes it (a Go SDK may send just {@code "exception": []}): what it lacks is
  * stored empty, its message as {@link SentryFields#NO_MESSAGE}.
@@ -45,17 +49,38 @@ public final class EventValidator {
         this.horizon = horizon;
     }
 
+    /** An event of a project that scrubs by default. */
     public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis) {
+        return validate(endpoint, json, receivedAtMillis, RouteRules.NONE, DataScrubbing.DEFAULT);
+    }
+
+    /** @param routeRules the project's, applied to the event's route before the built-in normalization */
+    public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis, RouteRules routeRules) {
+        return validate(endpoint, json, receivedAtMillis, routeRules, DataScrubbing.DEFAULT);
+    }
+
+    public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis, DataScrubbing scrubbing) {
+        return validate(endpoint, json, receivedAtMillis, RouteRules.NONE, scrubbing);
+    }
+
+    /**
+     * Scrubs the event's secrets first ({@link Scrubber}), so that its fields, its id and the bytes
+     * published are all read from the scrubbed event; the route applies the project's rules first.
+     */
+    public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis, RouteRules routeRules,
+                                  DataScrubbing scrubbing) {
         JsonNode event = parse(json);
-        byte[] fields = endpoint == Endpoint.TRANSACTION ? transactionFields(event, json.length) : errorFields(event, json.length);
+        json = Scrubber.scrub(json, (ObjectNode) event, scrubbing);
+        byte[] fields = endpoint == Endpoint.TRANSACTION ? transactionFields(event, json.length, routeRules)
+                : errorFields(event, json.length, routeRules);
         String eventId = eventId(event.get("event_id"));
         Long clientTime = eventTime(event);
         long tooOld = receivedAtMillis - horizon.toMillis();
         long tooNew = receivedAtMillis + EventTime.MAX_FUTURE.toMillis();
         if (clientTime == null || clientTime < tooOld || clientTime > tooNew) {
-            return new AcceptedEvent(eventId, receivedAtMillis, true, fields);
+            return new AcceptedEvent(eventId, receivedAtMillis, true, fields, json);
         }
-        return new AcceptedEvent(eventId, clientTime, false, fields);
+        return new AcceptedEvent(eventId, clientTime, false, fields, json);
     }
 
     static JsonNode parse(byte[] json) {
@@ -74,14 +99,14 @@ public final class EventValidator {
     }
 
     /** Checks a transaction's name and status, and reads the fields the processor keeps (read here once, for both). */
-    private static byte[] transactionFields(JsonNode event, int jsonBytes) {
+    private static byte[] transactionFields(JsonNode event, int jsonBytes, RouteRules routeRules) {
         JsonNode name = event.get("transaction");
         if (name == null || !name.isTextual() || name.textValue().isBlank()) {
             throw Rejection.invalid("transaction",
                     "'transaction' must be a non-empty string naming the request, such as \"GET /users/42\"");
         }
         try {
-            return TransactionFields.of(event).toHeader(jsonBytes);
+            return TransactionFields.of(event, routeRules).toHeader(jsonBytes);
         } catch (InvalidFieldException e) {
             throw Rejection.invalid(e.field(), e.getMessage());
         }
@@ -91,9 +116,9 @@ public final class EventValidator {
      * An error report's fields for the processor; none when they cannot be read, which no report
      * the processor can store causes: the processor then reads the JSON and decides, as it always did.
      */
-    private static byte[] errorFields(JsonNode event, int jsonBytes) {
+    private static byte[] errorFields(JsonNode event, int jsonBytes, RouteRules routeRules) {
         try {
-            return ErrorFields.of(event).toHeader(jsonBytes);
+            return ErrorFields.of(event, routeRules).toHeader(jsonBytes);
         } catch (RuntimeException unreadable) {
             return null;
         }

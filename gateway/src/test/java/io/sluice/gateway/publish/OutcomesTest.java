@@ -166,6 +166,74 @@ class OutcomesTest {
         assertEquals(List.of(minute(2), minute(3), minute(4), minute(2), minute(3), minute(4)), minutesSent());
     }
 
+    /** The rows as outcomes_1m keeps them (the highest version per key), as project=events. */
+    private java.util.Map<String, Long> rowsKept() {
+        java.util.Map<String, Long> kept = new java.util.TreeMap<>();
+        kafka.history().forEach(record -> {
+            try {
+                JsonNode row = JSON.readTree(record.value());
+                kept.merge(row.get("project").textValue() + "/" + row.get("outcome").textValue() + "/" + row.get("minute").asLong(),
+                        row.get("version").asLong(), Math::max);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return kept;
+    }
+
+    private void acknowledgeAll() {
+        while (kafka.completeNext()) {
+            // every send succeeds
+        }
+    }
+
+    /**
+     * Issue 29 finding 7: past the bound, the oldest rows of the current minute were dropped and
+     * restarted at 0, so the row of a project that kept sending went down. Now nothing of the
+     * current minute is dropped, and a key that finds the table full counts under (overflow).
+     */
+    @Test
+    void pastItsBoundNoCountOfThisMinuteRestartsAndNewKeysCountUnderOverflow() {
+        Outcomes full = bounded(2, 100);
+        full.record("a", Outcome.ACCEPTED);
+        full.record("a", Outcome.ACCEPTED);
+        full.record("b", Outcome.ACCEPTED);
+        full.record("c", Outcome.ACCEPTED); // the table is full
+        full.record("c", Outcome.QUOTA_EXCEEDED);
+        full.flush();
+        acknowledgeAll();
+        full.record("a", Outcome.ACCEPTED);
+        full.flush();
+        acknowledgeAll();
+
+        long minute = minute(0);
+        assertEquals(java.util.Map.of("a/accepted/" + minute, 3L, "b/accepted/" + minute, 1L,
+                "(overflow)/accepted/" + minute, 1L, "(overflow)/quota_exceeded/" + minute, 1L), rowsKept());
+        assertEquals(2, full.overflowEvents());
+        assertEquals(0, full.droppedRows());
+    }
+
+    /** Rows of minutes gone by that Kafka acknowledged are forgotten first, so the new minute's keys count by project again. */
+    @Test
+    void acknowledgedRowsOfPastMinutesMakeRoomBeforeAnythingIsDropped() {
+        Outcomes full = bounded(2, 100);
+        full.record("a", Outcome.ACCEPTED);
+        full.record("b", Outcome.ACCEPTED);
+        full.flush();
+        acknowledgeAll();
+        now.addAndGet(120_000); // two minutes on
+        full.record("c", Outcome.ACCEPTED); // still full: (overflow) until the flush makes room
+        full.flush();
+        acknowledgeAll();
+        full.record("d", Outcome.ACCEPTED);
+
+        full.flush();
+        acknowledgeAll();
+        assertEquals(java.util.Map.of("a/accepted/" + minute(0), 1L, "b/accepted/" + minute(0), 1L,
+                "(overflow)/accepted/" + minute(2), 1L, "d/accepted/" + minute(2), 1L), rowsKept());
+        assertEquals(0, full.droppedRows());
+    }
+
     @Test
     void aFlushHasAtMostItsBoundOfRowsOnTheirWayOldestFirst() {
         Outcomes paced = bounded(100, 2);

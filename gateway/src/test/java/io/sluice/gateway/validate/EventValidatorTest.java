@@ -3,6 +3,7 @@ package io.sluice.gateway.validate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +23,26 @@ class EventValidatorTest {
     private static AcceptedEvent transaction(String extraFields) {
         String json = "{\"transaction\": \"GET /\"" + (extraFields.isEmpty() ? "" : ", " + extraFields) + "}";
         return VALIDATOR.validate(Endpoint.TRANSACTION, json.getBytes(StandardCharsets.UTF_8), RECEIVED);
+    }
+
+    @Test
+    void theFieldsHeaderAndThePublishedBytesAreReadFromTheScrubbedEvent() {
+        AcceptedEvent event = transaction("\"contexts\": {\"trace\": {\"data\": {\"url\": \"https://a.example/r?token=SECRET1\"}}}");
+        String fields = new String(event.fields(), StandardCharsets.UTF_8);
+        assertTrue(fields.contains("https://a.example/r?token=[Filtered]"), fields);
+        assertFalse(fields.contains("SECRET1"), fields);
+        assertFalse(new String(event.json(), StandardCharsets.UTF_8).contains("SECRET1"));
+    }
+
+    @Test
+    void aProjectThatOptedOutHasItsEventReadAndPublishedAsSent() {
+        // Padded: a fields header larger than its JSON is not sent.
+        byte[] sent = ("{\"transaction\": \"GET /r?token=SECRET1\", \"extra\": {\"pad\": \"" + "x".repeat(300) + "\"}}")
+                .getBytes(StandardCharsets.UTF_8);
+        AcceptedEvent event = VALIDATOR.validate(Endpoint.TRANSACTION, sent, RECEIVED,
+                new io.sluice.projects.DataScrubbing(true, java.util.List.of()));
+        assertTrue(new String(event.fields(), StandardCharsets.UTF_8).contains("GET /r?token=SECRET1"));
+        assertSame(sent, event.json());
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.sluice.processor.topology;
 import org.apache.kafka.common.header.Headers;
 
 import io.sluice.events.EventHeaders;
+import io.sluice.sink.DeadLetters;
 
 /**
  * How much of an input record a dead letter may carry. Streams' producer sends at most
@@ -13,7 +14,7 @@ import io.sluice.events.EventHeaders;
  */
 final class DeadLetterValues {
     /** Says the value was left out, its size, and where the original is. */
-    static final String VALUE_OMITTED = "sluice.dead_letter.value_omitted";
+    static final String VALUE_OMITTED = DeadLetters.VALUE_OMITTED;
     /** Largest value a dead letter carries; the rest of the request's limit is left for key and headers. */
     static final int MAX_VALUE_BYTES = JsonSerde.MAX_REQUEST_BYTES - 64 * 1024;
 

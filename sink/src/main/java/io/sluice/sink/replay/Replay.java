@@ -32,7 +32,7 @@ import io.sluice.sink.SinkTables;
  * rows and the latest absolute count of every minute. Rows are filtered by their own event time
  * and project and inserted into the idempotent tables, so rows already there stay single, a second
  * replay changes nothing, and live ingestion can go on meanwhile (an older count never beats a
- * newer one: ReplacingMergeTree keeps the highest version).
+ * newer one: ReplacingMergeTree keeps the highest version, and so does the replay, per key).
  */
 public final class Replay {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -109,8 +109,11 @@ public final class Replay {
             start.forEach(consumer::seek);
             long total = partitions.stream().mapToLong(p -> end.get(p) - start.get(p)).sum();
 
-            // Per-minute topics hold every update of a row until compaction: keep the newest per key.
-            Map<String, RowInserter.Row> newestPerKey = new java.util.LinkedHashMap<>();
+            // Per-minute topics hold every update of a row until compaction: keep the highest version
+            // per key, as ReplacingMergeTree(version) does, not the last in topic order. After a
+            // recompute both generations' processors write the same keys, and the older one (still
+            // serving live traffic) can write a lower version after the newer one.
+            Map<String, Versioned> newestPerKey = new java.util.LinkedHashMap<>();
             List<RowInserter.Row> batch = new ArrayList<>();
             long begun = System.nanoTime();
             long lastProgress = begun;
@@ -120,12 +123,16 @@ public final class Replay {
                         continue; // written after the replay began: live ingestion's business
                     }
                     read++;
-                    if (record.value() == null || !wanted(record.value(), source, request)) {
+                    JsonNode row = record.value() == null ? null : wanted(record.value(), source, request);
+                    if (row == null) {
                         continue;
                     }
                     if (source.perMinute()) {
-                        newestPerKey.put(new String(record.key(), java.nio.charset.StandardCharsets.UTF_8), new RowInserter.Row(
+                        Versioned candidate = new Versioned(row.path("version").asLong(), new RowInserter.Row(
                                 record.key(), record.value(), record.topic() + "/" + record.partition() + "@" + record.offset()));
+                        // Ties: the later wins, as ClickHouse keeps the last inserted of equal versions.
+                        newestPerKey.merge(new String(record.key(), java.nio.charset.StandardCharsets.UTF_8), candidate,
+                                (kept, later) -> later.version() >= kept.version() ? later : kept);
                         continue;
                     }
                     resent++;
@@ -140,9 +147,9 @@ public final class Replay {
                     listener.progress(source.table(), read, total, resent + newestPerKey.size(), elapsedSince(begun));
                 }
             }
-            for (RowInserter.Row row : newestPerKey.values()) {
+            for (Versioned highest : newestPerKey.values()) {
                 resent++;
-                batch.add(row);
+                batch.add(highest.row());
                 if (batch.size() >= BATCH_ROWS) {
                     refused += insert(source.table(), batch, request.dryRun());
                 }
@@ -200,17 +207,22 @@ public final class Replay {
         }
     }
 
-    private boolean wanted(byte[] value, SinkTables.Table source, ReplayRequest request) {
+    /** The row, read, when it is in the request's range and project; else null. */
+    private static JsonNode wanted(byte[] value, SinkTables.Table source, ReplayRequest request) {
         try {
             JsonNode row = JSON.readTree(value);
             if (request.project() != null && !request.project().equals(row.path("project").asText())) {
-                return false;
+                return null;
             }
             long millis = source.perMinute() ? row.path("minute").asLong() * 1000 : row.path("timestamp").asLong();
-            return millis >= request.from().toEpochMilli() && millis < request.to().toEpochMilli();
+            return millis >= request.from().toEpochMilli() && millis < request.to().toEpochMilli() ? row : null;
         } catch (IOException e) {
-            return false;
+            return null;
         }
+    }
+
+    /** A per-minute row and its {@code version} column (unsigned in ClickHouse; below 2^63 as Sluice writes it). */
+    private record Versioned(long version, RowInserter.Row row) {
     }
 
     /**

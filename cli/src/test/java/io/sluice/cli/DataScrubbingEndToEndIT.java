@@ -1,0 +1,231 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.sluice.config.Settings;
+import io.sluice.events.EventHeaders;
+import io.sluice.gateway.Gateway;
+import io.sluice.gateway.GatewayConfig;
+import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorConfig;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.testkit.Await;
+import io.sluice.testkit.ClickHouseQuery;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.IsolatedSettings;
+import io.sluice.testkit.KafkaRecords;
+import io.sluice.testkit.RealEngines;
+
+/**
+ * Secrets an event carries (request headers, password fields, card numbers, URLs' tokens) never
+ * reach Kafka nor ClickHouse: gateway → raw topic → processor → {@code errors.payload},
+ * {@code errors.request_url}, {@code transactions.url}, through both the v1 API and a Sentry
+ * envelope; a project's extra names are scrubbed too, and a project that opted out (from the
+ * command line) keeps its events as sent.
+ */
+@ExtendWith(RealEngines.class)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class DataScrubbingEndToEndIT {
+    private static final Duration ARRIVAL = Duration.ofSeconds(60);
+    private static final String NAME = "scrub";
+    private static final String DB = "sluice_" + NAME;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final List<String> SECRETS = List.of("AUTHSECRET", "COOKIESECRET", "PASSWORDSECRET", "APIKEYSECRET",
+            "URLTOKENSECRET", "4111 1111 1111 1111");
+
+    @TempDir
+    static Path stateDir;
+
+    static Engines engines;
+    static Map<String, String> values;
+    static Gateway gateway;
+    static Processor processor;
+    static ProjectAdmin.NewProject scrubbed;
+    static ProjectAdmin.NewProject optedOut;
+    static ProjectAdmin.NewProject extraNames;
+
+    @BeforeAll
+    static void startPipeline(Engines realEngines) throws Exception {
+        engines = realEngines;
+        values = IsolatedSettings.of(NAME, engines, stateDir);
+        Settings settings = new Settings(values);
+        io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
+        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), values.get("SLUICE_TOPIC_PROJECTS"))) {
+            scrubbed = admin.create("scrubbed");
+            optedOut = admin.create("opted-out");
+            extraNames = admin.create("extra-names");
+        }
+        CliRunner.Result off = CliRunner.run(settings, "projects", "set-scrubbing", optedOut.token(), "--off");
+        assertEquals(0, off.exitCode(), off.out() + off.err());
+        CliRunner.Result extra = CliRunner.run(settings, "projects", "set-scrubbing", extraNames.token(), "--sensitive-fields", "iban");
+        assertEquals(0, extra.exitCode(), extra.out() + extra.err());
+        assertTrue(extra.out().contains("data scrubbing of extra-names (" + extraNames.token() + "): on (defaults + iban)"), extra.out());
+        // The gateway reads the whole registry before it serves: both changes are in force.
+        gateway = Gateway.start(GatewayConfig.from(settings));
+        processor = Processor.start(ProcessorConfig.from(settings));
+    }
+
+    @AfterAll
+    static void stopPipeline() {
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (processor != null) {
+            processor.close();
+        }
+    }
+
+    @Test
+    void anErrorReportsSecretsReachNeitherTheRawTopicNorThePayload() throws Exception {
+        String eventId = "5c0a1d8e2f3b4a5c9d8e7f6a5b4c3d21";
+        assertEquals(200, post(scrubbed, "project", errorReport(eventId)).statusCode());
+
+        String raw = rawValue(values.get("SLUICE_TOPIC_ERRORS"), eventId);
+        SECRETS.forEach(secret -> assertFalse(raw.contains(secret), secret + " in " + raw));
+        assertTrue(raw.contains("\"Authorization\":\"[Filtered]\""), raw);
+        assertTrue(raw.contains("{\"path\":\"request.headers.Authorization\",\"rule\":\"@password:filter\"}"), raw);
+
+        String row = firstRow("SELECT request_url, exception_value, payload FROM " + DB + ".errors FINAL WHERE event_id = '" + eventId + "'");
+        SECRETS.forEach(secret -> assertFalse(row.contains(secret), secret + " in " + row));
+        assertTrue(row.startsWith("https://shop.example/login?token=[Filtered]&next=/\tcharged [Filtered] twice\t"), row);
+        assertTrue(row.contains("\"sluice_scrubbed\":{\"count\":6,"), row);
+    }
+
+    @Test
+    void aSentryEnvelopesEventWithHeadersAsPairsIsScrubbedToo() throws Exception {
+        String eventId = "6d1b2e9f3a4c5b6d0e9f8a7b6c5d4e32";
+        String event = "{\"event_id\":\"" + eventId + "\",\"message\":\"boom\",\"request\":{\"url\":\"https://shop.example/a\","
+                + "\"headers\":[[\"Authorization\",\"Bearer AUTHSECRET\"],[\"Set-Cookie\",\"sid=COOKIESECRET\"],[\"Accept\",\"*/*\"]],"
+                + "\"query_string\":\"password=PASSWORDSECRET&page=2\"}}";
+        String envelope = "{\"event_id\":\"" + eventId + "\"}\n{\"type\":\"event\"}\n" + event + "\n";
+        HttpResponse<String> answer = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/"
+                        + scrubbed.numericId() + "/envelope/"))
+                .header("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=" + scrubbed.dsnKey().publicKey())
+                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(envelope)).build());
+        assertEquals(200, answer.statusCode(), answer.body());
+
+        String raw = rawValue(values.get("SLUICE_TOPIC_ERRORS"), eventId);
+        String row = firstRow("SELECT payload FROM " + DB + ".errors FINAL WHERE event_id = '" + eventId + "'");
+        for (String stored : List.of(raw, row)) {
+            SECRETS.forEach(secret -> assertFalse(stored.contains(secret), secret + " in " + stored));
+            assertTrue(stored.contains("[[\"Authorization\",\"[Filtered]\"],[\"Set-Cookie\",\"[Filtered]\"],[\"Accept\",\"*/*\"]]"), stored);
+            assertTrue(stored.contains("\"query_string\":\"password=[Filtered]&page=2\""), stored);
+        }
+    }
+
+    @Test
+    void aSentryStoreRequestsEventIsScrubbedToo() throws Exception {
+        String eventId = "0b5f6c3d7e8a9f0b4c3d2e1f0a9b8c76";
+        HttpResponse<String> answer = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/"
+                        + scrubbed.numericId() + "/store/"))
+                .header("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=" + scrubbed.dsnKey().publicKey())
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(errorReport(eventId))).build());
+        assertEquals(200, answer.statusCode(), answer.body());
+        String raw = rawValue(values.get("SLUICE_TOPIC_ERRORS"), eventId);
+        SECRETS.forEach(secret -> assertFalse(raw.contains(secret), secret + " in " + raw));
+        assertTrue(raw.contains("\"password\":\"[Filtered]\""), raw);
+    }
+
+    @Test
+    void aTransactionsUrlAndNameKeepNoToken() throws Exception {
+        String eventId = "7e2c3f0a4b5d6c7e1f0a9b8c7d6e5f43";
+        String transaction = "{\"event_id\":\"" + eventId + "\",\"transaction\":\"GET /reset?token=URLTOKENSECRET\","
+                + "\"tags\":{\"http.status_code\":200},\"contexts\":{\"trace\":{\"data\":{\"method\":\"GET\","
+                + "\"url\":\"https://shop.example/reset?token=URLTOKENSECRET&api_key=APIKEYSECRET\"}}}}";
+        assertEquals(200, post(scrubbed, "transaction", transaction).statusCode());
+
+        String raw = rawValue(values.get("SLUICE_TOPIC_TRANSACTIONS"), eventId);
+        SECRETS.forEach(secret -> assertFalse(raw.contains(secret), secret + " in " + raw));
+        String row = "GET /reset?token=[Filtered]\thttps://shop.example/reset?token=[Filtered]&api_key=[Filtered]";
+        assertEquals(row, Await.until(ARRIVAL, row, () -> ClickHouseQuery.run(engines,
+                "SELECT transaction, url FROM " + DB + ".transactions FINAL WHERE event_id = '" + eventId + "'")));
+    }
+
+    @Test
+    void aProjectsExtraSensitiveFieldsAreScrubbed() throws Exception {
+        String eventId = "8f3d4a1b5c6e7d8f2a1b0c9d8e7f6a54";
+        String report = "{\"event_id\":\"" + eventId + "\",\"message\":\"refund failed\","
+                + "\"extra\":{\"iban\":\"DE89370400440532013000\",\"order\":\"o-17\"}}";
+        assertEquals(200, post(extraNames, "project", report).statusCode());
+        String payload = "{\"event_id\":\"" + eventId + "\",\"message\":\"refund failed\","
+                + "\"extra\":{\"iban\":\"[Filtered]\",\"order\":\"o-17\"},"
+                + "\"sluice_scrubbed\":{\"count\":1,\"fields\":[{\"path\":\"extra.iban\",\"rule\":\"project:sensitive_fields\"}]}}";
+        assertEquals(payload, Await.until(ARRIVAL, payload, () -> ClickHouseQuery.run(engines,
+                "SELECT payload FROM " + DB + ".errors FINAL WHERE event_id = '" + eventId + "'")));
+    }
+
+    @Test
+    void aProjectThatOptedOutKeepsItsEventsAsSent() throws Exception {
+        String eventId = "9a4e5b2c6d7f8e9a3b2c1d0e9f8a7b65";
+        String report = errorReport(eventId);
+        assertEquals(200, post(optedOut, "project", report).statusCode());
+        assertEquals(report, rawValue(values.get("SLUICE_TOPIC_ERRORS"), eventId));
+        assertEquals(report, Await.until(ARRIVAL, report, () -> ClickHouseQuery.run(engines,
+                "SELECT payload FROM " + DB + ".errors FINAL WHERE event_id = '" + eventId + "'")));
+    }
+
+    /** An error report as a web framework's SDK sends one: the request's headers, a form, a card number in the message. */
+    private static String errorReport(String eventId) {
+        return "{\"event_id\":\"" + eventId + "\",\"environment\":\"production\","
+                + "\"exception\":{\"values\":[{\"type\":\"PaymentError\",\"value\":\"charged 4111 1111 1111 1111 twice\"}]},"
+                + "\"request\":{\"method\":\"POST\",\"url\":\"https://shop.example/login?token=URLTOKENSECRET&next=/\","
+                + "\"headers\":{\"Authorization\":\"Bearer AUTHSECRET\",\"Cookie\":\"sessionid=COOKIESECRET\",\"Accept\":\"*/*\"},"
+                + "\"data\":{\"user\":\"ann\",\"password\":\"PASSWORDSECRET\"}},"
+                + "\"extra\":{\"api_key\":\"APIKEYSECRET\"}}";
+    }
+
+    /** The query's answer once it has a row. */
+    private static String firstRow(String sql) throws InterruptedException {
+        long deadline = System.nanoTime() + ARRIVAL.toNanos();
+        String answer = ClickHouseQuery.run(engines, sql);
+        while (answer.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            answer = ClickHouseQuery.run(engines, sql);
+        }
+        return answer;
+    }
+
+    /** The raw topic's value of the event with this id, as text. */
+    private static String rawValue(String topic, String eventId) {
+        List<ConsumerRecord<byte[], byte[]>> records = KafkaRecords.find(engines, topic, 1, ARRIVAL,
+                KafkaRecords.withHeader(EventHeaders.EVENT_ID, eventId));
+        assertEquals(1, records.size(), "records of " + eventId + " in " + topic);
+        return new String(records.get(0).value(), StandardCharsets.UTF_8);
+    }
+
+    private static HttpResponse<String> post(ProjectAdmin.NewProject project, String endpoint, String body) {
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/" + project.token() + "/" + endpoint))
+                .header("Authorization", "Bearer " + project.key()).header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
+    private static HttpResponse<String> send(HttpRequest request) {
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

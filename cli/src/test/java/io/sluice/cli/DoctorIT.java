@@ -1,0 +1,154 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.config.Settings;
+import io.sluice.kafka.TopicSetup;
+import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorConfig;
+import io.sluice.sink.SchemaMigrations;
+import io.sluice.testkit.Await;
+import io.sluice.testkit.ClickHouseQuery;
+import io.sluice.testkit.Engines;
+import io.sluice.testkit.IsolatedSettings;
+import io.sluice.testkit.RealEngines;
+
+/**
+ * {@code ./sluice doctor} on real engines: a healthy stack passes every line (exit 0); Kafka
+ * unreachable, ClickHouse unreachable and a schema behind each fail (exit 1) with a line that says
+ * what to do, in bounded time.
+ */
+@ExtendWith(RealEngines.class)
+class DoctorIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path stateDir;
+
+    /** Topics and schema in place, as after a first start. */
+    private Settings ready(String name, Engines engines) {
+        Settings settings = new Settings(IsolatedSettings.of(name, engines, stateDir));
+        TopicSetup.ensureTopics(KafkaSettings.from(settings));
+        assertEquals(0, CliRunner.run(settings, "schema", "apply").exitCode());
+        return settings;
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aHealthyStackPassesEveryCheckAndExits0(Engines engines) throws Exception {
+        Settings settings = ready("doctorok", engines);
+        try (Processor processor = Processor.start(ProcessorConfig.from(settings))) {
+            String admin = "http://127.0.0.1:" + processor.adminPort();
+            Await.until("the processor ready", Duration.ofSeconds(60), 0,
+                    () -> CliRunner.run(settings, "doctor", "--processor", admin).exitCode());
+            CliRunner.Result result = CliRunner.run(settings, "doctor", "--processor", admin);
+            assertEquals(0, result.exitCode(), result.out() + result.err());
+            List<String> lines = result.out().lines().toList();
+            assertEquals(List.of("✓ Kafka", "✓ topics", "✓ registry", "✓ ClickHouse", "✓ schema", "✓ lag " + admin,
+                    "✓ dead letters", "✓ processor " + admin), lines.stream().map(line -> line.substring(0, line.indexOf(": "))).toList(),
+                    result.out());
+            assertTrue(result.out().contains("✓ schema: all " + SchemaMigrations.count() + " migrations applied in sluice_doctorok\n"),
+                    result.out());
+            assertTrue(result.out().contains("✓ dead letters: 0 in the last hour\n"), result.out());
+
+            JsonNode json = JSON.readTree(CliRunner.run(settings, "doctor", "--json").out());
+            assertTrue(json.get("ok").asBoolean(), json.toString());
+            assertEquals("processor lag", json.get("checks").get(5).get("name").asText(), json.toString());
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void kafkaUnreachableFailsWithWhatToCheckWithinTheTimeout(Engines engines) {
+        Map<String, String> values = new HashMap<>(IsolatedSettings.of("doctornokafka", engines, stateDir));
+        values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:1");
+        long start = System.nanoTime();
+        CliRunner.Result result = CliRunner.run(new Settings(values), "doctor", "--timeout", "3s");
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        assertEquals(1, result.exitCode(), result.out() + result.err());
+        String kafka = result.out().lines().findFirst().orElseThrow();
+        assertTrue(kafka.startsWith("✗ Kafka: no answer from 127.0.0.1:1 (PLAINTEXT) within 3 s"), kafka);
+        assertTrue(kafka.endsWith("→ is Kafka up and reachable from here? check SLUICE_KAFKA_BOOTSTRAP_SERVERS and the SLUICE_KAFKA_* "
+                + "security settings (./sluice config lists them)"), kafka);
+        assertTrue(result.out().contains("\n✗ topics: not checked: Kafka is unreachable → fix that first\n"), result.out());
+        assertTrue(seconds < 15, seconds + " s");
+    }
+
+    /** A readiness endpoint that sends its head and then stalls holds the check only as long as the timeout. */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aGatewayThatStallsInItsAnswerFailsWithinTheTimeout(Engines engines) throws Exception {
+        Map<String, String> values = new HashMap<>(IsolatedSettings.of("doctorstall", engines, stateDir));
+        values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:1");
+        try (java.net.ServerSocket stalling = new java.net.ServerSocket(0, 10, java.net.InetAddress.getLoopbackAddress())) {
+            Thread server = new Thread(() -> {
+                try (java.net.Socket client = stalling.accept()) {
+                    client.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{".getBytes());
+                    client.getOutputStream().flush();
+                    Thread.sleep(60_000);
+                } catch (Exception ignored) {
+                    // the test is over
+                }
+            }, "stalling-readyz");
+            server.setDaemon(true);
+            server.start();
+            String gatewayUrl = "http://127.0.0.1:" + stalling.getLocalPort();
+            long start = System.nanoTime();
+            CliRunner.Result result = CliRunner.run(new Settings(values), "doctor", "--timeout", "2s", "--gateway", gatewayUrl);
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+            assertEquals(1, result.exitCode(), result.out() + result.err());
+            String gateway = result.out().lines().filter(line -> line.contains("gateway " + gatewayUrl)).findFirst().orElseThrow();
+            assertTrue(gateway.startsWith("✗ "), gateway);
+            assertTrue(seconds < 20, seconds + " s");
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void clickHouseUnreachableFailsNamingItsUrl(Engines engines) {
+        Settings settings = ready("doctornoch", engines);
+        CliRunner.Result result = CliRunner.run(settings, "doctor", "--clickhouse-url", "http://127.0.0.1:1", "--gateway", "http://127.0.0.1:1");
+        assertEquals(1, result.exitCode(), result.out() + result.err());
+        String clickHouse = result.out().lines().filter(line -> line.contains(" ClickHouse: ")).findFirst().orElseThrow();
+        assertTrue(clickHouse.startsWith("✗ ClickHouse: no answer from http://127.0.0.1:1 within 5 s"), clickHouse);
+        assertTrue(clickHouse.endsWith("check SLUICE_CLICKHOUSE_URL, SLUICE_CLICKHOUSE_USER and SLUICE_CLICKHOUSE_PASSWORD"), clickHouse);
+        assertTrue(result.out().startsWith("✓ Kafka: "), result.out());
+        List<String> lines = result.out().lines().toList();
+        String gateway = lines.get(lines.size() - 1);
+        assertTrue(gateway.startsWith("✗ gateway http://127.0.0.1:1: no answer from http://127.0.0.1:1/readyz: ")
+                && gateway.endsWith(" → is it running? is this its admin address?"), gateway);
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aSchemaBehindFailsNamingSchemaApply(Engines engines) {
+        Settings settings = ready("doctorbehind", engines);
+        ClickHouseQuery.run(engines, "ALTER TABLE sluice_doctorbehind.schema_migrations DELETE WHERE version = 1 SETTINGS mutations_sync = 1");
+        CliRunner.Result result = CliRunner.run(settings, "doctor");
+        assertEquals(1, result.exitCode(), result.out() + result.err());
+        int all = SchemaMigrations.count();
+        assertTrue(result.out().contains("\n✗ schema: " + (all - 1) + " of " + all + " migrations applied in sluice_doctorbehind, "
+                + "missing V001__transactions_and_traffic.sql → run ./sluice schema apply\n"), result.out());
+
+        // schema apply records it again (its statements are idempotent), and the line passes.
+        assertEquals(0, CliRunner.run(settings, "schema", "apply").exitCode());
+        assertTrue(CliRunner.run(settings, "doctor").out().contains("\n✓ schema: all " + all + " migrations applied in sluice_doctorbehind\n"));
+    }
+}

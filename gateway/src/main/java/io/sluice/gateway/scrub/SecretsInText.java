@@ -1,0 +1,235 @@
+package io.sluice.gateway.scrub;
+
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Secrets inside a text, whatever field holds it: a query parameter or form field with a
+ * sensitive name ({@code ?token=…&password=…}, {@code request.query_string}), such a name's value
+ * in JSON kept as text ({@code "password": "…"}), a {@code Bearer} token, a card number
+ * (13 to 19 digits, an issuer's first digit, Luhn's check), a PEM private key, the credentials
+ * of a URL ({@code https://user:pass@host}). Each is replaced by {@link Scrubber#MARKER}. Every
+ * scan is linear in the text, and skipped at the cost of a character search when the text cannot
+ * hold what it looks for.
+ */
+final class SecretsInText {
+    static final String CARD_RULE = "@creditcard:filter";
+    static final String PEM_RULE = "@pemkey:filter";
+    static final String URL_AUTH_RULE = "@urlauth:filter";
+    static final String BEARER_RULE = "@bearer:filter";
+
+    /** name=value after the text's start or a separator; a name cannot hold a separator, so runs never overlap. */
+    private static final Pattern PARAMETER = Pattern.compile("(?<![^?&;\\s])([^=&?#;\\s]+)=([^&#;\\s]+)");
+    /**
+     * The start of {@code "name": "value"} inside a text: a JSON body kept as a string
+     * ({@code request.data}, a logged message). Its value is read by hand, to its closing quote
+     * (a repeated group in a Java regex recurses per character: a long value would overflow the stack).
+     */
+    private static final Pattern QUOTED_NAME = Pattern.compile("\"([^\"\\\\]{1,64})\"\\s{0,8}:\\s{0,8}\"");
+    /** {@code Bearer <token>} in any text (a logged header): the token is a credential, whatever field holds it. */
+    private static final Pattern BEARER = Pattern.compile("(?i)(?<![\\w-])bearer\\s{1,8}([A-Za-z0-9._~+/-]+=*)");
+    /** Digits with single spaces or dashes between them, not inside a longer word. */
+    private static final Pattern CARD = Pattern.compile("(?<![\\w-])\\d(?:[ -]?\\d){12,18}(?![\\w-])");
+    private static final Pattern PEM = Pattern.compile(
+            "-----BEGIN[A-Z ]{0,40}PRIVATE KEY-----.*?(?:-----END[A-Z ]{0,40}PRIVATE KEY-----|\\z)", Pattern.DOTALL);
+
+    /** {@code -----BEGIN PRIVATE KEY-----}: no shorter text holds a key. */
+    private static final int PEM_SHORTEST = 27;
+
+    private SecretsInText() {
+    }
+
+    /** The text without its secrets, or null when it has none; {@code rules} hears each rule that applied. */
+    static String scrub(String text, SensitiveNames names, Consumer<String> rules) {
+        // One pass decides which scans can find anything: most texts need none.
+        // digits: the longest run of digits with single spaces or dashes between them, as a card is written
+        int digits = 0;
+        int run = 0;
+        boolean equals = false;
+        boolean at = false;
+        boolean quote = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= '0' && c <= '9') {
+                digits = Math.max(digits, ++run);
+                continue;
+            }
+            boolean separatorInRun = (c == ' ' || c == '-') && i > 0 && text.charAt(i - 1) >= '0' && text.charAt(i - 1) <= '9';
+            if (!separatorInRun) {
+                run = 0;
+            }
+            if (c == '=') {
+                equals = true;
+            } else if (c == '@') {
+                at = true;
+            } else if (c == '"') {
+                quote = true;
+            }
+        }
+        if (digits < 13 && !equals && !at && !quote && text.length() < PEM_SHORTEST) {
+            return null;
+        }
+        String scrubbed = text;
+        if (equals) {
+            scrubbed = parameters(scrubbed, names, rules);
+        }
+        if (quote) {
+            scrubbed = quotedPairs(scrubbed, names, rules);
+        }
+        if (digits >= 13) {
+            scrubbed = cards(scrubbed, rules);
+        }
+        if (scrubbed.length() >= 8 && (scrubbed.contains("earer") || scrubbed.contains("EARER"))) {
+            scrubbed = replaceGroup(scrubbed, BEARER, rules, BEARER_RULE);
+        }
+        if (scrubbed.length() >= PEM_SHORTEST && scrubbed.contains("PRIVATE KEY-----")) {
+            Matcher pem = PEM.matcher(scrubbed);
+            if (pem.find()) {
+                rules.accept(PEM_RULE);
+                scrubbed = pem.replaceAll(Scrubber.MARKER);
+            }
+        }
+        if (at && scrubbed.contains("//")) {
+            scrubbed = urlCredentials(scrubbed, rules);
+        }
+        return scrubbed == text ? null : scrubbed;
+    }
+
+    /** A whole number written as a card number is one (a JSON number with 13 to 19 digits). */
+    static boolean isCardNumber(String digits) {
+        if (digits.length() < 13 || digits.length() > 19) {
+            return false;
+        }
+        // Issuers' first digits (Mastercard 2 and 5, Amex, Diners and JCB 3, Visa 4, Discover 6):
+        // spares epoch milliseconds (1…), which pass Luhn's check one time in ten.
+        char first = digits.charAt(0);
+        if (first < '2' || first > '6') {
+            return false;
+        }
+        int sum = 0;
+        for (int i = 0; i < digits.length(); i++) {
+            int digit = digits.charAt(digits.length() - 1 - i) - '0';
+            if (i % 2 == 1) {
+                digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+            }
+            sum += digit;
+        }
+        return sum % 10 == 0;
+    }
+
+    private static String parameters(String text, SensitiveNames names, Consumer<String> rules) {
+        Matcher parameter = PARAMETER.matcher(text);
+        StringBuilder out = null;
+        int copied = 0;
+        while (parameter.find()) {
+            String rule = names.ruleFor(parameter.group(1));
+            if (rule == null || parameter.group(2).equals(Scrubber.MARKER)) {
+                continue;
+            }
+            rules.accept(rule);
+            if (out == null) {
+                out = new StringBuilder(text.length());
+            }
+            out.append(text, copied, parameter.start(2)).append(Scrubber.MARKER);
+            copied = parameter.end(2);
+        }
+        return out == null ? text : out.append(text, copied, text.length()).toString();
+    }
+
+    private static String quotedPairs(String text, SensitiveNames names, Consumer<String> rules) {
+        Matcher name = QUOTED_NAME.matcher(text);
+        StringBuilder out = null;
+        int copied = 0;
+        int from = 0;
+        while (from < text.length() && name.find(from)) {
+            int start = name.end();
+            int end = start;
+            while (end < text.length() && text.charAt(end) != '"') {
+                end += text.charAt(end) == '\\' ? 2 : 1;
+            }
+            end = Math.min(end, text.length());
+            from = Math.max(end, start);
+            String rule = names.ruleFor(name.group(1));
+            if (rule == null || end == start || text.substring(start, end).equals(Scrubber.MARKER)) {
+                continue;
+            }
+            rules.accept(rule);
+            if (out == null) {
+                out = new StringBuilder(text.length());
+            }
+            out.append(text, copied, start).append(Scrubber.MARKER);
+            copied = end;
+        }
+        return out == null ? text : out.append(text, copied, text.length()).toString();
+    }
+
+    /** Every match's first group replaced by the marker. */
+    private static String replaceGroup(String text, Pattern pattern, Consumer<String> rules, String rule) {
+        Matcher match = pattern.matcher(text);
+        StringBuilder out = null;
+        int copied = 0;
+        while (match.find()) {
+            if (match.group(1).equals(Scrubber.MARKER)) {
+                continue;
+            }
+            rules.accept(rule);
+            if (out == null) {
+                out = new StringBuilder(text.length());
+            }
+            out.append(text, copied, match.start(1)).append(Scrubber.MARKER);
+            copied = match.end(1);
+        }
+        return out == null ? text : out.append(text, copied, text.length()).toString();
+    }
+
+    private static String cards(String text, Consumer<String> rules) {
+        Matcher card = CARD.matcher(text);
+        StringBuilder out = null;
+        int copied = 0;
+        while (card.find()) {
+            if (!isCardNumber(card.group().replace(" ", "").replace("-", ""))) {
+                continue;
+            }
+            rules.accept(CARD_RULE);
+            if (out == null) {
+                out = new StringBuilder(text.length());
+            }
+            out.append(text, copied, card.start()).append(Scrubber.MARKER);
+            copied = card.end();
+        }
+        return out == null ? text : out.append(text, copied, text.length()).toString();
+    }
+
+    /**
+     * {@code //user:password@} or {@code //user@} becomes {@code //[Filtered]@}. Scanned by hand from
+     * each {@code //}: the user part stops at the next {@code /}, so the scans never overlap.
+     */
+    private static String urlCredentials(String text, Consumer<String> rules) {
+        StringBuilder out = null;
+        int copied = 0;
+        int from = 0;
+        while (true) {
+            int slashes = text.indexOf("//", from);
+            if (slashes < 0) {
+                break;
+            }
+            int start = slashes + 2;
+            int end = start;
+            while (end < text.length() && "/@?#\"' \t\r\n".indexOf(text.charAt(end)) < 0) {
+                end++;
+            }
+            if (end < text.length() && text.charAt(end) == '@' && end > start
+                    && !text.substring(start, end).equals(Scrubber.MARKER)) {
+                rules.accept(URL_AUTH_RULE);
+                if (out == null) {
+                    out = new StringBuilder(text.length());
+                }
+                out.append(text, copied, start).append(Scrubber.MARKER);
+                copied = end;
+            }
+            from = Math.max(end, start);
+        }
+        return out == null ? text : out.append(text, copied, text.length()).toString();
+    }
+}
