@@ -5,6 +5,7 @@ import static io.sluice.cli.KubernetesManifests.selects;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
@@ -310,7 +311,11 @@ class KubernetesManifestsTest {
     @Test
     void theServersStartWithTheSettingsTheyAreDeployedWith() {
         Map<String, PodTemplateSpec> servers = base.servers();
-        GatewayConfig.from(new Settings(deployedSettings(onlyContainer(servers.get("Deployment/sluice-gateway")))));
+        Map<String, String> gateway = deployedSettings(onlyContainer(servers.get("Deployment/sluice-gateway")));
+        // Without the partition key's Secret the gateway refuses to start; with the one the operator made, it starts.
+        assertThrows(IllegalArgumentException.class, () -> GatewayConfig.from(new Settings(gateway)));
+        gateway.put("SLUICE_PARTITION_KEY", "c2VjcmV0IG9mIHRoZSBvcGVyYXRvcidzIG93bg==");
+        GatewayConfig.from(new Settings(gateway));
         ProcessorConfig processor = ProcessorConfig.from(new Settings(deployedSettings(onlyContainer(servers.get("StatefulSet/sluice-processor")))));
         assertEquals(Path.of("/var/lib/sluice/streams"), processor.stateDir());
     }

@@ -145,7 +145,7 @@ class HighAvailabilityIT {
                 Map<Integer, Long> afterKillByPartition = new TreeMap<>();
                 delivery.acknowledgedAt.forEach((id, at) -> {
                     if (at > afterProcessorKill) {
-                        afterKillByPartition.merge(PartitionChooser.partition(project.token(), id, 3), 1L, Long::sum);
+                        afterKillByPartition.merge(PartitionChooser.development().partition(project.token(), id, 3), 1L, Long::sum);
                     }
                 });
                 assertEquals(Set.of(0, 1, 2), afterKillByPartition.keySet(), "partitions with events after the kill: " + afterKillByPartition);

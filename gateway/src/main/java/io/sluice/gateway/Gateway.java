@@ -33,6 +33,7 @@ import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.ops.KafkaReachability;
 import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.gateway.publish.Outcomes;
+import io.sluice.gateway.publish.PublishHealth;
 import io.sluice.gateway.validate.BodyDecoder;
 import io.sluice.gateway.validate.EventValidator;
 import io.sluice.projects.Project;
@@ -51,6 +52,7 @@ public final class Gateway implements AutoCloseable {
     private final ProjectRegistry registry;
     private final KafkaReachability kafka;
     private final EventPublisher publisher;
+    private final PublishHealth publishing;
     private final Outcomes outcomes;
     private final GatewayMetrics metrics;
     private final AtomicBoolean draining;
@@ -61,16 +63,18 @@ public final class Gateway implements AutoCloseable {
     private AdminServer admin;
 
     private Gateway(GatewayConfig config, ProjectRegistry registry, KafkaReachability kafka, EventPublisher publisher,
-                    Outcomes outcomes) {
+                    PublishHealth publishing, Outcomes outcomes) {
         this.config = config;
         this.registry = registry;
         this.kafka = kafka;
         this.publisher = publisher;
+        this.publishing = publishing;
         this.outcomes = outcomes;
         this.metrics = new GatewayMetrics();
         metrics.countRegistrySkips(registry::skippedRecords);
         metrics.countUnreadableProjects(() -> registry.unreadableProjects().size());
         metrics.countOutcomeRowsDropped(outcomes::droppedRows);
+        metrics.watchPublishing(publishing::failing);
         metrics.countOutcomeOverflow(outcomes::overflowEvents);
         this.draining = new AtomicBoolean();
         this.services = services(config, registry, publisher, outcomes, metrics, draining);
@@ -89,14 +93,20 @@ public final class Gateway implements AutoCloseable {
     }
 
     public static Gateway start(GatewayConfig config) throws InterruptedException {
+        if (config.partitions().usesDevelopmentKey()) {
+            LOG.warn("SLUICE_PARTITION_KEY is not set: partitions are picked with the public development key (allowed "
+                    + "on a loopback address only); behind a proxy on this host, set a secret one");
+        }
         TopicSetup.ensureTopics(config.kafka());
         ProjectRegistry registry = new ProjectRegistry(config.kafka());
         KafkaReachability kafka = new KafkaReachability(config.kafka());
         var producer = EventPublisher.durableProducer(config.kafka(), config.publishTimeout(),
-                config.producerLinger(), config.maxDecompressedBytes());
-        EventPublisher publisher = new EventPublisher(producer, config.kafka().topics());
+                config.producerLinger(), config.maxDecompressedBytes(),
+                config.maxInFlightBytes() + config.maxUnauthenticatedInFlightBytes()); // what may be being published at once
+        PublishHealth publishing = new PublishHealth(config.publishFailureWindow(), System::nanoTime);
+        EventPublisher publisher = new EventPublisher(producer, config.kafka().topics(), config.partitions(), publishing);
         Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());
-        Gateway gateway = new Gateway(config, registry, kafka, publisher, outcomes);
+        Gateway gateway = new Gateway(config, registry, kafka, publisher, publishing, outcomes);
         gateway.metrics.prometheus().bindKafka(producer); // kafka_producer_*: batching, retries, request latency
         try {
             if (!registry.awaitLoaded(config.readyTimeout())) {
@@ -181,6 +191,10 @@ public final class Gateway implements AutoCloseable {
         }
         if (!kafka.reachable()) {
             reasons.add("Kafka unreachable");
+        }
+        String publishFailing = publishing.failingReason();
+        if (publishFailing != null) {
+            reasons.add(publishFailing);
         }
         return reasons;
     }

@@ -9,6 +9,7 @@ import io.sluice.config.Setting;
 import io.sluice.config.Settings;
 import io.sluice.events.EventTime;
 import io.sluice.gateway.admit.TrustedProxies;
+import io.sluice.gateway.publish.PartitionChooser;
 
 /** Everything the gateway is configured with, read once at startup. */
 public record GatewayConfig(String host, int port, String adminHost, int adminPort, KafkaSettings kafka,
@@ -20,7 +21,8 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                             String tlsCertificate, String tlsKey, Duration producerLinger, Duration eventTimeHorizon,
                             Duration readyTimeout, int ioThreads, int maxEnvelopeBytes, int maxEnvelopeItems,
                             long maxUnauthenticatedInFlightBytes, long maxInFlightBytesPerProject,
-                            long maxUnauthenticatedInFlightBytesPerClient) {
+                            long maxUnauthenticatedInFlightBytesPerClient, PartitionChooser partitions,
+                            Duration publishFailureWindow) {
     public static final Setting HOST = new Setting("SLUICE_GATEWAY_HOST", "127.0.0.1",
             "Address the gateway listens on (0.0.0.0 to accept from other machines).");
     public static final Setting PORT = new Setting("SLUICE_GATEWAY_PORT", "8080", "Port of the ingest API.").between(0, 65535);
@@ -77,10 +79,18 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "In-flight bytes of envelopes whose only credential is their dsn header (read before they can be checked), apart from the tenants' budget.").atLeast(0);
 
     public static final Setting MAX_IN_FLIGHT_BYTES_PER_PROJECT = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_PROJECT", "0",
-            "In-flight bytes one project may hold (its keys are public in browsers); 0: a quarter of the total, at least the largest envelope and body.").atLeast(0);
+            "In-flight bytes one project may hold (its keys are public in browsers); 0: a quarter of the total, at least the largest envelope and body. "
+                    + "Never the last eighth of the total, kept for projects holding no more than what stays free.").atLeast(0);
     public static final Setting MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT = new Setting(
             "SLUICE_GATEWAY_MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT", "1048576",
             "What one client address may hold of that budget; also the largest envelope authenticated only by its dsn header (else 413).").atLeast(0);
+
+    public static final Setting PARTITION_KEY = new Setting("SLUICE_PARTITION_KEY", "",
+            "Secret shared by all gateways, keying the hash that picks an event's partition (so clients cannot aim ids at one partition); at least "
+                    + PartitionChooser.MIN_KEY_BYTES + " bytes, e.g. openssl rand -base64 32. Empty: a public development key, allowed only when SLUICE_GATEWAY_HOST is a loopback address. Changing it counts some retries twice.");
+
+    public static final Setting PUBLISH_FAILURE_WINDOW = new Setting("SLUICE_GATEWAY_PUBLISH_FAILURE_WINDOW", "10s",
+            "/readyz fails (and sluice_gateway_publish_failing is 1) while, within this long, at least 5 publishes failed and none succeeded; 0s: /readyz ignores publishes (the gauge too).");
 
     public static final List<Setting> SETTINGS = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, MAX_BODY_BYTES,
             MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_CLIENT, TRUSTED_PROXIES,
@@ -88,7 +98,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, QUOTA_SHARE, OUTCOMES_INTERVAL, AUTH_FAILURES_PER_MINUTE,
             AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, READY_TIMEOUT, IO_THREADS, MAX_ENVELOPE_BYTES,
             MAX_ENVELOPE_ITEMS, MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_PROJECT,
-            MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT);
+            MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT, PARTITION_KEY, PUBLISH_FAILURE_WINDOW);
 
     public static GatewayConfig from(Settings settings) {
         return new GatewayConfig(settings.get(HOST), settings.getInt(PORT), settings.get(ADMIN_HOST),
@@ -104,7 +114,40 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                 settings.getDuration(EventTime.HORIZON),
                 settings.getDuration(READY_TIMEOUT), settings.getInt(IO_THREADS), settings.getInt(MAX_ENVELOPE_BYTES),
                 settings.getInt(MAX_ENVELOPE_ITEMS), settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES), perProject(settings),
-                settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT));
+                settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT),
+                new PartitionChooser(partitionKey(settings)), settings.getDuration(PUBLISH_FAILURE_WINDOW));
+    }
+
+    /**
+     * The partition key as set; unset, the public development key, but only for a gateway that
+     * listens on a loopback address: one other machines can reach must have a secret one, or
+     * its clients could aim their events at one partition.
+     */
+    private static String partitionKey(Settings settings) {
+        String set = settings.get(PARTITION_KEY);
+        String host = settings.get(HOST);
+        boolean loopback = isLoopback(host);
+        if (set.isEmpty() || set.equals(PartitionChooser.DEVELOPMENT_KEY)) {
+            if (!loopback) {
+                throw new IllegalArgumentException(PARTITION_KEY.name() + " must be set (the same secret on every gateway, "
+                        + "at least " + PartitionChooser.MIN_KEY_BYTES + " bytes, e.g. openssl rand -base64 32) when the gateway "
+                        + "listens on " + host + ": the development key is public, and with it clients can aim events at one partition");
+            }
+            return PartitionChooser.DEVELOPMENT_KEY;
+        }
+        if (set.getBytes(java.nio.charset.StandardCharsets.UTF_8).length < PartitionChooser.MIN_KEY_BYTES) {
+            throw new IllegalArgumentException(PARTITION_KEY.name() + " must have at least " + PartitionChooser.MIN_KEY_BYTES
+                    + " bytes (e.g. openssl rand -base64 32)");
+        }
+        return set;
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     /**

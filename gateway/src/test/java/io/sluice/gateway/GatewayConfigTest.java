@@ -45,4 +45,28 @@ class GatewayConfigTest {
         }
         assertEquals(0.25, GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_QUOTA_SHARE", "0.25"))).quotaShare());
     }
+
+    @Test
+    void aGatewayOnLoopbackWithoutAPartitionKeyUsesThePublicDevelopmentKey() {
+        assertEquals(true, GatewayConfig.from(new Settings(Map.of())).partitions().usesDevelopmentKey());
+        assertEquals(true, GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_HOST", "localhost"))).partitions().usesDevelopmentKey());
+    }
+
+    /** Other machines' clients could otherwise compute the partition of their ids and aim them at one. */
+    @Test
+    void aGatewayOthersCanReachRefusesToStartWithoutASecretPartitionKey() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_HOST", "0.0.0.0"))));
+        assertEquals(true, refused.getMessage().startsWith("SLUICE_PARTITION_KEY must be set"), refused.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_HOST", "0.0.0.0",
+                "SLUICE_PARTITION_KEY", io.sluice.gateway.publish.PartitionChooser.DEVELOPMENT_KEY))));
+        assertEquals(false, GatewayConfig.from(new Settings(Map.of("SLUICE_GATEWAY_HOST", "0.0.0.0",
+                "SLUICE_PARTITION_KEY", "k9XJ2mQ7vL0pR4sT8wY1zA3bC5dE6fG="))).partitions().usesDevelopmentKey());
+    }
+
+    @Test
+    void aPartitionKeyShorterThanSixteenBytesIsRefusedAtStartup() {
+        assertThrows(IllegalArgumentException.class,
+                () -> GatewayConfig.from(new Settings(Map.of("SLUICE_PARTITION_KEY", "too short"))));
+    }
 }

@@ -56,11 +56,11 @@ class KafkaOutageIT {
             HttpResponse<String> response = client.post(project, "transaction", TRANSACTION);
             Duration answeredIn = Duration.ofNanos(System.nanoTime() - start);
             assertEquals(503, response.statusCode(), response.body());
-            // Bounded by the gateway's own timeouts, not by the test's patience (30 s): send() blocks at most
-            // max.block.ms (100 ms), and a record it buffered fails at the delivery timeout, the 1 s set. A
+            // Bounded by the gateway's own timeouts, not by the test's patience (30 s): send() never blocks
+            // (max.block.ms 0: it refuses at once), and a record it buffered fails at the delivery timeout, the 1 s set. A
             // record left to the default (5 s) fails no sooner than 5 s after this request was sent, so it
             // misses this bound; the 4 s above the 1 s set are slack for a slow machine. (In some runs send()
-            // itself refuses this record within ~0.1 s: then the bound says nothing about the delivery timeout.)
+            // itself refuses this record at once: then the bound says nothing about the delivery timeout.)
             System.out.println("Kafka down: 503 after " + answeredIn.toMillis() + " ms (publish timeout 1 s)");
             Duration defaultTimeout = new Settings(Map.of()).getDuration(GatewayConfig.PUBLISH_TIMEOUT);
             assertTrue(answeredIn.compareTo(defaultTimeout) < 0, "answered in " + answeredIn.toMillis() + " ms");

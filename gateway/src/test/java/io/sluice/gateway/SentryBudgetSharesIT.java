@@ -35,6 +35,7 @@ class SentryBudgetSharesIT {
     static TestGateway gateway;
     static ProjectAdmin.NewProject hog;
     static ProjectAdmin.NewProject tenant;
+    static ProjectAdmin.NewProject secondHog;
 
     @BeforeAll
     static void start(Engines engines) throws Exception {
@@ -45,6 +46,7 @@ class SentryBudgetSharesIT {
                 "SLUICE_GATEWAY_MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT", "1048576"));
         hog = gateway.newProject("hog");
         tenant = gateway.newProject("tenant");
+        secondHog = gateway.newProject("second-hog");
     }
 
     @AfterAll
@@ -83,6 +85,31 @@ class SentryBudgetSharesIT {
             assertEquals(200, envelope.statusCode(), envelope.body());
             HttpResponse<String> v1 = gateway.post(tenant, "transaction", "{\"transaction\":\"GET /\"}");
             assertEquals(200, v1.statusCode(), v1.body());
+        }
+    }
+
+    /** Each public DSN key may hold half of the budget: two used to hold all of it, and every other project got 503. */
+    @Test
+    void twoDsnKeysHoldingEnvelopesTheySendCannotStarveAThirdProject() throws Exception {
+        try (RawHttp first = new RawHttp(gateway.port()); RawHttp second = new RawHttp(gateway.port(), "127.0.0.5")) {
+            first.send(head(hog, sentryAuth(hog), MAX_ENVELOPE_BYTES));
+            first.sendBytes(new byte[MAX_ENVELOPE_BYTES - 1]); // all but its last byte
+            awaitHeld("sluice_gateway_in_flight_bytes", MAX_ENVELOPE_BYTES - 1);
+            second.send(head(secondHog, sentryAuth(secondHog), MAX_ENVELOPE_BYTES));
+            try {
+                second.sendBytes(new byte[MAX_ENVELOPE_BYTES - 1]);
+            } catch (java.io.IOException refusedAndClosed) {
+                // the gateway answered and closed while the body was still being sent
+            }
+            HttpResponse<String> envelope = TestGateway.send(SentryEndpointsIT.envelope(gateway, tenant, "")
+                    .header("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=" + tenant.dsnKey().publicKey())
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(GOOD)).build());
+            assertEquals(200, envelope.statusCode(), envelope.body());
+
+            // The second key could take the budget only up to its reserve: the rest of its envelope was refused.
+            RawHttp.Response refused = second.read();
+            assertEquals(503, refused.status(), refused.body());
+            assertTrue(refused.body().startsWith("{\"error\":\"overloaded\""), refused.body());
         }
     }
 

@@ -14,9 +14,16 @@ import io.sluice.outcomes.Outcome;
  * can hold only its share. A request holds the bytes it has sent, taken as they arrive, never
  * what its head announces: a head announcing a body it never sends holds nothing. A request that
  * does not fit gets 503 with Retry-After. Shared by all connections; the total is the in-flight gauge.
+ *
+ * <p>Projects always leave room for other projects: the last eighth of the budget (the reserve)
+ * goes only to a project that, once it took its bytes, holds no more than what is still free. Two
+ * projects filling the rest can therefore never starve a third: it finds at least half the
+ * reserve, a fourth half of what is left, and so on (each project's own share, as set, applies too).
  */
 public final class InFlightBudget {
     private final long maxBytes;
+    /** The part of the budget a project may take only while it holds no more than what stays free. */
+    private final long reserve;
     private final Shares<InetAddress> perClient;
     private final Shares<String> perProject;
     private final AtomicLong total;
@@ -28,7 +35,9 @@ public final class InFlightBudget {
     public InFlightBudget(long maxBytes, long maxBytesPerClient, long maxBytesPerProject, AtomicLong total) {
         this.maxBytes = maxBytes;
         this.perClient = new Shares<>(maxBytesPerClient < maxBytes ? maxBytesPerClient : -1);
-        this.perProject = new Shares<>(maxBytesPerProject < maxBytes ? maxBytesPerProject : -1);
+        // Held per project always (the reserve's rule reads it), capped at most at the whole budget.
+        this.perProject = new Shares<>(Math.min(maxBytesPerProject, maxBytes));
+        this.reserve = maxBytes / 8;
         this.total = total;
     }
 
@@ -55,9 +64,9 @@ public final class InFlightBudget {
         return perClient.cap < 0 ? maxBytes : perClient.cap;
     }
 
-    /** What one project may hold. */
+    /** What one project may ever hold: its share as set, and never the reserve other projects may need. */
     public long maxBytesPerProject() {
-        return perProject.cap < 0 ? maxBytes : perProject.cap;
+        return Math.min(perProject.cap, maxBytes - reserve);
     }
 
     /** Bytes held now. */
@@ -77,7 +86,18 @@ public final class InFlightBudget {
 
     /** Whether {@code bytes} more would fit now; takes nothing. */
     private boolean fits(InetAddress client, String project, long bytes) {
-        return total.get() + bytes <= maxBytes && perClient.fits(client, bytes) && perProject.fits(project, bytes);
+        long after = total.get() + bytes;
+        return after <= maxBytes && perClient.fits(client, bytes) && perProject.fits(project, bytes)
+                && leavesRoom(project, perProject.heldBy(project) + bytes, after);
+    }
+
+    /**
+     * Whether a project holding {@code projectAfter} bytes leaves room for the others once the
+     * budget holds {@code totalAfter}: outside the reserve always; inside it only when at least as
+     * much stays free as the project holds.
+     */
+    private boolean leavesRoom(String project, long projectAfter, long totalAfter) {
+        return project == null || totalAfter <= maxBytes - reserve || projectAfter <= maxBytes - totalAfter;
     }
 
     private boolean take(InetAddress client, String project, long bytes) {
@@ -93,7 +113,8 @@ public final class InFlightBudget {
         long current;
         do {
             current = total.get();
-            if (current + bytes > maxBytes) {
+            // The project's own bytes, these included (taken above).
+            if (current + bytes > maxBytes || !leavesRoom(project, perProject.heldBy(project), current + bytes)) {
                 perClient.give(client, bytes);
                 perProject.give(project, bytes);
                 return false;
@@ -115,6 +136,10 @@ public final class InFlightBudget {
 
         Shares(long cap) {
             this.cap = cap;
+        }
+
+        long heldBy(K holder) {
+            return holder == null ? 0 : held.getOrDefault(holder, 0L);
         }
 
         boolean fits(K holder, long bytes) {
@@ -208,8 +233,8 @@ public final class InFlightBudget {
             if (client != null && perClient.cap >= 0) {
                 ceiling = Math.min(ceiling, perClient.cap);
             }
-            if (project != null && perProject.cap >= 0) {
-                ceiling = Math.min(ceiling, perProject.cap);
+            if (project != null) {
+                ceiling = Math.min(ceiling, maxBytesPerProject());
             }
             return ceiling;
         }

@@ -197,7 +197,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             metrics.received(endpoint, request.content().readableBytes());
-            sentry.handle(admitted, request, services.clock().millis()).thenAccept(answer ->
+            sentry.handle(admitted, request, services.clock().millis(), ctx.executor()).thenAccept(answer ->
                     respond(ctx, answer.response(), keepAlive && answer.keepAlive(), endpoint, startNanos));
         } finally {
             request.release();

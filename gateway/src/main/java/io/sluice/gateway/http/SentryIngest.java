@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
@@ -60,14 +61,51 @@ final class SentryIngest {
     private record Routed(Endpoint endpoint, AcceptedEvent event) {
     }
 
+    /**
+     * Event payload bytes one event-loop task parses at most (or one item, when larger): an
+     * envelope's items are read in such slices, each task queued behind the loop's other work,
+     * so a 32 MiB envelope does not hold the loop's other connections for its whole parse.
+     */
+    static final int SLICE_BYTES = 256 * 1024;
+
+    /** An envelope being read, item by item: what was read so far, on its connection's event loop only. */
+    private static final class Reading {
+        final Project project;
+        final DsnKey key;
+        final String origin;
+        final long receivedAt;
+        final List<Envelope.Item> items;
+        final String envelopeId;
+        final long events;
+        final List<Routed> routed = new ArrayList<>();
+        final Map<QualifiedOutcome, Long> counted = new LinkedHashMap<>();
+        int overQuota;
+        Rejection limited;
+        /** The head took one event of the project's quota: the first event item uses it. */
+        boolean headTokenLeft = true;
+
+        Reading(Project project, DsnKey key, String origin, long receivedAt, List<Envelope.Item> items, String envelopeId) {
+            this.project = project;
+            this.key = key;
+            this.origin = origin;
+            this.receivedAt = receivedAt;
+            this.items = items;
+            this.envelopeId = envelopeId;
+            this.events = items.stream().filter(item -> isEvent(item.type())).count();
+        }
+    }
+
     private final GatewayServices services;
 
     SentryIngest(GatewayServices services) {
         this.services = services;
     }
 
-    /** Never fails: every refusal is an answer (counted, with CORS headers). */
-    CompletableFuture<Answer> handle(Admitted admitted, FullHttpRequest request, long receivedAt) {
+    /**
+     * Never fails: every refusal is an answer (counted, with CORS headers). {@code loop} is the
+     * connection's event loop, where an envelope's later slices of items are read.
+     */
+    CompletableFuture<Answer> handle(Admitted admitted, FullHttpRequest request, long receivedAt, Executor loop) {
         String origin = request.headers().get(HttpHeaderNames.ORIGIN);
         Project project = admitted.project();
         DsnKey key = admitted.dsnKey();
@@ -87,9 +125,15 @@ final class SentryIngest {
                 byte[] json = services.decoder().decode(request.content(), encoding, admitted.reservation());
                 EventFields fields = single(EventFields.scan(json));
                 Endpoint endpoint = "transaction".equals(fields.type()) ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
+                // The project's token was taken from the head; the endpoint's, before the event is parsed.
+                Rejection overQuota = services.gate().takeQuota(project, endpoint, true);
+                if (overQuota != null) {
+                    throw overQuota;
+                }
                 AcceptedEvent event = services.validator().validate(endpoint, json, receivedAt, routeRules(project),
                         scrubbing(project));
                 routed.add(new Routed(endpoint, event));
+                return publish(project, key, origin, routed, counted, 0, null, receivedAt, loop);
             } else {
                 byte[] body = services.envelopeDecoder().decode(request.content(), encoding, admitted.reservation());
                 Envelope envelope = services.envelopes().parse(body);
@@ -113,26 +157,10 @@ final class SentryIngest {
                 if (project == null) {
                     throw services.gate().missingCredentials(admitted.client());
                 }
-                String envelopeId = eventId(envelope.headerText("event_id"));
-                long events = envelope.items().stream().filter(item -> isEvent(item.type())).count();
-                for (Envelope.Item item : envelope.items()) {
-                    if (isEvent(item.type())) {
-                        byte[] json = item.payload();
-                        EventFields fields = single(EventFields.scan(json));
-                        if (envelopeId != null && events == 1 && !fields.hasEventId()) {
-                            json = fields.withEventId(json, envelopeId);
-                        }
-                        Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
-                        routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, receivedAt,
-                                routeRules(project), scrubbing(project))));
-                    } else if (item.type().equals("client_report")) {
-                        ClientReports.count(item, counted);
-                    } else {
-                        counted.merge(ItemTypes.unsupported(item.type()), 1L, Long::sum);
-                    }
-                }
+                Reading reading = new Reading(project, key, origin, receivedAt, envelope.items(),
+                        eventId(envelope.headerText("event_id")));
+                return readItems(reading, loop);
             }
-            return publish(project, key, origin, routed, counted, receivedAt);
         } catch (Rejection refused) {
             return CompletableFuture.completedFuture(refuse(token, key, origin, refused));
         } catch (RuntimeException unexpected) {
@@ -143,35 +171,75 @@ final class SentryIngest {
         }
     }
 
+    /**
+     * Reads the envelope's items, a slice per event-loop task ({@link Slices}), and publishes once
+     * all are read. Each event item takes its event of the quota before its payload is parsed: an
+     * item over quota costs no parse. Never fails: every refusal is an answer.
+     */
+    private CompletableFuture<Answer> readItems(Reading reading, Executor loop) {
+        return Slices.inSlices(reading.items, item -> isEvent(item.type()) ? item.length() : 0, SLICE_BYTES,
+                        item -> read(reading, item), loop)
+                .handle((read, error) -> error)
+                .thenCompose(error -> {
+                    if (error == null) {
+                        return publish(reading.project, reading.key, reading.origin, reading.routed, reading.counted,
+                                reading.overQuota, reading.limited, reading.receivedAt, loop);
+                    }
+                    String token = reading.project.token();
+                    if (error instanceof Rejection refused) {
+                        return CompletableFuture.completedFuture(refuse(token, reading.key, reading.origin, refused));
+                    }
+                    LOG.warn("unexpected failure reading a Sentry request of project {}", token, error);
+                    Rejection refused = new Rejection(Outcome.BAD_REQUEST, "the request could not be read");
+                    return CompletableFuture.completedFuture(
+                            new Answer(refuse(token, reading.key, reading.origin, refused).response(), false));
+                });
+    }
+
+    /** Reads one item into {@code reading}. */
+    private void read(Reading reading, Envelope.Item item) {
+        if (item.type().equals("client_report")) {
+            ClientReports.count(item, reading.counted);
+            return;
+        }
+        if (!isEvent(item.type())) {
+            reading.counted.merge(ItemTypes.unsupported(item.type()), 1L, Long::sum);
+            return;
+        }
+        Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
+        Rejection refused = services.gate().takeQuota(reading.project, endpoint, reading.headTokenLeft);
+        reading.headTokenLeft = false;
+        if (refused != null) {
+            reading.overQuota++;
+            reading.limited = merge(reading.limited, refused);
+            return;
+        }
+        byte[] json = item.payload();
+        EventFields fields = single(EventFields.scan(json));
+        if (reading.envelopeId != null && reading.events == 1 && !fields.hasEventId()) {
+            json = fields.withEventId(json, reading.envelopeId);
+        }
+        reading.routed.add(new Routed(endpoint, services.validator().validate(endpoint, json, reading.receivedAt,
+                routeRules(reading.project), scrubbing(reading.project))));
+    }
+
+    /**
+     * Publishes the items read, each of which took its event of the quota; {@code overQuota}
+     * items did not ({@code limited}: their 429, merged). Answers once Kafka acknowledged them all.
+     */
     private CompletableFuture<Answer> publish(Project project, DsnKey key, String origin, List<Routed> routed,
-                                              Map<QualifiedOutcome, Long> counted, long receivedAt) {
+                                              Map<QualifiedOutcome, Long> counted, int overQuota, Rejection limited,
+                                              long receivedAt, Executor loop) {
         List<CompletableFuture<Void>> acks = new ArrayList<>();
         // The answer names the first event published, not the envelope header's id: that may name
         // another event than the item's, one over quota, or none that Sluice stores.
-        String firstPublished = null;
-        Rejection limited = null;
-        int overQuota = 0;
-        boolean headTokenLeft = true; // taken when the project was authenticated: the first event's
-        for (Routed item : routed) {
-            Rejection refused = services.gate().takeQuota(project, item.endpoint(), headTokenLeft);
-            headTokenLeft = false;
-            if (refused != null) {
-                overQuota++;
-                limited = merge(limited, refused);
-                continue;
-            }
-            if (firstPublished == null) {
-                firstPublished = item.event().eventId();
-            }
-            acks.add(services.publisher().publish(new IngestRoute(project.token(), item.endpoint()), item.event(), item.event().json(),
-                    receivedAt));
-        }
+        String answerId = routed.isEmpty() ? null : routed.get(0).event().eventId();
         String token = project.token();
-        String answerId = firstPublished;
         int overQuotaItems = overQuota;
         Rejection rateLimits = limited;
         long produceStart = System.nanoTime();
-        return CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).handle((ignored, error) -> {
+        return send(token, routed, acks, receivedAt, loop).thenCompose(allSent ->
+                CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))).handle((ignored, error) -> {
             services.metrics().produced(produceStart);
             if (error != null) {
                 LOG.warn("Kafka did not acknowledge every item of envelope {} of project {}: {}", answerId, token, error.toString());
@@ -196,6 +264,16 @@ final class SentryIngest {
             }
             return new Answer(Cors.apply(response, key, origin), true);
         });
+    }
+
+    /**
+     * Hands the items to the producer (which copies and compresses each on this thread), a slice
+     * per event-loop task as they were read; completes once all were handed.
+     */
+    private CompletableFuture<Void> send(String token, List<Routed> routed, List<CompletableFuture<Void>> acks, long receivedAt,
+                                         Executor loop) {
+        return Slices.inSlices(routed, item -> item.event().json().length, SLICE_BYTES, item -> acks.add(services.publisher()
+                .publish(new IngestRoute(token, item.endpoint()), item.event(), item.event().json(), receivedAt)), loop);
     }
 
     /** Both categories' limits in one header value, the later wait for the Retry-After. */

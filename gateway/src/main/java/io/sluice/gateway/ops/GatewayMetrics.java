@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.Counter;
@@ -46,6 +47,7 @@ public final class GatewayMetrics implements AutoCloseable {
     private final AtomicLong unsentAnswerBytes = new AtomicLong();
     private volatile LongSupplier registrySkips = () -> 0;
     private volatile LongSupplier outcomeRowsDropped = () -> 0;
+    private volatile BooleanSupplier publishFailing = () -> false;
     private volatile LongSupplier unreadableProjects = () -> 0;
     private volatile LongSupplier outcomeOverflowEvents = () -> 0;
 
@@ -66,6 +68,9 @@ public final class GatewayMetrics implements AutoCloseable {
                 .description("Malformed project registry records skipped.").register(registry);
         FunctionCounter.builder("sluice.gateway.outcome.rows.dropped", this, metrics -> metrics.outcomeRowsDropped.getAsLong())
                 .description("Outcome count rows dropped unpublished (Kafka down too long).").register(registry);
+        Gauge.builder("sluice.gateway.publish.failing", this, metrics -> metrics.publishFailing.getAsBoolean() ? 1 : 0)
+                .description("1 while this gateway's publishes to Kafka fail: a run of failures and no success (see /readyz).")
+                .register(registry);
         FunctionCounter.builder("sluice.gateway.outcome.overflow.events", this, metrics -> metrics.outcomeOverflowEvents.getAsLong())
                 .description("Events counted under the outcomes' project '(overflow)': the gateway's table of outcome counts was full.")
                 .register(registry);
@@ -120,6 +125,11 @@ public final class GatewayMetrics implements AutoCloseable {
     /** Where the count of malformed registry records skipped comes from. */
     public void countRegistrySkips(LongSupplier skipped) {
         this.registrySkips = skipped;
+    }
+
+    /** Where {@code sluice_gateway_publish_failing} comes from: whether this gateway's publishes fail now (see /readyz). */
+    public void watchPublishing(BooleanSupplier failing) {
+        this.publishFailing = failing;
     }
 
     /** Where the number of projects refused for a malformed latest registry record comes from. */

@@ -32,36 +32,57 @@ public final class EventPublisher implements AutoCloseable {
 
     private final Producer<byte[], byte[]> producer;
     private final Topics topics;
+    private final PartitionChooser partitions;
+    private final PublishHealth health;
     private final java.util.Map<String, Integer> partitionCounts = new java.util.concurrent.ConcurrentHashMap<>();
 
-    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics) {
+    /** @param health told of every publish's result (readiness reads it) */
+    public EventPublisher(Producer<byte[], byte[]> producer, Topics topics, PartitionChooser partitions, PublishHealth health) {
         this.producer = producer;
         this.topics = topics;
+        this.partitions = partitions;
+        this.health = health;
     }
 
-    /** Largest batch.size an operator may give the gateway's producer (its buffer holds 32 of them). */
+    /** Largest batch.size an operator may give the gateway's producer (its buffer holds a few per partition). */
     static final long MAX_BATCH_BYTES = 1024 * 1024;
 
     /** Room for an event's key, headers and the record batch's own bytes, beyond its JSON. */
     static final int RECORD_OVERHEAD_BYTES = 64 * 1024;
 
     public static Producer<byte[], byte[]> durableProducer(KafkaSettings kafka, Duration publishTimeout) {
-        return durableProducer(kafka, publishTimeout, Duration.ofMillis(1), 1024 * 1024);
+        return durableProducer(kafka, publishTimeout, Duration.ofMillis(1), 1024 * 1024, 64L * 1024 * 1024);
     }
 
     /**
-     * @param maxEventBytes the largest event JSON the gateway accepts (decompressed): the
-     *                      producer must take it with its headers, or it would answer 503 forever
+     * @param maxEventBytes    the largest event JSON the gateway accepts (decompressed): the
+     *                         producer must take it with its headers, or it would answer 503 forever
+     * @param maxInFlightBytes the in-flight budget: every event being published is held in it, so
+     *                         the producer's buffer is sized from it and a send never waits for room
      */
     public static Producer<byte[], byte[]> durableProducer(KafkaSettings kafka, Duration publishTimeout, Duration linger,
-                                                           int maxEventBytes) {
-        return new KafkaProducer<>(durableProducerProperties(kafka, publishTimeout, linger, maxEventBytes),
+                                                           int maxEventBytes, long maxInFlightBytes) {
+        return new KafkaProducer<>(durableProducerProperties(kafka, publishTimeout, linger, maxEventBytes, maxInFlightBytes),
                 new ByteArraySerializer(), new ByteArraySerializer());
     }
 
+    /**
+     * The producer's buffer for an in-flight budget: twice the budget (a batch closes when the next
+     * record does not fit, so a batch may be half empty) plus a whole batch for every batch that
+     * may be open or awaiting its acknowledgement (per partition of the two event topics and the
+     * outcomes topic: one open and five in flight). Allocated as used, not up front.
+     */
+    static long bufferMemory(long maxInFlightBytes, int partitions, long batchSize) {
+        long batches = (2L * partitions + 1) * (MAX_IN_FLIGHT_REQUESTS + 1);
+        return 2 * maxInFlightBytes + batches * batchSize;
+    }
+
+    /** Kafka's maximum for an idempotent producer (and its default). */
+    private static final int MAX_IN_FLIGHT_REQUESTS = 5;
+
     /** The gateway producer's properties: the operator's client properties, then the gateway's own. */
     static Properties durableProducerProperties(KafkaSettings kafka, Duration publishTimeout, Duration linger,
-                                                int maxEventBytes) {
+                                                int maxEventBytes, long maxInFlightBytes) {
         long maxRequestBytes = (long) maxEventBytes + RECORD_OVERHEAD_BYTES;
         if (maxRequestBytes > TopicSetup.MAX_EVENT_RECORD_BYTES) {
             throw new IllegalArgumentException("events of up to " + maxEventBytes + " bytes (decompressed) do not fit "
@@ -87,20 +108,25 @@ public final class EventPublisher implements AutoCloseable {
         int timeoutMs = (int) publishTimeout.toMillis();
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(Math.max(1, timeoutMs - 10)));
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(timeoutMs));
-        // send() runs on the event loop, so it may block only briefly: metadata is fetched at
-        // startup (warmUp), and with the buffer full a send waits at most this long, then fails
-        // (the client gets 503).
-        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "100");
+        // send() runs on the event loop, so it never blocks: the buffer holds more than the
+        // in-flight budget lets in, metadata is fetched at startup (warmUp) and kept however long
+        // a topic is idle; a send that would still wait (a topic gone, its metadata lost) fails
+        // at once, and the client gets 503.
+        props.put(ProducerConfig.BUFFER_MEMORY_CONFIG,
+                Long.toString(bufferMemory(maxInFlightBytes, kafka.topics().partitions(), batchSize)));
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "0");
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, Integer.toString(MAX_IN_FLIGHT_REQUESTS));
+        props.put(ProducerConfig.METADATA_MAX_IDLE_CONFIG, Integer.toString(Integer.MAX_VALUE));
         return props;
     }
 
     /**
-     * Fetches topic metadata now, so that no send waits for it on the event loop. Each attempt
-     * is bounded by the producer's short max.block.ms, so this retries until {@code timeout}.
+     * Fetches topic metadata now, so that no send waits for it on the event loop (the outcomes'
+     * too). The producer never blocks (max.block.ms 0): this asks again until {@code timeout}.
      */
     public void warmUp(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        for (String topic : new String[] {topics.transactions(), topics.errors()}) {
+        for (String topic : new String[] {topics.transactions(), topics.errors(), topics.outcomes()}) {
             while (true) {
                 try {
                     partitionCounts.put(topic, producer.partitionsFor(topic).size());
@@ -110,14 +136,24 @@ public final class EventPublisher implements AutoCloseable {
                         throw new IllegalStateException("no metadata for topic " + topic + " from Kafka within "
                                 + timeout.toSeconds() + " s", e);
                     }
+                    sleep(20);
                 }
             }
         }
     }
 
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for Kafka's metadata", e);
+        }
+    }
+
     public CompletableFuture<Void> publish(IngestRoute route, AcceptedEvent event, byte[] json, long receivedAtMillis) {
         String topic = route.endpoint() == Endpoint.TRANSACTION ? topics.transactions() : topics.errors();
-        int partition = PartitionChooser.partition(route.token(), event.eventId(), partitionCounts.get(topic));
+        int partition = partitions.partition(route.token(), event.eventId(), partitionCounts.get(topic));
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition, event.eventTimeMillis(),
                 route.token().getBytes(StandardCharsets.UTF_8), json);
         EventHeaders.put(record.headers(), EventHeaders.EVENT_ID, event.eventId());
@@ -135,12 +171,15 @@ public final class EventPublisher implements AutoCloseable {
         try {
             producer.send(record, (metadata, error) -> {
                 if (error == null) {
+                    health.succeeded();
                     acknowledged.complete(null);
                 } else {
+                    health.failed(error);
                     acknowledged.completeExceptionally(error);
                 }
             });
         } catch (RuntimeException e) {
+            health.failed(e);
             acknowledged.completeExceptionally(e);
         }
         return acknowledged;

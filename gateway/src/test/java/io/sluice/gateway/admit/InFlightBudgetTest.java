@@ -81,6 +81,56 @@ class InFlightBudgetTest {
     }
 
     /**
+     * The defaults scaled down: 64 units in flight, each project a share of 32 (as the 64 MiB
+     * budget and 32 MiB shares). Two public DSN keys used to hold all of it.
+     */
+    @Test
+    void twoProjectsSaturatingTheBudgetCannotStarveAThird() throws Exception {
+        InFlightBudget shared = new InFlightBudget(64_000, 64_000, 32_000, total);
+        long first = saturate(shared, "first-hog");
+        long second = saturate(shared, "second-hog");
+        assertEquals(32_000, first);
+        assertEquals(24_000, second, "the last eighth (8,000) is the reserve");
+        assertEquals(4_000, saturate(shared, "tenant"), "half the reserve: as much stays free as the tenant holds");
+        assertEquals(2_000, saturate(shared, "another tenant"), "half of what is left, and so on: never nothing");
+        assertEquals("overloaded", assertThrows(Rejection.class,
+                () -> holding(shared, InetAddress.getByName("10.0.0.1"), "first-hog", 1)).code(), "the hogs get no more");
+        assertEquals(62_000, total.get());
+    }
+
+    @Test
+    void aProjectAloneMayHoldAllButTheReserve() throws Exception {
+        InFlightBudget shared = new InFlightBudget(64_000, 64_000, 64_000, total);
+        assertEquals(56_000, saturate(shared, "alone"));
+        assertEquals(56_000, shared.maxBytesPerProject());
+        assertEquals("body_too_large", assertThrows(Rejection.class,
+                () -> shared.expect(InetAddress.getByName("10.0.0.1"), "another", 56_001)).code(), "it could never hold more");
+    }
+
+    @Test
+    void theReserveIsTheTenantsAgainOnceTheyAnswered() throws Exception {
+        InFlightBudget shared = new InFlightBudget(64_000, 64_000, 64_000, total);
+        saturate(shared, "hog");
+        InFlightBudget.Reservation tenant = holding(shared, InetAddress.getByName("10.0.0.2"), "tenant", 4_000);
+        tenant.release();
+        assertEquals(4_000, holding(shared, InetAddress.getByName("10.0.0.3"), "next tenant", 4_000).bytes());
+    }
+
+    /** Takes 1,000 bytes at a time, in requests from many addresses, until the project is refused; what it holds. */
+    private static long saturate(InFlightBudget budget, String project) throws Exception {
+        long held = 0;
+        for (int i = 0; ; i++) {
+            try {
+                holding(budget, InetAddress.getByName("10.1." + (i / 250) + "." + (i % 250)), project, 1_000);
+                held += 1_000;
+            } catch (Rejection refused) {
+                assertEquals("overloaded", refused.code());
+                return held;
+            }
+        }
+    }
+
+    /**
      * A request holding {@code bytes} of body, as the gateway makes one: a reservation from its head
      * (no size announced, as for a chunked body), then its bytes taken as they arrive.
      */

@@ -15,7 +15,7 @@ import io.sluice.config.Settings;
 class DurableProducerPropertiesTest {
     private static Properties producer(Map<String, String> environment) {
         return EventPublisher.durableProducerProperties(KafkaSettings.from(new Settings(environment)), Duration.ofSeconds(5),
-                Duration.ofMillis(1), 1024 * 1024);
+                Duration.ofMillis(1), 1024 * 1024, 64L * 1024 * 1024);
     }
 
     @Test
@@ -44,5 +44,47 @@ class DurableProducerPropertiesTest {
         assertEquals("all", props.get(ProducerConfig.ACKS_CONFIG));
         assertEquals("true", props.get(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG));
         assertEquals("1", props.get(ProducerConfig.LINGER_MS_CONFIG));
+    }
+
+    /** Kafka's default buffer (32 MiB) was half the default in-flight budget (64 MiB): sends could wait for room. */
+    @Test
+    void theBufferHoldsTwiceTheInFlightBudgetAndABatchPerOpenOrUnacknowledgedBatch() {
+        // 2 × 64 MiB + (2 event topics × 12 partitions + outcomes) × (1 open + 5 in flight) × 128 KiB
+        assertEquals("153878528", producer(Map.of()).get(ProducerConfig.BUFFER_MEMORY_CONFIG));
+        assertEquals(Long.toString(2L * 256 * 1024 * 1024 + 49L * 6 * 65536),
+                EventPublisher.durableProducerProperties(KafkaSettings.from(new Settings(Map.of("SLUICE_TOPIC_PARTITIONS", "24",
+                        "SLUICE_KAFKA_PROPERTY_BATCH_SIZE", "65536"))), Duration.ofSeconds(5), Duration.ofMillis(1), 1024 * 1024,
+                        256L * 1024 * 1024).get(ProducerConfig.BUFFER_MEMORY_CONFIG));
+    }
+
+    @Test
+    void aSendNeverBlocksAndTopicMetadataIsKeptWhileIdle() {
+        Properties props = producer(Map.of());
+        assertEquals("0", props.get(ProducerConfig.MAX_BLOCK_MS_CONFIG));
+        assertEquals(Integer.toString(Integer.MAX_VALUE), props.get(ProducerConfig.METADATA_MAX_IDLE_CONFIG));
+    }
+
+    /** send() runs on an event loop: without metadata (a topic gone, Kafka away) it fails at once, it does not wait 100 ms. */
+    @Test
+    void aSendWithoutMetadataFailsAtOnceInsteadOfBlockingTheCaller() {
+        Properties props = producer(Map.of("SLUICE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:1"));
+        try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer = new org.apache.kafka.clients.producer.KafkaProducer<>(
+                props, new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            long start = System.nanoTime();
+            int failed = 0;
+            for (int i = 0; i < 20; i++) {
+                try {
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("sluice.transactions", 0, null, new byte[10])).get();
+                } catch (Exception e) {
+                    failed++;
+                }
+            }
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(20, failed);
+            // 20 sends blocking 100 ms each took 2 s; failing at once, a few ms (bound generous for a shared CI machine).
+            org.junit.jupiter.api.Assertions.assertTrue(millis < 1_000, "20 sends took " + millis + " ms");
+            producer.close(Duration.ZERO);
+        }
     }
 }
