@@ -272,10 +272,28 @@ final class Doctor {
             HttpResponse<String> response = get(url, "/readyz");
             String body = response.body().strip();
             String said = body.isEmpty() ? "" : ": " + (body.length() > 200 ? body.substring(0, 200) + "…" : body).replaceAll("\\p{Cntrl}", " ");
-            return response.statusCode() == 200 ? Check.passed(name, "ready")
-                    : Check.failed(name, "not ready (" + response.statusCode() + said + ")", "see its log; /readyz says what it waits for");
+            if (response.statusCode() != 200) {
+                return Check.failed(name, "not ready (" + response.statusCode() + said + ")", "see its log; /readyz says what it waits for");
+            }
+            List<String> degraded = degraded(body);
+            return degraded.isEmpty() ? Check.passed(name, "ready")
+                    : Check.failed(name, "ready, but degraded: " + String.join("; ", degraded).replaceAll("\\p{Cntrl}", " "),
+                            "some requests are refused (a project whose registry record cannot be read gets 503 "
+                                    + "project_unavailable): write a readable record for it, see docs/operations.md");
         } catch (Exception e) {
             return Check.failed(name, "no answer from " + url + "/readyz: " + cause(e), "is it running? is this its admin address?");
+        }
+    }
+
+    /** The reasons a ready answer lists under "degraded" (what fails for some requests only); none when it is not JSON. */
+    static List<String> degraded(String body) {
+        try {
+            List<String> reasons = new ArrayList<>();
+            new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).path("degraded")
+                    .forEach(reason -> reasons.add(reason.asText().length() > 200 ? reason.asText().substring(0, 200) + "…" : reason.asText()));
+            return reasons;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException notJson) {
+            return List.of();
         }
     }
 
