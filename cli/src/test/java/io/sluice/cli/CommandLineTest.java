@@ -31,7 +31,7 @@ class CommandLineTest {
         assertEquals(List.of("projects", "projects create", "projects list", "projects show", "projects rotate-key",
                         "projects revoke-key", "projects rotate-dsn-key", "projects revoke-dsn-key", "projects set-dsn-origins",
                         "projects disable", "projects enable", "projects set-quota", "schema", "schema apply", "replay",
-                        "send-test-event", "stats", "gateway", "processor", "config", "help", "dev", "bench"),
+                        "send-test-event", "stats", "demo-data", "gateway", "processor", "config", "help", "dev", "bench"),
                 commandPaths(new SluiceCli(NONE, System.out, System.err).commandLine()));
     }
 
