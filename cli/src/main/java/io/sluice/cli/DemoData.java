@@ -7,8 +7,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -90,15 +93,33 @@ public final class DemoData {
                 Duration.ofDays(1));
         generate("errors of the small projects", errors, smallProject, "small", smallRows * SMALL_ERRORS_PER_MILLE / 1000, end,
                 Duration.ofDays(30));
-        for (String statement : statements(resource("aggregates.sql"))) {
-            long t = System.nanoTime();
-            execute(statement, Map.of("huge", HUGE_PROJECT, "end_s", end.getEpochSecond()));
-            progress.printf("· %s (%.1f s)%n", statement.substring(0, statement.indexOf('(')).strip().toLowerCase()
-                    .replace("insert into " + db.toLowerCase() + ".", "aggregate "), (System.nanoTime() - t) / 1e9);
-        }
+        aggregate(end, Duration.ofDays(30));
         long errorRows = hugeRows * HUGE_ERRORS_PER_MILLE / 1000 + smallRows * SMALL_ERRORS_PER_MILLE / 1000;
         return new Summary(HUGE_PROJECT, SMALL_PROJECT, scale, hugeRows + smallRows, errorRows, projects,
                 Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    /**
+     * Computes every aggregate of the demo rows from their history, day by day over {@code span} up to
+     * {@code end} (each aggregate's minute or hour lies within one day).
+     */
+    public void aggregate(Instant end, Duration span) {
+        LocalDate last = LocalDate.ofInstant(end, ZoneOffset.UTC);
+        LocalDate first = LocalDate.ofInstant(end.minus(span), ZoneOffset.UTC);
+        for (String statement : statements(resource("aggregates.sql"))) {
+            long t = System.nanoTime();
+            Map<String, Object> parameters = new HashMap<>(Map.of("huge", HUGE_PROJECT, "end_s", end.getEpochSecond()));
+            if (statement.contains("{day:Date}")) {
+                for (LocalDate day = first; !day.isAfter(last); day = day.plusDays(1)) {
+                    parameters.put("day", day.toString());
+                    execute(statement, parameters);
+                }
+            } else {
+                execute(statement, parameters);
+            }
+            String table = statement.substring(statement.indexOf(db + ".") + db.length() + 1, statement.indexOf(" ("));
+            progress.printf("· aggregate %s (%.0f s)%n", table, (System.nanoTime() - t) / 1e9);
+        }
     }
 
     private void generate(String what, String sql, String projectExpression, String seed, long rows, Instant end, Duration span) {

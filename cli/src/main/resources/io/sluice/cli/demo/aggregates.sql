@@ -13,7 +13,7 @@ FROM
            if(duration_ms IS NULL, -1, arrayFirstIndex(b -> assumeNotNull(duration_ms) <= b, bounds) - 1) AS bucket,
            count() AS n, sum(ifNull(duration_ms, 0)) AS ms
     FROM ${database}.transactions
-    WHERE startsWith(project, 'demo-')
+    WHERE startsWith(project, 'demo-') AND toDate(timestamp) = {day:Date}
     GROUP BY project, environment, minute, op, route, method, status_code, bucket
 )
 GROUP BY project, environment, minute, op, route, method, status_code
@@ -23,7 +23,7 @@ INSERT INTO ${database}.requests_1h (project, environment, hour, op, route, meth
 SELECT project, environment, toStartOfHour(minute) AS hour, op, route, method, status_code,
        sum(requests), sum(timed), sum(duration_sum_ms), sumForEach(duration_buckets), 1
 FROM ${database}.requests_1m
-WHERE startsWith(project, 'demo-')
+WHERE startsWith(project, 'demo-') AND toDate(minute) = {day:Date}
 GROUP BY project, environment, hour, op, route, method, status_code;
 
 -- traffic_1m counts handled HTTP requests (op http.server), not page loads or navigations.
@@ -33,19 +33,19 @@ SELECT project, environment, minute, sum(requests),
        sumIf(requests, intDiv(status_code, 100) = 3), sumIf(requests, intDiv(status_code, 100) = 4),
        sumIf(requests, intDiv(status_code, 100) = 5), sumIf(requests, status_code = 0), 1
 FROM ${database}.requests_1m
-WHERE startsWith(project, 'demo-') AND op = 'http.server'
+WHERE startsWith(project, 'demo-') AND toDate(minute) = {day:Date} AND op = 'http.server'
 GROUP BY project, environment, minute;
 
 INSERT INTO ${database}.errors_1m (project, environment, minute, exception_type, errors, version)
 SELECT project, environment, toStartOfMinute(timestamp) AS minute, exception_type, count(), 1
 FROM ${database}.errors
-WHERE startsWith(project, 'demo-')
+WHERE startsWith(project, 'demo-') AND toDate(timestamp) = {day:Date}
 GROUP BY project, environment, minute, exception_type;
 
 INSERT INTO ${database}.errors_1h (project, environment, hour, route, exception_type, errors, version)
 SELECT project, environment, toStartOfHour(timestamp) AS hour, route, exception_type, count(), 1
 FROM ${database}.errors
-WHERE startsWith(project, 'demo-')
+WHERE startsWith(project, 'demo-') AND toDate(timestamp) = {day:Date}
 GROUP BY project, environment, hour, route, exception_type;
 
 -- Every stored event was accepted by the gateway; in about one minute of five the huge tenant is
@@ -55,17 +55,18 @@ SELECT project, minute, 'accepted', 'demo', sum(n), 1
 FROM
 (
     SELECT project, toStartOfMinute(timestamp) AS minute, count() AS n
-    FROM ${database}.transactions WHERE startsWith(project, 'demo-') GROUP BY project, minute
+    FROM ${database}.transactions WHERE startsWith(project, 'demo-') AND toDate(timestamp) = {day:Date} GROUP BY project, minute
     UNION ALL
     SELECT project, toStartOfMinute(timestamp) AS minute, count() AS n
-    FROM ${database}.errors WHERE startsWith(project, 'demo-') GROUP BY project, minute
+    FROM ${database}.errors WHERE startsWith(project, 'demo-') AND toDate(timestamp) = {day:Date} GROUP BY project, minute
 )
 GROUP BY project, minute;
 
 INSERT INTO ${database}.outcomes_1m (project, minute, outcome, gateway, events, version)
 SELECT project, minute, 'quota_exceeded', 'demo', 1 + intDiv(events, 50), 1
 FROM ${database}.outcomes_1m
-WHERE project = {huge:String} AND outcome = 'accepted' AND gateway = 'demo' AND cityHash64(minute) % 5 = 0;
+WHERE project = {huge:String} AND outcome = 'accepted' AND gateway = 'demo' AND toDate(minute) = {day:Date}
+  AND cityHash64(minute) % 5 = 0;
 
 INSERT INTO ${database}.outcomes_1m (project, minute, outcome, gateway, events, version)
 SELECT '', toDateTime({end_s:UInt32}, 'UTC') - toIntervalMinute(number + 1) AS minute, 'unauthorized', 'demo',
