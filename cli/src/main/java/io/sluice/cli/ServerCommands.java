@@ -157,7 +157,8 @@ final class ServerCommands {
         }
     }
 
-    @Command(name = "stats", description = "Traffic per minute, the 2xx–5xx distribution and the last requests of a project.")
+    @Command(name = "stats", description = {"Traffic per minute, status classes and codes, top routes (5xx, p99), errors, refusals",
+            "and the last requests of a project."})
     static final class Stats extends CliCommand {
         private final Settings settings;
         private final PrintStream out;
@@ -165,6 +166,10 @@ final class ServerCommands {
         private String project;
         @Option(names = "--since", paramLabel = "DURATION", defaultValue = "1h", description = "How far back, such as 15m, 1h or 7d (default ${DEFAULT-VALUE}).")
         private String since;
+        @Option(names = "--json", description = "Print one JSON object per reading.")
+        private boolean json;
+        @Option(names = "--watch", description = "Read again every 5 seconds, until interrupted (Ctrl-C).")
+        private boolean watch;
         @Option(names = "--clickhouse-url", paramLabel = "URL", description = "ClickHouse (default $SLUICE_CLICKHOUSE_URL).")
         private String clickHouseUrl;
 
@@ -174,10 +179,21 @@ final class ServerCommands {
         }
 
         @Override
-        public Integer call() {
+        public Integer call() throws InterruptedException {
             ClickHouseSettings clickHouse = CommandLineSettings.clickHouse(settings, clickHouseUrl);
+            String token = required("project", project);
+            Duration range = since(since);
             try (var client = ClickHouseClients.create(clickHouse)) {
-                new StatsCommand(client, clickHouse.database(), out).run(required("project", project), since(since));
+                StatsCommand stats = new StatsCommand(client, clickHouse.database(), out);
+                do {
+                    if (watch && !json) {
+                        out.print("\033[H\033[2J"); // home, clear: redraw in place
+                    }
+                    stats.run(token, range, json);
+                    if (watch) {
+                        Thread.sleep(5_000);
+                    }
+                } while (watch);
             }
             return 0;
         }
