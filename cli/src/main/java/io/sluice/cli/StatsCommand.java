@@ -23,7 +23,7 @@ import io.sluice.events.DurationBuckets;
  * (outcomes), and the last requests. Everything but the last requests is read from the aggregates;
  * ranges over 6 hours read the hourly rows.
  */
-final class StatsCommand {
+public final class StatsCommand {
     private static final int BAR_WIDTH = 40;
     private static final Duration HOURLY_ABOVE = Duration.ofHours(6);
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
@@ -44,7 +44,7 @@ final class StatsCommand {
      * The queries of {@code stats}, by name, with parameters {@code project} (String) and
      * {@code since} (UInt32, epoch seconds), for a range of {@code since}: the bench times them.
      */
-    static Map<String, String> queries(String db, Duration since) {
+    public static Map<String, String> queries(String db, Duration since) {
         boolean hourly = since.compareTo(HOURLY_ABOVE) > 0;
         String requests = hourly ? db + ".requests_1h FINAL WHERE project = {project:String} AND hour >= toStartOfHour(toDateTime({since:UInt32}))"
                 : db + ".requests_1m FINAL WHERE project = {project:String} AND minute >= toDateTime({since:UInt32})";
