@@ -2,6 +2,7 @@ package io.sluice.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,6 +48,16 @@ public final class DashboardPanels {
     }
 
     private DashboardPanels() {
+    }
+
+    /** The shipped dashboard of the checkout this runs in: {@link #SHIPPED} under the working directory or a parent of it. */
+    public static Path shippedFromWorkingDirectory() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve(SHIPPED))) {
+                return dir.resolve(SHIPPED);
+            }
+        }
+        throw new IllegalStateException(SHIPPED + " is in no parent of " + Path.of("").toAbsolutePath() + ": run ./sluice in the checkout");
     }
 
     /** The ClickHouse panels (Prometheus panels are left out), in the dashboard's order. */

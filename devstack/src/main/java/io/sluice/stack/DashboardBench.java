@@ -53,7 +53,7 @@ final class DashboardBench {
                 url = server.httpUrl();
             }
             List<DashboardTimings.Result> results = new ArrayList<>();
-            List<DashboardPanels.Panel> panels = DashboardPanels.clickHousePanels(DashboardPanels.SHIPPED);
+            List<DashboardPanels.Panel> panels = DashboardPanels.clickHousePanels(DashboardPanels.shippedFromWorkingDirectory());
             for (double scale : scales) {
                 String label = scale == Math.rint(scale) ? Long.toString((long) scale) : Double.toString(scale);
                 ClickHouseSettings settings = new ClickHouseSettings(url, "default", "", "bench_scale" + label.replace('.', '_'), 90);
