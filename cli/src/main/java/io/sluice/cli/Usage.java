@@ -40,8 +40,8 @@ public final class Usage {
                                                   in the same run (needs wrk; installs it with apt-get as root);
                                                   --profile records JFR of gateway and processor in bench-results/;
                                                   --producer-experiments also tries other gateway producer settings;
-                                              --dashboards [--scales 1,2] only times every dashboard panel and
-                                              stats' queries on demo data (24 h, 30 days; median of 5)
+                                                  --dashboards [--scales 1,2] only times every dashboard panel and
+                                                  stats' queries on demo data (24 h, 30 days; median of 5)
               gateway                             run only the gateway (configured by SLUICE_* variables)
               processor                           run only the processor (configured by SLUICE_* variables)
               help [COMMAND]                      this text, or one command's options (as COMMAND --help)
