@@ -17,6 +17,7 @@ import io.sluice.processor.ProcessorMain;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
 import picocli.AutoComplete;
+import io.sluice.sink.SchemaMigrations;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,6 +41,7 @@ final class ServerCommands {
         commands.put("dead-letters", DeadLettersCommand.create(settings, out));
         commands.put("send-test-event", new SendTestEvent(settings, out));
         commands.put("stats", new Stats(settings, out));
+        commands.put("demo-data", new DemoDataCli(settings, out));
         commands.put("gateway", new Gateway());
         commands.put("processor", new Processor());
         commands.put("config", new Config(out, extraSettings));
@@ -184,7 +186,8 @@ final class ServerCommands {
         }
     }
 
-    @Command(name = "stats", description = "Traffic per minute, the 2xx–5xx distribution and the last requests of a project.")
+    @Command(name = "stats", description = {"Traffic per minute, status classes and codes, top routes (5xx, p99), errors, refusals",
+            "and the last requests of a project."})
     static final class Stats extends CliCommand {
         private final Settings settings;
         private final PrintStream out;
@@ -192,6 +195,10 @@ final class ServerCommands {
         private String project;
         @Option(names = "--since", paramLabel = "DURATION", defaultValue = "1h", description = "How far back, such as 15m, 1h or 7d (default ${DEFAULT-VALUE}).")
         private String since;
+        @Option(names = "--json", description = "Print one JSON object per reading.")
+        private boolean json;
+        @Option(names = "--watch", description = "Read again every 5 seconds, until interrupted (Ctrl-C).")
+        private boolean watch;
         @Option(names = "--clickhouse-url", paramLabel = "URL", description = "ClickHouse (default $SLUICE_CLICKHOUSE_URL).")
         private String clickHouseUrl;
 
@@ -201,10 +208,21 @@ final class ServerCommands {
         }
 
         @Override
-        public Integer call() {
+        public Integer call() throws InterruptedException {
             ClickHouseSettings clickHouse = CommandLineSettings.clickHouse(settings, clickHouseUrl);
+            String token = required("project", project);
+            Duration range = since(since);
             try (var client = ClickHouseClients.create(clickHouse)) {
-                new StatsCommand(client, clickHouse.database(), out).run(required("project", project), since(since));
+                StatsCommand stats = new StatsCommand(client, clickHouse.database(), out);
+                do {
+                    if (watch && !json) {
+                        out.print("\033[H\033[2J"); // home, clear: redraw in place
+                    }
+                    stats.run(token, range, json);
+                    if (watch) {
+                        Thread.sleep(5_000);
+                    }
+                } while (watch);
             }
             return 0;
         }
@@ -215,6 +233,50 @@ final class ServerCommands {
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--since is a duration such as 15m, 1h or 7d, not " + text);
             }
+        }
+    }
+
+    @Command(name = "demo-data", description = {"Fill ClickHouse with synthetic traffic: at scale 1 a huge tenant with 50M requests",
+            "in the last 24 hours and 1,000 projects with 30 days of traffic, errors included; every aggregate",
+            "computed from the history it summarises. Replaces the demo rows of an earlier run."})
+    static final class DemoDataCli extends CliCommand {
+        private final Settings settings;
+        private final PrintStream out;
+        @Option(names = "--scale", paramLabel = "N", defaultValue = "1", description = "Multiplies the volume (default ${DEFAULT-VALUE}; 0.01 for a quick look).")
+        private String scale;
+        @Option(names = "--json", description = "End with one JSON object: huge_project, small_project, scale, rows, seconds.")
+        private boolean json;
+        @Option(names = "--clickhouse-url", paramLabel = "URL", description = "ClickHouse (default $SLUICE_CLICKHOUSE_URL).")
+        private String clickHouseUrl;
+
+        DemoDataCli(Settings settings, PrintStream out) {
+            this.settings = settings;
+            this.out = out;
+        }
+
+        @Override
+        public Integer call() {
+            double volume;
+            try {
+                volume = Double.parseDouble(scale);
+            } catch (NumberFormatException e) {
+                throw new UsageException("--scale is a number such as 1, 2 or 0.01, not " + scale);
+            }
+            if (!(volume > 0) || volume > 100) {
+                throw new UsageException("--scale is above 0 and at most 100, not " + scale);
+            }
+            ClickHouseSettings clickHouse = CommandLineSettings.clickHouse(settings, clickHouseUrl);
+            try (var client = ClickHouseClients.create(clickHouse)) {
+                SchemaMigrations.apply(client, clickHouse);
+                DemoData.Summary summary = new DemoData(client, clickHouse.database(), out).fill(volume);
+                out.printf("Demo data written in %.0f s: %,d transactions and %,d errors; look at project %s (huge) and %s (small)%n",
+                        summary.took().toMillis() / 1000.0, summary.transactions(), summary.errors(), summary.hugeProject(),
+                        summary.smallProject());
+                if (json) {
+                    out.println(DemoDataJson.of(summary));
+                }
+            }
+            return 0;
         }
     }
 

@@ -5,20 +5,30 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.query.GenericRecord;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.sluice.events.DurationBuckets;
 
 /**
  * {@code ./sluice stats}: what someone wants to see right after sending data — requests per minute
- * as bars, the 2xx–5xx distribution, and the last requests, read from ClickHouse.
+ * as bars, the status classes and codes, the top routes with their 5xx and p99, errors, refusals
+ * (outcomes), and the last requests. Everything but the last requests is read from the aggregates;
+ * ranges over 6 hours read the hourly rows.
  */
-final class StatsCommand {
+public final class StatsCommand {
     private static final int BAR_WIDTH = 40;
+    private static final Duration HOURLY_ABOVE = Duration.ofHours(6);
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter SECOND = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Client clickHouse;
     private final String db;
@@ -30,11 +40,49 @@ final class StatsCommand {
         this.out = out;
     }
 
-    void run(String project, Duration since) {
+    /**
+     * The queries of {@code stats}, by name, with parameters {@code project} (String) and
+     * {@code since} (UInt32, epoch seconds), for a range of {@code since}: the bench times them.
+     */
+    public static Map<String, String> queries(String db, Duration since) {
+        boolean hourly = since.compareTo(HOURLY_ABOVE) > 0;
+        String requests = hourly ? db + ".requests_1h FINAL WHERE project = {project:String} AND hour >= toStartOfHour(toDateTime({since:UInt32}))"
+                : db + ".requests_1m FINAL WHERE project = {project:String} AND minute >= toDateTime({since:UInt32})";
+        String errors = hourly ? db + ".errors_1h FINAL WHERE project = {project:String} AND hour >= toStartOfHour(toDateTime({since:UInt32}))"
+                : db + ".errors_1m FINAL WHERE project = {project:String} AND minute >= toDateTime({since:UInt32})";
+        String traffic = db + ".traffic_1m FINAL WHERE project = {project:String} AND minute >= toDateTime({since:UInt32})";
+        Map<String, String> queries = new LinkedHashMap<>();
+        queries.put("per_minute", "SELECT toUnixTimestamp(minute) AS m, sum(requests) AS n FROM " + traffic + " GROUP BY minute ORDER BY minute");
+        queries.put("status_classes", "SELECT sum(status_1xx) AS s1, sum(status_2xx) AS s2, sum(status_3xx) AS s3, sum(status_4xx) AS s4, "
+                + "sum(status_5xx) AS s5, sum(status_none) AS s0 FROM " + traffic);
+        queries.put("status_codes", "SELECT status_code AS code, sum(requests) AS n FROM " + requests
+                + " AND op = 'http.server' GROUP BY status_code ORDER BY status_code");
+        queries.put("top_routes", "WITH " + DurationBuckets.clickHouseBounds() + " AS bounds "
+                + "SELECT op, route, n, s5xx, if(timed_n = 0, -1, bounds[arrayFirstIndex(c -> c >= 0.99 * timed_n, arrayCumSum(buckets))]) AS p99 "
+                + "FROM (SELECT op, route, sum(requests) AS n, sumIf(requests, status_code >= 500) AS s5xx, sum(timed) AS timed_n, "
+                + "sumForEach(duration_buckets) AS buckets FROM " + requests + " GROUP BY op, route) ORDER BY n DESC LIMIT 10");
+        queries.put("errors", "SELECT exception_type AS type, sum(errors) AS n FROM " + errors
+                + " GROUP BY exception_type ORDER BY n DESC LIMIT 10");
+        queries.put("outcomes", "SELECT outcome, sum(events) AS n FROM " + db + ".outcomes_1m FINAL WHERE project = {project:String} "
+                + "AND minute >= toDateTime({since:UInt32}) GROUP BY outcome ORDER BY n DESC");
+        return queries;
+    }
+
+    /** Reads the project's numbers once and prints them, as text or as one JSON object. */
+    void run(String project, Duration since, boolean json) {
         Map<String, Object> params = Map.of("project", project, "since", Instant.now().minus(since).getEpochSecond());
-        List<GenericRecord> minutes = clickHouse.queryAll("SELECT toUnixTimestamp(minute) AS m, sum(requests) AS n FROM " + db
-                + ".traffic_1m FINAL WHERE project = {project:String} AND minute >= toDateTime({since:UInt32}) "
-                + "GROUP BY minute ORDER BY minute", params);
+        Map<String, List<GenericRecord>> answers = new LinkedHashMap<>();
+        queries(db, since).forEach((name, sql) -> answers.put(name, clickHouse.queryAll(sql, params)));
+        List<GenericRecord> last = new RequestHistory(clickHouse, db).last(project, 10, "", 0);
+        if (json) {
+            out.println(json(project, since, answers, last));
+        } else {
+            text(project, since, answers, last);
+        }
+    }
+
+    private void text(String project, Duration since, Map<String, List<GenericRecord>> answers, List<GenericRecord> last) {
+        List<GenericRecord> minutes = answers.get("per_minute");
         long total = minutes.stream().mapToLong(row -> row.getLong("n")).sum();
         out.println("Project " + project + " — last " + since.toMinutes() + " min (UTC): " + total + " requests");
         out.println();
@@ -45,35 +93,107 @@ final class StatsCommand {
             out.println("  (none yet: send some, or check ./sluice send-test-event)");
         }
         for (GenericRecord row : shown) {
-            out.printf("  %s %s %d%n", MINUTE.format(Instant.ofEpochSecond(row.getLong("m"))),
-                    bar(row.getLong("n"), peak), row.getLong("n"));
+            out.printf("  %s %s %d%n", MINUTE.format(Instant.ofEpochSecond(row.getLong("m"))), bar(row.getLong("n"), peak), row.getLong("n"));
         }
 
-        GenericRecord classes = clickHouse.queryAll("SELECT sum(status_1xx) AS s1, sum(status_2xx) AS s2, sum(status_3xx) AS s3, "
-                + "sum(status_4xx) AS s4, sum(status_5xx) AS s5, sum(status_none) AS s0 FROM " + db + ".traffic_1m FINAL "
-                + "WHERE project = {project:String} AND minute >= toDateTime({since:UInt32})", params).get(0);
+        GenericRecord classes = answers.get("status_classes").get(0);
         out.println();
         out.println("Status classes");
         String[][] labels = {{"1xx", "s1"}, {"2xx", "s2"}, {"3xx", "s3"}, {"4xx", "s4"}, {"5xx", "s5"}, {"none", "s0"}};
         for (String[] label : labels) {
             long count = classes.getLong(label[1]);
-            out.printf("  %-4s %s %d%s%n", label[0], bar(count, total), count,
-                    total == 0 ? "" : String.format(" (%.1f%%)", 100.0 * count / total));
+            out.printf("  %-4s %s %d%s%n", label[0], bar(count, total), count, total == 0 ? "" : String.format(" (%.1f%%)", 100.0 * count / total));
         }
 
-        List<GenericRecord> last = clickHouse.queryAll("SELECT toUnixTimestamp(timestamp) AS t, method, path, transaction, "
-                + "ifNull(toString(status_code), '-') AS status, environment FROM " + db + ".transactions FINAL "
-                + "WHERE project = {project:String} ORDER BY timestamp DESC LIMIT 10", Map.of("project", project));
+        out.println();
+        out.println("Status codes");
+        none(answers.get("status_codes"));
+        for (GenericRecord row : answers.get("status_codes")) {
+            out.printf("  %-4s %d%n", row.getInteger("code") == 0 ? "none" : row.getString("code"), row.getLong("n"));
+        }
+
+        out.println();
+        out.println("Top routes                                              requests      5xx   p99 ms");
+        none(answers.get("top_routes"));
+        for (GenericRecord row : answers.get("top_routes")) {
+            double p99 = row.getDouble("p99");
+            out.printf("  %-52s %9d %8d %8s%n", shorten(row.getString("route") + (row.getString("op").equals("http.server") ? ""
+                    : "  (" + row.getString("op") + ")"), 52), row.getLong("n"), row.getLong("s5xx"), p99 < 0 ? "-" : String.format("%.0f", p99));
+        }
+
+        out.println();
+        List<GenericRecord> errors = answers.get("errors");
+        out.println("Errors: " + errors.stream().mapToLong(row -> row.getLong("n")).sum() + (errors.size() == 10 ? " in the top 10 types" : ""));
+        for (GenericRecord row : errors) {
+            out.printf("  %-52s %9d%n", shorten(row.getString("type"), 52), row.getLong("n"));
+        }
+
+        out.println();
+        out.println("Outcomes (accepted, and refused why)");
+        none(answers.get("outcomes"));
+        for (GenericRecord row : answers.get("outcomes")) {
+            out.printf("  %-28s %9d%n", row.getString("outcome"), row.getLong("n"));
+        }
+
         out.println();
         out.println("Last requests");
-        if (last.isEmpty()) {
-            out.println("  (none)");
-        }
+        none(last);
         for (GenericRecord row : last) {
             String what = row.getString("path").isEmpty() ? row.getString("transaction") : row.getString("method") + " " + row.getString("path");
-            out.printf("  %s  %-40s %4s  %s%n", SECOND.format(Instant.ofEpochSecond(row.getLong("t"))), what,
+            out.printf("  %s  %-40s %4s  %s%n", SECOND.format(Instant.ofEpochMilli(row.getLong("t"))), what,
                     row.getString("status"), row.getString("environment"));
         }
+    }
+
+    private String json(String project, Duration since, Map<String, List<GenericRecord>> answers, List<GenericRecord> last) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("project", project);
+        root.put("since_minutes", since.toMinutes());
+        ArrayNode minutes = root.putArray("per_minute");
+        long total = 0;
+        for (GenericRecord row : answers.get("per_minute")) {
+            minutes.addObject().put("minute", Instant.ofEpochSecond(row.getLong("m")).toString()).put("requests", row.getLong("n"));
+            total += row.getLong("n");
+        }
+        root.put("requests", total);
+        GenericRecord classes = answers.get("status_classes").get(0);
+        ObjectNode classNode = root.putObject("status_classes");
+        for (String[] label : new String[][] {{"1xx", "s1"}, {"2xx", "s2"}, {"3xx", "s3"}, {"4xx", "s4"}, {"5xx", "s5"}, {"none", "s0"}}) {
+            classNode.put(label[0], classes.getLong(label[1]));
+        }
+        ObjectNode codes = root.putObject("status_codes");
+        answers.get("status_codes").forEach(row -> codes.put(row.getInteger("code") == 0 ? "none" : row.getString("code"), row.getLong("n")));
+        ArrayNode routes = root.putArray("top_routes");
+        for (GenericRecord row : answers.get("top_routes")) {
+            ObjectNode route = routes.addObject().put("op", row.getString("op")).put("route", row.getString("route"))
+                    .put("requests", row.getLong("n")).put("status_5xx", row.getLong("s5xx"));
+            if (row.getDouble("p99") >= 0) {
+                route.put("p99_ms", row.getDouble("p99"));
+            } else {
+                route.putNull("p99_ms");
+            }
+        }
+        ObjectNode errors = root.putObject("errors");
+        answers.get("errors").forEach(row -> errors.put(row.getString("type"), row.getLong("n")));
+        ObjectNode outcomes = root.putObject("outcomes");
+        answers.get("outcomes").forEach(row -> outcomes.put(row.getString("outcome"), row.getLong("n")));
+        ArrayNode requests = root.putArray("last_requests");
+        for (GenericRecord row : last) {
+            requests.addObject().put("timestamp", Instant.ofEpochMilli(row.getLong("t")).toString()).put("event_id", row.getString("event_id"))
+                    .put("route", row.getString("route")).put("method", row.getString("method")).put("path", row.getString("path"))
+                    .put("status", row.getString("status")).put("environment", row.getString("environment"));
+        }
+        return root.toString();
+    }
+
+    private void none(List<GenericRecord> rows) {
+        if (rows.isEmpty()) {
+            out.println("  (none)");
+        }
+    }
+
+    private static String shorten(String text, int width) {
+        return text.length() <= width ? text : text.substring(0, width - 1) + "…";
     }
 
     private static String bar(long value, long max) {

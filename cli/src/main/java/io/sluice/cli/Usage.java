@@ -41,7 +41,11 @@ public final class Usage {
               config                              print every setting with its default (markdown)
               send-test-event --token T --key K [--url http://127.0.0.1:8080]
                                                   send one error and one transaction, confirm both reach ClickHouse
-              stats --project TOKEN [--since 1h]  traffic per minute, 2xx–5xx distribution, last requests
+              stats --project TOKEN [--since 1h] [--json] [--watch]
+                                                  traffic per minute, status codes, top routes, errors, refusals,
+                                                  last requests; --watch redraws every 5 s
+              demo-data [--scale 1] [--json]      fill ClickHouse with synthetic traffic (a huge tenant, 1,000 small
+                                                  projects, errors; aggregates computed from the history)
               gateway                             run only the gateway (configured by SLUICE_* variables)
               processor                           run only the processor (configured by SLUICE_* variables)
               completion                          print a bash completion script: source <(./sluice completion)

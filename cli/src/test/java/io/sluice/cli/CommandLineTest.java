@@ -32,7 +32,7 @@ class CommandLineTest {
                         "projects revoke-key", "projects rotate-dsn-key", "projects revoke-dsn-key", "projects set-dsn-origins",
                         "projects disable", "projects enable", "projects set-quota", "projects set-scrubbing", "projects routes", "projects routes add",
                         "projects routes list", "projects routes remove", "schema", "schema apply", "replay",
-                        "doctor", "dead-letters", "dead-letters list", "dead-letters show", "dead-letters replay", "send-test-event", "stats", "gateway", "processor", "config", "completion", "help", "dev", "bench"),
+                        "doctor", "dead-letters", "dead-letters list", "dead-letters show", "dead-letters replay", "send-test-event", "stats", "demo-data", "gateway", "processor", "config", "completion", "help", "dev", "bench"),
                 commandPaths(new SluiceCli(NONE, System.out, System.err).commandLine()));
     }
 

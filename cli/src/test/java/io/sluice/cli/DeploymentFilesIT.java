@@ -76,12 +76,15 @@ class DeploymentFilesIT {
             }
         }));
         queries.add(dashboard.at("/templating/list/0/query").asText());
+        queries.add(dashboard.at("/templating/list/1/query").asText());
         for (String sql : queries) {
             String runnable = sql.replace("'${project}'", "'some-project'")
-                    .replaceAll("\\$__timeFilter\\((\\w+)\\)", "$1 >= now() - INTERVAL 1 HOUR");
+                    .replaceAll("\\$__timeFilter\\((\\w+)\\)", "$1 >= now() - INTERVAL 1 HOUR")
+                    .replace("$__fromTime", "toDateTime(now() - INTERVAL 1 HOUR)").replace("$__toTime", "toDateTime(now())")
+                    .replace("$__interval_s", "60").replace("${route:sqlstring}", "'*'").replace("${status:sqlstring}", "''");
             ClickHouseQuery.run(engines, runnable); // throws with ClickHouse's message when a query is wrong
         }
-        assertEquals(7, queries.size(), "six ClickHouse panels and the project variable");
+        assertEquals(15, queries.size(), "thirteen ClickHouse panels, the project and route variables");
     }
 
     @Test

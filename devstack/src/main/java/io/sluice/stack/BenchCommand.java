@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import io.sluice.bench.Bench;
 import io.sluice.bench.ResultFiles;
@@ -34,6 +35,16 @@ final class BenchCommand extends CliCommand {
                     + "aimed event ids) while a tenant sends steadily, for DURATION (default 10m); prints the tenant's "
                     + "success rate and p99 and the gateway's heap and direct memory, and fails when a bound is broken."})
     private String soak;
+    @Option(names = "--dashboards", description = "Only the dashboard stage: demo-data at each scale, then every ClickHouse panel "
+            + "and stats' queries timed (24 h, 30 days, the huge tenant, median of 5) and the storage per million requests.")
+    private boolean dashboards;
+    @Option(names = "--scales", paramLabel = "N,M", defaultValue = "1,2", split = ",", description = "The dashboard stage's "
+            + "demo-data scales (default ${DEFAULT-VALUE}).")
+    private List<Double> scales;
+    @Option(names = "--clickhouse-url", paramLabel = "URL", description = "The dashboard stage on this ClickHouse (default: one of its own).")
+    private String clickHouseUrl;
+    @Option(names = "--reuse", description = "The dashboard stage keeps a scale's database that already holds demo data.")
+    private boolean reuse;
     private final ResultFiles files;
 
     /** @param files where the run writes; its log is already the one this JVM logs to */
@@ -56,6 +67,10 @@ final class BenchCommand extends CliCommand {
             throw new UsageException("--seconds is a whole number");
         }
         try {
+            if (dashboards) {
+                new DashboardBench(out).run(scales, clickHouseUrl, reuse);
+                return 0;
+            }
             if (soak != null) {
                 java.time.Duration soakFor;
                 try {

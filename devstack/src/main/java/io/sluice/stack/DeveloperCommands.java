@@ -45,6 +45,8 @@ public final class DeveloperCommands implements Extension {
                                                       apt-get as root, --yes installs without asking);
                                                       --profile records JFR of gateway and processor in bench-results/;
                                                       --producer-experiments also tries other gateway producer settings
+                  bench --dashboards [--scales 1,2]   only times every dashboard panel and stats' queries on demo data
+                                                      (24 h, 30 days; median of 5) and the storage per million requests
                   bench --soak[=10m]                  the gateway under every attack at once while a tenant sends;
                                                       prints success rate, p99, heap and direct memory, checks bounds
                 """;
