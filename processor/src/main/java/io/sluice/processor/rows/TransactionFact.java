@@ -45,6 +45,6 @@ public record TransactionFact(
         osName = Columns.fit(osName, Columns.NAME_OR_VERSION);
         osVersion = Columns.fit(osVersion, Columns.NAME_OR_VERSION);
         route = Columns.fit(route == null ? "" : route, Columns.TRANSACTION);
-        op = Columns.fit(op == null ? "" : op, Columns.NAME_OR_VERSION);
+        op = Columns.fit(HandledRequests.opOf(op), Columns.NAME_OR_VERSION);
     }
 }
