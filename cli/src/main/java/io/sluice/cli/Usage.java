@@ -52,7 +52,7 @@ public final class Usage {
               help [COMMAND]                      this text (as --help), or one command's options (as COMMAND --help)
               --version                           this build's version
 
-            Configuration: SLUICE_* environment variables, see README.md.""";
+            Configuration: SLUICE_* environment variables, see docs/configuration.md.""";
 
     private static final String HEAD = "usage: ./sluice <command> [options]\n\n";
 

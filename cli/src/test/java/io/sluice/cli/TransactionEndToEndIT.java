@@ -115,7 +115,7 @@ class TransactionEndToEndIT {
         // The request the README's queries must find has arrived.
         Await.until(ARRIVAL, "1", () -> ClickHouseQuery.run(engines, "SELECT count() FROM sluice_e2e.transactions FINAL "
                 + "WHERE project = '" + project.token() + "' AND transaction = 'GET /users/42'"));
-        String readme = java.nio.file.Files.readString(Path.of("..", "README.md"));
+        String readme = java.nio.file.Files.readString(Path.of("..", "docs", "data-model.md"));
         java.util.regex.Matcher block = java.util.regex.Pattern.compile("```sql\n(.*?)```", java.util.regex.Pattern.DOTALL)
                 .matcher(readme);
         int queries = 0;
@@ -127,7 +127,7 @@ class TransactionEndToEndIT {
             }
             queries++;
         }
-        assertEquals(6, queries, "README's ready-to-run queries");
+        assertEquals(15, queries, "docs/data-model.md's ready-to-run queries");
     }
 
     @Test

@@ -48,7 +48,7 @@ public final class KafkaStartupFailure extends IllegalStateException {
         } else if (cause instanceof AuthorizationException) {
             String user = props.saslUser();
             message = doing + ": " + at + " does not allow " + (user == null ? "this client" : "user '" + user + "'")
-                    + " to do it: " + cause.getMessage() + ". Grant the ACLs the README lists";
+                    + " to do it: " + cause.getMessage() + ". Grant the ACLs docs/operations.md lists";
         } else if (cause instanceof TimeoutException || cause instanceof java.util.concurrent.TimeoutException) {
             message = doing + ": " + at + " did not answer within " + timeoutSeconds + " s. Check that it is reachable, and that "
                     + "security.protocol (" + protocol + ") is what its listener expects";

@@ -17,12 +17,12 @@ class ReadmeTest {
 
     @Test
     void configurationTableListsEverySettingWithItsDefault() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        int begin = readme.indexOf(BEGIN);
-        int end = readme.indexOf(END);
-        assertTrue(begin >= 0 && end > begin, "README.md must hold the configuration table between the markers");
-        assertEquals(ConfigurationTable.markdown(new DeveloperCommands().settings()), readme.substring(begin + BEGIN.length(), end),
-                "README.md's configuration table is out of date: run deploy/bin/update-readme-config");
+        String page = Files.readString(Path.of("..", "docs", "configuration.md"));
+        int begin = page.indexOf(BEGIN);
+        int end = page.indexOf(END);
+        assertTrue(begin >= 0 && end > begin, "docs/configuration.md must hold the configuration table between the markers");
+        assertEquals(ConfigurationTable.markdown(new DeveloperCommands().settings()), page.substring(begin + BEGIN.length(), end),
+                "docs/configuration.md's configuration table is out of date: run deploy/bin/update-readme-config");
     }
 
     @Test
