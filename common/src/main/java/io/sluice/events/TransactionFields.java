@@ -30,6 +30,8 @@ public record TransactionFields(
         String route,
         String op,
         Double durationMs) {
+    /** What a method that is none of HTTP's is stored as. */
+    public static final String OTHER_METHOD = "OTHER";
     private static final Set<String> HTTP_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT",
             "OPTIONS", "TRACE", "PATCH");
 
@@ -52,6 +54,9 @@ public record TransactionFields(
                 SentryFields.text(event, "/contexts/trace/data/http.request.method"),
                 SentryFields.text(event, "/contexts/trace/data/http.method"),
                 SentryFields.text(event, "/request/method"), nameMethod).toUpperCase(Locale.ROOT);
+        // The method is a grouping key of the per-route aggregates: one of HTTP's, else OTHER, so a
+        // client cannot add a series per event with invented ones.
+        method = method.isEmpty() || HTTP_METHODS.contains(method) ? method : OTHER_METHOD;
         // OpenTelemetry-style SDKs put the URL in url.full (http.url before semantic conventions 1.21).
         String url = firstNonEmpty(SentryFields.text(event, "/contexts/trace/data/url"),
                 SentryFields.text(event, "/contexts/trace/data/url.full"),

@@ -19,8 +19,11 @@ final class SecretsInText {
     static final String URL_AUTH_RULE = "@urlauth:filter";
     static final String BEARER_RULE = "@bearer:filter";
 
-    /** name=value after the text's start or a separator; a name cannot hold a separator, so runs never overlap. */
-    private static final Pattern PARAMETER = Pattern.compile("(?<![^?&;\\s])([^=&?#;\\s]+)=([^&#;\\s]+)");
+    /**
+     * name=value after the text's start or a separator; a name cannot hold a separator, so runs never
+     * overlap. '#' too: OAuth's implicit flow returns {@code #access_token=…} in the URL's fragment.
+     */
+    private static final Pattern PARAMETER = Pattern.compile("(?<![^?&;#\\s])([^=&?#;\\s]+)=([^&#;\\s]+)");
     /**
      * The start of {@code "name": "value"} inside a text: a JSON body kept as a string
      * ({@code request.data}, a logged message). Its value is read by hand, to its closing quote

@@ -25,6 +25,21 @@ public record RequestKey(String project, String environment, String op, String r
         return new RequestKey(project, environment, op, otherRoute, method, statusCode);
     }
 
+    /** The kinds of transaction kept by name beyond the limit; any other op then counts as {@link #OTHER_ROUTE} too. */
+    static final java.util.Set<String> KNOWN_OPS = java.util.Set.of(HandledRequests.OP, "pageload", "navigation");
+
+    /** The op is the client's too (Sentry's contexts.trace.op): a (op, route) pair is one series. */
+    @Override
+    public String series() {
+        return op + '\0' + route;
+    }
+
+    /** Beyond the limit, a known op keeps its name (handled requests stay findable), any other becomes {@code <other>}. */
+    @Override
+    public RequestKey beyondLimit() {
+        return new RequestKey(project, environment, KNOWN_OPS.contains(op) ? op : OTHER_ROUTE, OTHER_ROUTE, method, statusCode);
+    }
+
     /*
      * Written out rather than the record's own: the key serde's memo looks each key up several
      * times per record, and the generated methods (method handles) took a quarter of the stream

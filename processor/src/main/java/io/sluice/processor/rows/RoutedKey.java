@@ -11,4 +11,17 @@ public interface RoutedKey<K extends RoutedKey<K>> {
 
     /** This key with another route. */
     K withRoute(String otherRoute);
+
+    /**
+     * What the limit counts as one series of the project: the route, and for requests the kind
+     * ({@code op}) with it, since both come from the client.
+     */
+    default String series() {
+        return route();
+    }
+
+    /** This key counted beyond the limit: under {@link #OTHER_ROUTE}. */
+    default K beyondLimit() {
+        return withRoute(OTHER_ROUTE);
+    }
 }

@@ -69,7 +69,7 @@ final class RouteLimit<K extends RoutedKey<K>, V> implements Processor<K, V, K, 
         K key = record.key();
         long day = Math.floorDiv(record.timestamp(), DAY.toMillis()) * DAY.toMillis();
         // A project token has no NUL: the count's key never equals a route's key.
-        String routeKey = key.project() + '\0' + key.route();
+        String routeKey = key.project() + '\0' + key.series();
         if (routes.fetch(routeKey, day) != null) {
             context.forward(record);
             return;
@@ -84,6 +84,6 @@ final class RouteLimit<K extends RoutedKey<K>, V> implements Processor<K, V, K, 
             return;
         }
         collapsed.add();
-        context.forward(record.withKey(key.withRoute(RoutedKey.OTHER_ROUTE)));
+        context.forward(record.withKey(key.beyondLimit()));
     }
 }

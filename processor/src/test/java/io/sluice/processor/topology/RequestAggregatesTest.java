@@ -196,6 +196,21 @@ class RequestAggregatesTest {
         assertEquals(LIMIT + 1, byMinute.values().stream().map(RequestRow::route).distinct().count());
     }
 
+    /** The op is the client's too: 2,000 random ops on one route add at most the limit's series and one <other>. */
+    @Test
+    void randomOpsOfOneTenantAreBoundedByTheLimitToo() {
+        start(LIMIT);
+        for (int i = 0; i < 2_000; i++) {
+            send("o" + i, MINUTE.plusMillis(i), "GET /a", "op." + letters(i), "200", 1.0);
+        }
+        send("handled", MINUTE.plusSeconds(5), "GET /b", "http.server", "200", 1.0);
+        List<RequestHourRow> rows = List.copyOf(latestPerKey(hours.readValuesToList(), RequestHourRow::topicKey).values());
+        assertEquals(LIMIT + 2, rows.size(), "the limit's series, <other> and the handled request beyond the limit");
+        assertEquals(2_001, rows.stream().mapToLong(RequestHourRow::requests).sum());
+        assertEquals(2_000 - LIMIT, rows.stream().filter(r -> r.op().equals("<other>")).mapToLong(RequestHourRow::requests).sum());
+        assertEquals(1, rows.stream().filter(r -> r.op().equals("http.server")).count(), "a known op keeps its name beyond the limit");
+    }
+
     @Test
     void routesAdmittedEarlierInTheDayKeepTheirNameBeyondTheLimit() {
         start(2);
