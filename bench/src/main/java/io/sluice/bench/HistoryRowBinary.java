@@ -20,8 +20,8 @@ import io.sluice.processor.rows.TransactionFact;
 final class HistoryRowBinary {
     private static final JsonFactory JSON = new JsonFactory();
     private static final List<String> COLUMNS = List.of("event_id", "project", "timestamp", "received_at", "time_adjusted",
-            "environment", "transaction", "method", "url", "path", "status_code", "user_id", "sdk_name", "sdk_version",
-            "runtime_name", "runtime_version", "os_name", "os_version", "kafka_partition", "kafka_offset");
+            "environment", "transaction", "route", "op", "method", "url", "path", "status_code", "duration_ms", "user_id",
+            "sdk_name", "sdk_version", "runtime_name", "runtime_version", "os_name", "os_version", "kafka_partition", "kafka_offset");
     private static final Map<String, Integer> INDEX = index();
 
     private final RowBinaryRows out = new RowBinaryRows();
@@ -44,6 +44,7 @@ final class HistoryRowBinary {
                 values[column] = switch (token) {
                     case VALUE_STRING -> parser.getText();
                     case VALUE_NUMBER_INT -> parser.getLongValue();
+                    case VALUE_NUMBER_FLOAT -> parser.getDoubleValue();
                     case VALUE_TRUE -> Boolean.TRUE;
                     case VALUE_FALSE -> Boolean.FALSE;
                     case VALUE_NULL -> null;
@@ -53,15 +54,18 @@ final class HistoryRowBinary {
         }
         out.string(text(0)).string(text(1)).dateTime64Millis(number(2)).dateTime64Millis(number(3))
                 .bool(Boolean.TRUE.equals(values[4])).string(text(5)).string(text(6)).string(text(7)).string(text(8))
-                .string(text(9)).nullableUInt16((Long) values[10]).string(text(11)).string(text(12)).string(text(13))
-                .string(text(14)).string(text(15)).string(text(16)).string(text(17)).uint32(number(18)).uint64(number(19));
+                .string(text(9)).string(text(10)).string(text(11)).nullableUInt16((Long) values[12]).nullableFloat64(decimal(13))
+                .string(text(14)).string(text(15)).string(text(16)).string(text(17)).string(text(18)).string(text(19))
+                .string(text(20)).uint32(number(21)).uint64(number(22));
     }
 
     /** The same row encoded straight from the fact: the RowBinary ceiling's input. */
     static void add(RowBinaryRows out, TransactionFact f) {
         out.string(f.eventId()).string(f.project()).dateTime64Millis(f.timestamp()).dateTime64Millis(f.receivedAt())
-                .bool(f.timeAdjusted()).string(f.environment()).string(f.transaction()).string(f.method()).string(f.url())
-                .string(f.path()).nullableUInt16(f.statusCode() == null ? null : f.statusCode().longValue()).string(f.userId())
+                .bool(f.timeAdjusted()).string(f.environment()).string(f.transaction()).string(f.route()).string(f.op())
+                .string(f.method()).string(f.url()).string(f.path())
+                .nullableUInt16(f.statusCode() == null ? null : f.statusCode().longValue()).nullableFloat64(f.durationMs())
+                .string(f.userId())
                 .string(f.sdkName()).string(f.sdkVersion()).string(f.runtimeName()).string(f.runtimeVersion())
                 .string(f.osName()).string(f.osVersion()).uint32(f.kafkaPartition()).uint64(f.kafkaOffset());
     }
@@ -72,6 +76,10 @@ final class HistoryRowBinary {
 
     private String text(int column) {
         return values[column] == null ? "" : (String) values[column];
+    }
+
+    private Double decimal(int column) {
+        return values[column] instanceof Number number ? number.doubleValue() : null;
     }
 
     private long number(int column) {

@@ -48,6 +48,16 @@ final class RowBinaryRows {
         return nullableUInt16(value.intValue());
     }
 
+    /** Nullable(Float64): a 1 "null" byte alone, or a 0 byte and the IEEE 754 bits. */
+    RowBinaryRows nullableFloat64(Double value) {
+        if (value == null) {
+            out.write(1);
+            return this;
+        }
+        out.write(0);
+        return littleEndian(Double.doubleToLongBits(value), 8);
+    }
+
     RowBinaryRows uint32(long value) {
         return littleEndian(value, 4);
     }
