@@ -108,10 +108,12 @@ class RecomputeIT {
             collapsed = HttpText.sum(HttpText.get("http://127.0.0.1:" + liveProcessor.adminPort() + "/metrics"),
                     Pattern.compile("(?m)^sluice_processor_routes_collapsed_total (\\d+)\\.0$"));
         }
-        // In partition order: routes 0, the surrogate, the huge one, 3..39 are the day's 40; every later new route is
-        // <other>: 600 - (4 x 38 + 2) = 446 events.
-        assertEquals(446, collapsed, "sluice_processor_routes_collapsed_total");
-        assertEquals("41\t446", limited, "the limit's routes and <other> in the day, <other> holding what the metric counted");
+        // In partition order the day's first 40 (op, route) pairs are admitted: routes 0, the surrogate, the
+        // huge one, 3..39, each under the op its first event came with (routes 0, 7, … 35 as page loads); every
+        // later new pair is <other>, http.server on those six routes included (the client names the op too):
+        // 480 events, on 40 routes and <other>.
+        assertEquals(480, collapsed, "sluice_processor_routes_collapsed_total");
+        assertEquals("41\t480", limited, "the limit's routes and <other> in the day, <other> holding what the metric counted");
 
         // As an existing deployment has them after the migration: empty tables, and nothing in the
         // new output topics (the version before wrote none), so only the recompute can fill them.
