@@ -173,11 +173,21 @@ final class OtlpJsonReader {
         }
     }
 
+    /** A string, which must be valid Unicode: a protobuf string cannot hold the lone surrogate a JSON escape can ({@code \ud800}). */
     private static String text(JsonParser parser, String name) throws IOException {
         if (parser.currentToken() != JsonToken.VALUE_STRING) {
             throw invalid("'" + name + "' must be a string");
         }
-        return parser.getText();
+        String text = parser.getText();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw invalid("'" + name + "' is not valid Unicode (an unpaired surrogate)");
+            }
+        }
+        return text;
     }
 
     /** An integer as a JSON number or a decimal string, as protobuf's JSON mapping writes 64-bit ones. */

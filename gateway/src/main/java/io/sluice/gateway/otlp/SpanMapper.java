@@ -54,6 +54,8 @@ public final class SpanMapper {
 
     private static final JsonFactory JSON = JsonFactory.builder().enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).build();
     private static final String HTTP_SERVER = "http.server";
+    private static final Set<String> HTTP_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE",
+            "PATCH");
     /** The names written into {@code contexts.trace.data} by this class, so a span's attribute of the same name is not written twice. */
     private static final Set<String> DATA_FIELDS = Set.of("method", "url", "http.route");
 
@@ -87,8 +89,8 @@ public final class SpanMapper {
                 items.add(new OtlpItem(Endpoint.ERROR_REPORT, error(otlp, attributes, http, event, exceptions++, request)));
             }
         } catch (IOException unwritable) {
-            // A lone UTF-16 surrogate, which a JSON body can escape (\ud800) and UTF-8 cannot hold.
-            return MappedSpan.rejected("a span's text is not valid Unicode: " + unwritable.getMessage());
+            // Not expected: the decoder lets no text through that JSON cannot hold.
+            return MappedSpan.rejected("a span could not be written as an event: " + unwritable.getMessage());
         }
         return new MappedSpan(request ? MappedSpan.Kind.REQUEST : MappedSpan.Kind.NOT_STORED, List.copyOf(items), null);
     }
@@ -225,7 +227,7 @@ public final class SpanMapper {
             return method.isEmpty() ? http.route() : method + " " + http.route();
         }
         String name = cut(span.getName().strip());
-        boolean onlyMethod = name.isEmpty() || name.equalsIgnoreCase(method) || name.equals("HTTP");
+        boolean onlyMethod = name.isEmpty() || HTTP_METHODS.contains(name) || name.equals("_OTHER") || name.equals("HTTP");
         String path = http.path();
         if (onlyMethod && !path.isEmpty()) {
             return method.isEmpty() ? path : method + " " + path;

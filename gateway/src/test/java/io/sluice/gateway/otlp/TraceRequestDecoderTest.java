@@ -156,6 +156,23 @@ class TraceRequestDecoderTest {
     }
 
     @Test
+    void jsonTextWithALoneSurrogateIsRefusedWith400() {
+        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(utf8("""
+                {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /\\ud800"}]}]}]}"""), OtlpFormat.JSON));
+
+        assertEquals(400, refused.status());
+        assertTrue(refused.getMessage().contains("'name' is not valid Unicode"), refused.getMessage());
+    }
+
+    @Test
+    void jsonTextWithASurrogatePairIsRead() {
+        Span span = onlySpan(DECODER.decode(utf8("""
+                {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /\\ud83d\\ude00"}]}]}]}"""), OtlpFormat.JSON));
+
+        assertEquals("GET /\ud83d\ude00", span.getName());
+    }
+
+    @Test
     void protobufAttributesNestedDeeperThanTheLimitAreRefusedWith400() throws Exception {
         // Written by hand: protobuf-java itself overflows the stack serializing 1000 levels.
         byte[] value = AnyValue.newBuilder().setStringValue("bottom").build().toByteArray();
