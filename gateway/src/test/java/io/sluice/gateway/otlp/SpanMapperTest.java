@@ -37,6 +37,7 @@ import io.sluice.gateway.admit.Endpoint;
 import io.sluice.gateway.admit.Rejection;
 import io.sluice.gateway.validate.AcceptedEvent;
 import io.sluice.gateway.validate.EventValidator;
+import io.sluice.testkit.OtelSpans;
 
 class SpanMapperTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -47,19 +48,19 @@ class SpanMapperTest {
     private static final EventValidator VALIDATOR = new EventValidator(Duration.ofDays(30));
 
     /** The SDK's spans as the gateway reads them: through the exporter's protobuf body and the decoder. */
-    private static List<MappedSpan> mapped(SdkSpans sdk) {
-        ExportTraceServiceRequest request = DECODER.decode(SdkSpans.protobuf(sdk.finished()), OtlpFormat.PROTOBUF);
+    private static List<MappedSpan> mapped(OtelSpans sdk) {
+        ExportTraceServiceRequest request = DECODER.decode(OtelSpans.protobuf(sdk.finished()), OtlpFormat.PROTOBUF);
         return OtlpSpan.of(request).stream().map(SpanMapper::map).toList();
     }
 
-    private static MappedSpan only(SdkSpans sdk) {
+    private static MappedSpan only(OtelSpans sdk) {
         List<MappedSpan> spans = mapped(sdk);
         assertEquals(1, spans.size());
         return spans.get(0);
     }
 
-    private static SdkSpans sdk() {
-        return new SdkSpans(Attributes.of(AttributeKey.stringKey("service.name"), "shop",
+    private static OtelSpans sdk() {
+        return new OtelSpans(Attributes.of(AttributeKey.stringKey("service.name"), "shop",
                 AttributeKey.stringKey("deployment.environment.name"), "production"));
     }
 
@@ -87,7 +88,7 @@ class SpanMapperTest {
 
     @Test
     void aServerSpanIsOneTransactionWithMethodRouteStatusDurationAndOp() {
-        try (SdkSpans sdk = sdk()) {
+        try (OtelSpans sdk = sdk()) {
             io.opentelemetry.api.trace.Span span = serverSpan(sdk.tracer(), "GET /users/{id}");
             span.setAttribute("http.request.method", "GET");
             span.setAttribute("http.route", "/users/{id}");
@@ -117,7 +118,7 @@ class SpanMapperTest {
 
     @Test
     void theTransactionIsAcceptedByTheValidatorWithTheSpansEndAsItsTime() {
-        try (SdkSpans sdk = sdk()) {
+        try (OtelSpans sdk = sdk()) {
             io.opentelemetry.api.trace.Span span = serverSpan(sdk.tracer(), "GET /");
             span.setAttribute("http.request.method", "GET");
             span.setAttribute("http.response.status_code", 200L);
@@ -200,7 +201,7 @@ class SpanMapperTest {
 
     @Test
     void aClientSpanIsNotStored() {
-        try (SdkSpans sdk = sdk()) {
+        try (OtelSpans sdk = sdk()) {
             io.opentelemetry.api.trace.Span span = sdk.tracer().spanBuilder("GET").setSpanKind(SpanKind.CLIENT).startSpan();
             span.setAttribute("http.request.method", "GET");
             span.setAttribute("http.response.status_code", 200L);
@@ -215,7 +216,7 @@ class SpanMapperTest {
 
     @Test
     void anExceptionEventIsAnErrorWithTypeMessageAndTheFrameThatRaisedIt() {
-        try (SdkSpans sdk = sdk()) {
+        try (OtelSpans sdk = sdk()) {
             io.opentelemetry.api.trace.Span span = serverSpan(sdk.tracer(), "POST /checkout");
             span.setAttribute("http.request.method", "POST");
             span.setAttribute("http.route", "/checkout");
@@ -245,7 +246,7 @@ class SpanMapperTest {
 
     @Test
     void anExceptionOnASpanThatIsNotARequestIsStillAnError() {
-        try (SdkSpans sdk = sdk()) {
+        try (OtelSpans sdk = sdk()) {
             Tracer tracer = sdk.tracer();
             io.opentelemetry.api.trace.Span parent = serverSpan(tracer, "GET /");
             io.opentelemetry.api.trace.Span child = tracer.spanBuilder("SELECT").setSpanKind(SpanKind.CLIENT)
@@ -263,7 +264,7 @@ class SpanMapperTest {
 
     @Test
     void theSameSpanSentAgainHasTheSameEventIdsAndOtherSpansOthers() {
-        try (SdkSpans sdk = sdk()) {
+        try (OtelSpans sdk = sdk()) {
             for (int i = 0; i < 2; i++) {
                 io.opentelemetry.api.trace.Span span = serverSpan(sdk.tracer(), "GET /");
                 span.recordException(new RuntimeException("first"));

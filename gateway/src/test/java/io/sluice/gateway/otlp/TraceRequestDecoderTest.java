@@ -24,6 +24,7 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.sluice.gateway.admit.Rejection;
+import io.sluice.testkit.OtelSpans;
 
 class TraceRequestDecoderTest {
     private static final TraceRequestDecoder DECODER = new TraceRequestDecoder(10_000);
@@ -40,7 +41,7 @@ class TraceRequestDecoderTest {
 
     @Test
     void theSdksProtobufAndJsonBodiesOfTheSameSpansDecodeToTheSameRequest() {
-        try (SdkSpans sdk = new SdkSpans(io.opentelemetry.api.common.Attributes.of(
+        try (OtelSpans sdk = new OtelSpans(io.opentelemetry.api.common.Attributes.of(
                 AttributeKey.stringKey("service.name"), "shop"))) {
             io.opentelemetry.api.trace.Span span = sdk.tracer().spanBuilder("GET /users/{id}").setSpanKind(SpanKind.SERVER)
                     .setStartTimestamp(1_764_000_000_123_456_789L, TimeUnit.NANOSECONDS).startSpan();
@@ -50,8 +51,8 @@ class TraceRequestDecoderTest {
             span.addEvent("exception", io.opentelemetry.api.common.Attributes.of(AttributeKey.stringKey("exception.type"), "E"));
             span.end(1_764_000_000_223_456_789L, TimeUnit.NANOSECONDS);
 
-            ExportTraceServiceRequest fromProtobuf = DECODER.decode(SdkSpans.protobuf(sdk.finished()), OtlpFormat.PROTOBUF);
-            ExportTraceServiceRequest fromJson = DECODER.decode(SdkSpans.json(sdk.finished()), OtlpFormat.JSON);
+            ExportTraceServiceRequest fromProtobuf = DECODER.decode(OtelSpans.protobuf(sdk.finished()), OtlpFormat.PROTOBUF);
+            ExportTraceServiceRequest fromJson = DECODER.decode(OtelSpans.json(sdk.finished()), OtlpFormat.JSON);
 
             assertEquals(fromProtobuf, fromJson);
             assertEquals(1_764_000_000_223_456_789L, onlySpan(fromJson).getEndTimeUnixNano());
