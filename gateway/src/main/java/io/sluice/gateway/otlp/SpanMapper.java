@@ -181,9 +181,10 @@ public final class SpanMapper {
                     : span.getEndTimeUnixNano() != 0 ? span.getEndTimeUnixNano() : span.getStartTimeUnixNano();
             writeTime(json, "timestamp", time);
             if (request) {
+                // The request it was raised in; another span's URL is an outgoing call's, not the request's.
                 json.writeStringField("transaction", transactionName(span, http));
+                writeRequest(json, http);
             }
-            writeRequest(json, http);
             writeClient(json, otlp.resource, spanAttributes, null);
             json.writeObjectFieldStart("exception");
             json.writeArrayFieldStart("values");

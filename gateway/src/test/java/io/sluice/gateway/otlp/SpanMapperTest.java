@@ -251,6 +251,8 @@ class SpanMapperTest {
             io.opentelemetry.api.trace.Span parent = serverSpan(tracer, "GET /");
             io.opentelemetry.api.trace.Span child = tracer.spanBuilder("SELECT").setSpanKind(SpanKind.CLIENT)
                     .setParent(Context.root().with(parent)).startSpan();
+            child.setAttribute("http.request.method", "GET");
+            child.setAttribute("url.full", "https://payments.example/charge");
             child.recordException(new java.io.IOException("connection reset"));
             child.end();
 
@@ -258,7 +260,9 @@ class SpanMapperTest {
 
             assertEquals(MappedSpan.Kind.NOT_STORED, mapped.kind());
             assertEquals(1, mapped.items().size());
-            assertEquals("java.io.IOException", errorFields(mapped.items().get(0)).exceptionType());
+            ErrorFields error = errorFields(mapped.items().get(0));
+            assertEquals("java.io.IOException", error.exceptionType());
+            assertEquals("", error.requestUrl(), "an outgoing call's URL is not the request's");
         }
     }
 
