@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.sluice.gateway.admit.Admitted;
 import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.validate.BodyDecoder;
 import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 
@@ -24,11 +25,25 @@ interface FrontDoor {
      */
     Items read(Admitted admitted, FullHttpRequest request, long receivedAt);
 
+    /**
+     * Whether reading this request (decoding, parsing its items) may hold an event loop for long:
+     * then it is read on a {@link ReadWorkers} thread. By default, a body larger than
+     * {@link IngestPath#SLICE_BYTES} as sent.
+     */
+    default boolean readsLong(FullHttpRequest request) {
+        return request.content().readableBytes() > IngestPath.SLICE_BYTES;
+    }
+
     /** The answer once the request's items were handled (its events published, or none). */
     FullHttpResponse answer(Handled handled, Caller caller);
 
     /** The answer refusing the whole request. */
     FullHttpResponse refusal(Rejection refusal, Caller caller);
+
+    /** The request's body, decompressed by {@code decoder} (bounded by it and by the request's in-flight reservation). */
+    static byte[] decodedBody(BodyDecoder decoder, Admitted admitted, FullHttpRequest request) {
+        return decoder.decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING), admitted.reservation());
+    }
 
     /** Who sent the request, as far as the answers need (CORS): the DSN key and browser origin, or null. */
     record Caller(DsnKey key, String origin) {

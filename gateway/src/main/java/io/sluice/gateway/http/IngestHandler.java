@@ -131,27 +131,25 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         respond(ctx, answer, false, admitted.route().name(), startNanos);
     }
 
-    /** A request whose body arrived: a preflight is answered at once, the rest by the {@link IngestPath}. */
+    /** A request whose body arrived: a preflight is answered at once, the rest by the {@link IngestPath} (which releases it). */
     private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
         long startNanos = System.nanoTime();
         boolean keepAlive = HttpUtil.isKeepAlive(request);
-        try {
-            Admitted admitted = admission.next();
-            if (admitted == null) { // cannot happen: every request passes admission first
-                ctx.close();
-                return;
-            }
-            String endpoint = admitted.route().name();
-            if (admitted.route().preflight()) {
-                respond(ctx, Cors.preflight(), keepAlive, endpoint, startNanos);
-                return;
-            }
-            metrics.received(endpoint, request.content().readableBytes());
-            path.handle(admitted, request, services.clock().millis(), ctx.executor()).thenAccept(answer ->
-                    respond(ctx, answer.response(), keepAlive && answer.keepAlive(), endpoint, startNanos));
-        } finally {
+        Admitted admitted = admission.next();
+        if (admitted == null) { // cannot happen: every request passes admission first
             request.release();
+            ctx.close();
+            return;
         }
+        String endpoint = admitted.route().name();
+        if (admitted.route().preflight()) {
+            request.release();
+            respond(ctx, Cors.preflight(), keepAlive, endpoint, startNanos);
+            return;
+        }
+        metrics.received(endpoint, request.content().readableBytes());
+        path.handle(admitted, request, services.clock().millis(), ctx.executor()).thenAccept(answer ->
+                respond(ctx, answer.response(), keepAlive && answer.keepAlive(), endpoint, startNanos));
     }
 
     /**

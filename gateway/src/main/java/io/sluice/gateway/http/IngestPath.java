@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,8 +62,10 @@ final class IngestPath {
     }
 
     /**
-     * Handles a request admitted from its head, on its connection's event loop ({@code loop},
-     * where its later slices of items are read); its body is read before this returns.
+     * Handles a request admitted from its head, on its connection's event loop ({@code loop}, where
+     * its answer is completed and its events published). Takes the request: releases it once read.
+     * A body whose reading would hold the loop for long ({@link FrontDoor#readsLong}) is read and
+     * its items taken on a {@link ReadWorkers} thread; any other on the loop, a slice of items per task.
      */
     CompletableFuture<Answer> handle(Admitted admitted, FullHttpRequest request, long receivedAt, Executor loop) {
         FrontDoor door = doors.of(admitted.route());
@@ -70,32 +73,58 @@ final class IngestPath {
         // A dsn-only envelope's project is known from its path before its dsn is checked: its
         // refusals are counted there (as the head's are), not under no project.
         String token = admitted.token() != null ? admitted.token() : services.gate().tokenOf(admitted.route());
+        if (request.decoderResult().isSuccess() && services.readers() != null && door.readsLong(request)) {
+            return readOffTheLoop(door, admitted, request, receivedAt, loop, token, caller);
+        }
+        FrontDoor.Items items;
         try {
             if (!request.decoderResult().isSuccess()) {
                 throw new Rejection(Outcome.BAD_REQUEST, "malformed HTTP request: " + request.decoderResult().cause().getMessage());
             }
-            return take(door, door.read(admitted, request, receivedAt), receivedAt, loop);
-        } catch (Rejection refused) {
+            items = door.read(admitted, request, receivedAt);
+        } catch (RuntimeException refused) {
             return CompletableFuture.completedFuture(refuse(door, token, caller, refused));
-        } catch (RuntimeException unexpected) {
-            return CompletableFuture.completedFuture(unexpected(door, token, caller, unexpected));
+        } finally {
+            request.release();
         }
+        return take(door, items, receivedAt, loop);
     }
 
-    /** Takes the items, a slice per event-loop task, then publishes the events taken. */
+    /** Reads the request and takes all its items on a read worker, then publishes and answers on the loop. */
+    private CompletableFuture<Answer> readOffTheLoop(FrontDoor door, Admitted admitted, FullHttpRequest request, long receivedAt,
+                                                     Executor loop, String token, FrontDoor.Caller caller) {
+        CompletableFuture<Object> read = new CompletableFuture<>(); // the items taken, or the answer refusing them
+        try {
+            services.readers().execute(() -> {
+                FrontDoor.Items items = null;
+                try {
+                    items = door.read(admitted, request, receivedAt);
+                    Taking taking = new Taking(items, receivedAt);
+                    items.items().forEach(taking::take);
+                    read.complete(taking);
+                } catch (Throwable refused) { // whatever it is, the request is answered, not left hanging
+                    read.complete(items == null ? refuse(door, token, caller, refused)
+                            : refuse(door, items.project().token(), items.caller(), refused));
+                } finally {
+                    request.release();
+                }
+            });
+        } catch (RejectedExecutionException full) {
+            request.release();
+            return CompletableFuture.completedFuture(refuse(door, token, caller, new Rejection(Outcome.OVERLOADED,
+                    "the gateway is reading as many large bodies as it may; retry later")));
+        }
+        return read.thenComposeAsync(result -> result instanceof Taking taking ? publish(door, taking, loop)
+                : CompletableFuture.completedFuture((Answer) result), loop);
+    }
+
+    /** Takes the items on the loop, a slice per task, then publishes the events taken. */
     private CompletableFuture<Answer> take(FrontDoor door, FrontDoor.Items items, long receivedAt, Executor loop) {
         Taking taking = new Taking(items, receivedAt);
         return Slices.inSlices(items.items(), Item::bytes, SLICE_BYTES, taking::take, loop)
                 .handle((read, error) -> error)
-                .thenCompose(error -> {
-                    if (error == null) {
-                        return publish(door, taking, loop);
-                    }
-                    String token = items.project().token();
-                    return CompletableFuture.completedFuture(error instanceof Rejection refused
-                            ? refuse(door, token, items.caller(), refused)
-                            : unexpected(door, token, items.caller(), error));
-                });
+                .thenCompose(error -> error == null ? publish(door, taking, loop)
+                        : CompletableFuture.completedFuture(refuse(door, items.project().token(), items.caller(), error)));
     }
 
     /** A request's items being taken, in order: on its connection's event loop only. */
@@ -185,15 +214,15 @@ final class IngestPath {
                 .withSentryRateLimits(SentryRateLimits.merge(earlier.sentryRateLimits(), later.sentryRateLimits()));
     }
 
-    private Answer refuse(FrontDoor door, String token, FrontDoor.Caller caller, Rejection refused) {
-        recorder.refused(token, refused);
-        return new Answer(door.refusal(refused, caller), refused.status() < 500);
-    }
-
-    /** A body this code did not foresee: answered (and the connection closed) rather than dropped silently. */
-    private Answer unexpected(FrontDoor door, String token, FrontDoor.Caller caller, Throwable unexpected) {
-        LOG.warn("unexpected failure reading a request of project {}", token, unexpected);
+    /** The answer refusing the whole request: a {@link Rejection}, or a body this code did not foresee (then the connection closes). */
+    private Answer refuse(FrontDoor door, String token, FrontDoor.Caller caller, Throwable error) {
+        if (error instanceof Rejection refused) {
+            recorder.refused(token, refused);
+            return new Answer(door.refusal(refused, caller), refused.status() < 500);
+        }
+        LOG.warn("unexpected failure reading a request of project {}", token, error);
         Rejection refused = new Rejection(Outcome.BAD_REQUEST, "the request could not be read");
-        return new Answer(refuse(door, token, caller, refused).response(), false);
+        recorder.refused(token, refused);
+        return new Answer(door.refusal(refused, caller), false);
     }
 }

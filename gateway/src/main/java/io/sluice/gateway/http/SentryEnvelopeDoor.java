@@ -38,8 +38,7 @@ final class SentryEnvelopeDoor extends SentryDoor {
     public Items read(Admitted admitted, FullHttpRequest request, long receivedAt) {
         Caller caller = Caller.of(admitted, request);
         checkContentType(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
-        byte[] body = services.envelopeDecoder().decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING),
-                admitted.reservation());
+        byte[] body = FrontDoor.decodedBody(services.envelopeDecoder(), admitted, request);
         Envelope envelope = services.envelopes().parse(body);
         Project project = admitted.project();
         DsnKey key = admitted.dsnKey();
@@ -65,6 +64,14 @@ final class SentryEnvelopeDoor extends SentryDoor {
             throw services.gate().missingCredentials(admitted.client());
         }
         return new Items(project, new Caller(key, caller.origin()), HeadQuota.PROJECT, items(envelope));
+    }
+
+    /** Large, or compressed: a 29 KiB gzip envelope may hold 28 MiB of items. */
+    @Override
+    public boolean readsLong(FullHttpRequest request) {
+        String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
+        return super.readsLong(request) || (encoding != null && !encoding.isBlank()
+                && !encoding.strip().equalsIgnoreCase("identity"));
     }
 
     private static List<Item> items(Envelope envelope) {

@@ -23,8 +23,7 @@ final class SentryStoreDoor extends SentryDoor {
     @Override
     public Items read(Admitted admitted, FullHttpRequest request, long receivedAt) {
         checkContentType(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
-        byte[] json = services.decoder().decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING),
-                admitted.reservation());
+        byte[] json = FrontDoor.decodedBody(services.decoder(), admitted, request);
         EventFields fields = single(EventFields.scan(json));
         Endpoint endpoint = "transaction".equals(fields.type()) ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
         return new Items(admitted.project(), Caller.of(admitted, request), HeadQuota.PROJECT,

@@ -24,8 +24,7 @@ final class V1Door implements FrontDoor {
     @Override
     public Items read(Admitted admitted, FullHttpRequest request, long receivedAt) {
         requireJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
-        byte[] json = services.decoder().decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING),
-                admitted.reservation());
+        byte[] json = FrontDoor.decodedBody(services.decoder(), admitted, request);
         Item event = new Item.Event(admitted.route().endpoint(), json.length, () -> json);
         return new Items(admitted.project(), Caller.UNKNOWN, HeadQuota.FIRST_EVENT, List.of(event));
     }
