@@ -1,9 +1,9 @@
 package io.sluice.gateway;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -17,6 +17,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.sluice.admin.AdminServer;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.gateway.admit.Authenticator;
 import io.sluice.gateway.admit.FailedAuthLimiter;
@@ -29,7 +30,7 @@ import io.sluice.gateway.http.HttpLimits;
 import io.sluice.gateway.http.ReadWorkers;
 import io.sluice.gateway.http.UnsentAnswers;
 import io.sluice.gateway.envelope.EnvelopeParser;
-import io.sluice.gateway.ops.AdminServer;
+import io.sluice.gateway.ops.GatewayChecks;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.ops.KafkaReachability;
 import io.sluice.gateway.publish.EventPublisher;
@@ -37,7 +38,6 @@ import io.sluice.gateway.publish.Outcomes;
 import io.sluice.gateway.publish.PublishHealth;
 import io.sluice.gateway.validate.BodyDecoder;
 import io.sluice.gateway.validate.EventValidator;
-import io.sluice.projects.Project;
 import io.sluice.projects.ProjectRegistry;
 
 /**
@@ -154,8 +154,12 @@ public final class Gateway implements AutoCloseable {
     private void listen() throws InterruptedException {
         HttpLimits limits = new HttpLimits(config.maxConnections(), config.maxBodyBytes(), config.idleTimeout(),
                 config.receiveTimeout());
-        admin = AdminServer.start(config.adminHost(), config.adminPort(), acceptor, metrics, this::notReadyReasons,
-                this::degradedReasons);
+        try {
+            admin = AdminServer.start(config.adminHost(), config.adminPort(), "sluice-gateway-admin",
+                    new GatewayChecks(draining::get, registry, kafka, publishing), metrics::scrape);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the gateway's admin port " + config.adminPort(), e);
+        }
         serverChannel = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
@@ -185,39 +189,6 @@ public final class Gateway implements AutoCloseable {
 
     public GatewayMetrics metrics() {
         return metrics;
-    }
-
-    private List<String> notReadyReasons() {
-        List<String> reasons = new ArrayList<>();
-        if (draining.get()) {
-            reasons.add("shutting down");
-        }
-        if (!registry.isLoaded()) {
-            reasons.add("project registry not loaded");
-        }
-        if (registry.failure() != null) {
-            reasons.add(registry.failure());
-        }
-        if (!kafka.reachable()) {
-            reasons.add("Kafka unreachable");
-        }
-        String publishFailing = publishing.failingReason();
-        if (publishFailing != null) {
-            reasons.add(publishFailing);
-        }
-        return reasons;
-    }
-
-    /**
-     * What fails for some requests only, listed by a ready /readyz: one project with a malformed
-     * registry record is refused (fail closed), and must not take the gateway out of rotation for all.
-     */
-    private List<String> degradedReasons() {
-        List<String> reasons = new ArrayList<>();
-        // The numeric id, public, not the token: this body is read by probes and dashboards.
-        registry.unreadableProjects().forEach((token, why) -> reasons.add("project " + Project.numericIdOf(token)
-                + " refused (503 project_unavailable): its latest registry record cannot be read: " + why));
-        return reasons;
     }
 
     @Override
