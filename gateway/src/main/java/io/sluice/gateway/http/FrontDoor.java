@@ -75,9 +75,10 @@ interface FrontDoor {
      *
      * @param firstEventId the id of the first event published, or null when none was
      * @param published    events published (and, unless {@code unconfirmed}, acknowledged)
+     * @param overQuota    events not published for their quota (an OTLP answer names them as rejected)
      * @param limited      the 429 of the events over quota (merged), or null when none was
      * @param unconfirmed  Kafka did not acknowledge every event published (a retry is safe)
      */
-    record Handled(String firstEventId, int published, Rejection limited, boolean unconfirmed) {
+    record Handled(String firstEventId, int published, int overQuota, Rejection limited, boolean unconfirmed) {
     }
 }

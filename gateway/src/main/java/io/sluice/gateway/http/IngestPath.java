@@ -193,13 +193,13 @@ final class IngestPath {
                         LOG.warn("Kafka did not acknowledge every event of a request of project {} (the first {}): {}",
                                 token, firstId, error.toString());
                         recorder.refused(token, Responses.PUBLISH_UNCONFIRMED);
-                        return new Answer(door.answer(new FrontDoor.Handled(firstId, acks.size(), taking.limited, true), caller),
+                        return new Answer(door.answer(new FrontDoor.Handled(firstId, acks.size(), taking.overQuota, taking.limited, true), caller),
                                 true);
                     }
                     recorder.accepted(token, acks.size());
                     recorder.overQuota(token, taking.overQuota);
                     recorder.counted(token, taking.counted);
-                    return new Answer(door.answer(new FrontDoor.Handled(firstId, acks.size(), taking.limited, false), caller), true);
+                    return new Answer(door.answer(new FrontDoor.Handled(firstId, acks.size(), taking.overQuota, taking.limited, false), caller), true);
                 });
     }
 
