@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.CodedInputStream;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.opentelemetry.api.common.AttributeKey;
@@ -238,14 +239,19 @@ class OtlpIngestIT {
     }
 
     @Test
-    void anotherContentTypeIs415AndAWrongKey401() {
+    void anotherContentTypeIs415AndAWrongKey401() throws Exception {
         ProjectAdmin.NewProject project = gateway.newProject("otlp-refused");
 
         assertEquals(415, post(project, "text/plain", "x".getBytes(StandardCharsets.UTF_8)).statusCode());
         HttpResponse<String> wrongKey = TestGateway.send(HttpRequest.newBuilder(URI.create(endpoint(gateway, project)))
-                .header("Authorization", "Bearer slk_wrong").header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).build());
+                .header("Authorization", "Bearer slk_wrong").header("Content-Type", "application/x-protobuf")
+                .POST(HttpRequest.BodyPublishers.ofString("")).build());
         assertEquals(401, wrongKey.statusCode());
+        assertEquals("application/x-protobuf", wrongKey.headers().firstValue("Content-Type").orElse(""),
+                "refused from the head, in the request's encoding");
+        CodedInputStream status = CodedInputStream.newInstance(wrongKey.body().getBytes(StandardCharsets.UTF_8)); // an ASCII message
+        assertEquals(1 << 3, status.readTag());
+        assertEquals(16, status.readInt32(), "UNAUTHENTICATED");
     }
 
     @Test
