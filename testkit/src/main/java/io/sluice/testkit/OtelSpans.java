@@ -49,19 +49,22 @@ public final class OtelSpans implements SpanExporter, AutoCloseable {
     }
 
     public static byte[] protobuf(Collection<SpanData> spans) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            TraceRequestMarshaler.create(spans).writeBinaryTo(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
+        return body(spans, false);
     }
 
     public static byte[] json(Collection<SpanData> spans) {
+        return body(spans, true);
+    }
+
+    private static byte[] body(Collection<SpanData> spans, boolean json) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            TraceRequestMarshaler.create(spans).writeJsonTo(out);
+            TraceRequestMarshaler marshaler = TraceRequestMarshaler.create(spans);
+            if (json) {
+                marshaler.writeJsonTo(out);
+            } else {
+                marshaler.writeBinaryTo(out);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
