@@ -137,7 +137,8 @@ public final class Gateway implements AutoCloseable {
                         metrics.unauthenticatedInFlightBytes()),
                 config.maxBodyBytes(), config.maxEnvelopeBytes());
         return new GatewayServices(gate, new BodyDecoder(config.maxDecompressedBytes()),
-                new EventValidator(config.eventTimeHorizon(), config.maxDecompressedBytes()), publisher, outcomes, metrics, Clock.systemUTC(), draining,
+                new EventValidator(config.eventTimeHorizon(), config.maxDecompressedBytes(), metrics::scrubbed),
+                publisher, outcomes, metrics, Clock.systemUTC(), draining,
                 new BodyDecoder(config.maxEnvelopeBytes()),
                 new EnvelopeParser(config.maxEnvelopeItems(), config.maxDecompressedBytes()));
     }
