@@ -27,6 +27,7 @@ import io.sluice.gateway.admit.QuotaLimiter;
 import io.sluice.gateway.http.GatewayInitializer;
 import io.sluice.gateway.http.GatewayServices;
 import io.sluice.gateway.http.HttpLimits;
+import io.sluice.gateway.http.ReadWorkers;
 import io.sluice.gateway.http.UnsentAnswers;
 import io.sluice.gateway.envelope.EnvelopeParser;
 import io.sluice.gateway.ops.GatewayChecks;
@@ -59,6 +60,12 @@ public final class Gateway implements AutoCloseable {
     private final GatewayServices services;
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
+    private final ReadWorkers readers;
+    /**
+     * Large bodies waiting for a read worker at most; each holds its in-flight reservation, and a
+     * connection has one being read at a time, so the budget and the connection cap bound it first.
+     */
+    private static final int READ_QUEUE = 1024;
     private Channel serverChannel;
     private AdminServer admin;
 
@@ -77,7 +84,6 @@ public final class Gateway implements AutoCloseable {
         metrics.watchPublishing(publishing::failing);
         metrics.countOutcomeOverflow(outcomes::overflowEvents);
         this.draining = new AtomicBoolean();
-        this.services = services(config, registry, publisher, outcomes, metrics, draining);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         // One loop per CPU by default, not Netty's two: the Kafka producer's I/O thread needs a
         // core's share too, and fewer loops handle more ready connections per wake-up. No more
@@ -89,6 +95,8 @@ public final class Gateway implements AutoCloseable {
                 config.ioThreads() > 0 ? "SLUICE_GATEWAY_IO_THREADS" : "one per CPU, as the heap allows", cpus,
                 maxHeap / (1024 * 1024), EventLoops.heldPerLoop(config.maxDecompressedBytes()) / (1024 * 1024));
         this.workers = new MultiThreadIoEventLoopGroup(ioThreads, NioIoHandler.newFactory());
+        this.readers = new ReadWorkers(ReadWorkers.threadsFor(ioThreads), READ_QUEUE);
+        this.services = services(config, registry, publisher, outcomes, metrics, draining, readers);
         metrics.bindNetty(acceptor, workers);
     }
 
@@ -124,7 +132,8 @@ public final class Gateway implements AutoCloseable {
     }
 
     private static GatewayServices services(GatewayConfig config, ProjectRegistry registry, EventPublisher publisher,
-                                            Outcomes outcomes, GatewayMetrics metrics, AtomicBoolean draining) {
+                                            Outcomes outcomes, GatewayMetrics metrics, AtomicBoolean draining,
+                                            ReadWorkers readers) {
         Gate gate = new Gate(new Authenticator(registry, Clock.systemUTC()),
                 new FailedAuthLimiter(config.authFailuresPerMinute(), config.authFailureBurst()), config.trustedProxies(),
                 new QuotaLimiter(config.quotaShare()),
@@ -140,7 +149,7 @@ public final class Gateway implements AutoCloseable {
                 new EventValidator(config.eventTimeHorizon(), config.maxDecompressedBytes(), metrics::scrubbed),
                 publisher, outcomes, metrics, Clock.systemUTC(), draining,
                 new BodyDecoder(config.maxEnvelopeBytes()),
-                new EnvelopeParser(config.maxEnvelopeItems(), config.maxDecompressedBytes()));
+                new EnvelopeParser(config.maxEnvelopeItems(), config.maxDecompressedBytes()), readers);
     }
 
     private void listen() throws InterruptedException {
@@ -200,6 +209,7 @@ public final class Gateway implements AutoCloseable {
         outcomes.close(); // the last counts, before the producer closes
         publisher.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        readers.close();
         if (admin != null) {
             admin.close();
         }
