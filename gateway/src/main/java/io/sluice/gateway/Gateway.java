@@ -34,6 +34,7 @@ import io.sluice.gateway.ops.KafkaReachability;
 import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.gateway.publish.Outcomes;
 import io.sluice.gateway.publish.PublishHealth;
+import io.sluice.gateway.quota.SharedQuotas;
 import io.sluice.gateway.validate.BodyDecoder;
 import io.sluice.gateway.validate.EventValidator;
 import io.sluice.projects.Project;
@@ -47,6 +48,8 @@ import io.sluice.projects.ProjectRegistry;
  */
 public final class Gateway implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+    /** How long startup waits to know the other gateways' use of the quotas; it starts anyway, split evenly meanwhile. */
+    private static final java.time.Duration SHARED_QUOTAS_WAIT = java.time.Duration.ofSeconds(5);
 
     private final GatewayConfig config;
     private final ProjectRegistry registry;
@@ -54,6 +57,7 @@ public final class Gateway implements AutoCloseable {
     private final EventPublisher publisher;
     private final PublishHealth publishing;
     private final Outcomes outcomes;
+    private final SharedQuotas quotas;
     private final GatewayMetrics metrics;
     private final AtomicBoolean draining;
     private final GatewayServices services;
@@ -63,21 +67,23 @@ public final class Gateway implements AutoCloseable {
     private AdminServer admin;
 
     private Gateway(GatewayConfig config, ProjectRegistry registry, KafkaReachability kafka, EventPublisher publisher,
-                    PublishHealth publishing, Outcomes outcomes) {
+                    PublishHealth publishing, Outcomes outcomes, SharedQuotas quotas) {
         this.config = config;
         this.registry = registry;
         this.kafka = kafka;
         this.publisher = publisher;
         this.publishing = publishing;
         this.outcomes = outcomes;
+        this.quotas = quotas;
         this.metrics = new GatewayMetrics();
+        metrics.watchQuotas(quotas::fallback, quotas::gateways, quotas::reportsPublished, quotas::reportBytesPublished);
         metrics.countRegistrySkips(registry::skippedRecords);
         metrics.countUnreadableProjects(() -> registry.unreadableProjects().size());
         metrics.countOutcomeRowsDropped(outcomes::droppedRows);
         metrics.watchPublishing(publishing::failing);
         metrics.countOutcomeOverflow(outcomes::overflowEvents);
         this.draining = new AtomicBoolean();
-        this.services = services(config, registry, publisher, outcomes, metrics, draining);
+        this.services = services(config, registry, publisher, outcomes, quotas, metrics, draining);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         // One loop per CPU by default, not Netty's two: the Kafka producer's I/O thread needs a
         // core's share too, and fewer loops handle more ready connections per wake-up. No more
@@ -106,7 +112,8 @@ public final class Gateway implements AutoCloseable {
         PublishHealth publishing = new PublishHealth(config.publishFailureWindow(), System::nanoTime);
         EventPublisher publisher = new EventPublisher(producer, config.kafka().topics(), config.partitions(), publishing);
         Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());
-        Gateway gateway = new Gateway(config, registry, kafka, publisher, publishing, outcomes);
+        SharedQuotas quotas = new SharedQuotas(config.kafka());
+        Gateway gateway = new Gateway(config, registry, kafka, publisher, publishing, outcomes, quotas);
         gateway.metrics.prometheus().bindKafka(producer); // kafka_producer_*: batching, retries, request latency
         try {
             if (!registry.awaitLoaded(config.readyTimeout())) {
@@ -115,6 +122,10 @@ public final class Gateway implements AutoCloseable {
                         + (registry.failure() == null ? "" : ": " + registry.failure()));
             }
             publisher.warmUp(config.readyTimeout());
+            if (!quotas.awaitFollowing(SHARED_QUOTAS_WAIT)) {
+                LOG.warn("the shared quota usage ({}) was not read within {} s: starting with quotas split evenly until it is",
+                        config.kafka().topics().quotaUsage(), SHARED_QUOTAS_WAIT.toSeconds());
+            }
             gateway.listen();
             return gateway;
         } catch (RuntimeException | InterruptedException e) {
@@ -124,10 +135,11 @@ public final class Gateway implements AutoCloseable {
     }
 
     private static GatewayServices services(GatewayConfig config, ProjectRegistry registry, EventPublisher publisher,
-                                            Outcomes outcomes, GatewayMetrics metrics, AtomicBoolean draining) {
+                                            Outcomes outcomes, SharedQuotas quotas, GatewayMetrics metrics,
+                                            AtomicBoolean draining) {
         Gate gate = new Gate(new Authenticator(registry, Clock.systemUTC()),
                 new FailedAuthLimiter(config.authFailuresPerMinute(), config.authFailureBurst()), config.trustedProxies(),
-                new QuotaLimiter(config.quotaShare()),
+                new QuotaLimiter(config.quotaShare(), quotas),
                 new InFlightBudget(config.maxInFlightBytes(), config.maxInFlightBytesPerClient(), config.maxInFlightBytesPerProject(),
                         metrics.inFlightBytes()),
                 // Held only until a body's dsn is checked; one budget for all such requests, so
@@ -201,10 +213,15 @@ public final class Gateway implements AutoCloseable {
 
     /**
      * What fails for some requests only, listed by a ready /readyz: one project with a malformed
-     * registry record is refused (fail closed), and must not take the gateway out of rotation for all.
+     * registry record is refused (fail closed), and must not take the gateway out of rotation for all;
+     * quotas split evenly over the gateways last known, the shared usage unreachable, still serve.
      */
     private List<String> degradedReasons() {
         List<String> reasons = new ArrayList<>();
+        String quotasNotShared = quotas.fallbackReason();
+        if (quotasNotShared != null) {
+            reasons.add(quotasNotShared);
+        }
         // The numeric id, public, not the token: this body is read by probes and dashboards.
         registry.unreadableProjects().forEach((token, why) -> reasons.add("project " + Project.numericIdOf(token)
                 + " refused (503 project_unavailable): its latest registry record cannot be read: " + why));
@@ -226,6 +243,7 @@ public final class Gateway implements AutoCloseable {
                     metrics.inFlightRequests().get(), config.shutdownTimeout().toSeconds());
         }
         outcomes.close(); // the last counts, before the producer closes
+        quotas.close(); // tells the other gateways this one leaves
         publisher.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         if (admin != null) {
