@@ -11,8 +11,10 @@ import java.util.Map;
  * last interval gets an equal part, 1/N of the gateways there, until its next count is in.
  *
  * <p>The others' counts come from their reports and age out {@code forgetAfter} after they were
- * read (a gateway gone without a word), at once for a gateway that said it leaves. Not thread-safe:
- * used by the one thread that follows the reports.
+ * read (a gateway gone without a word), at once for a gateway that said it leaves. The time they
+ * age against is the caller's: the follower gives the time its own last report came back, so that
+ * while nothing can be read nobody is forgotten. Not thread-safe: used by the one thread that
+ * follows the reports.
  */
 final class QuotaSplit {
     private final long forgetAfterNanos;

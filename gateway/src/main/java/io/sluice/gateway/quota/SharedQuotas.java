@@ -188,8 +188,17 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
                     sleepNanos(wait);
                     continue;
                 }
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofNanos(wait))) {
-                    read(record);
+                try {
+                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofNanos(wait))) {
+                        read(record);
+                    }
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    // The topic deleted, a partition gone: assign again, from its latest reports.
+                    lastError = e.toString();
+                    assigned = false;
+                    sleepNanos(INTERVAL.toNanos());
                 }
             }
         } catch (WakeupException e) {
@@ -265,12 +274,22 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
         asking = new ConcurrentHashMap<>();
         Map<String, Integer> mine = mostAsked(counted);
         publish(new UsageReport(id, false, mine));
+        boolean wasStale = stale;
         stale = now - lastReadBackNanos > STALE_AFTER.toNanos();
+        if (stale != wasStale) {
+            if (stale) {
+                LOG.warn("{}", fallbackReason());
+            } else {
+                LOG.info("quotas are shared between gateways again ({} read back)", topic);
+            }
+        }
         if (stale) {
             parts = new Parts(Map.of(), 1.0 / lastKnownGateways);
         } else {
-            lastKnownGateways = split.gateways(now);
-            parts = new Parts(split.parts(mine, now), split.equalPart(now));
+            // As of the last report of its own read back: with nothing read since, no one is forgotten.
+            long asOf = lastReadBackNanos;
+            lastKnownGateways = split.gateways(asOf);
+            parts = new Parts(split.parts(mine, asOf), split.equalPart(asOf));
         }
     }
 
