@@ -87,7 +87,9 @@ public final class QuotaLimiter {
         // At least one event at once: a part of a small burst below one would refuse everything here.
         double rate = Math.max(quota.ratePerSecond() * share, 0.001);
         double burst = Math.max(quota.burst() * share, 1);
-        TokenBucket bucket = buckets.computeIfAbsent(bucketKey, key -> new TokenBucket(rate, burst, nowNanos));
+        // A changed quota starts a full bucket; a changed part of the same quota keeps what the bucket holds.
+        TokenBucket bucket = buckets.compute(bucketKey, (key, existing) ->
+                existing != null && existing.quota.equals(quota) ? existing : new TokenBucket(quota, rate, burst, nowNanos));
         long waitSeconds = bucket.take(rate, burst, nowNanos);
         return waitSeconds > 0 ? refusal(quota, scope, waitSeconds) : null;
     }
@@ -103,12 +105,14 @@ public final class QuotaLimiter {
      * part of the quota does, the tokens it holds kept (up to the new capacity).
      */
     private static final class TokenBucket {
+        final Quota quota;
         private double rate;
         private double capacity;
         private double tokens;
         private long lastNanos;
 
-        TokenBucket(double rate, double capacity, long nowNanos) {
+        TokenBucket(Quota quota, double rate, double capacity, long nowNanos) {
+            this.quota = quota;
             this.rate = rate;
             this.capacity = capacity;
             this.tokens = capacity;
