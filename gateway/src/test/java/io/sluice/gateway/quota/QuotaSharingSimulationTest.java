@@ -54,24 +54,28 @@ class QuotaSharingSimulationTest {
     @Test
     void partsInProportionToDemandHoldTheQuotaWithin15PercentAtTheirInterval() {
         StringBuilder table = new StringBuilder("| option | sync | " + String.join(" | ", SCENARIOS.stream().map(Scenario::name).toList())
-                + " |\n|---|---|---|---|---|\n");
+                + " | the second after the stop |\n|---|---|---|---|---|---|\n");
         for (long interval : new long[]{100, 250, 500, 1000}) {
             for (String option : List.of("fixed share 1/4", "quota minus others' use (1 s windows)", "parts by demand")) {
                 table.append("| ").append(option).append(" | ").append(interval).append(" ms");
+                double afterStop = 0;
                 for (Scenario scenario : SCENARIOS) {
-                    double rate = run(option, scenario, interval * MS);
+                    double[] rates = run(option, scenario, interval * MS);
+                    double rate = rates[0];
+                    afterStop = rates[1];
                     table.append(String.format(" | %.1f/s (%+.0f%%)", rate, (rate - RATE) * 100.0 / RATE));
                     if (option.equals("parts by demand") && interval * MS == SharedQuotas.INTERVAL.toNanos()) {
                         assertTrue(Math.abs(rate - RATE) <= RATE * 0.15, scenario.name() + ": " + rate + "/s");
                     }
                 }
-                table.append(" |\n");
+                table.append(String.format(" | %.1f/s (%+.0f%%) |%n", afterStop, (afterStop - RATE) * 100.0 / RATE));
             }
         }
         System.out.print(table);
     }
 
-    private static double run(String name, Scenario scenario, long interval) {
+    /** The admitted rate after the warm-up, and in the second after halfway. */
+    private static double[] run(String name, Scenario scenario, long interval) {
         int n = scenario.before().length;
         Option option = switch (name) {
             case "fixed share 1/4" -> fixedShare(n);
@@ -85,6 +89,7 @@ class QuotaSharingSimulationTest {
         }
         boolean[] stopped = new boolean[n];
         long admitted = 0;
+        long admittedAfterHalfway = 0;
         for (long now = 0; now < RUN; now += MS) {
             double[] weights = now < RUN / 2 ? scenario.before() : scenario.after();
             double sum = 0;
@@ -108,11 +113,14 @@ class QuotaSharingSimulationTest {
                     credit[g] -= 1;
                     if (option.admit(g, now) && now >= WARM_UP) {
                         admitted++;
+                        if (now >= RUN / 2 && now < RUN / 2 + 1_000 * MS) {
+                            admittedAfterHalfway++;
+                        }
                     }
                 }
             }
         }
-        return admitted * 1e9 / (RUN - WARM_UP);
+        return new double[]{admitted * 1e9 / (RUN - WARM_UP), admittedAfterHalfway};
     }
 
     private static Option fixedShare(int n) {
