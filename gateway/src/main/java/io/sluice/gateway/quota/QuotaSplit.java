@@ -7,8 +7,9 @@ import java.util.Map;
 /**
  * How a quota is split between the gateways: each takes the part of it that it was asked for,
  * {@code mine / (mine + what the others were asked)}, from the last interval's counts, so the
- * parts add up to the whole wherever the traffic goes. A quota this gateway was not asked for
- * last interval gets an equal part, 1/N of the gateways there, until its next count is in.
+ * parts add up to the whole wherever the traffic goes. Its own count is taken as at least one
+ * event: a quota nobody was asked for is wholly this gateway's (a burst on one gateway gets the
+ * whole burst), one only the others were asked for gets a sliver until its next count is in.
  *
  * <p>The others' counts come from their reports and age out {@code forgetAfter} after they were
  * read (a gateway gone without a word), at once for a gateway that said it leaves. The time they
@@ -42,26 +43,23 @@ final class QuotaSplit {
         return others.size() + 1;
     }
 
-    /** This gateway's part of each quota it was asked for last interval ({@code mine}); other quotas get {@link #equalPart}. */
+    /**
+     * This gateway's part of each quota it or another gateway was asked for last interval
+     * ({@code mine}: what it was asked); a quota not in the answer is wholly this gateway's.
+     */
     Map<String, Double> parts(Map<String, Integer> mine, long nowNanos) {
         forget(nowNanos);
-        Map<String, Double> parts = new HashMap<>();
-        for (Map.Entry<String, Integer> entry : mine.entrySet()) {
-            long asked = entry.getValue();
-            if (asked <= 0) {
-                continue;
-            }
-            long total = asked;
-            for (Seen seen : others.values()) {
-                total += seen.report().asked().getOrDefault(entry.getKey(), 0);
-            }
-            parts.put(entry.getKey(), (double) asked / total);
+        Map<String, Long> othersAsked = new HashMap<>();
+        for (Seen seen : others.values()) {
+            seen.report().asked().forEach((quota, asked) -> othersAsked.merge(quota, (long) asked, Long::sum));
         }
+        Map<String, Double> parts = new HashMap<>();
+        mine.keySet().forEach(quota -> othersAsked.putIfAbsent(quota, 0L));
+        othersAsked.forEach((quota, asked) -> {
+            long own = Math.max(1, mine.getOrDefault(quota, 0));
+            parts.put(quota, (double) own / (own + asked));
+        });
         return parts;
-    }
-
-    double equalPart(long nowNanos) {
-        return 1.0 / gateways(nowNanos);
     }
 
     private void forget(long nowNanos) {

@@ -289,7 +289,7 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
             // As of the last report of its own read back: with nothing read since, no one is forgotten.
             long asOf = lastReadBackNanos;
             lastKnownGateways = split.gateways(asOf);
-            parts = new Parts(split.parts(mine, asOf), split.equalPart(asOf));
+            parts = new Parts(split.parts(mine, asOf), 1);
         }
     }
 

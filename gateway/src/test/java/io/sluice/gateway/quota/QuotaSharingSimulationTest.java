@@ -161,7 +161,7 @@ class QuotaSharingSimulationTest {
                 int gateway = g;
                 splits.add(new QuotaSplit(SharedQuotas.FORGET_AFTER.toNanos()));
                 asking.add(new HashMap<>());
-                otherwise[g] = 1.0 / n;
+                otherwise[g] = 1;
                 part[g] = -1;
                 limiters.add(new QuotaLimiter(1, new QuotaShares() {
                     public double shareOf(String quotaKey) {
@@ -187,7 +187,7 @@ class QuotaSharingSimulationTest {
             inFlight.add(new InFlight(now + LATENCY, g, new UsageReport("g" + g, false, mine)));
             Double mineNow = splits.get(g).parts(mine, now).get(KEY);
             part[g] = mineNow == null ? -1 : mineNow;
-            otherwise[g] = splits.get(g).equalPart(now);
+            otherwise[g] = 1;
         }
 
         public void stop(int g, long now) {

@@ -18,11 +18,16 @@ class QuotaSplitTest {
     }
 
     @Test
-    void aQuotaNotAskedHereLastIntervalGetsAnEqualPartOfTheGatewaysThere() {
+    void aQuotaOnlyTheOthersWereAskedForGetsThePartOfOneEventHere() {
         split.received(new UsageReport("b", false, Map.of("p", 20)), 0);
-        split.received(new UsageReport("c", false, Map.of()), 0);
-        assertEquals(Map.of(), split.parts(Map.of(), 0));
-        assertEquals(1.0 / 3, split.equalPart(0));
+        split.received(new UsageReport("c", false, Map.of("p", 19)), 0);
+        assertEquals(Map.of("p", 1.0 / 40), split.parts(Map.of(), 0));
+    }
+
+    @Test
+    void aQuotaNobodyWasAskedForIsWhollyThisGatewaysAsAreOnlyItsOwn() {
+        split.received(new UsageReport("b", false, Map.of()), 0);
+        assertEquals(Map.of("q", 1.0), split.parts(Map.of("q", 3), 0));
     }
 
     @Test
@@ -44,6 +49,6 @@ class QuotaSplitTest {
     void aGatewaysNewReportReplacesItsLastOne() {
         split.received(new UsageReport("b", false, Map.of("p", 30)), 0);
         split.received(new UsageReport("b", false, Map.of("q", 30)), 1);
-        assertEquals(Map.of("p", 1.0), split.parts(Map.of("p", 10), 2));
+        assertEquals(Map.of("p", 1.0, "q", 1.0 / 31), split.parts(Map.of("p", 10), 2));
     }
 }
