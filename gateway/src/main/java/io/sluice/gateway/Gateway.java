@@ -1,9 +1,9 @@
 package io.sluice.gateway;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -17,6 +17,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.sluice.admin.AdminServer;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.gateway.admit.Authenticator;
 import io.sluice.gateway.admit.FailedAuthLimiter;
@@ -28,7 +29,7 @@ import io.sluice.gateway.http.GatewayServices;
 import io.sluice.gateway.http.HttpLimits;
 import io.sluice.gateway.http.UnsentAnswers;
 import io.sluice.gateway.envelope.EnvelopeParser;
-import io.sluice.gateway.ops.AdminServer;
+import io.sluice.gateway.ops.GatewayChecks;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.ops.KafkaReachability;
 import io.sluice.gateway.publish.EventPublisher;
@@ -37,7 +38,6 @@ import io.sluice.gateway.publish.PublishHealth;
 import io.sluice.gateway.quota.SharedQuotas;
 import io.sluice.gateway.validate.BodyDecoder;
 import io.sluice.gateway.validate.EventValidator;
-import io.sluice.projects.Project;
 import io.sluice.projects.ProjectRegistry;
 
 /**
@@ -48,7 +48,7 @@ import io.sluice.projects.ProjectRegistry;
  */
 public final class Gateway implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
-    /** How long startup waits to know the other gateways' use of the quotas; it starts anyway, split evenly meanwhile. */
+    /** How long startup waits to know the other gateways' use of the quotas; it starts anyway (see SharedQuotas for the fallback). */
     private static final java.time.Duration SHARED_QUOTAS_WAIT = java.time.Duration.ofSeconds(5);
 
     private final GatewayConfig config;
@@ -123,7 +123,7 @@ public final class Gateway implements AutoCloseable {
             }
             publisher.warmUp(config.readyTimeout());
             if (!quotas.awaitFollowing(SHARED_QUOTAS_WAIT)) {
-                LOG.warn("the shared quota usage ({}) was not read within {} s: starting with quotas split evenly until it is",
+                LOG.warn("the shared quota usage ({}) was not read within {} s: quotas are as this gateway alone sees them until it is",
                         config.kafka().topics().quotaUsage(), SHARED_QUOTAS_WAIT.toSeconds());
             }
             gateway.listen();
@@ -157,8 +157,12 @@ public final class Gateway implements AutoCloseable {
     private void listen() throws InterruptedException {
         HttpLimits limits = new HttpLimits(config.maxConnections(), config.maxBodyBytes(), config.idleTimeout(),
                 config.receiveTimeout());
-        admin = AdminServer.start(config.adminHost(), config.adminPort(), acceptor, metrics, this::notReadyReasons,
-                this::degradedReasons);
+        try {
+            admin = AdminServer.start(config.adminHost(), config.adminPort(), "sluice-gateway-admin",
+                    new GatewayChecks(draining::get, registry, kafka, publishing, quotas::fallbackReason), metrics::scrape);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the gateway's admin port " + config.adminPort(), e);
+        }
         serverChannel = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
@@ -188,44 +192,6 @@ public final class Gateway implements AutoCloseable {
 
     public GatewayMetrics metrics() {
         return metrics;
-    }
-
-    private List<String> notReadyReasons() {
-        List<String> reasons = new ArrayList<>();
-        if (draining.get()) {
-            reasons.add("shutting down");
-        }
-        if (!registry.isLoaded()) {
-            reasons.add("project registry not loaded");
-        }
-        if (registry.failure() != null) {
-            reasons.add(registry.failure());
-        }
-        if (!kafka.reachable()) {
-            reasons.add("Kafka unreachable");
-        }
-        String publishFailing = publishing.failingReason();
-        if (publishFailing != null) {
-            reasons.add(publishFailing);
-        }
-        return reasons;
-    }
-
-    /**
-     * What fails for some requests only, listed by a ready /readyz: one project with a malformed
-     * registry record is refused (fail closed), and must not take the gateway out of rotation for all;
-     * quotas split evenly over the gateways last known, the shared usage unreachable, still serve.
-     */
-    private List<String> degradedReasons() {
-        List<String> reasons = new ArrayList<>();
-        String quotasNotShared = quotas.fallbackReason();
-        if (quotasNotShared != null) {
-            reasons.add(quotasNotShared);
-        }
-        // The numeric id, public, not the token: this body is read by probes and dashboards.
-        registry.unreadableProjects().forEach((token, why) -> reasons.add("project " + Project.numericIdOf(token)
-                + " refused (503 project_unavailable): its latest registry record cannot be read: " + why));
-        return reasons;
     }
 
     @Override
