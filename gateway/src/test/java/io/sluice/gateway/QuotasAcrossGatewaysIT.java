@@ -39,6 +39,7 @@ class QuotasAcrossGatewaysIT {
     private static final long RUN_MILLIS = 6_000;
     /** Long enough for two seconds measured before the shift and four after. */
     private static final long SHIFTING_RUN_MILLIS = 8_000;
+    private static final long DEREGISTRATION_MILLIS = 1_000;
     private static final double TOLERANCE = 0.15;
 
     private static final List<TestGateway> GATEWAYS = new ArrayList<>();
@@ -89,7 +90,10 @@ class QuotasAcrossGatewaysIT {
         assertQuotaHolds("endpoint quota, spread evenly over four", project, 1, 1, 1, 1);
     }
 
-    /** 70/20/10 over three gateways; halfway the balancer takes the busiest out and it stops: its traffic goes to the others. */
+    /**
+     * 70/20/10 over three gateways; halfway the balancer takes the busiest out (its traffic goes to
+     * the others) and a second later it stops.
+     */
     @Test
     void aQuotaHoldsWhenTrafficShiftsAndAGatewayStops() throws Exception {
         ProjectAdmin.NewProject project = project("shifting", new Quota(RATE, RATE));
@@ -102,8 +106,10 @@ class QuotasAcrossGatewaysIT {
             TestGateway.sleep(SHIFTING_RUN_MILLIS / 2);
             load.shift(0, 2, 1);
             shiftedAt = System.currentTimeMillis();
+            // As a balancer's deregistration delay: requests already sent to it get their answers.
+            TestGateway.sleep(DEREGISTRATION_MILLIS);
             leaving.close();
-            TestGateway.sleep(SHIFTING_RUN_MILLIS / 2);
+            TestGateway.sleep(SHIFTING_RUN_MILLIS / 2 - DEREGISTRATION_MILLIS);
             answers = load.stop();
         } catch (RuntimeException | Error e) {
             leaving.close();
