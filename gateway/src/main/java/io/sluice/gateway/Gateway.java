@@ -208,8 +208,8 @@ public final class Gateway implements AutoCloseable {
             LOG.warn("{} requests still in flight after {} s; stopping anyway",
                     metrics.inFlightRequests().get(), config.shutdownTimeout().toSeconds());
         }
+        quotas.close(); // tells the other gateways this one leaves, so its part of every quota goes to them now
         outcomes.close(); // the last counts, before the producer closes
-        quotas.close(); // tells the other gateways this one leaves
         publisher.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         if (admin != null) {
