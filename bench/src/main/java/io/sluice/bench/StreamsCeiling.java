@@ -92,7 +92,7 @@ final class StreamsCeiling {
         Topics alone = new Topics(prefix + "transactions", prefix + "errors", real.projects(), prefix + "history",
                 prefix + "traffic", prefix + "error-history", prefix + "errors-1m", prefix + "outcomes", prefix + "dead-letters",
                 prefix + "requests-1m", prefix + "requests-1h", prefix + "errors-1h",
-                real.partitions(), real.replicationFactor(), real.rawRetention(), real.minInsyncReplicas());
+                real.partitions(), real.replicationFactor(), real.rawRetention(), real.minInsyncReplicas(), real.quotaUsage());
         try (Admin admin = Admin.create(KafkaClients.adminProperties(processor.kafka(), null))) {
             admin.createTopics(List.of(new NewTopic(alone.transactions(), endOffsets.size(), (short) 1))).all().get(30, TimeUnit.SECONDS);
             try {
