@@ -3,7 +3,6 @@ package io.sluice.projects;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -26,8 +25,9 @@ import io.sluice.kafka.KafkaClients;
 
 /**
  * The gateway's view of all projects: reads the compacted registry topic from the beginning,
- * then follows it, on one background thread. Lookups are map reads, so an unknown token costs
- * one hash lookup. Changes written to the topic are in force within one poll (well under 2 s).
+ * then follows it, on one background thread. The projects are held by a {@link ProjectTable}:
+ * about 75 bytes of heap each, the records outside it; an unknown token costs what a known one
+ * does. Changes written to the topic are in force within one poll (well under 2 s).
  */
 public final class ProjectRegistry implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProjectRegistry.class);
@@ -39,28 +39,16 @@ public final class ProjectRegistry implements AutoCloseable {
     private final String topic;
     private final Duration metadataTimeout;
     private final KafkaConsumer<byte[], byte[]> consumer;
-    private final Map<String, Project> byToken = new ConcurrentHashMap<>();
-    /** SHA-256 (hex) of every key → its project's token: tells "another project's key" from "no key". */
-    private final Map<String, String> tokenByKeyHash = new ConcurrentHashMap<>();
-    /** Public key of every DSN key (active or expired) → its project's token: no scan on a refusal. */
-    private final Map<String, String> tokenByDsnKey = new ConcurrentHashMap<>();
-    /**
-     * Public keys of DSN keys since removed: still in browsers' code, so no guess (see
-     * {@link #isOrWasDsnKey}). Those seen removed here, and those the records list as revoked (which
-     * outlive compaction). Grows only with removals, which an operator makes.
-     */
-    private final java.util.Set<String> removedDsnKeys = ConcurrentHashMap.newKeySet();
-    /** Numeric id → token; on a collision neither project is found by id (see {@link NumericIdIndex}). */
-    private final NumericIdIndex numericIds = new NumericIdIndex();
+    /** Every project read, in little heap (see {@link ProjectTable}). */
+    private final ProjectTable table = new ProjectTable();
     /**
      * Projects whose latest record could not be read → why. Fail closed: such a project is not
      * found (its keys let nothing in), as the record may have revoked a key or disabled it. Its
-     * keys stay known as its own, so its clients are told it is unavailable, not that their key is
-     * wrong (which would count against their address).
+     * last readable record stays in the table, so its keys stay known as its own and its clients
+     * are told it is unavailable, not that their key is wrong (which would count against their
+     * address).
      */
     private final Map<String, String> unreadable = new ConcurrentHashMap<>();
-    /** The last readable record of each project in {@link #unreadable}: what a readable one replaces. */
-    private final Map<String, Project> withdrawn = new ConcurrentHashMap<>();
     private final CountDownLatch loaded = new CountDownLatch(1);
     private final AtomicLong skipped = new AtomicLong();
     private final Thread follower;
@@ -114,26 +102,32 @@ public final class ProjectRegistry implements AutoCloseable {
 
     /** The project with this token, or null. */
     public Project find(String token) {
-        return byToken.get(token);
+        Project project = table.find(token); // first, whatever the answer: the same work for every token
+        return unreadable.containsKey(token) ? null : project;
+    }
+
+    /** Whether a project has this token (its latest record readable or not), reading no record: cheaper than {@link #find}. */
+    public boolean isKnown(String token) {
+        return table.contains(token) || unreadable.containsKey(token);
     }
 
     /**
      * The project with this numeric id (the last part of a DSN), or null: also null when two
-     * projects' ids collide (see {@link NumericIdIndex}).
+     * projects' ids collide (see {@link ProjectTable}).
      */
     public Project byNumericId(long id) {
-        String token = numericIds.token(id);
-        return token == null ? null : byToken.get(token);
+        Project project = table.byNumericId(id);
+        return project == null || unreadable.containsKey(project.token()) ? null : project;
     }
 
     /** The token of the project that owns a key with this SHA-256, or null. */
     public String tokenOwningKey(byte[] keyHash) {
-        return tokenByKeyHash.get(HexFormat.of().formatHex(keyHash));
+        return table.tokenOwningKey(keyHash);
     }
 
     /** The token of the project with a DSN key (active or expired) of this public key, or null. */
     public String tokenOwningDsnKey(String publicKey) {
-        return publicKey == null ? null : tokenByDsnKey.get(publicKey);
+        return publicKey == null ? null : table.tokenOwningDsnKey(publicKey);
     }
 
     /**
@@ -141,16 +135,27 @@ public final class ProjectRegistry implements AutoCloseable {
      * while this registry followed, or listed as revoked in its project's record.
      */
     public boolean isOrWasDsnKey(String publicKey) {
-        return publicKey != null && (tokenByDsnKey.containsKey(publicKey) || removedDsnKeys.contains(publicKey));
+        return publicKey != null && table.isOrWasDsnKey(publicKey);
     }
 
     /** A snapshot of every project. */
     public java.util.List<Project> all() {
-        return java.util.List.copyOf(byToken.values());
+        return table.all().stream().filter(project -> !unreadable.containsKey(project.token())).toList();
     }
 
+    /** How many projects can be found (those whose latest record is unreadable not counted). */
     public int size() {
-        return byToken.size();
+        return table.size() - (int) unreadable.keySet().stream().filter(table::contains).count();
+    }
+
+    /** The heap this registry holds for its projects, in bytes: the table's slots and indexes. */
+    public long indexBytes() {
+        return table.indexBytes();
+    }
+
+    /** The bytes of project records this registry holds outside the heap (a deleted file's mapped pages). */
+    public long recordBytes() {
+        return table.recordFileBytes();
     }
 
     /** Registry records skipped as malformed since start. */
@@ -191,7 +196,8 @@ public final class ProjectRegistry implements AutoCloseable {
                     apply(record);
                 }
                 if (!isLoaded() && caughtUp(endAtStart)) {
-                    LOG.info("project registry loaded: {} projects from {}", byToken.size(), topic);
+                    LOG.info("project registry loaded: {} projects from {} ({} MiB of heap, {} MiB of records outside it)",
+                            size(), topic, table.indexBytes() >> 20, table.recordFileBytes() >> 20);
                     loaded.countDown();
                 }
             }
@@ -206,6 +212,9 @@ public final class ProjectRegistry implements AutoCloseable {
                 consumer.close();
             } catch (RuntimeException e) {
                 LOG.debug("closing the registry consumer: {}", e.toString());
+            }
+            if (closing) {
+                table.close();
             }
         }
     }
@@ -241,10 +250,6 @@ public final class ProjectRegistry implements AutoCloseable {
     /** Fails closed for this project: not found any more; its keys remain known as its own (see {@link #unreadable}). */
     private void withdraw(String token, String reason) {
         unreadable.put(token, "malformed record: " + reason);
-        Project last = byToken.remove(token);
-        if (last != null) {
-            withdrawn.put(token, last);
-        }
     }
 
     private void applyOrThrow(ConsumerRecord<byte[], byte[]> record) throws IOException {
@@ -252,42 +257,16 @@ public final class ProjectRegistry implements AutoCloseable {
             throw new IOException("no key (the key must be the project token)");
         }
         String token = new String(record.key(), StandardCharsets.UTF_8);
-        Project previous;
         if (record.value() == null) {
-            previous = byToken.remove(token);
-            if (previous == null) {
-                previous = withdrawn.remove(token);
-            }
-            unreadable.remove(token);
-            numericIds.remove(Project.numericIdOf(token), token);
+            table.remove(token);
         } else {
             Project project = wellFormed(ProjectJson.read(record.value()));
-            // Keys first, the project last: whoever finds a new project also finds its keys.
-            project.keys().forEach(key -> tokenByKeyHash.put(key.sha256(), token));
-            project.dsnKeys().forEach(key -> tokenByDsnKey.put(key.publicKey(), token));
-            // The record's own list: a registry that starts after compaction never saw these keys go.
-            project.revokedDsnKeys().forEach(key -> removedDsnKeys.add(key.publicKey()));
-            if (!byToken.containsKey(token)) {
-                numericIds.add(Project.numericIdOf(token), token);
+            if (!project.token().equals(token)) {
+                throw new IOException("the record's key is " + token + " but its project's token " + project.token());
             }
-            previous = byToken.put(token, project);
-            if (previous == null) {
-                previous = withdrawn.remove(token);
-            }
-            unreadable.remove(token);
+            table.put(project, record.value());
         }
-        if (previous != null) {
-            Project current = byToken.get(token);
-            previous.keys().stream()
-                    .filter(old -> current == null || current.keys().stream().noneMatch(k -> k.sha256().equals(old.sha256())))
-                    .forEach(old -> tokenByKeyHash.remove(old.sha256(), token));
-            previous.dsnKeys().stream()
-                    .filter(old -> current == null || current.dsnKeys().stream().noneMatch(k -> k.publicKey().equals(old.publicKey())))
-                    .forEach(old -> {
-                        removedDsnKeys.add(old.publicKey());
-                        tokenByDsnKey.remove(old.publicKey(), token);
-                    });
-        }
+        unreadable.remove(token);
     }
 
     /** The project, if everything the gateway relies on is there (checked here, not on the first request). */

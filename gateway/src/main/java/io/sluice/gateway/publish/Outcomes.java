@@ -77,7 +77,7 @@ public final class Outcomes implements AutoCloseable {
 
     public Outcomes(ProjectRegistry registry, Producer<byte[], byte[]> producer, String topic, Duration every) {
         // A project refused for an unreadable record is still a project: its refusals count under it.
-        this(token -> registry.find(token) != null || registry.isUnreadable(token), producer, topic, every);
+        this(registry::isKnown, producer, topic, every); // known, readable or not: no record decoded per outcome
     }
 
     Outcomes(Predicate<String> knownToken, Producer<byte[], byte[]> producer, String topic, Duration every) {
