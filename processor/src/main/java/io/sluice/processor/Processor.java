@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import com.clickhouse.client.api.Client;
 
 import io.sluice.config.Topics;
+import io.sluice.fatal.FatalErrors;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.metrics.LastMeasurement;
@@ -97,6 +98,7 @@ public final class Processor implements AutoCloseable {
         }
         StreamThreadFailures threadFailures = new StreamThreadFailures(sessionTimeout(streamsProperties));
         streams.setUncaughtExceptionHandler(error -> {
+            FatalErrors.haltIfFatal(error); // out of memory: a new thread would fail too; the supervisor restarts the process
             LOG.error("stream thread failed; replacing it", error);
             try {
                 threadFailures.record(error); // a task failing on every new thread makes /readyz 503

@@ -21,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.sluice.config.KafkaSettings;
+import io.sluice.fatal.FatalErrors;
 import io.sluice.kafka.KafkaClients;
 
 /**
@@ -220,6 +221,7 @@ public final class ProjectRegistry implements AutoCloseable {
     }
 
     private void stopped(Throwable cause) {
+        FatalErrors.haltIfFatal(cause); // out of memory: not a registry failure to report but a process to restart
         stoppedBecause = "project registry stopped following " + topic + ": " + cause;
         LOG.error("project registry stopped following {}: gateways will not see project changes", topic, cause);
     }
