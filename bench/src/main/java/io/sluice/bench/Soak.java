@@ -351,7 +351,7 @@ public final class Soak {
             return Map.of();
         }
         return Map.of("heap", PrometheusText.sum(metrics, "jvm_memory_used_bytes\\{area=\"heap\"[^}]*}"),
-                "direct", Math.max(sum(metrics, "netty_direct_memory_used_bytes"),
+                "direct", Math.max(PrometheusText.sum(metrics, "netty_direct_memory_used_bytes"),
                         PrometheusText.sum(metrics, "jvm_buffer_memory_used_bytes\\{id=\"direct\"}")),
                 "unsent", PrometheusText.sum(metrics, "sluice_gateway_unsent_answer_bytes"),
                 "connections", PrometheusText.sum(metrics, "sluice_gateway_open_connections"));
