@@ -66,6 +66,7 @@ public final class ManyProjects {
             out.printf("· a gateway with -Xmx%dm (its own JVM, no -XX:+ExitOnOutOfMemoryError) loading them%n", GATEWAY_HEAP_MB);
             env.put(GatewayConfig.PORT.name(), Integer.toString(ports.get(2)));
             env.put(GatewayConfig.ADMIN_PORT.name(), Integer.toString(ports.get(3)));
+            env.put("SLUICE_LOG_LEVELS", "io.sluice.projects=info"); // the registry's load: how long, how much heap
             long start = System.nanoTime();
             try (ChildJvm gateway = ChildJvm.start(GatewayMain.class, env, files.log("gateway-projects"), Optional.empty(), out,
                     GATEWAY_HEAP_MB)) {
@@ -92,6 +93,8 @@ public final class ManyProjects {
                                 + "all included; peak RSS %,d MiB%n", readySeconds, GATEWAY_HEAP_MB, heapAfterGc / MIB, peakHeap / MIB,
                         heapAfterGc / count, gateway.peakRssKb() / 1024);
                 out.printf("  answers: first project %d, last project %d, unknown token %d%n", first, last, unknown);
+                Files.readAllLines(gateway.log()).stream().filter(line -> line.contains("project registry loaded"))
+                        .forEach(line -> out.println("  gateway: " + line.substring(line.indexOf("project registry loaded"))));
             }
         } finally {
             Directories.deleteRecursively(work);

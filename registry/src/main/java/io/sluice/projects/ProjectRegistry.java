@@ -86,6 +86,9 @@ public final class ProjectRegistry implements AutoCloseable {
         this.metadataTimeout = metadataTimeout;
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // The load reads the whole topic (a million projects: 0.5 GB) as fast as it can: 8 MiB a fetch,
+        // not the default 1 MiB, is an eighth of the round trips for 8 MiB of heap.
+        props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(8 << 20));
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.follower = new Thread(this::follow, "sluice-registry");
         this.follower.setDaemon(true);
@@ -186,6 +189,7 @@ public final class ProjectRegistry implements AutoCloseable {
     }
 
     private void follow() {
+        long started = System.nanoTime();
         try {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, metadataTimeout).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
@@ -197,8 +201,8 @@ public final class ProjectRegistry implements AutoCloseable {
                     apply(record);
                 }
                 if (!isLoaded() && caughtUp(endAtStart)) {
-                    LOG.info("project registry loaded: {} projects from {} ({} MiB of heap, {} MiB of records outside it)",
-                            size(), topic, table.indexBytes() >> 20, table.recordFileBytes() >> 20);
+                    LOG.info("project registry loaded: {} projects from {} in {} ms ({} MiB of heap, {} MiB of records outside it)",
+                            size(), topic, (System.nanoTime() - started) / 1_000_000, table.indexBytes() >> 20, table.recordFileBytes() >> 20);
                     loaded.countDown();
                 }
             }
