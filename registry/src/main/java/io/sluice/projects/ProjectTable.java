@@ -79,8 +79,11 @@ final class ProjectTable implements AutoCloseable {
                 slot = newSlot();
                 byToken.add(token.hashCode(), slot);
                 long id = numericIdOf.applyAsLong(token);
+                int newSlot = slot;
+                // Others' ids are computed only when one shares the hash (rare): a load does one hash a project.
+                boolean shared = byNumericId.count(Long.hashCode(id), other -> other != newSlot) > 0;
                 byNumericId.add(Long.hashCode(id), slot);
-                if (countWithNumericId(id) > 1) {
+                if (shared && countWithNumericId(id) > 1) {
                     LOG.error("projects share the numeric id {} (one of them {}): none of them is reachable by DSN until "
                             + "all but one are deleted (their tokens still work)", id, token);
                 }
