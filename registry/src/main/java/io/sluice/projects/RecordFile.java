@@ -13,7 +13,7 @@ import java.util.Arrays;
  * The registry's records, outside the heap: an append-only file mapped into memory in chunks of
  * {@link #CHUNK_BYTES}, each record its token and its JSON as the topic holds it. The file is
  * deleted as soon as it is open (its space returns when the process ends) and its pages are the
- * kernel's to evict, so a million projects (about 0.5 GB) cost the heap nothing; a new version of a
+ * kernel's to evict, so a million projects (540 MiB of records) cost the heap nothing; a new version of a
  * record is appended and the old one is left behind (changes are rare: an operator's).
  * One writer; readers read what an address published under {@link ProjectTable}'s lock names.
  */
