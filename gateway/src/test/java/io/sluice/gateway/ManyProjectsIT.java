@@ -66,7 +66,7 @@ class ManyProjectsIT {
             assertEquals(PROJECTS, registry.size());
             // Not less: at this size G1 puts each index array (512 KiB) in a region of its own (1 MiB),
             // about 80 bytes a project of waste that a million projects' larger arrays do not have, and
-            // the consumer may still hold its last fetch (up to 8 MiB): measured 196 to 270 bytes.
+            // the consumer may still hold its last fetch (up to 8 MiB): measured 196 to 271 bytes.
             assertTrue(perProject * 2 < recordsPerProject, "the registry takes " + perProject
                     + " bytes a project, the records " + recordsPerProject);
             assertTrue(registry.indexBytes() / PROJECTS <= 100, registry.indexBytes() / PROJECTS + " bytes of index a project");
