@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import com.clickhouse.client.api.Client;
 
+import io.sluice.admin.AdminServer;
 import io.sluice.config.Topics;
 import io.sluice.fatal.FatalErrors;
 import io.sluice.kafka.KafkaClients;
@@ -54,11 +55,11 @@ public final class Processor implements AutoCloseable {
     private final ClickHouseSink sink;
     private final Thread sinkThread;
     private final Client clickHouse;
-    private final ProcessorAdmin admin;
+    private final AdminServer admin;
     private final PrometheusMetrics metrics;
     private final InputLag inputLag;
 
-    private Processor(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse, ProcessorAdmin admin,
+    private Processor(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse, AdminServer admin,
                       PrometheusMetrics metrics, InputLag inputLag) {
         this.metrics = metrics;
         this.inputLag = inputLag;
@@ -122,7 +123,7 @@ public final class Processor implements AutoCloseable {
                 SinkTables.of(topics, config.clickHouse().database()).tableByTopic(), topics.deadLetters(), config.sinkLimits(), metrics);
         Thread sinkThread = new Thread(sink, "sluice-clickhouse-sink");
         sinkThread.start();
-        ProcessorAdmin admin;
+        AdminServer admin;
         try {
             admin = ProcessorAdmin.start(config.adminHost(), config.adminPort(), streams, metrics, sink.metrics(), sinkThread::isAlive,
                     threadFailures, kafkaContact);

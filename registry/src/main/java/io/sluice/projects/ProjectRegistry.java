@@ -50,6 +50,8 @@ public final class ProjectRegistry implements AutoCloseable {
      * address).
      */
     private final Map<String, String> unreadable = new ConcurrentHashMap<>();
+    /** The numeric id of each project in {@link #unreadable} → its token. */
+    private final Map<Long, String> unreadableByNumericId = new ConcurrentHashMap<>();
     private final CountDownLatch loaded = new CountDownLatch(1);
     private final AtomicLong skipped = new AtomicLong();
     private final Thread follower;
@@ -175,6 +177,24 @@ public final class ProjectRegistry implements AutoCloseable {
         return token != null && unreadable.containsKey(token);
     }
 
+    /**
+     * The token of the project with this numeric id (the last part of a DSN) when it is refused
+     * because its latest record could not be read, else null. Known without any readable record of
+     * it: a registry that starts after compaction may never have seen one.
+     */
+    public String unreadableTokenOf(long id) {
+        String token = unreadableByNumericId.get(id);
+        return isUnreadable(token) ? token : null;
+    }
+
+    /**
+     * Whether this project's latest record could not be read and this registry never read one
+     * before it (it started after compaction left only that record): which keys it has is unknown.
+     */
+    public boolean isUnreadableWithUnknownKeys(String token) {
+        return isUnreadable(token) && !table.contains(token); // the table holds a project's last readable record
+    }
+
     /** Tokens of the projects whose latest record could not be read → why; a snapshot. */
     public Map<String, String> unreadableProjects() {
         return Map.copyOf(unreadable);
@@ -289,6 +309,8 @@ public final class ProjectRegistry implements AutoCloseable {
     /** Fails closed for this project: not found any more; its keys remain known as its own (see {@link #unreadable}). */
     private void withdraw(String token, String reason) {
         unreadable.put(token, "malformed record: " + reason);
+        // Reachable by its DSN's numeric id as unreadable too, with or without a readable record before.
+        unreadableByNumericId.put(Project.numericIdOf(token), token);
     }
 
     private void store(ConsumerRecord<byte[], byte[]> record, Project project) throws IOException {
@@ -298,7 +320,9 @@ public final class ProjectRegistry implements AutoCloseable {
         } else {
             table.put(project, record.value());
         }
-        unreadable.remove(token);
+        if (unreadable.remove(token) != null) {
+            unreadableByNumericId.remove(Project.numericIdOf(token), token);
+        }
     }
 
     /** The project, if everything the gateway relies on is there (checked here, not on the first request). */
