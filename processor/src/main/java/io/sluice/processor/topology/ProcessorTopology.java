@@ -140,6 +140,17 @@ public final class ProcessorTopology {
     public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
                                  DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory,
                                  CardinalityLimits limits) {
+        return build(topics, horizon, generation, lateMargin, deadLetters, readFromJson, filterMemory, limits, true);
+    }
+
+    /**
+     * @param perRouteTransactions false leaves out the transactions' per-route aggregates (their route limit, repartition
+     *                             and the requests_1m/requests_1h windows): only to measure what they cost
+     *                             (ProcessorThroughputHarness), never in a deployment
+     */
+    public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
+                                 DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory,
+                                 CardinalityLimits limits, boolean perRouteTransactions) {
         StreamsBuilder builder = new StreamsBuilder();
         Duration minute = Duration.ofMinutes(1);
         Duration hour = Duration.ofHours(1);
@@ -179,41 +190,44 @@ public final class ProcessorTopology {
                 }, Named.as("traffic-row"))
                 .to(topics.traffic(), Produced.with(Serdes.String(), JsonSerde.of(TrafficRow.class)).withName("traffic-1m-out"));
 
-        // Every kind of transaction, by route; only the duration travels (the key holds the rest).
-        // One grouping feeds both windows: one repartition topic, the hour its own absolute count.
-        builder.addStateStore(RouteLimit.store(TRANSACTION_ROUTES, horizon, lateMargin));
-        KStream<RequestKey, Limited<Double>> limitedRequests = countedTransactions
-                .map((token, fact) -> KeyValue.pair(RequestKey.of(fact), fact.durationMs() == null ? NO_DURATION : fact.durationMs()),
-                        Named.as("request-key"))
-                .process(() -> new RouteLimit<RequestKey, Double>(TRANSACTION_ROUTES, limits), Named.as("limit-request-routes"),
-                        TRANSACTION_ROUTES);
-        countCollapsed(builder, collapsedNames(limitedTransactions, "transaction"), collapsedRoutes(limitedRequests, "request"),
-                TRANSACTION_OUTCOMES, topics.outcomes(), countsRetention, formerRetention);
-        KGroupedStream<RequestKey, Double> requests = limitedRequests
-                .mapValues(Limited::value, Named.as("request-routed"))
-                .groupByKey(Grouped.with("requests-by-route", REQUEST_KEYS, Serdes.Double()));
-        requests.windowedBy(minutes)
-                .aggregate(() -> RequestCounts.NONE, (key, durationMs, counts) -> counts.add(durationMs), Named.as("count-requests-1m"),
-                        Materialized.<RequestKey, RequestCounts>as(
-                                        WindowStores.timestamped(REQUESTS_1M, countsRetention, minute, formerRetention))
-                                .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
-                .toStream(Named.as("requests-1m-changes"))
-                .map((window, counts) -> {
-                    RequestRow row = RequestRow.of(window.key(), window.window().start(), counts, generation);
-                    return KeyValue.pair(row.topicKey(), row);
-                }, Named.as("requests-1m-row"))
-                .to(topics.requests1m(), Produced.with(Serdes.String(), JsonSerde.of(RequestRow.class)).withName("requests-1m-out"));
-        requests.windowedBy(hours)
-                .aggregate(() -> RequestCounts.NONE, (key, durationMs, counts) -> counts.add(durationMs), Named.as("count-requests-1h"),
-                        Materialized.<RequestKey, RequestCounts>as(
-                                        WindowStores.timestamped(REQUESTS_1H, hourlyRetention, hour, hourlyFormerRetention))
-                                .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
-                .toStream(Named.as("requests-1h-changes"))
-                .map((window, counts) -> {
-                    RequestHourRow row = RequestHourRow.of(window.key(), window.window().start(), counts, generation);
-                    return KeyValue.pair(row.topicKey(), row);
-                }, Named.as("requests-1h-row"))
-                .to(topics.requests1h(), Produced.with(Serdes.String(), JsonSerde.of(RequestHourRow.class)).withName("requests-1h-out"));
+        KStream<String, LimitedName> transactionCollapses = collapsedNames(limitedTransactions, "transaction");
+        if (perRouteTransactions) {
+            // Every kind of transaction, by route; only the duration travels (the key holds the rest).
+            // One grouping feeds both windows: one repartition topic, the hour its own absolute count.
+            builder.addStateStore(RouteLimit.store(TRANSACTION_ROUTES, horizon, lateMargin));
+            KStream<RequestKey, Limited<Double>> limitedRequests = countedTransactions
+                    .map((token, fact) -> KeyValue.pair(RequestKey.of(fact), fact.durationMs() == null ? NO_DURATION : fact.durationMs()),
+                            Named.as("request-key"))
+                    .process(() -> new RouteLimit<RequestKey, Double>(TRANSACTION_ROUTES, limits), Named.as("limit-request-routes"),
+                            TRANSACTION_ROUTES);
+            transactionCollapses = transactionCollapses.merge(collapsedRoutes(limitedRequests, "request"), Named.as(TRANSACTION_OUTCOMES + "-collapsed"));
+            KGroupedStream<RequestKey, Double> requests = limitedRequests
+                    .mapValues(Limited::value, Named.as("request-routed"))
+                    .groupByKey(Grouped.with("requests-by-route", REQUEST_KEYS, Serdes.Double()));
+            requests.windowedBy(minutes)
+                    .aggregate(() -> RequestCounts.NONE, (key, durationMs, counts) -> counts.add(durationMs), Named.as("count-requests-1m"),
+                            Materialized.<RequestKey, RequestCounts>as(
+                                            WindowStores.timestamped(REQUESTS_1M, countsRetention, minute, formerRetention))
+                                    .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
+                    .toStream(Named.as("requests-1m-changes"))
+                    .map((window, counts) -> {
+                        RequestRow row = RequestRow.of(window.key(), window.window().start(), counts, generation);
+                        return KeyValue.pair(row.topicKey(), row);
+                    }, Named.as("requests-1m-row"))
+                    .to(topics.requests1m(), Produced.with(Serdes.String(), JsonSerde.of(RequestRow.class)).withName("requests-1m-out"));
+            requests.windowedBy(hours)
+                    .aggregate(() -> RequestCounts.NONE, (key, durationMs, counts) -> counts.add(durationMs), Named.as("count-requests-1h"),
+                            Materialized.<RequestKey, RequestCounts>as(
+                                            WindowStores.timestamped(REQUESTS_1H, hourlyRetention, hour, hourlyFormerRetention))
+                                    .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
+                    .toStream(Named.as("requests-1h-changes"))
+                    .map((window, counts) -> {
+                        RequestHourRow row = RequestHourRow.of(window.key(), window.window().start(), counts, generation);
+                        return KeyValue.pair(row.topicKey(), row);
+                    }, Named.as("requests-1h-row"))
+                    .to(topics.requests1h(), Produced.with(Serdes.String(), JsonSerde.of(RequestHourRow.class)).withName("requests-1h-out"));
+        }
+        countCollapsed(builder, transactionCollapses, TRANSACTION_OUTCOMES, topics.outcomes(), countsRetention, formerRetention);
 
         KStream<String, ErrorFact> errors = firstSightings(builder, topics.errors(),
                 new ErrorParser(readFromJson), SEEN_ERRORS, topics.deadLetters(), horizon, lateMargin, deadLetters, filterMemory);
@@ -243,8 +257,8 @@ public final class ProcessorTopology {
         KStream<ErrorRouteKey, Limited<Integer>> limitedErrorRoutes = countedErrors
                 .map((token, fact) -> KeyValue.pair(ErrorRouteKey.of(fact), 1), Named.as("error-route-key"))
                 .process(() -> new RouteLimit<ErrorRouteKey, Integer>(ERROR_ROUTES, limits), Named.as("limit-error-routes"), ERROR_ROUTES);
-        countCollapsed(builder, collapsedNames(limitedErrors, "error"), collapsedRoutes(limitedErrorRoutes, "error-route"),
-                ERROR_OUTCOMES, topics.outcomes(), countsRetention, formerRetention);
+        countCollapsed(builder, collapsedNames(limitedErrors, "error").merge(collapsedRoutes(limitedErrorRoutes, "error-route"),
+                Named.as(ERROR_OUTCOMES + "-collapsed")), ERROR_OUTCOMES, topics.outcomes(), countsRetention, formerRetention);
         limitedErrorRoutes.mapValues(Limited::value, Named.as("error-routed"))
                 .groupByKey(Grouped.with("errors-by-route", ERROR_ROUTE_KEYS, Serdes.Integer()))
                 .windowedBy(hours)
@@ -331,11 +345,10 @@ public final class ProcessorTopology {
      * Outcomes of the events the limits counted under {@code <other>}, counted in the raw partition's
      * task (no repartition: the counter is the partition, see {@link CollapsedOutcomes}).
      */
-    private static void countCollapsed(StreamsBuilder builder, KStream<String, LimitedName> names, KStream<String, LimitedName> routes,
-                                       String store, String outcomesTopic, Duration retention, Duration formerRetention) {
+    private static void countCollapsed(StreamsBuilder builder, KStream<String, LimitedName> collapsed, String store,
+                                       String outcomesTopic, Duration retention, Duration formerRetention) {
         builder.addStateStore(CollapsedOutcomes.store(store, retention, formerRetention));
-        names.merge(routes, Named.as(store + "-collapsed"))
-                .process(() -> new CollapsedOutcomes(store), Named.as(store + "-count"), store)
+        collapsed.process(() -> new CollapsedOutcomes(store), Named.as(store + "-count"), store)
                 .to(outcomesTopic, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(store + "-out"));
     }
 
