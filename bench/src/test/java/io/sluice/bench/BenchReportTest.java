@@ -48,7 +48,7 @@ class BenchReportTest {
         return new BenchResults(Map.of("cores", 2), ceiling, pipeline, 150_000, 50_000, 31_000, new InsertCeilings(100_000, 400_000),
                 new SinkThroughput(200_000, 30_000, 40_000, 80_000, 38_000, 90_000, 34_000),
                 List.of(new ProducerExperiments.Variant("linger 0 ms", Map.of("SLUICE_GATEWAY_PRODUCER_LINGER", "0ms"),
-                        Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5))), 33_000);
+                        Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5))), 33_000, 40_000);
     }
 
     @Test
@@ -92,10 +92,11 @@ class BenchReportTest {
         json.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("sustained", "freshness_half_sustained", "per_core", "processor_rss_budget_mb",
                 "producer_experiments", "sink", "kafka_streams_processor_shape_ceiling_records_per_s",
-                "processor_streams_alone_records_per_s"),
+                "processor_streams_alone_records_per_s", "processor_streams_alone_without_per_route_records_per_s"),
                 fields.subList(11, fields.size()));
         assertEquals(31_000, json.at("/kafka_streams_processor_shape_ceiling_records_per_s").asDouble());
         assertEquals(33_000, json.at("/processor_streams_alone_records_per_s").asDouble());
+        assertEquals(40_000, json.at("/processor_streams_alone_without_per_route_records_per_s").asDouble());
         assertEquals(12_000, json.at("/sustained/events_per_s").asDouble());
         assertEquals(3, json.at("/sustained/steps").size());
         assertEquals(1_900, json.at("/freshness_half_sustained/freshness/p99Millis").asDouble());
@@ -138,6 +139,16 @@ class BenchReportTest {
         List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
         assertTrue(lines.contains("processor's Streams application           33000        50000      66%   (its topology alone, "
                 + "no sink, vs the copy: like for like)"), String.join("\n", lines));
+    }
+
+    @Test
+    void theProcessorsTopologyAloneIsPrintedAgainstItselfWithoutThePerRouteAggregates() throws Exception {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
+                dir.resolve("run.svg"));
+        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        assertTrue(lines.contains("                                          33000        40000      83%   (with the per-route "
+                + "aggregates vs without them, same records)"), String.join("\n", lines));
     }
 
     @Test
