@@ -84,9 +84,12 @@ public final class Bench {
             out.println("· the processor's own topology in this JVM, without its sink, over the records it worked off");
             double processorAlone = StreamsCeiling.processorAlone(ProcessorConfig.from(settings),
                     kafka.topics().transactions(), pipeline.publishedEndOffsets(), work.resolve("processor-alone"));
+            out.printf("  %,.0f records/s%n", processorAlone); // now: a later stage's failure must not lose it
             out.println("· the same without the transactions' per-route aggregates (requests_1m, requests_1h): what they cost");
             double processorAloneWithoutPerRoute = StreamsCeiling.processorAlone(ProcessorConfig.from(settings),
                     kafka.topics().transactions(), pipeline.publishedEndOffsets(), work.resolve("processor-alone-no-routes"), false);
+            out.printf("  %,.0f records/s: with them %.0f%% of the rate without%n", processorAloneWithoutPerRoute,
+                    100 * processorAlone / processorAloneWithoutPerRoute);
             out.println("· ceiling: bulk inserts into ClickHouse, RowBinary and JSONEachRow");
             InsertCeilings insertCeilings = InsertCeilings.measure(ClickHouseSettings.from(settings),
                     (int) Math.min(pipeline.published(), 200_000));
