@@ -53,10 +53,7 @@ class BenchReportTest {
 
     @Test
     void eachGatewayRunIsPrintedAsAShareOfTheBareNettyCeiling() throws Exception {
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
-                dir.resolve("run.svg"));
-        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = printedLines();
         String row = lines.get(2);
         assertEquals("gateway, 16 connections", row.substring(0, 34).strip());
         assertEquals(List.of("8000", "16000", "50%", "1.50", "9.25", "20.00"), List.of(row.substring(34).strip().split("\\s+")));
@@ -121,10 +118,7 @@ class BenchReportTest {
 
     @Test
     void theProcessorIsPrintedAgainstStreamsInItsShapeAndTheShapeAgainstTheCopy() throws Exception {
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
-                dir.resolve("run.svg"));
-        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = printedLines();
         assertTrue(lines.contains(" ".repeat(35) + "       25000        31000      81%   (ceiling: Kafka Streams in the processor's "
                 + "shape, no parsing)"), String.join("\n", lines));
         assertTrue(lines.contains("Kafka Streams, processor's shape          31000        50000      62%   (the shape's own cost: "
@@ -133,30 +127,21 @@ class BenchReportTest {
 
     @Test
     void theProcessorsTopologyAloneIsPrintedAgainstTheCopy() throws Exception {
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
-                dir.resolve("run.svg"));
-        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = printedLines();
         assertTrue(lines.contains("processor's Streams application           33000        50000      66%   (its topology alone, "
                 + "no sink, vs the copy: like for like)"), String.join("\n", lines));
     }
 
     @Test
     void theProcessorsTopologyAloneIsPrintedAgainstItselfWithoutThePerRouteAggregates() throws Exception {
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
-                dir.resolve("run.svg"));
-        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = printedLines();
         assertTrue(lines.contains("                                          33000        40000      83%   (with the per-route "
                 + "aggregates vs without them, same records)"), String.join("\n", lines));
     }
 
     @Test
     void theSustainedRateIsPrintedWithFreshnessAtHalfOfItAgainstItsTarget() throws Exception {
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
-                dir.resolve("run.svg"));
-        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = printedLines();
         assertTrue(lines.contains("SUSTAINED RATE, gateway+processor      12000 events/s  (processor lag flat within 1 s of "
                 + "the rate over 3 steps)"), String.join("\n", lines));
         assertTrue(lines.contains("freshness at half the sustained    p50 800 ms, p99 1900 ms (90 markers, load 6000 req/s; "
@@ -165,10 +150,7 @@ class BenchReportTest {
 
     @Test
     void freshnessIsSplitIntoTheProcessorsPartAndTheRest() throws Exception {
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
-                dir.resolve("run.svg"));
-        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = printedLines();
         int half = lines.indexOf("freshness at half the sustained    p50 800 ms, p99 1900 ms (90 markers, load 6000 req/s; "
                 + "target p99 <= 2000 ms: met)");
         assertEquals(" ".repeat(35) + "p50 500 ms, p99 1200 ms to the count committed in the traffic topic (the processor's part; "
@@ -180,10 +162,7 @@ class BenchReportTest {
 
     @Test
     void perCoreFiguresDivideTheRateByTheCoresUsed() throws Exception {
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
-                dir.resolve("run.svg"));
-        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = printedLines();
         assertTrue(lines.contains("gateway per core                      256000 events/s per core (128000 req/s on 0.50 cores, "
                 + "256 connections, gateway alone)"), String.join("\n", lines));
         assertTrue(lines.contains("processor per core                     20000 events/s per core (25000 records/s on 1.25 cores, "
@@ -200,5 +179,13 @@ class BenchReportTest {
         assertTrue(printed.toString(StandardCharsets.UTF_8).lines().toList().contains("processor RSS against its budget   "
                 + "      700 MB peak working off the backlog, budget 968 MB (heap 512 + RocksDB 256 + 200 other): within"),
                 printed.toString(StandardCharsets.UTF_8));
+    }
+
+    /** What the report prints for {@link #results()}, by line. */
+    private List<String> printedLines() throws Exception {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
+                dir.resolve("run.svg"));
+        return printed.toString(StandardCharsets.UTF_8).lines().toList();
     }
 }
