@@ -37,7 +37,7 @@ import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.FilterMemory;
 import io.sluice.processor.topology.JsonSerde;
 import io.sluice.processor.topology.ProcessorTopology;
-import io.sluice.processor.topology.RouteLimits;
+import io.sluice.processor.topology.CardinalityLimits;
 import io.sluice.processor.topology.UnproducibleToDeadLetters;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
@@ -84,9 +84,9 @@ public final class Processor implements AutoCloseable {
         Client clickHouse = ClickHouseClients.create(config.clickHouse());
         SchemaMigrations.apply(clickHouse, config.clickHouse());
 
-        RouteLimits routeLimits = RouteLimits.of(config.routesPerDay());
+        CardinalityLimits cardinalityLimits = config.cardinalityLimits();
         KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
-                config.lateMargin(), deadLetters, readFromJson, new FilterMemory(config.dedupFilterBytes()), routeLimits),
+                config.lateMargin(), deadLetters, readFromJson, new FilterMemory(config.dedupFilterBytes()), cardinalityLimits),
                 streamsProperties);
         // Before Streams opens a store: local state built with another horizon is wiped and restored (see StateHorizon).
         try {
@@ -112,7 +112,7 @@ public final class Processor implements AutoCloseable {
         PrometheusMetrics metrics = new PrometheusMetrics();
         LastMeasurement inputLagMeasured = new LastMeasurement();
         ProcessorMeters.bind(metrics, streams, inputLagMeasured, deadLetters, readFromJson, threadFailures);
-        ProcessorMeters.bindRouteLimits(metrics, routeLimits);
+        ProcessorMeters.bindCardinalityLimits(metrics, cardinalityLimits);
         KafkaContact kafkaContact = new KafkaContact();
         InputLag inputLag = InputLag.start(config.kafka(), config.applicationId(), Set.of(topics.transactions(), topics.errors()),
                 streams, inputLagMeasured, kafkaContact);
