@@ -36,7 +36,9 @@
 -- are; the history tables need their new columns on the local and the Distributed tables, e.g.
 --   ALTER TABLE sluice.transactions_local ON CLUSTER '{cluster}' ADD COLUMN IF NOT EXISTS route String AFTER transaction, ...
 -- as in sink/src/main/resources/io/sluice/sink/schema/V004__routes_in_history.sql; then fill the
--- new tables with a recompute (README: Replay and recompute).
+-- new tables with a recompute (README: Replay and recompute). Before V006, the history's index for
+-- the freshness panel:
+--   ALTER TABLE sluice.transactions_local ON CLUSTER '{cluster}' ADD INDEX IF NOT EXISTS received_at_minmax received_at TYPE minmax GRANULARITY 1
 
 CREATE DATABASE IF NOT EXISTS sluice ON CLUSTER '{cluster}';
 
@@ -48,7 +50,8 @@ CREATE TABLE IF NOT EXISTS sluice.transactions_local ON CLUSTER '{cluster}'
     user_id String,
     sdk_name LowCardinality(String), sdk_version LowCardinality(String), runtime_name LowCardinality(String),
     runtime_version LowCardinality(String), os_name LowCardinality(String), os_version LowCardinality(String),
-    kafka_partition UInt32, kafka_offset UInt64
+    kafka_partition UInt32, kafka_offset UInt64,
+    INDEX received_at_minmax received_at TYPE minmax GRANULARITY 1
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/transactions', '{replica}')
 PARTITION BY toYYYYMMDD(timestamp)
@@ -167,4 +170,4 @@ ORDER BY version;
 
 INSERT INTO sluice.schema_migrations (version, name) VALUES
     (1, 'V001__transactions_and_traffic.sql'), (2, 'V002__errors.sql'), (3, 'V003__outcomes.sql'),
-    (4, 'V004__routes_in_history.sql'), (5, 'V005__requests_by_route.sql');
+    (4, 'V004__routes_in_history.sql'), (5, 'V005__requests_by_route.sql'), (6, 'V006__received_at_index.sql');

@@ -84,6 +84,12 @@ public final class Bench {
             out.println("· the processor's own topology in this JVM, without its sink, over the records it worked off");
             double processorAlone = StreamsCeiling.processorAlone(ProcessorConfig.from(settings),
                     kafka.topics().transactions(), pipeline.publishedEndOffsets(), work.resolve("processor-alone"));
+            out.printf("  %,.0f records/s%n", processorAlone); // now: a later stage's failure must not lose it
+            out.println("· the same without the transactions' per-route aggregates (requests_1m, requests_1h): what they cost");
+            double processorAloneWithoutPerRoute = StreamsCeiling.processorAlone(ProcessorConfig.from(settings),
+                    kafka.topics().transactions(), pipeline.publishedEndOffsets(), work.resolve("processor-alone-no-routes"), false);
+            out.printf("  %,.0f records/s: with them %.0f%% of the rate without%n", processorAloneWithoutPerRoute,
+                    100 * processorAlone / processorAloneWithoutPerRoute);
             out.println("· ceiling: bulk inserts into ClickHouse, RowBinary and JSONEachRow");
             InsertCeilings insertCeilings = InsertCeilings.measure(ClickHouseSettings.from(settings),
                     (int) Math.min(pipeline.published(), 200_000));
@@ -98,7 +104,7 @@ public final class Bench {
                     : List.of();
 
             new BenchReport(out).write(new BenchResults(machine, nettyCeiling, pipeline, producerCeiling, streamsCeiling, streamsShapeCeiling,
-                    insertCeilings, sink, experiments, processorAlone), files);
+                    insertCeilings, sink, experiments, processorAlone, processorAloneWithoutPerRoute), files);
         } finally {
             Path clickHouseLog = work.resolve("clickhouse.log");
             if (Files.exists(clickHouseLog)) {

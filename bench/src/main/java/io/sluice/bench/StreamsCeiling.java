@@ -59,7 +59,7 @@ final class StreamsCeiling {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(rawTopic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
                 .to(output, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-        return measure(processor, "bench-streams-ceiling", builder.build(), rawTopic, List.of(output), false, records, stateDir);
+        return measure(processor, "bench-streams-ceiling", builder.build(), rawTopic, List.of(output), 0, records, stateDir);
     }
 
     /**
@@ -74,7 +74,7 @@ final class StreamsCeiling {
         String counts = "bench.shape-counts";
         Topology shape = ProcessorShapeTopology.build(rawTopic, history, counts,
                 processor.eventTimeHorizon().plus(processor.lateMargin()), HistoryRows.of(1).json().get(0).length, endOffsets);
-        return measure(processor, "bench-streams-shape", shape, rawTopic, List.of(history, counts), true, records, stateDir);
+        return measure(processor, "bench-streams-shape", shape, rawTopic, List.of(history, counts), 1, records, stateDir);
     }
 
     /**
@@ -86,24 +86,35 @@ final class StreamsCeiling {
      */
     static double processorAlone(ProcessorConfig processor, String rawTopic, Map<Integer, Long> endOffsets, Path stateDir)
             throws Exception {
+        return processorAlone(processor, rawTopic, endOffsets, stateDir, true);
+    }
+
+    /**
+     * The same with or without the transactions' per-route aggregates (route limit, requests-by-route
+     * repartition, requests_1m and requests_1h windows): what they cost, in the same run.
+     */
+    static double processorAlone(ProcessorConfig processor, String rawTopic, Map<Integer, Long> endOffsets, Path stateDir,
+                                 boolean perRouteTransactions) throws Exception {
         long records = endOffsets.values().stream().mapToLong(Long::longValue).sum();
         Topics real = processor.kafka().topics();
-        String prefix = "bench.alone.";
+        String prefix = perRouteTransactions ? "bench.alone." : "bench.alone-no-routes."; // a deleted topic's name is not free at once
         Topics alone = new Topics(prefix + "transactions", prefix + "errors", real.projects(), prefix + "history",
                 prefix + "traffic", prefix + "error-history", prefix + "errors-1m", prefix + "outcomes", prefix + "dead-letters",
                 prefix + "requests-1m", prefix + "requests-1h", prefix + "errors-1h",
-                real.partitions(), real.replicationFactor(), real.rawRetention(), real.minInsyncReplicas());
+                real.partitions(), real.replicationFactor(), real.rawRetention(), real.minInsyncReplicas(), real.quotaUsage());
         try (Admin admin = Admin.create(KafkaClients.adminProperties(processor.kafka(), null))) {
             admin.createTopics(List.of(new NewTopic(alone.transactions(), endOffsets.size(), (short) 1))).all().get(30, TimeUnit.SECONDS);
             try {
                 copyRecords(processor.kafka(), rawTopic, endOffsets, alone.transactions());
                 Topology topology = ProcessorTopology.build(alone, processor.eventTimeHorizon(), processor.generation(),
                         processor.lateMargin(), new DeadLetterCounts(), new RecordsReadFromJson(),
-                        new FilterMemory(processor.dedupFilterBytes()));
-                return measure(processor, "bench-processor-alone", topology, alone.transactions(), List.of(alone.errors(),
-                        alone.history(), alone.traffic(), alone.errorHistory(), alone.errors1m(), alone.deadLetters(),
-                        alone.requests1m(), alone.requests1h(), alone.errors1h()),
-                        true, records, stateDir);
+                        new FilterMemory(processor.dedupFilterBytes()), processor.cardinalityLimits(), perRouteTransactions);
+                // A transaction is repartitioned once for traffic_1m, once more for its route.
+                return measure(processor, perRouteTransactions ? "bench-processor-alone" : "bench-processor-alone-no-routes", topology,
+                        alone.transactions(), List.of(alone.errors(), alone.history(), alone.traffic(), alone.errorHistory(),
+                                alone.errors1m(), alone.deadLetters(), alone.requests1m(), alone.requests1h(), alone.errors1h(),
+                                alone.outcomes()),
+                        perRouteTransactions ? 2 : 1, records, stateDir);
             } finally {
                 admin.deleteTopics(List.of(alone.transactions()));
             }
@@ -139,11 +150,11 @@ final class StreamsCeiling {
 
     /**
      * Ends when {@code records} raw records are committed and, for a topology that repartitions,
-     * as many repartitioned ones (their offsets also count the transactions' commit markers, about
-     * twenty a second: the end is read that much early).
+     * {@code repartitionsPerRecord} times as many repartitioned ones (their offsets also count the
+     * transactions' commit markers, about twenty a second: the end is read that much early).
      */
     private static double measure(ProcessorConfig processor, String applicationId, Topology topology, String rawTopic,
-                                  List<String> outputs, boolean repartitioned, long records, Path stateDir) throws Exception {
+                                  List<String> outputs, int repartitionsPerRecord, long records, Path stateDir) throws Exception {
         try (Admin admin = Admin.create(KafkaClients.adminProperties(processor.kafka(), null))) {
             int partitions = admin.describeTopics(List.of(rawTopic)).allTopicNames().get(30, TimeUnit.SECONDS)
                     .get(rawTopic).partitions().size();
@@ -170,7 +181,7 @@ final class StreamsCeiling {
                     if (startedAt == 0 && raw >= records / 5) {
                         startedAt = System.nanoTime();
                     }
-                    if (raw >= records && (!repartitioned || repartition >= records)) {
+                    if (raw >= records && repartition >= repartitionsPerRecord * records) {
                         return (records - records / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
                     }
                     Thread.sleep(100);

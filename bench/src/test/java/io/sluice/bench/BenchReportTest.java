@@ -48,15 +48,12 @@ class BenchReportTest {
         return new BenchResults(Map.of("cores", 2), ceiling, pipeline, 150_000, 50_000, 31_000, new InsertCeilings(100_000, 400_000),
                 new SinkThroughput(200_000, 30_000, 40_000, 80_000, 38_000, 90_000, 34_000),
                 List.of(new ProducerExperiments.Variant("linger 0 ms", Map.of("SLUICE_GATEWAY_PRODUCER_LINGER", "0ms"),
-                        Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5))), 33_000);
+                        Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5))), 33_000, 40_000);
     }
 
     @Test
     void eachGatewayRunIsPrintedAsAShareOfTheBareNettyCeiling() throws Exception {
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
-                dir.resolve("run.svg"));
-        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = printedLines();
         String row = lines.get(2);
         assertEquals("gateway, 16 connections", row.substring(0, 34).strip());
         assertEquals(List.of("8000", "16000", "50%", "1.50", "9.25", "20.00"), List.of(row.substring(34).strip().split("\\s+")));
@@ -92,10 +89,11 @@ class BenchReportTest {
         json.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("sustained", "freshness_half_sustained", "per_core", "processor_rss_budget_mb",
                 "producer_experiments", "sink", "kafka_streams_processor_shape_ceiling_records_per_s",
-                "processor_streams_alone_records_per_s"),
+                "processor_streams_alone_records_per_s", "processor_streams_alone_without_per_route_records_per_s"),
                 fields.subList(11, fields.size()));
         assertEquals(31_000, json.at("/kafka_streams_processor_shape_ceiling_records_per_s").asDouble());
         assertEquals(33_000, json.at("/processor_streams_alone_records_per_s").asDouble());
+        assertEquals(40_000, json.at("/processor_streams_alone_without_per_route_records_per_s").asDouble());
         assertEquals(12_000, json.at("/sustained/events_per_s").asDouble());
         assertEquals(3, json.at("/sustained/steps").size());
         assertEquals(1_900, json.at("/freshness_half_sustained/freshness/p99Millis").asDouble());
@@ -120,10 +118,7 @@ class BenchReportTest {
 
     @Test
     void theProcessorIsPrintedAgainstStreamsInItsShapeAndTheShapeAgainstTheCopy() throws Exception {
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
-                dir.resolve("run.svg"));
-        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = printedLines();
         assertTrue(lines.contains(" ".repeat(35) + "       25000        31000      81%   (ceiling: Kafka Streams in the processor's "
                 + "shape, no parsing)"), String.join("\n", lines));
         assertTrue(lines.contains("Kafka Streams, processor's shape          31000        50000      62%   (the shape's own cost: "
@@ -132,20 +127,21 @@ class BenchReportTest {
 
     @Test
     void theProcessorsTopologyAloneIsPrintedAgainstTheCopy() throws Exception {
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
-                dir.resolve("run.svg"));
-        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = printedLines();
         assertTrue(lines.contains("processor's Streams application           33000        50000      66%   (its topology alone, "
                 + "no sink, vs the copy: like for like)"), String.join("\n", lines));
     }
 
     @Test
+    void theProcessorsTopologyAloneIsPrintedAgainstItselfWithoutThePerRouteAggregates() throws Exception {
+        List<String> lines = printedLines();
+        assertTrue(lines.contains("                                          33000        40000      83%   (with the per-route "
+                + "aggregates vs without them, same records)"), String.join("\n", lines));
+    }
+
+    @Test
     void theSustainedRateIsPrintedWithFreshnessAtHalfOfItAgainstItsTarget() throws Exception {
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
-                dir.resolve("run.svg"));
-        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = printedLines();
         assertTrue(lines.contains("SUSTAINED RATE, gateway+processor      12000 events/s  (processor lag flat within 1 s of "
                 + "the rate over 3 steps)"), String.join("\n", lines));
         assertTrue(lines.contains("freshness at half the sustained    p50 800 ms, p99 1900 ms (90 markers, load 6000 req/s; "
@@ -154,10 +150,7 @@ class BenchReportTest {
 
     @Test
     void freshnessIsSplitIntoTheProcessorsPartAndTheRest() throws Exception {
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
-                dir.resolve("run.svg"));
-        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = printedLines();
         int half = lines.indexOf("freshness at half the sustained    p50 800 ms, p99 1900 ms (90 markers, load 6000 req/s; "
                 + "target p99 <= 2000 ms: met)");
         assertEquals(" ".repeat(35) + "p50 500 ms, p99 1200 ms to the count committed in the traffic topic (the processor's part; "
@@ -169,10 +162,7 @@ class BenchReportTest {
 
     @Test
     void perCoreFiguresDivideTheRateByTheCoresUsed() throws Exception {
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
-                dir.resolve("run.svg"));
-        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = printedLines();
         assertTrue(lines.contains("gateway per core                      256000 events/s per core (128000 req/s on 0.50 cores, "
                 + "256 connections, gateway alone)"), String.join("\n", lines));
         assertTrue(lines.contains("processor per core                     20000 events/s per core (25000 records/s on 1.25 cores, "
@@ -189,5 +179,13 @@ class BenchReportTest {
         assertTrue(printed.toString(StandardCharsets.UTF_8).lines().toList().contains("processor RSS against its budget   "
                 + "      700 MB peak working off the backlog, budget 968 MB (heap 512 + RocksDB 256 + 200 other): within"),
                 printed.toString(StandardCharsets.UTF_8));
+    }
+
+    /** What the report prints for {@link #results()}, by line. */
+    private List<String> printedLines() throws Exception {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"),
+                dir.resolve("run.svg"));
+        return printed.toString(StandardCharsets.UTF_8).lines().toList();
     }
 }

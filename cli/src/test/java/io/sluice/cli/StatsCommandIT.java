@@ -1,10 +1,17 @@
 package io.sluice.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,6 +22,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.config.Settings;
+import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
@@ -73,6 +81,55 @@ class StatsCommandIT {
         for (String part : new String[] {"Status codes\n  200 ", "Top routes", "  GET /products/{id} ", "Errors: ", "  ValueError ",
                 "Outcomes (accepted, and refused why)\n  accepted ", "  quota_exceeded ", "Last requests\n  "}) {
             assertTrue(shown.contains(part), part + " is not in\n" + shown);
+        }
+    }
+
+    /**
+     * --watch reads again, every 5 seconds, until interrupted: a reading taken after rows arrived shows
+     * them, one JSON object per line with --json.
+     */
+    @Test
+    void watchPrintsAReadingEveryFiveSecondsWithWhatArrivedSinceUntilInterrupted() throws Exception {
+        String project = "watched";
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
+        AtomicInteger exitCode = new AtomicInteger(-1);
+        Thread watching = new Thread(() -> exitCode.set(new SluiceCli(settings, out, out)
+                .run(new String[] {"stats", "--project", project, "--since", "2h", "--json", "--watch"})), "stats-watch");
+        watching.start();
+        try {
+            assertEquals("0", Await.until(Duration.ofSeconds(30), "0", () -> lastReading(printed, 1, "/requests")));
+            query("INSERT INTO " + DB + ".traffic_1m (project, environment, minute, requests, status_2xx, version) "
+                    + "VALUES ('" + project + "', 'production', toStartOfMinute(now()), 7, 7, 7)");
+            long start = System.nanoTime();
+            assertEquals("7", Await.until(Duration.ofSeconds(30), "7", () -> lastReading(printed, 2, "/requests")),
+                    "the next reading shows the rows that arrived meanwhile");
+            double waited = (System.nanoTime() - start) / 1e9;
+            assertTrue(waited < 10, "the next reading came 5 s after the one before (and its queries' time), not " + waited + " s");
+        } finally {
+            watching.interrupt();
+            watching.join(Duration.ofSeconds(10).toMillis());
+        }
+        assertFalse(watching.isAlive(), "an interrupt ends the watch");
+        int readings = lines(printed).size();
+        Thread.sleep(6_000);
+        assertEquals(readings, lines(printed).size(), "no reading after the interrupt");
+        assertEquals(1, exitCode.get(), "interrupted, as Ctrl-C ends it");
+    }
+
+    /** The field of reading number {@code n} (from 1), or "" before it was printed. */
+    private static String lastReading(ByteArrayOutputStream printed, int n, String field) {
+        List<String> lines = lines(printed);
+        try {
+            return lines.size() < n ? "" : new ObjectMapper().readTree(lines.get(n - 1)).at(field).asText();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> lines(ByteArrayOutputStream printed) {
+        synchronized (printed) {
+            return printed.toString(StandardCharsets.UTF_8).lines().filter(line -> line.startsWith("{")).toList();
         }
     }
 

@@ -3,7 +3,8 @@ package io.sluice.outcomes;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * What happened to a request at the gateway: accepted, or why it was refused. The code is what
+ * What happened to a request at the gateway: accepted, or why it was refused; and what the
+ * processor did to an accepted one's names ({@link #CARDINALITY_LIMITED}). The code is what
  * the outcomes topic and {@code outcomes_1m.outcome} hold, and what an error answer's
  * {@code "error"} says; codes are never renamed, since stored rows keep them.
  */
@@ -51,7 +52,16 @@ public enum Outcome {
     /** Events an SDK reports it dropped itself (a Sentry client report), per reason. */
     CLIENT_DISCARD("client_discard"),
     /** A Sentry envelope item Sluice accepts and does not store, per item type. */
-    UNSUPPORTED_ITEM("unsupported_item");
+    UNSUPPORTED_ITEM("unsupported_item"),
+
+    // Counted by the processor, never answered: always qualified by the name, as cardinality_limited:<name>.
+    /**
+     * An accepted event counted under {@code <other>} in the aggregates because its project had
+     * brought its limit of routes, environments or exception types that day (Relay's
+     * {@code Outcome::CardinalityLimited}; here the event is still counted, only not by that name).
+     * Counted beside the gateway's {@code accepted}, not instead of it.
+     */
+    CARDINALITY_LIMITED("cardinality_limited");
 
     private final String code;
 

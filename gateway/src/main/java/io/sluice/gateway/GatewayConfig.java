@@ -49,7 +49,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
     public static final Setting SHUTDOWN_TIMEOUT = new Setting("SLUICE_GATEWAY_SHUTDOWN_TIMEOUT", "20s",
             "On SIGTERM, how long in-flight requests may take to finish.");
     public static final Setting QUOTA_SHARE = new Setting("SLUICE_GATEWAY_QUOTA_SHARE", "1.0",
-            "Share of each project's quota this gateway allows (quotas are per gateway: 1/N with N gateways).").between(0.001, 1);
+            "Part of each project's quota the gateways allow together. Leave it at 1: quotas hold across all gateways by themselves (they share their counts through SLUICE_TOPIC_QUOTA_USAGE), so it is no longer 1/N; below 1 holds every project under its quota (tests use it).").between(0.001, 1);
     public static final Setting OUTCOMES_INTERVAL = new Setting("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "5s",
             "How often per-project outcome counts (accepted, refused and why) are published.");
     public static final Setting AUTH_FAILURES_PER_MINUTE = new Setting("SLUICE_GATEWAY_AUTH_FAILURES_PER_MINUTE", "60",
@@ -68,7 +68,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "How long startup waits for Kafka and the project registry before giving up.");
 
     public static final Setting IO_THREADS = new Setting("SLUICE_GATEWAY_IO_THREADS", "0",
-            "Event loop threads that serve connections; 0: one per CPU the JVM may use (a container's CPU limit counts), at most as many as half the heap holds at 18 x SLUICE_GATEWAY_MAX_DECOMPRESSED_BYTES + 16 MiB each (a JSON tree, copies and a brotli window: 34 MiB by default, so 7 loops in a 512 MiB heap).").atLeast(0);
+            "Event loop threads that serve connections; 0: one per CPU the JVM may use (a container's CPU limit counts), at most as many as half the heap holds at 18 x SLUICE_GATEWAY_MAX_DECOMPRESSED_BYTES each (a JSON tree and copies: 18 MiB by default, so 14 loops in a 512 MiB heap; a brotli window is counted in the in-flight budget instead).").atLeast(0);
 
     public static final Setting MAX_ENVELOPE_BYTES = new Setting("SLUICE_GATEWAY_MAX_ENVELOPE_BYTES", "33554432",
             "Largest Sentry envelope, as sent and decompressed (SDKs attach files and replays, read and dropped); larger gets 413.").atLeast(1);

@@ -19,6 +19,7 @@ import com.clickhouse.client.api.Client;
 
 import io.sluice.admin.AdminServer;
 import io.sluice.config.Topics;
+import io.sluice.fatal.FatalErrors;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.metrics.LastMeasurement;
@@ -36,7 +37,7 @@ import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.FilterMemory;
 import io.sluice.processor.topology.JsonSerde;
 import io.sluice.processor.topology.ProcessorTopology;
-import io.sluice.processor.topology.RouteLimits;
+import io.sluice.processor.topology.CardinalityLimits;
 import io.sluice.processor.topology.UnproducibleToDeadLetters;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
@@ -83,9 +84,9 @@ public final class Processor implements AutoCloseable {
         Client clickHouse = ClickHouseClients.create(config.clickHouse());
         SchemaMigrations.apply(clickHouse, config.clickHouse());
 
-        RouteLimits routeLimits = RouteLimits.of(config.routesPerDay());
+        CardinalityLimits cardinalityLimits = config.cardinalityLimits();
         KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
-                config.lateMargin(), deadLetters, readFromJson, new FilterMemory(config.dedupFilterBytes()), routeLimits),
+                config.lateMargin(), deadLetters, readFromJson, new FilterMemory(config.dedupFilterBytes()), cardinalityLimits),
                 streamsProperties);
         // Before Streams opens a store: local state built with another horizon is wiped and restored (see StateHorizon).
         try {
@@ -98,6 +99,7 @@ public final class Processor implements AutoCloseable {
         }
         StreamThreadFailures threadFailures = new StreamThreadFailures(sessionTimeout(streamsProperties));
         streams.setUncaughtExceptionHandler(error -> {
+            FatalErrors.haltIfFatal(error); // out of memory: a new thread would fail too; the supervisor restarts the process
             LOG.error("stream thread failed; replacing it", error);
             try {
                 threadFailures.record(error); // a task failing on every new thread makes /readyz 503
@@ -110,7 +112,7 @@ public final class Processor implements AutoCloseable {
         PrometheusMetrics metrics = new PrometheusMetrics();
         LastMeasurement inputLagMeasured = new LastMeasurement();
         ProcessorMeters.bind(metrics, streams, inputLagMeasured, deadLetters, readFromJson, threadFailures);
-        ProcessorMeters.bindRouteLimits(metrics, routeLimits);
+        ProcessorMeters.bindCardinalityLimits(metrics, cardinalityLimits);
         KafkaContact kafkaContact = new KafkaContact();
         InputLag inputLag = InputLag.start(config.kafka(), config.applicationId(), Set.of(topics.transactions(), topics.errors()),
                 streams, inputLagMeasured, kafkaContact);

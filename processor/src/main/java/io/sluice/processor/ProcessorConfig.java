@@ -11,7 +11,7 @@ import io.sluice.config.Settings;
 import io.sluice.events.EventTime;
 import io.sluice.processor.state.BoundedRocksDbMemory;
 import io.sluice.processor.topology.ProcessorTopology;
-import io.sluice.processor.topology.RouteLimits;
+import io.sluice.processor.topology.CardinalityLimits;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SinkLimits;
 
@@ -21,7 +21,8 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                               String instanceId, int generation, Path stateDir,
                               int streamThreads, Duration commitInterval, Duration eventTimeHorizon, Duration lateMargin,
                               SinkLimits sinkLimits, long rocksDbMemoryBytes, double rocksDbWriteBufferRatio,
-                              long dedupFilterBytes, int routesPerDay) {
+                              long dedupFilterBytes, int routesPerDay, int environmentsPerDay,
+                              int exceptionTypesPerDay) {
     public static final Setting ADMIN_HOST = new Setting("SLUICE_PROCESSOR_ADMIN_HOST", "127.0.0.1",
             "Address of the processor's /healthz, /readyz and /metrics.");
     public static final Setting ADMIN_PORT = new Setting("SLUICE_PROCESSOR_ADMIN_PORT", "8082",
@@ -54,13 +55,24 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                     + "logged). 0 turns them off.").atLeast(0);
 
     public static final Setting ROUTES_PER_DAY = new Setting("SLUICE_PROCESSOR_ROUTES_PER_DAY",
-            Integer.toString(RouteLimits.DEFAULT_ROUTES_PER_DAY),
+            Integer.toString(CardinalityLimits.DEFAULT_ROUTES_PER_DAY),
             "Routes a project may bring per event-time day (UTC) and raw partition before further new routes are counted as "
                     + "<other> in requests_1m, requests_1h and errors_1h (the history keeps every route): at most partitions x this "
-                    + "many routes per project and day.").atLeast(1);
+                    + "many routes per project and day. Counted in outcomes as cardinality_limited:route.").atLeast(1);
+    public static final Setting ENVIRONMENTS_PER_DAY = new Setting("SLUICE_PROCESSOR_ENVIRONMENTS_PER_DAY",
+            Integer.toString(CardinalityLimits.DEFAULT_ENVIRONMENTS_PER_DAY),
+            "Environments a project may bring per event-time day (UTC) and raw partition before further new ones are counted as "
+                    + "<other> in every aggregate (the history keeps every environment); counted in outcomes as "
+                    + "cardinality_limited:environment.").atLeast(1);
+    public static final Setting EXCEPTION_TYPES_PER_DAY = new Setting("SLUICE_PROCESSOR_EXCEPTION_TYPES_PER_DAY",
+            Integer.toString(CardinalityLimits.DEFAULT_EXCEPTION_TYPES_PER_DAY),
+            "Exception types a project may bring per event-time day (UTC) and raw partition before further new ones are counted "
+                    + "as <other> in errors_1m and errors_1h (the history keeps every type); counted in outcomes as "
+                    + "cardinality_limited:exception_type.").atLeast(1);
 
     public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, GENERATION, STATE_DIR, THREADS, COMMIT_INTERVAL, LATE_MARGIN,
-            ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_RATIO, DEDUP_FILTER_BYTES, ROUTES_PER_DAY);
+            ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_RATIO, DEDUP_FILTER_BYTES, ROUTES_PER_DAY, ENVIRONMENTS_PER_DAY,
+            EXCEPTION_TYPES_PER_DAY);
 
     public static ProcessorConfig from(Settings settings) {
         return new ProcessorConfig(KafkaSettings.from(settings), ClickHouseSettings.from(settings),
@@ -68,12 +80,17 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                 settings.get(APPLICATION_ID), settings.get(INSTANCE_ID), settings.getInt(GENERATION), Path.of(settings.get(STATE_DIR)), settings.getInt(THREADS),
                 settings.getDuration(COMMIT_INTERVAL), settings.getDuration(EventTime.HORIZON), settings.getDuration(LATE_MARGIN),
                 SinkLimits.from(settings), settings.getLong(ROCKSDB_MEMORY_BYTES), settings.getDouble(ROCKSDB_WRITE_BUFFER_RATIO),
-                settings.getLong(DEDUP_FILTER_BYTES), settings.getInt(ROUTES_PER_DAY));
+                settings.getLong(DEDUP_FILTER_BYTES), settings.getInt(ROUTES_PER_DAY),
+                settings.getInt(ENVIRONMENTS_PER_DAY), settings.getInt(EXCEPTION_TYPES_PER_DAY));
     }
 
     /** Fails at startup, naming the setting, rather than when the first store opens. */
     public ProcessorConfig {
         BoundedRocksDbMemory.Budget.of(rocksDbMemoryBytes, rocksDbWriteBufferRatio);
+    }
+
+    public CardinalityLimits cardinalityLimits() {
+        return CardinalityLimits.of(routesPerDay, environmentsPerDay, exceptionTypesPerDay);
     }
 
     /** Every setting the processor reads, its own and the shared ones. */

@@ -48,7 +48,9 @@ import io.sluice.testkit.RealEngines;
  * 100% (the start is JIT warm-up), with the stream threads' CPU time per record over the same
  * span: on a busy machine the CPU time per record is the steadier number. With -Dsluice.throughputHarness.jfr=DIR the last run records
  * a JFR profile there. With -Dsluice.throughputHarness.variants="|SLUICE_X=1,SLUICE_Y=2" runs alternate
- * between the defaults and those settings (A/B in one JVM, over one backlog).
+ * between the defaults and those settings (A/B in one JVM, over one backlog). The variant setting
+ * {@code perRouteTransactions=false} builds the topology without the transactions' per-route
+ * aggregates (route limit, requests-by-route repartition, requests_1m and requests_1h): what they cost.
  *
  * <pre>mvn -pl processor -am verify -Dtest=NONE -Dit.test=ProcessorThroughputHarness -Dsluice.throughputHarness=true \
  *   -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false</pre>
@@ -69,6 +71,8 @@ class ProcessorThroughputHarness {
 
     /** Records each transaction makes the application commit: the raw one and one in each repartition topic (traffic, requests). */
     private static final long COMMITTED_PER_TRANSACTION = 3;
+    /** The variant setting that leaves out the transactions' per-route aggregates (and their repartition topic). */
+    private static final String PER_ROUTE_TRANSACTIONS = "perRouteTransactions";
 
     /** The bench's body (bench Payloads.transaction()), with a start and end time (a duration). */
     private static byte[] body(Instant now) {
@@ -129,9 +133,10 @@ class ProcessorThroughputHarness {
             runValues.putAll(variant);
             runValues.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-throughput-" + run);
             runValues.put("SLUICE_PROCESSOR_STATE_DIR", stateDir.resolve("run" + run).toString());
+            boolean perRoute = !"false".equals(runValues.remove(PER_ROUTE_TRANSACTIONS));
             ProcessorConfig config = ProcessorConfig.from(new Settings(runValues));
             boolean profile = !JFR.isEmpty() && run == runs;
-            double[] result = measure(config, profile);
+            double[] result = measure(config, profile, perRoute);
             System.out.printf("run %d %s: %.0f records/s, stream threads %.1f µs CPU per record%n", run,
                     variant.isEmpty() ? "(defaults)" : variant, result[0], result[1]);
         }
@@ -159,13 +164,14 @@ class ProcessorThroughputHarness {
     }
 
     /** Records/s and the stream threads' CPU µs per record, from 20% to 100%. */
-    private static double[] measure(ProcessorConfig config, boolean profile) throws Exception {
+    private static double[] measure(ProcessorConfig config, boolean profile, boolean perRoute) throws Exception {
+        long committedPerTransaction = perRoute ? COMMITTED_PER_TRANSACTION : COMMITTED_PER_TRANSACTION - 1;
         DeadLetterCounts deadLetters = new DeadLetterCounts();
         jdk.jfr.Recording recording = null;
         try (Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka(), null));
              KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(config.kafka().topics(), config.eventTimeHorizon(),
                      config.generation(), config.lateMargin(), deadLetters, new RecordsReadFromJson(),
-                     new FilterMemory(config.dedupFilterBytes())),
+                     new FilterMemory(config.dedupFilterBytes()), config.cardinalityLimits(), perRoute),
                      Processor.streamsProperties(config, deadLetters))) {
             streams.start();
             long startedAt = 0;
@@ -173,7 +179,7 @@ class ProcessorThroughputHarness {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
             while (System.nanoTime() < deadline) {
                 long done = committed(admin, config.applicationId());
-                if (startedAt == 0 && done >= COMMITTED_PER_TRANSACTION * BACKLOG / 5) {
+                if (startedAt == 0 && done >= committedPerTransaction * BACKLOG / 5) {
                     startedAt = System.nanoTime();
                     cpuAtStart = streamThreadsCpuNanos();
                     if (profile) {
@@ -182,7 +188,7 @@ class ProcessorThroughputHarness {
                         recording.start();
                     }
                 }
-                if (done >= COMMITTED_PER_TRANSACTION * BACKLOG) { // every raw record and every repartition record
+                if (done >= committedPerTransaction * BACKLOG) { // every raw record and every repartition record
                     double rate = (BACKLOG - BACKLOG / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
                     double cpuMicros = (streamThreadsCpuNanos() - cpuAtStart) / 1e3 / (BACKLOG - BACKLOG / 5);
                     if (recording != null) {

@@ -101,6 +101,8 @@ class RecomputeIT {
         long collapsed;
         try (Processor liveProcessor = Processor.start(ProcessorConfig.from(new Settings(live)))) {
             assertEquals(totals, Await.until(Duration.ofSeconds(90), totals, () -> upgradeTotals(engines)));
+            assertEquals("480", Await.until(Duration.ofSeconds(60), "480", () -> routesLimitedInOutcomes(engines)),
+                    "the outcomes count every event the limit counted under <other>");
             counted = upgradeRows(engines);
             limited = ClickHouseQuery.run(engines, "SELECT max(routes), sum(other) FROM (SELECT toDate(hour) AS day, "
                     + "uniqExact(route) AS routes, sumIf(requests, route = '<other>') AS other FROM sluice_upgrade.requests_1h FINAL GROUP BY day)");
@@ -128,6 +130,7 @@ class RecomputeIT {
         try (Processor gen1 = Processor.start(ProcessorConfig.from(new Settings(recompute)))) {
             assertEquals(totals, Await.until(Duration.ofSeconds(90), totals, () -> upgradeTotals(engines)));
             assertEquals(counted, Await.until(Duration.ofSeconds(30), counted, () -> upgradeRows(engines)));
+            assertEquals("480", routesLimitedInOutcomes(engines), "the recompute's outcome rows replace the live ones, counting nothing twice");
             assertEquals("1\t1\t1", ClickHouseQuery.run(engines, "SELECT (SELECT min(version) >= bitShiftLeft(toUInt64(1), 40) FROM "
                     + "sluice_upgrade.requests_1m), (SELECT min(version) >= bitShiftLeft(toUInt64(1), 40) FROM sluice_upgrade.requests_1h), "
                     + "(SELECT min(version) >= bitShiftLeft(toUInt64(1), 40) FROM sluice_upgrade.errors_1h)"), "every row is the recompute's");
@@ -156,6 +159,12 @@ class RecomputeIT {
         return ClickHouseQuery.run(engines, "SELECT (SELECT sum(requests) FROM sluice_upgrade.traffic_1m FINAL), "
                 + "(SELECT sum(requests) FROM sluice_upgrade.requests_1m FINAL), (SELECT sum(requests) FROM sluice_upgrade.requests_1h FINAL), "
                 + "(SELECT sum(errors) FROM sluice_upgrade.errors_1h FINAL)");
+    }
+
+    /** Events counted under the route <other>, as outcomes_1m holds them (summed over the counters, one per raw partition). */
+    private static String routesLimitedInOutcomes(Engines engines) {
+        return ClickHouseQuery.run(engines,
+                "SELECT sum(events) FROM sluice_upgrade.outcomes_1m FINAL WHERE outcome = 'cardinality_limited:route'");
     }
 
     /** Every row of the three tables under FINAL, but its version (the huge route by its hash). */

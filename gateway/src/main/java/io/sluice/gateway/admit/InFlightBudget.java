@@ -244,6 +244,13 @@ public final class InFlightBudget {
             return ceiling;
         }
 
+        /** Gives back {@code fewer} of the bytes this request holds (memory it held only for a while). */
+        public void giveBack(long fewer) {
+            long given = Math.min(fewer, bytes);
+            give(client, project, given);
+            bytes -= given;
+        }
+
         /** Gives back everything this request holds. */
         public synchronized void release() {
             give(client, project, bytes);

@@ -29,7 +29,8 @@ public final class Rejection extends RuntimeException {
     private Rejection(Outcome outcome, String message, String field, String limit, long retryAfterSeconds,
                       String sentryRateLimits) {
         super(message, null, false, false);
-        if (outcome == Outcome.ACCEPTED || outcome == Outcome.CLIENT_DISCARD || outcome == Outcome.UNSUPPORTED_ITEM) {
+        if (outcome == Outcome.ACCEPTED || outcome == Outcome.CLIENT_DISCARD || outcome == Outcome.UNSUPPORTED_ITEM
+                || outcome == Outcome.CARDINALITY_LIMITED) {
             throw new IllegalArgumentException("'" + outcome + "' is not a refusal");
         }
         this.outcome = outcome;
@@ -72,7 +73,7 @@ public final class Rejection extends RuntimeException {
             case QUOTA_EXCEEDED, TOO_MANY_FAILED_ATTEMPTS -> 429;
             case HEADERS_TOO_LARGE -> 431;
             case OVERLOADED, SHUTTING_DOWN, UNAVAILABLE, PROJECT_UNAVAILABLE -> 503;
-            case ACCEPTED, CLIENT_DISCARD, UNSUPPORTED_ITEM ->
+            case ACCEPTED, CLIENT_DISCARD, UNSUPPORTED_ITEM, CARDINALITY_LIMITED ->
                     throw new IllegalArgumentException("'" + outcome + "' is not a refusal");
         };
     }

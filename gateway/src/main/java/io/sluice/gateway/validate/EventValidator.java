@@ -22,6 +22,7 @@ import io.sluice.events.SentryFields;
 import io.sluice.events.TransactionFields;
 import io.sluice.gateway.admit.Endpoint;
 import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.scrub.ScrubCounter;
 import io.sluice.gateway.scrub.Scrubber;
 import io.sluice.outcomes.Outcome;
 import io.sluice.projects.DataScrubbing;
@@ -46,6 +47,7 @@ public final class EventValidator {
     private final Duration horizon;
     private final ObjectMapper mapper;
     private final long maxTokens;
+    private final ScrubCounter scrubbed;
 
     /** For events of at most 1 MiB (the default limit). */
     public EventValidator(Duration horizon) {
@@ -54,7 +56,13 @@ public final class EventValidator {
 
     /** @param maxJsonBytes the largest event (decompressed): it sets the most JSON tokens an event may have */
     public EventValidator(Duration horizon, int maxJsonBytes) {
+        this(horizon, maxJsonBytes, ScrubCounter.NONE);
+    }
+
+    /** @param scrubbed told what scrubbing removed from each event, as it is removed */
+    public EventValidator(Duration horizon, int maxJsonBytes, ScrubCounter scrubbed) {
         this.horizon = horizon;
+        this.scrubbed = scrubbed;
         this.maxTokens = Math.max(1, maxJsonBytes / MIN_BYTES_PER_TOKEN);
         this.mapper = new ObjectMapper(JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(SentryFields.MAX_NESTING_DEPTH)
@@ -84,7 +92,7 @@ public final class EventValidator {
     public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis, RouteRules routeRules,
                                   DataScrubbing scrubbing) {
         JsonNode event = parse(json);
-        json = Scrubber.scrub(json, (ObjectNode) event, scrubbing);
+        json = Scrubber.scrub(json, (ObjectNode) event, scrubbing, scrubbed);
         byte[] fields = endpoint == Endpoint.TRANSACTION ? transactionFields(event, json.length, routeRules)
                 : errorFields(event, json.length, routeRules);
         String eventId = eventId(event.get("event_id"));

@@ -29,7 +29,8 @@ class RejectionTest {
                 Map.entry(Outcome.PROJECT_UNAVAILABLE, 503)));
         Map<Outcome, Integer> actual = new EnumMap<>(Outcome.class);
         for (Outcome outcome : Outcome.values()) {
-            if (outcome != Outcome.ACCEPTED && outcome != Outcome.CLIENT_DISCARD && outcome != Outcome.UNSUPPORTED_ITEM) {
+            if (outcome != Outcome.ACCEPTED && outcome != Outcome.CLIENT_DISCARD && outcome != Outcome.UNSUPPORTED_ITEM
+                    && outcome != Outcome.CARDINALITY_LIMITED) {
                 actual.put(outcome, new Rejection(outcome, "refused").status());
             }
         }

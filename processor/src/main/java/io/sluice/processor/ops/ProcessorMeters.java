@@ -13,7 +13,8 @@ import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.parse.RecordsReadFromJson.Kind;
 import io.sluice.processor.topology.DeadLetterCounts;
-import io.sluice.processor.topology.RouteLimits;
+import io.sluice.processor.topology.CardinalityLimits;
+import io.sluice.processor.topology.LimitedName;
 
 /**
  * The processor's meters: its own ({@code sluice_processor_*}) and Kafka Streams' with those of
@@ -63,11 +64,20 @@ public final class ProcessorMeters {
         prometheus.bind(new KafkaStreamsMetrics(streams, Tags.empty(), prometheus.kafkaRefresh(), PrometheusMetrics.KAFKA_REFRESH));
     }
 
-    /** What the per-project route limit counted as {@code <other>}. */
-    public static void bindRouteLimits(PrometheusMetrics prometheus, RouteLimits routeLimits) {
-        FunctionCounter.builder("sluice.processor.routes.collapsed", routeLimits.collapsed(), RouteLimits.Collapsed::count)
+    /** What the per-project limits counted as {@code <other>} (the outcomes count the same, per project and minute). */
+    public static void bindCardinalityLimits(PrometheusMetrics prometheus, CardinalityLimits limits) {
+        CardinalityLimits.Collapsed collapsed = limits.collapsed();
+        FunctionCounter.builder("sluice.processor.routes.collapsed", collapsed, c -> c.count(LimitedName.ROUTE))
                 .description("Transactions and errors counted under the route <other> in requests_1m, requests_1h and errors_1h: "
                         + "their project had brought SLUICE_PROCESSOR_ROUTES_PER_DAY routes that day in their partition already.")
+                .register(prometheus.registry());
+        FunctionCounter.builder("sluice.processor.environments.collapsed", collapsed, c -> c.count(LimitedName.ENVIRONMENT))
+                .description("Transactions and errors counted under the environment <other> in the aggregates: their project had "
+                        + "brought SLUICE_PROCESSOR_ENVIRONMENTS_PER_DAY environments that day in their partition already.")
+                .register(prometheus.registry());
+        FunctionCounter.builder("sluice.processor.exception.types.collapsed", collapsed, c -> c.count(LimitedName.EXCEPTION_TYPE))
+                .description("Errors counted under the exception type <other> in errors_1m and errors_1h: their project had "
+                        + "brought SLUICE_PROCESSOR_EXCEPTION_TYPES_PER_DAY exception types that day in their partition already.")
                 .register(prometheus.registry());
     }
 }

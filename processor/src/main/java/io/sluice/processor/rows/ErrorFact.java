@@ -50,4 +50,18 @@ public record ErrorFact(
         // Only made valid: its size is decided, whole or omitted, by Columns.payload.
         payload = Columns.fit(payload, Columns.UNLIMITED);
     }
+
+    /** This error counted under another environment ({@code <other>} beyond a project's limit). */
+    public ErrorFact withEnvironment(String otherEnvironment) {
+        return new ErrorFact(eventId, project, timestamp, receivedAt, timeAdjusted, otherEnvironment, level, exceptionType,
+                exceptionValue, topFrame, requestUrl, requestMethod, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName,
+                osVersion, kafkaPartition, kafkaOffset, payload, route);
+    }
+
+    /** This error counted under another exception type ({@code <other>} beyond a project's limit). */
+    public ErrorFact withExceptionType(String otherType) {
+        return new ErrorFact(eventId, project, timestamp, receivedAt, timeAdjusted, environment, level, otherType,
+                exceptionValue, topFrame, requestUrl, requestMethod, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName,
+                osVersion, kafkaPartition, kafkaOffset, payload, route);
+    }
 }

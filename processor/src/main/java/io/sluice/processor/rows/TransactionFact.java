@@ -47,4 +47,11 @@ public record TransactionFact(
         route = Columns.fit(route == null ? "" : route, Columns.TRANSACTION);
         op = Columns.fit(HandledRequests.opOf(op), Columns.NAME_OR_VERSION);
     }
+
+    /** This transaction counted under another environment ({@code <other>} beyond a project's limit). */
+    public TransactionFact withEnvironment(String otherEnvironment) {
+        return new TransactionFact(eventId, project, timestamp, receivedAt, timeAdjusted, otherEnvironment, transaction, method, url,
+                path, statusCode, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName, osVersion, kafkaPartition,
+                kafkaOffset, route, op, durationMs);
+    }
 }

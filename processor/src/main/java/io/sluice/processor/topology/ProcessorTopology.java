@@ -1,6 +1,7 @@
 package io.sluice.processor.topology;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.common.serialization.Serde;
@@ -72,6 +73,10 @@ public final class ProcessorTopology {
     static final String ERRORS_1H = "errors-1h";
     static final String TRANSACTION_ROUTES = "transaction-routes";
     static final String ERROR_ROUTES = "error-routes";
+    static final String TRANSACTION_NAMES = "transaction-names";
+    static final String ERROR_NAMES = "error-names";
+    static final String TRANSACTION_OUTCOMES = "transaction-outcomes";
+    static final String ERROR_OUTCOMES = "error-outcomes";
     /**
      * How long a minute stays open beyond the horizon, unless configured. Stream time is the latest
      * event time seen, which runs ahead of a gateway's clock by the 60 s an event may lie in the
@@ -125,13 +130,27 @@ public final class ProcessorTopology {
     public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
                                  DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory) {
         return build(topics, horizon, generation, lateMargin, deadLetters, readFromJson, filterMemory,
-                RouteLimits.of(RouteLimits.DEFAULT_ROUTES_PER_DAY));
+                CardinalityLimits.defaults());
     }
 
-    /** @param routeLimits routes per project and day before the rest count as {@code <other>} ({@link RouteLimit}) */
+    /**
+     * @param limits routes, environments and exception types per project and day before the rest count as
+     *               {@code <other>} ({@link RouteLimit}, {@link FactLimit})
+     */
     public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
                                  DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory,
-                                 RouteLimits routeLimits) {
+                                 CardinalityLimits limits) {
+        return build(topics, horizon, generation, lateMargin, deadLetters, readFromJson, filterMemory, limits, true);
+    }
+
+    /**
+     * @param perRouteTransactions false leaves out the transactions' per-route aggregates (their route limit, repartition
+     *                             and the requests_1m/requests_1h windows): only to measure what they cost
+     *                             (ProcessorThroughputHarness), never in a deployment
+     */
+    public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
+                                 DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory,
+                                 CardinalityLimits limits, boolean perRouteTransactions) {
         StreamsBuilder builder = new StreamsBuilder();
         Duration minute = Duration.ofMinutes(1);
         Duration hour = Duration.ofHours(1);
@@ -146,9 +165,15 @@ public final class ProcessorTopology {
                 new TransactionParser(readFromJson), SEEN_TRANSACTIONS, topics.deadLetters(), horizon, lateMargin, deadLetters,
                 filterMemory);
         transactions.to(topics.history(), Produced.with(Serdes.String(), TRANSACTIONS).withName("history"));
+        builder.addStateStore(FactLimit.store(TRANSACTION_NAMES, horizon, lateMargin));
+        KStream<String, Limited<TransactionFact>> limitedTransactions = transactions.processValues(
+                () -> new FactLimit<>(TRANSACTION_NAMES, limits, List.of(new FactLimit.Dimension<>(LimitedName.ENVIRONMENT,
+                        TransactionFact::environment, TransactionFact::withEnvironment))),
+                Named.as("limit-transaction-names"), TRANSACTION_NAMES);
+        KStream<String, TransactionFact> countedTransactions = limitedTransactions.mapValues(Limited::value, Named.as("transaction-named"));
         // Only the status travels through the repartition topic (0 for none: a null value would be
         // dropped by the aggregation), not the whole fact: far less to serialize and move.
-        transactions.filter((token, fact) -> HandledRequests.is(fact), Named.as("handled-requests"))
+        countedTransactions.filter((token, fact) -> HandledRequests.is(fact), Named.as("handled-requests"))
                 .map((token, fact) -> KeyValue.pair(new TrafficKey(fact.project(), fact.environment()),
                         fact.statusCode() == null ? 0 : fact.statusCode()), Named.as("traffic-status"))
                 .groupByKey(Grouped.with("traffic-by-environment", TRAFFIC_KEYS, Serdes.Integer()))
@@ -165,42 +190,56 @@ public final class ProcessorTopology {
                 }, Named.as("traffic-row"))
                 .to(topics.traffic(), Produced.with(Serdes.String(), JsonSerde.of(TrafficRow.class)).withName("traffic-1m-out"));
 
-        // Every kind of transaction, by route; only the duration travels (the key holds the rest).
-        // One grouping feeds both windows: one repartition topic, the hour its own absolute count.
-        builder.addStateStore(RouteLimit.store(TRANSACTION_ROUTES, horizon, lateMargin));
-        KGroupedStream<RequestKey, Double> requests = transactions
-                .map((token, fact) -> KeyValue.pair(RequestKey.of(fact), fact.durationMs() == null ? NO_DURATION : fact.durationMs()),
-                        Named.as("request-key"))
-                .process(() -> new RouteLimit<RequestKey, Double>(TRANSACTION_ROUTES, routeLimits.routesPerDay(), routeLimits.collapsed()),
-                        Named.as("limit-request-routes"), TRANSACTION_ROUTES)
-                .groupByKey(Grouped.with("requests-by-route", REQUEST_KEYS, Serdes.Double()));
-        requests.windowedBy(minutes)
-                .aggregate(() -> RequestCounts.NONE, (key, durationMs, counts) -> counts.add(durationMs), Named.as("count-requests-1m"),
-                        Materialized.<RequestKey, RequestCounts>as(
-                                        WindowStores.timestamped(REQUESTS_1M, countsRetention, minute, formerRetention))
-                                .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
-                .toStream(Named.as("requests-1m-changes"))
-                .map((window, counts) -> {
-                    RequestRow row = RequestRow.of(window.key(), window.window().start(), counts, generation);
-                    return KeyValue.pair(row.topicKey(), row);
-                }, Named.as("requests-1m-row"))
-                .to(topics.requests1m(), Produced.with(Serdes.String(), JsonSerde.of(RequestRow.class)).withName("requests-1m-out"));
-        requests.windowedBy(hours)
-                .aggregate(() -> RequestCounts.NONE, (key, durationMs, counts) -> counts.add(durationMs), Named.as("count-requests-1h"),
-                        Materialized.<RequestKey, RequestCounts>as(
-                                        WindowStores.timestamped(REQUESTS_1H, hourlyRetention, hour, hourlyFormerRetention))
-                                .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
-                .toStream(Named.as("requests-1h-changes"))
-                .map((window, counts) -> {
-                    RequestHourRow row = RequestHourRow.of(window.key(), window.window().start(), counts, generation);
-                    return KeyValue.pair(row.topicKey(), row);
-                }, Named.as("requests-1h-row"))
-                .to(topics.requests1h(), Produced.with(Serdes.String(), JsonSerde.of(RequestHourRow.class)).withName("requests-1h-out"));
+        KStream<String, LimitedName> transactionCollapses = collapsedNames(limitedTransactions, "transaction");
+        if (perRouteTransactions) {
+            // Every kind of transaction, by route; only the duration travels (the key holds the rest).
+            // One grouping feeds both windows: one repartition topic, the hour its own absolute count.
+            builder.addStateStore(RouteLimit.store(TRANSACTION_ROUTES, horizon, lateMargin));
+            KStream<RequestKey, Limited<Double>> limitedRequests = countedTransactions
+                    .map((token, fact) -> KeyValue.pair(RequestKey.of(fact), fact.durationMs() == null ? NO_DURATION : fact.durationMs()),
+                            Named.as("request-key"))
+                    .process(() -> new RouteLimit<RequestKey, Double>(TRANSACTION_ROUTES, limits), Named.as("limit-request-routes"),
+                            TRANSACTION_ROUTES);
+            transactionCollapses = transactionCollapses.merge(collapsedRoutes(limitedRequests, "request"), Named.as(TRANSACTION_OUTCOMES + "-collapsed"));
+            KGroupedStream<RequestKey, Double> requests = limitedRequests
+                    .mapValues(Limited::value, Named.as("request-routed"))
+                    .groupByKey(Grouped.with("requests-by-route", REQUEST_KEYS, Serdes.Double()));
+            requests.windowedBy(minutes)
+                    .aggregate(() -> RequestCounts.NONE, (key, durationMs, counts) -> counts.add(durationMs), Named.as("count-requests-1m"),
+                            Materialized.<RequestKey, RequestCounts>as(
+                                            WindowStores.timestamped(REQUESTS_1M, countsRetention, minute, formerRetention))
+                                    .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
+                    .toStream(Named.as("requests-1m-changes"))
+                    .map((window, counts) -> {
+                        RequestRow row = RequestRow.of(window.key(), window.window().start(), counts, generation);
+                        return KeyValue.pair(row.topicKey(), row);
+                    }, Named.as("requests-1m-row"))
+                    .to(topics.requests1m(), Produced.with(Serdes.String(), JsonSerde.of(RequestRow.class)).withName("requests-1m-out"));
+            requests.windowedBy(hours)
+                    .aggregate(() -> RequestCounts.NONE, (key, durationMs, counts) -> counts.add(durationMs), Named.as("count-requests-1h"),
+                            Materialized.<RequestKey, RequestCounts>as(
+                                            WindowStores.timestamped(REQUESTS_1H, hourlyRetention, hour, hourlyFormerRetention))
+                                    .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
+                    .toStream(Named.as("requests-1h-changes"))
+                    .map((window, counts) -> {
+                        RequestHourRow row = RequestHourRow.of(window.key(), window.window().start(), counts, generation);
+                        return KeyValue.pair(row.topicKey(), row);
+                    }, Named.as("requests-1h-row"))
+                    .to(topics.requests1h(), Produced.with(Serdes.String(), JsonSerde.of(RequestHourRow.class)).withName("requests-1h-out"));
+        }
+        countCollapsed(builder, transactionCollapses, TRANSACTION_OUTCOMES, topics.outcomes(), countsRetention, formerRetention);
 
         KStream<String, ErrorFact> errors = firstSightings(builder, topics.errors(),
                 new ErrorParser(readFromJson), SEEN_ERRORS, topics.deadLetters(), horizon, lateMargin, deadLetters, filterMemory);
         errors.to(topics.errorHistory(), Produced.with(Serdes.String(), ERRORS).withName("error-history"));
-        errors.map((token, fact) -> KeyValue.pair(new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), 1),
+        builder.addStateStore(FactLimit.store(ERROR_NAMES, horizon, lateMargin));
+        KStream<String, Limited<ErrorFact>> limitedErrors = errors.processValues(
+                () -> new FactLimit<>(ERROR_NAMES, limits, List.of(
+                        new FactLimit.Dimension<>(LimitedName.ENVIRONMENT, ErrorFact::environment, ErrorFact::withEnvironment),
+                        new FactLimit.Dimension<>(LimitedName.EXCEPTION_TYPE, ErrorFact::exceptionType, ErrorFact::withExceptionType))),
+                Named.as("limit-error-names"), ERROR_NAMES);
+        KStream<String, ErrorFact> countedErrors = limitedErrors.mapValues(Limited::value, Named.as("error-named"));
+        countedErrors.map((token, fact) -> KeyValue.pair(new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), 1),
                         Named.as("error-type"))
                 .groupByKey(Grouped.with("errors-by-type", ERROR_KEYS, Serdes.Integer()))
                 .windowedBy(minutes)
@@ -215,9 +254,12 @@ public final class ProcessorTopology {
                 .to(topics.errors1m(), Produced.with(Serdes.String(), JsonSerde.of(ErrorRow.class)).withName("errors-1m-out"));
 
         builder.addStateStore(RouteLimit.store(ERROR_ROUTES, horizon, lateMargin));
-        errors.map((token, fact) -> KeyValue.pair(ErrorRouteKey.of(fact), 1), Named.as("error-route-key"))
-                .process(() -> new RouteLimit<ErrorRouteKey, Integer>(ERROR_ROUTES, routeLimits.routesPerDay(), routeLimits.collapsed()),
-                        Named.as("limit-error-routes"), ERROR_ROUTES)
+        KStream<ErrorRouteKey, Limited<Integer>> limitedErrorRoutes = countedErrors
+                .map((token, fact) -> KeyValue.pair(ErrorRouteKey.of(fact), 1), Named.as("error-route-key"))
+                .process(() -> new RouteLimit<ErrorRouteKey, Integer>(ERROR_ROUTES, limits), Named.as("limit-error-routes"), ERROR_ROUTES);
+        countCollapsed(builder, collapsedNames(limitedErrors, "error").merge(collapsedRoutes(limitedErrorRoutes, "error-route"),
+                Named.as(ERROR_OUTCOMES + "-collapsed")), ERROR_OUTCOMES, topics.outcomes(), countsRetention, formerRetention);
+        limitedErrorRoutes.mapValues(Limited::value, Named.as("error-routed"))
                 .groupByKey(Grouped.with("errors-by-route", ERROR_ROUTE_KEYS, Serdes.Integer()))
                 .windowedBy(hours)
                 .count(Named.as("count-errors-1h"), Materialized.<ErrorRouteKey, Long>as(
@@ -243,8 +285,11 @@ public final class ProcessorTopology {
         Duration hourly = hourlyRetention(horizon, lateMargin);
         Duration seen = FirstSighting.retention(horizon, lateMargin);
         Duration routes = RouteLimit.retention(horizon, lateMargin);
-        return Map.of(TRAFFIC_1M, counts, ERRORS_1M, counts, REQUESTS_1M, counts, REQUESTS_1H, hourly, ERRORS_1H, hourly,
-                SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes);
+        return Map.ofEntries(Map.entry(TRAFFIC_1M, counts), Map.entry(ERRORS_1M, counts), Map.entry(REQUESTS_1M, counts),
+                Map.entry(REQUESTS_1H, hourly), Map.entry(ERRORS_1H, hourly), Map.entry(SEEN_TRANSACTIONS, seen),
+                Map.entry(SEEN_ERRORS, seen), Map.entry(TRANSACTION_ROUTES, routes), Map.entry(ERROR_ROUTES, routes),
+                Map.entry(TRANSACTION_NAMES, routes), Map.entry(ERROR_NAMES, routes), Map.entry(TRANSACTION_OUTCOMES, counts),
+                Map.entry(ERROR_OUTCOMES, counts));
     }
 
     /** Kept for size + grace, what an open minute needs. */
@@ -276,8 +321,35 @@ public final class ProcessorTopology {
         long hourly = WindowStores.segmentsAtMost(hourlyRetention(horizon, lateMargin), hourlyFormerRetention(horizon));
         long seen = WindowStores.segmentsAtMost(FirstSighting.retention(horizon, lateMargin), FirstSighting.formerRetention(horizon));
         long routes = WindowStores.segmentsAtMost(RouteLimit.retention(horizon, lateMargin), RouteLimit.formerRetention(horizon));
-        return Map.of(TRAFFIC_1M, counts, ERRORS_1M, counts, REQUESTS_1M, counts, REQUESTS_1H, hourly, ERRORS_1H, hourly,
-                SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes);
+        return Map.ofEntries(Map.entry(TRAFFIC_1M, counts), Map.entry(ERRORS_1M, counts), Map.entry(REQUESTS_1M, counts),
+                Map.entry(REQUESTS_1H, hourly), Map.entry(ERRORS_1H, hourly), Map.entry(SEEN_TRANSACTIONS, seen),
+                Map.entry(SEEN_ERRORS, seen), Map.entry(TRANSACTION_ROUTES, routes), Map.entry(ERROR_ROUTES, routes),
+                Map.entry(TRANSACTION_NAMES, routes), Map.entry(ERROR_NAMES, routes), Map.entry(TRANSACTION_OUTCOMES, counts),
+                Map.entry(ERROR_OUTCOMES, counts));
+    }
+
+    /** (project, name) for each name of a fact the limit counted under {@code <other>}. */
+    private static <F extends Fact> KStream<String, LimitedName> collapsedNames(KStream<String, Limited<F>> limited, String what) {
+        return limited.flatMap((token, fact) -> fact.collapsed().stream().map(name -> KeyValue.pair(fact.value().project(), name)).toList(),
+                Named.as(what + "-names-collapsed"));
+    }
+
+    /** (project, route) for each record the route limit counted under {@code <other>}. */
+    private static <K extends io.sluice.processor.rows.RoutedKey<K>, V> KStream<String, LimitedName> collapsedRoutes(
+            KStream<K, Limited<V>> limited, String what) {
+        return limited.flatMap((key, value) -> value.collapsed().stream().map(name -> KeyValue.pair(key.project(), name)).toList(),
+                Named.as(what + "-routes-collapsed"));
+    }
+
+    /**
+     * Outcomes of the events the limits counted under {@code <other>}, counted in the raw partition's
+     * task (no repartition: the counter is the partition, see {@link CollapsedOutcomes}).
+     */
+    private static void countCollapsed(StreamsBuilder builder, KStream<String, LimitedName> collapsed, String store,
+                                       String outcomesTopic, Duration retention, Duration formerRetention) {
+        builder.addStateStore(CollapsedOutcomes.store(store, retention, formerRetention));
+        collapsed.process(() -> new CollapsedOutcomes(store), Named.as(store + "-count"), store)
+                .to(outcomesTopic, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(store + "-out"));
     }
 
     /** Raw records → parsed facts, unusable ones to the dead letters, each (project, event id) once. */

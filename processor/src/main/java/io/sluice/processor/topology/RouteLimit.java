@@ -1,6 +1,7 @@
 package io.sluice.processor.topology;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -24,22 +25,21 @@ import io.sluice.processor.rows.RoutedKey;
  * by the partitions would cut its common routes, which every partition meets, to a fraction).
  *
  * <p>A window store of one-day windows holds, per (project, day), the admitted routes and their
- * count; whole days older than the retention are dropped as event time moves on.
+ * count ({@link DailyNames}); whole days older than the retention are dropped as event time moves on.
+ * What it hands on says whether the route was counted as {@code <other>}, for the outcomes.
  */
-final class RouteLimit<K extends RoutedKey<K>, V> implements Processor<K, V, K, V> {
+final class RouteLimit<K extends RoutedKey<K>, V> implements Processor<K, V, K, Limited<V>> {
     static final Duration DAY = Duration.ofDays(1);
-    private static final Long ADMITTED = 1L;
+    private static final List<LimitedName> COLLAPSED = List.of(LimitedName.ROUTE);
 
     private final String storeName;
-    private final int routesPerDay;
-    private final RouteLimits.Collapsed collapsed;
-    private WindowStore<String, Long> routes;
-    private ProcessorContext<K, V> context;
+    private final CardinalityLimits limits;
+    private DailyNames routes;
+    private ProcessorContext<K, Limited<V>> context;
 
-    RouteLimit(String storeName, int routesPerDay, RouteLimits.Collapsed collapsed) {
+    RouteLimit(String storeName, CardinalityLimits limits) {
         this.storeName = storeName;
-        this.routesPerDay = routesPerDay;
-        this.collapsed = collapsed;
+        this.limits = limits;
     }
 
     static StoreBuilder<WindowStore<String, Long>> store(String name, Duration horizon, Duration lateMargin) {
@@ -59,31 +59,20 @@ final class RouteLimit<K extends RoutedKey<K>, V> implements Processor<K, V, K, 
     }
 
     @Override
-    public void init(ProcessorContext<K, V> context) {
+    public void init(ProcessorContext<K, Limited<V>> context) {
         this.context = context;
-        this.routes = context.getStateStore(storeName);
+        WindowStore<String, Long> store = context.getStateStore(storeName);
+        this.routes = new DailyNames(store, ""); // no prefix: the keys the store always had
     }
 
     @Override
     public void process(Record<K, V> record) {
         K key = record.key();
-        long day = Math.floorDiv(record.timestamp(), DAY.toMillis()) * DAY.toMillis();
-        // A project token has no NUL: the count's key never equals a route's key.
-        String routeKey = key.project() + '\0' + key.series();
-        if (routes.fetch(routeKey, day) != null) {
-            context.forward(record);
+        if (routes.admits(key.project(), key.series(), record.timestamp(), limits.routesPerDay())) {
+            context.forward(record.withValue(Limited.kept(record.value())));
             return;
         }
-        String countKey = '\0' + key.project();
-        Long admitted = routes.fetch(countKey, day);
-        long count = admitted == null ? 0 : admitted;
-        if (count < routesPerDay) {
-            routes.put(routeKey, ADMITTED, day);
-            routes.put(countKey, count + 1, day);
-            context.forward(record);
-            return;
-        }
-        collapsed.add();
-        context.forward(record.withKey(key.beyondLimit()));
+        limits.collapsed().add(LimitedName.ROUTE);
+        context.forward(record.withKey(key.beyondLimit()).withValue(new Limited<>(record.value(), COLLAPSED)));
     }
 }

@@ -32,15 +32,18 @@ class ChangelogRetentionTest {
         List<Need> needs = ChangelogRetention.needs("sluice-processor", ProcessorTopology.windowStoreRetentions(HORIZON, MARGIN),
                 ChangelogRetention.additionalRetentionMs(new Properties()));
 
-        assertEquals(List.of("sluice-processor-error-routes-changelog", "sluice-processor-errors-1h-changelog",
+        assertEquals(List.of("sluice-processor-error-names-changelog", "sluice-processor-error-outcomes-changelog",
+                "sluice-processor-error-routes-changelog", "sluice-processor-errors-1h-changelog",
                 "sluice-processor-errors-1m-changelog", "sluice-processor-requests-1h-changelog", "sluice-processor-requests-1m-changelog",
                 "sluice-processor-seen-errors-changelog", "sluice-processor-seen-transactions-changelog",
-                "sluice-processor-traffic-1m-changelog", "sluice-processor-transaction-routes-changelog"),
+                "sluice-processor-traffic-1m-changelog", "sluice-processor-transaction-names-changelog",
+                "sluice-processor-transaction-outcomes-changelog", "sluice-processor-transaction-routes-changelog"),
                 needs.stream().map(Need::topic).toList());
         // minute counts: 1 min + 24 h + 2 h + 1 day; hour counts: 1 h + 24 h + 2 h + 1 day; seen ids: 24 h + 2 h + 1 day;
-        // routes of a day: 1 day + 24 h + 2 h + 1 day
-        assertEquals(List.of(266_400_000L, 183_600_000L, 180_060_000L, 183_600_000L, 180_060_000L, 180_000_000L, 180_000_000L,
-                180_060_000L, 266_400_000L), needs.stream().map(Need::retentionMs).toList());
+        // names (routes, environments, exception types) of a day: 1 day + 24 h + 2 h + 1 day; collapsed outcomes per minute as minute counts
+        assertEquals(List.of(266_400_000L, 180_060_000L, 266_400_000L, 183_600_000L, 180_060_000L, 183_600_000L, 180_060_000L,
+                180_000_000L, 180_000_000L, 180_060_000L, 266_400_000L, 180_060_000L, 266_400_000L),
+                needs.stream().map(Need::retentionMs).toList());
     }
 
     @Test
@@ -83,7 +86,7 @@ class ChangelogRetentionTest {
                 ProcessorTopology.windowStoreRetentions(HORIZON, MARGIN), new Properties(), Duration.ofSeconds(2)));
 
         assertTrue(failure.getMessage().startsWith("cannot read the retention.ms of the processor's changelog topics "
-                + "sluice-processor-error-routes-changelog, "), failure.getMessage());
+                + "sluice-processor-error-names-changelog, "), failure.getMessage());
         assertTrue(failure.getMessage().contains("did not answer within 2 s"), failure.getMessage());
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
         assertTrue(seconds < 8, "took " + seconds + " s");

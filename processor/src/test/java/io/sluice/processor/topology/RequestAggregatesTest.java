@@ -52,14 +52,14 @@ class RequestAggregatesTest {
     private TestOutputTopic<String, RequestHourRow> hours;
     private TestOutputTopic<String, ErrorHourRow> errorHours;
     private TestOutputTopic<String, TrafficRow> traffic;
-    private RouteLimits limits;
+    private CardinalityLimits limits;
 
     private void start(int routesPerDay) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "aggregates-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every update visible at once
-        limits = RouteLimits.of(routesPerDay);
+        limits = CardinalityLimits.ofRoutes(routesPerDay);
         driver = new TopologyTestDriver(topology(), props);
         transactions = driver.createInputTopic(TOPICS.transactions(), new StringSerializer(), new ByteArraySerializer());
         errors = driver.createInputTopic(TOPICS.errors(), new StringSerializer(), new ByteArraySerializer());
@@ -190,7 +190,7 @@ class RequestAggregatesTest {
         assertEquals(LIMIT + 1, rows.size(), "the limit's routes and <other>");
         assertEquals(10_000, rows.stream().mapToLong(RequestHourRow::requests).sum());
         assertEquals(10_000 - LIMIT, rows.stream().filter(r -> r.route().equals("<other>")).findFirst().orElseThrow().requests());
-        assertEquals(10_000 - LIMIT, limits.collapsed().count());
+        assertEquals(10_000 - LIMIT, limits.collapsed().count(LimitedName.ROUTE));
         Map<String, RequestRow> byMinute = latestPerKey(minutes.readValuesToList(), RequestRow::topicKey);
         assertEquals(10_000, byMinute.values().stream().mapToLong(RequestRow::requests).sum());
         assertEquals(LIMIT + 1, byMinute.values().stream().map(RequestRow::route).distinct().count());
@@ -284,7 +284,7 @@ class RequestAggregatesTest {
 
     @Test
     void bothRequestWindowsShareOneRepartitionTopic() {
-        limits = RouteLimits.of(LIMIT);
+        limits = CardinalityLimits.ofRoutes(LIMIT);
         TopologyDescription description = topology().describe();
         long requestRepartitions = description.subtopologies().stream().flatMap(s -> s.nodes().stream())
                 .filter(n -> n instanceof TopologyDescription.Sink sink && sink.topic() != null && sink.topic().contains("requests-by-route"))
@@ -359,7 +359,7 @@ class RequestAggregatesTest {
         errors.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers("shop", eventId, eventTime), eventTime));
     }
 
-    private static String quoted(String value) {
+    static String quoted(String value) {
         StringBuilder out = new StringBuilder("\"");
         for (char c : value.toCharArray()) {
             if (c == '"' || c == '\\') {
@@ -373,7 +373,7 @@ class RequestAggregatesTest {
         return out.append('"').toString();
     }
 
-    private static RecordHeaders headers(String project, String eventId, Instant eventTime) {
+    static RecordHeaders headers(String project, String eventId, Instant eventTime) {
         RecordHeaders headers = new RecordHeaders();
         EventHeaders.put(headers, EventHeaders.EVENT_ID, eventId);
         EventHeaders.put(headers, EventHeaders.PROJECT, project);

@@ -1,0 +1,75 @@
+package io.sluice.processor.topology;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.WindowStore;
+
+import io.sluice.processor.rows.Fact;
+import io.sluice.processor.rows.RoutedKey;
+
+/**
+ * The per-project limits of a fact's names other than the route (its environment, an error's
+ * exception type): the first names of each a project brings in an event-time day count under their
+ * name, every later one under {@code <other>} in every aggregate the fact feeds, so they all agree on
+ * it. Runs after the history (which keeps the names as sent) in the task that reads the raw
+ * partition, like {@link RouteLimit}, and with the same reasoning: the decisions follow the
+ * partition's order and the store is restored with the task, so a recompute makes the same ones.
+ * One store holds every dimension's names, each under its own key prefix.
+ */
+final class FactLimit<F extends Fact> implements FixedKeyProcessor<String, F, Limited<F>> {
+    /** A limited name of a fact: how to read it and how to count the fact under another. */
+    record Dimension<F>(LimitedName name, Function<F, String> read, BiFunction<F, String, F> replace) {
+    }
+
+    private final String storeName;
+    private final CardinalityLimits limits;
+    private final List<Dimension<F>> dimensions;
+    private final List<DailyNames> names = new ArrayList<>();
+    private FixedKeyProcessorContext<String, Limited<F>> context;
+
+    FactLimit(String storeName, CardinalityLimits limits, List<Dimension<F>> dimensions) {
+        this.storeName = storeName;
+        this.limits = limits;
+        this.dimensions = dimensions;
+    }
+
+    static StoreBuilder<WindowStore<String, Long>> store(String name, Duration horizon, Duration lateMargin) {
+        return RouteLimit.store(name, horizon, lateMargin);
+    }
+
+    @Override
+    public void init(FixedKeyProcessorContext<String, Limited<F>> context) {
+        this.context = context;
+        WindowStore<String, Long> store = context.getStateStore(storeName);
+        for (Dimension<F> dimension : dimensions) {
+            // A dimension's name has no NUL: keys of two dimensions never meet.
+            names.add(new DailyNames(store, dimension.name().name() + '\0'));
+        }
+    }
+
+    @Override
+    public void process(FixedKeyRecord<String, F> record) {
+        F fact = record.value();
+        List<LimitedName> collapsed = null;
+        for (int i = 0; i < dimensions.size(); i++) {
+            Dimension<F> dimension = dimensions.get(i);
+            if (!names.get(i).admits(fact.project(), dimension.read().apply(fact), record.timestamp(), limits.perDay(dimension.name()))) {
+                fact = dimension.replace().apply(fact, RoutedKey.OTHER_ROUTE);
+                if (collapsed == null) {
+                    collapsed = new ArrayList<>(dimensions.size());
+                }
+                collapsed.add(dimension.name());
+                limits.collapsed().add(dimension.name());
+            }
+        }
+        context.forward(record.withValue(collapsed == null ? Limited.kept(fact) : new Limited<>(fact, List.copyOf(collapsed))));
+    }
+}

@@ -1,0 +1,208 @@
+package io.sluice.processor.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.sluice.config.Settings;
+import io.sluice.config.Topics;
+import io.sluice.outcomes.OutcomeRow;
+import io.sluice.processor.parse.RecordsReadFromJson;
+import io.sluice.processor.rows.ErrorFact;
+import io.sluice.processor.rows.ErrorHourRow;
+import io.sluice.processor.rows.ErrorRow;
+import io.sluice.processor.rows.RequestHourRow;
+import io.sluice.processor.rows.TrafficRow;
+import io.sluice.processor.rows.TransactionFact;
+
+/** The per-project limits of routes, environments and exception types, as the aggregates and the outcomes count them. */
+class CardinalityLimitTest {
+    private static final Topics TOPICS = Topics.from(new Settings(Map.of()));
+    private static final Instant MINUTE = Instant.parse("2026-11-22T10:15:00Z");
+    private static final long MINUTE_SECONDS = MINUTE.getEpochSecond();
+    private static final String TRANSACTION_COUNTER = "processor:" + TOPICS.transactions() + ":0";
+    private static final String ERROR_COUNTER = "processor:" + TOPICS.errors() + ":0";
+
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, byte[]> transactions;
+    private TestInputTopic<String, byte[]> errors;
+    private CardinalityLimits limits;
+
+    private void start(int routesPerDay, int environmentsPerDay, int exceptionTypesPerDay) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "cardinality-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        limits = CardinalityLimits.of(routesPerDay, environmentsPerDay, exceptionTypesPerDay);
+        driver = new TopologyTestDriver(ProcessorTopology.build(TOPICS, Duration.ofHours(24), 0, ProcessorTopology.DEFAULT_LATE_MARGIN,
+                new DeadLetterCounts(), new RecordsReadFromJson(), new FilterMemory(ProcessorTopology.DEFAULT_FILTER_MEMORY_BYTES),
+                limits), props);
+        transactions = driver.createInputTopic(TOPICS.transactions(), new StringSerializer(), new ByteArraySerializer());
+        errors = driver.createInputTopic(TOPICS.errors(), new StringSerializer(), new ByteArraySerializer());
+    }
+
+    @AfterEach
+    void stop() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    @Test
+    void routesBeyondTheLimitAreCountedInOutcomesPerProjectMinuteAndPartition() {
+        start(2, 100, 100);
+        for (int i = 0; i < 5; i++) {
+            sendTransaction("t" + i, MINUTE.plusSeconds(i), "production", "GET /r" + (char) ('a' + i));
+        }
+        sendTransaction("late", MINUTE.plusSeconds(61), "production", "GET /z");
+        sendError("e1", MINUTE, "production", "GET /a", "ValueError");
+        sendError("e2", MINUTE.plusSeconds(1), "production", "GET /b", "ValueError");
+        sendError("e3", MINUTE.plusSeconds(2), "production", "GET /c", "ValueError");
+        assertEquals(Map.of(
+                        "shop " + MINUTE_SECONDS + " cardinality_limited:route " + TRANSACTION_COUNTER, 3L,
+                        "shop " + (MINUTE_SECONDS + 60) + " cardinality_limited:route " + TRANSACTION_COUNTER, 1L,
+                        "shop " + MINUTE_SECONDS + " cardinality_limited:route " + ERROR_COUNTER, 1L),
+                outcomes());
+        assertEquals(5, limits.collapsed().count(LimitedName.ROUTE), "the metric counts transactions and errors alike");
+    }
+
+    @Test
+    void outcomeRowsAreAbsoluteCountsWhoseVersionIsTheCount() {
+        start(1, 100, 100);
+        sendTransaction("a", MINUTE, "production", "GET /a");
+        sendTransaction("b", MINUTE.plusSeconds(1), "production", "GET /b");
+        sendTransaction("c", MINUTE.plusSeconds(2), "production", "GET /c");
+        List<OutcomeRow> rows = outcomeRows();
+        assertEquals(List.of(1L, 2L), rows.stream().map(OutcomeRow::events).toList());
+        assertEquals(List.of(1L, 2L), rows.stream().map(OutcomeRow::version).toList());
+    }
+
+    @Test
+    void aRetriedCollapsedEventIsCountedOnceInOutcomes() {
+        start(1, 100, 100);
+        sendTransaction("a", MINUTE, "production", "GET /a");
+        sendTransaction("b", MINUTE.plusSeconds(1), "production", "GET /b");
+        sendTransaction("b", MINUTE.plusSeconds(1), "production", "GET /b");
+        assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:route " + TRANSACTION_COUNTER, 1L), outcomes());
+    }
+
+    @Test
+    void environmentsBeyondTheLimitCountAsOtherInTrafficAndRequestsAlike() {
+        start(100, 2, 100);
+        for (String environment : List.of("production", "staging", "host-1", "host-2", "production")) {
+            sendTransaction(environment + Math.random(), MINUTE, environment, "GET /a");
+        }
+        Map<String, Long> traffic = latest(TOPICS.traffic(), TrafficRow.class, r -> r.environment()).entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().requests()));
+        assertEquals(Map.of("production", 2L, "staging", 1L, "<other>", 2L), traffic);
+        Map<String, Long> requests = latest(TOPICS.requests1h(), RequestHourRow.class, RequestHourRow::environment).entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().requests()));
+        assertEquals(traffic, requests);
+        assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:environment " + TRANSACTION_COUNTER, 2L), outcomes());
+        assertEquals(2, limits.collapsed().count(LimitedName.ENVIRONMENT));
+    }
+
+    @Test
+    void theHistoryKeepsTheEnvironmentAsSent() {
+        start(100, 1, 100);
+        sendTransaction("a", MINUTE, "production", "GET /a");
+        sendTransaction("b", MINUTE, "host-1", "GET /a");
+        List<String> environments = driver.createOutputTopic(TOPICS.history(), new StringDeserializer(),
+                JsonSerde.of(TransactionFact.class).deserializer()).readValuesToList().stream().map(TransactionFact::environment).toList();
+        assertEquals(List.of("production", "host-1"), environments);
+    }
+
+    @Test
+    void exceptionTypesBeyondTheLimitCountAsOtherInBothErrorAggregates() {
+        start(100, 100, 2);
+        for (String type : List.of("ValueError", "KeyError", "Generated$1", "Generated$2", "Generated$3")) {
+            sendError(type, MINUTE, "production", "GET /a", type);
+        }
+        Map<String, Long> minutes = latest(TOPICS.errors1m(), ErrorRow.class, ErrorRow::exceptionType).entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().errors()));
+        assertEquals(Map.of("ValueError", 1L, "KeyError", 1L, "<other>", 3L), minutes);
+        Map<String, Long> hours = latest(TOPICS.errors1h(), ErrorHourRow.class, ErrorHourRow::exceptionType).entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().errors()));
+        assertEquals(minutes, hours);
+        assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:exception_type " + ERROR_COUNTER, 3L), outcomes());
+        List<String> stored = driver.createOutputTopic(TOPICS.errorHistory(), new StringDeserializer(),
+                JsonSerde.of(ErrorFact.class).deserializer()).readValuesToList().stream().map(ErrorFact::exceptionType).toList();
+        assertEquals("Generated$3", stored.get(4), "the history keeps the type as sent");
+    }
+
+    @Test
+    void anErrorBeyondBothLimitsIsCountedUnderEachName() {
+        start(100, 1, 1);
+        sendError("e1", MINUTE, "production", "GET /a", "ValueError");
+        sendError("e2", MINUTE, "host-1", "GET /a", "KeyError");
+        Map<String, Long> minutes = latest(TOPICS.errors1m(), ErrorRow.class, r -> r.environment() + " " + r.exceptionType())
+                .entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().errors()));
+        assertEquals(Map.of("production ValueError", 1L, "<other> <other>", 1L), minutes);
+        assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:environment " + ERROR_COUNTER, 1L,
+                "shop " + MINUTE_SECONDS + " cardinality_limited:exception_type " + ERROR_COUNTER, 1L), outcomes());
+    }
+
+    @Test
+    void eachProjectHasItsOwnEnvironments() {
+        start(100, 1, 100);
+        sendTransaction("shop", "a", MINUTE, "production", "GET /a");
+        sendTransaction("blog", "b", MINUTE, "staging", "GET /a");
+        assertEquals(Map.of(), outcomes());
+    }
+
+    /** The latest outcome count per (project, minute, outcome, counter), as outcomes_1m keeps it. */
+    private Map<String, Long> outcomes() {
+        Map<String, Long> latest = new HashMap<>();
+        outcomeRows().forEach(r -> latest.put(r.project() + ' ' + r.minute() + ' ' + r.outcome() + ' ' + r.gateway(), r.events()));
+        return latest;
+    }
+
+    private List<OutcomeRow> outcomeRows() {
+        return driver.createOutputTopic(TOPICS.outcomes(), new StringDeserializer(), JsonSerde.of(OutcomeRow.class).deserializer())
+                .readValuesToList();
+    }
+
+    private <R> Map<String, R> latest(String topic, Class<R> type, Function<R, String> key) {
+        Map<String, R> latest = new HashMap<>();
+        driver.createOutputTopic(topic, new StringDeserializer(), JsonSerde.of(type).deserializer()).readValuesToList()
+                .forEach(row -> latest.put(key.apply(row), row));
+        return latest;
+    }
+
+    private void sendTransaction(String eventId, Instant eventTime, String environment, String route) {
+        sendTransaction("shop", eventId, eventTime, environment, route);
+    }
+
+    private void sendTransaction(String project, String eventId, Instant eventTime, String environment, String route) {
+        String json = "{\"transaction\": " + RequestAggregatesTest.quoted(route) + ", \"transaction_info\": {\"source\": \"route\"}, "
+                + "\"environment\": " + RequestAggregatesTest.quoted(environment) + ", \"tags\": {\"http.status_code\": \"200\"}}";
+        transactions.pipeInput(new TestRecord<>(project, json.getBytes(StandardCharsets.UTF_8),
+                RequestAggregatesTest.headers(project, eventId, eventTime), eventTime));
+    }
+
+    private void sendError(String eventId, Instant eventTime, String environment, String route, String type) {
+        String json = "{\"environment\": " + RequestAggregatesTest.quoted(environment) + ", \"transaction\": "
+                + RequestAggregatesTest.quoted(route) + ", \"exception\": {\"values\": [{\"type\": "
+                + RequestAggregatesTest.quoted(type) + ", \"value\": \"boom\"}]}}";
+        errors.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8),
+                RequestAggregatesTest.headers("shop", eventId, eventTime), eventTime));
+    }
+}
