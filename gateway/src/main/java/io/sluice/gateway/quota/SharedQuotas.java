@@ -47,7 +47,7 @@ import io.sluice.kafka.KafkaClients;
  * work; the request path only counts and reads a map.
  */
 public final class SharedQuotas implements QuotaShares, AutoCloseable {
-    /** How often gateways publish their counts: the parts follow traffic within about two of these. */
+    /** How often gateways publish their demand. */
     public static final Duration INTERVAL = Duration.ofMillis(250);
     /** A gateway not heard from for this long is no longer counted (it died without saying so). */
     static final Duration FORGET_AFTER = INTERVAL.multipliedBy(6);
@@ -57,7 +57,7 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
      * How long a quota's demand is remembered: reports carry each interval's counts plus the earlier
      * ones decayed by e^(-t/this), so parts stay split through quiet spells of a few seconds.
      */
-    static final Duration DEMAND_TIME_CONSTANT = Duration.ofSeconds(1);
+    static final Duration DEMAND_TIME_CONSTANT = Duration.ofMillis(750);
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedQuotas.class);
 

@@ -23,7 +23,8 @@ import io.sluice.projects.Quota;
  * The options for sharing a quota between gateways, simulated in virtual time with the real
  * {@link QuotaSplit} and {@link QuotaLimiter}: how close each holds a quota of 40/s offered 160/s,
  * by sync interval, with reports arriving 20 ms after they are sent. Prints the table in
- * docs/operations.md; holds the chosen option to ±15% at the interval it runs with.
+ * docs/performance.md; holds the chosen option to ±15% at the interval it runs with, and to what one
+ * gateway allows when the traffic comes in spells.
  */
 class QuotaSharingSimulationTest {
     private static final int RATE = 40;
@@ -192,7 +193,7 @@ class QuotaSharingSimulationTest {
     private record InFlight(long at, int from, UsageReport report) {
     }
 
-    /** The chosen option: each gateway's part is what it was asked ÷ what all were asked (SharedQuotas's tick). */
+    /** The chosen option: each gateway's part is its recent demand ÷ all gateways' (SharedQuotas's tick). */
     private static final class Parts implements Option {
         private final List<QuotaSplit> splits = new ArrayList<>();
         private final List<QuotaLimiter> limiters = new ArrayList<>();
