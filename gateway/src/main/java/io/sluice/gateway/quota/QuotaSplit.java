@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * How a quota is split between the gateways: each takes the part of it that it was asked for,
- * {@code mine / (mine + what the others were asked)}, from the last interval's counts, so the
+ * {@code mine / (mine + what the others were asked)}, from the recent demands reported, so the
  * parts add up to the whole wherever the traffic goes. Its own count is taken as at least one
  * event: a quota nobody was asked for is wholly this gateway's (a burst on one gateway gets the
  * whole burst), one only the others were asked for gets a sliver until its next count is in.

@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What one gateway was asked of each quota in its last interval (events, admitted or not), as it
+ * What one gateway was asked of each quota lately ({@link RecentDemand}: events, admitted or not), as it
  * publishes it on the quota usage topic, keyed by its id. A report with no quotas still says the
  * gateway is there; {@code leaving} says it stops, so the others need not wait for it to age out.
  *
