@@ -121,7 +121,7 @@ class ProcessorTopologyTest {
 
     @Test
     void anUnusableRecordGoesToTheDeadLettersWithItsReasonAndTheRestFlows() {
-        transactions.pipeInput(new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
+        pipe(transactions, new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
         sendTransaction("good", MINUTE.plusSeconds(1), "200");
         List<TestRecord<String, byte[]>> dead = deadLetters.readRecordsToList();
         assertEquals(1, dead.size());
@@ -133,7 +133,7 @@ class ProcessorTopologyTest {
 
     @Test
     void aDeadLetterKeepsTheGatewaysHeaders() {
-        transactions.pipeInput(new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
+        pipe(transactions, new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
         assertEquals("bad", EventHeaders.get(deadLetters.readRecordsToList().get(0).headers(), EventHeaders.EVENT_ID));
     }
 
@@ -163,14 +163,14 @@ class ProcessorTopologyTest {
     private void sendTransaction(String eventId, Instant eventTime, String status) {
         String tags = status == null ? "" : ", \"tags\": {\"http.status_code\": \"" + status + "\"}";
         String json = "{\"transaction\": \"GET /users/42\", \"environment\": \"production\"" + tags + "}";
-        transactions.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers(eventId, eventTime), eventTime));
+        pipe(transactions, new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers(eventId, eventTime), eventTime));
     }
 
     private void sendError(String eventId, String type, Instant eventTime) {
         String json = "{\"environment\": \"production\", \"exception\": {\"values\": [{\"type\": \"" + type + "\", \"value\": \"boom\","
                 + " \"stacktrace\": {\"frames\": [{\"function\": \"main\", \"filename\": \"app.py\", \"lineno\": 1},"
                 + " {\"function\": \"charge\", \"filename\": \"pay/charge.py\", \"lineno\": 88}]}}]}}";
-        errors.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers(eventId, eventTime), eventTime));
+        pipe(errors, new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers(eventId, eventTime), eventTime));
     }
 
     private static RecordHeaders headers(String eventId, Instant eventTime) {
@@ -187,7 +187,7 @@ class ProcessorTopologyTest {
     }
 
     private void sendTransactionJson(String eventId, Instant eventTime, Instant receivedAt, String json) {
-        transactions.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8),
+        pipe(transactions, new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8),
                 headers(eventId, eventTime, receivedAt), eventTime));
     }
 
@@ -223,7 +223,7 @@ class ProcessorTopologyTest {
     void anOversizedErrorPayloadIsReplacedByANoteAndItsMessageCut() throws Exception {
         String json = "{\"environment\": \"production\", \"exception\": {\"values\": [{\"type\": \"Huge\", \"value\": \""
                 + "m".repeat(600_000) + "\"}]}}";
-        errors.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers("e1", MINUTE), MINUTE));
+        pipe(errors, new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers("e1", MINUTE), MINUTE));
         ErrorFact stored = driver.createOutputTopic(TOPICS.errorHistory(), new StringDeserializer(),
                 JsonSerde.of(ErrorFact.class).deserializer()).readValue();
         assertEquals(Columns.EXCEPTION_VALUE, stored.exceptionValue().length());
@@ -259,7 +259,7 @@ class ProcessorTopologyTest {
         RecordHeaders noEventId = headers("huge", MINUTE);
         noEventId.remove(EventHeaders.EVENT_ID);
         String huge = "{\"transaction\": \"" + "t".repeat(1024 * 1024) + "\", \"environment\": \"production\"}";
-        transactions.pipeInput(new TestRecord<>("shop", huge.getBytes(StandardCharsets.UTF_8), noEventId, MINUTE));
+        pipe(transactions, new TestRecord<>("shop", huge.getBytes(StandardCharsets.UTF_8), noEventId, MINUTE));
         sendTransaction("good", MINUTE.plusSeconds(1), "200");
 
         TestRecord<String, byte[]> dead = deadLetters.readRecord();
@@ -278,8 +278,8 @@ class ProcessorTopologyTest {
 
     @Test
     void unparseableRecordsAreCountedAsDeadLetters() {
-        transactions.pipeInput(new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
-        errors.pipeInput(new TestRecord<>("shop", "[]".getBytes(StandardCharsets.UTF_8), headers("bad2", MINUTE), MINUTE));
+        pipe(transactions, new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
+        pipe(errors, new TestRecord<>("shop", "[]".getBytes(StandardCharsets.UTF_8), headers("bad2", MINUTE), MINUTE));
         sendTransaction("good", MINUTE.plusSeconds(1), "200");
         assertEquals(2, counts.unparseableCount());
         assertEquals(0, counts.unproducibleCount());
@@ -296,7 +296,7 @@ class ProcessorTopologyTest {
         assertNotNull(fields);
         RecordHeaders withFields = headers("with", MINUTE);
         withFields.add(FieldsHeader.NAME, fields);
-        transactions.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), withFields, MINUTE));
+        pipe(transactions, new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), withFields, MINUTE));
         sendTransaction("without", MINUTE.plusSeconds(1), "200");
         sendError("e1", "ValueError", MINUTE.plusSeconds(2));
         assertEquals(2, history.readValuesToList().size());
@@ -354,5 +354,11 @@ class ProcessorTopologyTest {
     private static TrafficRow latest(Map<String, TrafficRow> rows) {
         assertEquals(1, rows.size(), rows.toString());
         return new HashMap<>(rows).values().iterator().next();
+    }
+
+    /** One record in, and the wall clock on by a flush: the raw task's sums reach the counts (see {@link PartialCounts}). */
+    private void pipe(TestInputTopic<String, byte[]> topic, TestRecord<String, byte[]> record) {
+        topic.pipeInput(record);
+        driver.advanceWallClockTime(PartialCounts.FLUSH_INTERVAL);
     }
 }
