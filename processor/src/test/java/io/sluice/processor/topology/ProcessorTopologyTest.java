@@ -102,6 +102,18 @@ class ProcessorTopologyTest {
     }
 
     @Test
+    void theRawTasksSumsReachTheCountsAtTheFlushAsOneRecordPerKeyAndMinute() {
+        for (int i = 0; i < 3; i++) {
+            transactions.pipeInput(new TestRecord<>("shop", TRANSACTION_200, headers("e" + i, MINUTE.plusSeconds(i)), MINUTE.plusSeconds(i)));
+        }
+        assertEquals(List.of(), traffic.readValuesToList(), "nothing counted before the flush");
+        driver.advanceWallClockTime(PartialCounts.FLUSH_INTERVAL);
+        List<TrafficRow> rows = traffic.readValuesToList();
+        assertEquals(1, rows.size(), "one sum of the three, not a row per event");
+        assertEquals(3, rows.get(0).status2xx());
+    }
+
+    @Test
     void aRetryWithTheSameEventIdIsCountedOnceAndStoredOnce() {
         sendTransaction("same", MINUTE.plusSeconds(1), "200");
         sendTransaction("same", MINUTE.plusSeconds(30), "200"); // the client's retry, received later
@@ -159,6 +171,9 @@ class ProcessorTopologyTest {
         assertEquals("charge (pay/charge.py:88)", stored.topFrame());
         assertEquals("boom", stored.exceptionValue());
     }
+
+    private static final byte[] TRANSACTION_200 = "{\"transaction\": \"GET /\", \"environment\": \"production\", \"tags\": {\"http.status_code\": 200}}"
+            .getBytes(StandardCharsets.UTF_8);
 
     private void sendTransaction(String eventId, Instant eventTime, String status) {
         String tags = status == null ? "" : ", \"tags\": {\"http.status_code\": \"" + status + "\"}";
