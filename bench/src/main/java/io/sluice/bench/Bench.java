@@ -84,6 +84,9 @@ public final class Bench {
             out.println("· the processor's own topology in this JVM, without its sink, over the records it worked off");
             double processorAlone = StreamsCeiling.processorAlone(ProcessorConfig.from(settings),
                     kafka.topics().transactions(), pipeline.publishedEndOffsets(), work.resolve("processor-alone"));
+            out.println("· the processor's own topology again: one tenant at 90% of the traffic, then as many transactions over "
+                    + HugeTenant.SMALL_PROJECTS + " tenants evenly");
+            List<HugeTenant.Result> tenants = HugeTenant.measure(ProcessorConfig.from(settings), HugeTenant.RECORDS, work);
             out.println("· ceiling: bulk inserts into ClickHouse, RowBinary and JSONEachRow");
             InsertCeilings insertCeilings = InsertCeilings.measure(ClickHouseSettings.from(settings),
                     (int) Math.min(pipeline.published(), 200_000));
@@ -98,7 +101,7 @@ public final class Bench {
                     : List.of();
 
             new BenchReport(out).write(new BenchResults(machine, nettyCeiling, pipeline, producerCeiling, streamsCeiling, streamsShapeCeiling,
-                    insertCeilings, sink, experiments, processorAlone), files);
+                    insertCeilings, sink, experiments, processorAlone, tenants, kafka.topics().partitions()), files);
         } finally {
             Path clickHouseLog = work.resolve("clickhouse.log");
             if (Files.exists(clickHouseLog)) {

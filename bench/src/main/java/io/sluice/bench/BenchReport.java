@@ -70,6 +70,7 @@ final class BenchReport {
                 r.streamsShapeCeiling(), r.streamsCeiling(), 100 * r.streamsShapeCeiling() / r.streamsCeiling());
         out.printf("%-34s %12.0f %12.0f %7.0f%%   (its topology alone, no sink, vs the copy: like for like)%n",
                 "processor's Streams application", r.processorAlone(), r.streamsCeiling(), 100 * r.processorAlone() / r.streamsCeiling());
+        HugeTenant.print(r.tenants(), r.partitions(), out);
         SinkThroughput sink = r.sink();
         out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d rows; ceiling: JSONEachRow insert of the same rows)%n", "sink alone, rows/s",
                 sink.sink(), sink.jsonEachRow(), 100 * sink.ratioToJsonEachRow(), sink.rows());
@@ -192,6 +193,7 @@ final class BenchReport {
         json.put("sink", r.sink());
         json.put("kafka_streams_processor_shape_ceiling_records_per_s", r.streamsShapeCeiling());
         json.put("processor_streams_alone_records_per_s", r.processorAlone());
+        json.put("processor_tenants", r.tenants());
         return json;
     }
 
