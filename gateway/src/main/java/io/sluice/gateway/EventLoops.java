@@ -3,23 +3,22 @@ package io.sluice.gateway;
 /**
  * How many event loops serve connections. Each loop may hold, while it decodes and validates one
  * event, memory that no budget counts: the event's JSON tree (up to about 16 times the largest
- * event, see {@code EventValidator.MIN_BYTES_PER_TOKEN}), the decompressed copy and a brotli
- * window (up to 16 MiB). So the loops are one per CPU the JVM may use ({@link Runtime#availableProcessors()},
- * which counts a container's CPU limit), but no more than half the heap holds at that cost each:
- * a pod with no CPU limit on a 64-core node does not run 64 loops in a 512 MiB heap.
+ * event, see {@code EventValidator.MIN_BYTES_PER_TOKEN}) and its copies (a brotli decoder's ring
+ * buffer is counted: {@code BodyDecoder} takes it from the request's in-flight reservation). So the
+ * loops are one per CPU the JVM may use ({@link Runtime#availableProcessors()}, which counts a
+ * container's CPU limit), but no more than half the heap holds at that cost each: a pod with no
+ * CPU limit on a 64-core node does not run 64 loops in a 512 MiB heap.
  */
 final class EventLoops {
     /** The JSON tree of the largest event, its decompressed copy and the event as published. */
     private static final int TREE_AND_COPIES_PER_EVENT_BYTE = 16 + 2;
-    /** The largest window a brotli stream may declare. */
-    private static final long BROTLI_WINDOW_BYTES = 16L * 1024 * 1024;
 
     private EventLoops() {
     }
 
     /** What one loop may hold outside the budgets, with events of at most this size (decompressed). */
     static long heldPerLoop(int maxEventBytes) {
-        return (long) TREE_AND_COPIES_PER_EVENT_BYTE * maxEventBytes + BROTLI_WINDOW_BYTES;
+        return (long) TREE_AND_COPIES_PER_EVENT_BYTE * maxEventBytes;
     }
 
     /**

@@ -1,9 +1,9 @@
 package io.sluice.gateway;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -17,6 +17,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.sluice.admin.AdminServer;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.gateway.admit.Authenticator;
 import io.sluice.gateway.admit.FailedAuthLimiter;
@@ -26,9 +27,10 @@ import io.sluice.gateway.admit.QuotaLimiter;
 import io.sluice.gateway.http.GatewayInitializer;
 import io.sluice.gateway.http.GatewayServices;
 import io.sluice.gateway.http.HttpLimits;
+import io.sluice.gateway.http.ReadWorkers;
 import io.sluice.gateway.http.UnsentAnswers;
 import io.sluice.gateway.envelope.EnvelopeParser;
-import io.sluice.gateway.ops.AdminServer;
+import io.sluice.gateway.ops.GatewayChecks;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.ops.KafkaReachability;
 import io.sluice.gateway.publish.EventPublisher;
@@ -36,7 +38,6 @@ import io.sluice.gateway.publish.Outcomes;
 import io.sluice.gateway.publish.PublishHealth;
 import io.sluice.gateway.validate.BodyDecoder;
 import io.sluice.gateway.validate.EventValidator;
-import io.sluice.projects.Project;
 import io.sluice.projects.ProjectRegistry;
 
 /**
@@ -59,6 +60,12 @@ public final class Gateway implements AutoCloseable {
     private final GatewayServices services;
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
+    private final ReadWorkers readers;
+    /**
+     * Large bodies waiting for a read worker at most; each holds its in-flight reservation, and a
+     * connection has one being read at a time, so the budget and the connection cap bound it first.
+     */
+    private static final int READ_QUEUE = 1024;
     private Channel serverChannel;
     private AdminServer admin;
 
@@ -77,7 +84,6 @@ public final class Gateway implements AutoCloseable {
         metrics.watchPublishing(publishing::failing);
         metrics.countOutcomeOverflow(outcomes::overflowEvents);
         this.draining = new AtomicBoolean();
-        this.services = services(config, registry, publisher, outcomes, metrics, draining);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         // One loop per CPU by default, not Netty's two: the Kafka producer's I/O thread needs a
         // core's share too, and fewer loops handle more ready connections per wake-up. No more
@@ -89,6 +95,8 @@ public final class Gateway implements AutoCloseable {
                 config.ioThreads() > 0 ? "SLUICE_GATEWAY_IO_THREADS" : "one per CPU, as the heap allows", cpus,
                 maxHeap / (1024 * 1024), EventLoops.heldPerLoop(config.maxDecompressedBytes()) / (1024 * 1024));
         this.workers = new MultiThreadIoEventLoopGroup(ioThreads, NioIoHandler.newFactory());
+        this.readers = new ReadWorkers(ReadWorkers.threadsFor(ioThreads), READ_QUEUE);
+        this.services = services(config, registry, publisher, outcomes, metrics, draining, readers);
         metrics.bindNetty(acceptor, workers);
     }
 
@@ -124,7 +132,8 @@ public final class Gateway implements AutoCloseable {
     }
 
     private static GatewayServices services(GatewayConfig config, ProjectRegistry registry, EventPublisher publisher,
-                                            Outcomes outcomes, GatewayMetrics metrics, AtomicBoolean draining) {
+                                            Outcomes outcomes, GatewayMetrics metrics, AtomicBoolean draining,
+                                            ReadWorkers readers) {
         Gate gate = new Gate(new Authenticator(registry, Clock.systemUTC()),
                 new FailedAuthLimiter(config.authFailuresPerMinute(), config.authFailureBurst()), config.trustedProxies(),
                 new QuotaLimiter(config.quotaShare()),
@@ -137,16 +146,21 @@ public final class Gateway implements AutoCloseable {
                         metrics.unauthenticatedInFlightBytes()),
                 config.maxBodyBytes(), config.maxEnvelopeBytes());
         return new GatewayServices(gate, new BodyDecoder(config.maxDecompressedBytes()),
-                new EventValidator(config.eventTimeHorizon(), config.maxDecompressedBytes()), publisher, outcomes, metrics, Clock.systemUTC(), draining,
+                new EventValidator(config.eventTimeHorizon(), config.maxDecompressedBytes(), metrics::scrubbed),
+                publisher, outcomes, metrics, Clock.systemUTC(), draining,
                 new BodyDecoder(config.maxEnvelopeBytes()),
-                new EnvelopeParser(config.maxEnvelopeItems(), config.maxDecompressedBytes()));
+                new EnvelopeParser(config.maxEnvelopeItems(), config.maxDecompressedBytes()), readers);
     }
 
     private void listen() throws InterruptedException {
         HttpLimits limits = new HttpLimits(config.maxConnections(), config.maxBodyBytes(), config.idleTimeout(),
                 config.receiveTimeout());
-        admin = AdminServer.start(config.adminHost(), config.adminPort(), acceptor, metrics, this::notReadyReasons,
-                this::degradedReasons);
+        try {
+            admin = AdminServer.start(config.adminHost(), config.adminPort(), "sluice-gateway-admin",
+                    new GatewayChecks(draining::get, registry, kafka, publishing), metrics::scrape);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the gateway's admin port " + config.adminPort(), e);
+        }
         serverChannel = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
@@ -178,39 +192,6 @@ public final class Gateway implements AutoCloseable {
         return metrics;
     }
 
-    private List<String> notReadyReasons() {
-        List<String> reasons = new ArrayList<>();
-        if (draining.get()) {
-            reasons.add("shutting down");
-        }
-        if (!registry.isLoaded()) {
-            reasons.add("project registry not loaded");
-        }
-        if (registry.failure() != null) {
-            reasons.add(registry.failure());
-        }
-        if (!kafka.reachable()) {
-            reasons.add("Kafka unreachable");
-        }
-        String publishFailing = publishing.failingReason();
-        if (publishFailing != null) {
-            reasons.add(publishFailing);
-        }
-        return reasons;
-    }
-
-    /**
-     * What fails for some requests only, listed by a ready /readyz: one project with a malformed
-     * registry record is refused (fail closed), and must not take the gateway out of rotation for all.
-     */
-    private List<String> degradedReasons() {
-        List<String> reasons = new ArrayList<>();
-        // The numeric id, public, not the token: this body is read by probes and dashboards.
-        registry.unreadableProjects().forEach((token, why) -> reasons.add("project " + Project.numericIdOf(token)
-                + " refused (503 project_unavailable): its latest registry record cannot be read: " + why));
-        return reasons;
-    }
-
     @Override
     public void close() {
         draining.set(true); // /readyz turns 503, answers close their connections
@@ -228,6 +209,7 @@ public final class Gateway implements AutoCloseable {
         outcomes.close(); // the last counts, before the producer closes
         publisher.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        readers.close();
         if (admin != null) {
             admin.close();
         }

@@ -68,7 +68,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "How long startup waits for Kafka and the project registry before giving up.");
 
     public static final Setting IO_THREADS = new Setting("SLUICE_GATEWAY_IO_THREADS", "0",
-            "Event loop threads that serve connections; 0: one per CPU the JVM may use (a container's CPU limit counts), at most as many as half the heap holds at 18 x SLUICE_GATEWAY_MAX_DECOMPRESSED_BYTES + 16 MiB each (a JSON tree, copies and a brotli window: 34 MiB by default, so 7 loops in a 512 MiB heap).").atLeast(0);
+            "Event loop threads that serve connections; 0: one per CPU the JVM may use (a container's CPU limit counts), at most as many as half the heap holds at 18 x SLUICE_GATEWAY_MAX_DECOMPRESSED_BYTES each (a JSON tree and copies: 18 MiB by default, so 14 loops in a 512 MiB heap; a brotli window is counted in the in-flight budget instead).").atLeast(0);
 
     public static final Setting MAX_ENVELOPE_BYTES = new Setting("SLUICE_GATEWAY_MAX_ENVELOPE_BYTES", "33554432",
             "Largest Sentry envelope, as sent and decompressed (SDKs attach files and replays, read and dropped); larger gets 413.").atLeast(1);

@@ -10,13 +10,13 @@ class EventLoopsTest {
     private static final int ONE_MIB_EVENTS = 1024 * 1024;
 
     @Test
-    void aLoopMayHoldThirtyFourMibWithOneMibEvents() {
-        assertEquals(34 * MIB, EventLoops.heldPerLoop(ONE_MIB_EVENTS));
+    void aLoopMayHoldEighteenMibWithOneMibEvents() {
+        assertEquals(18 * MIB, EventLoops.heldPerLoop(ONE_MIB_EVENTS));
     }
 
     @Test
-    void sixtyFourVisibleCoresInA512MibHeapRunSevenLoops() {
-        assertEquals(7, EventLoops.count(0, 64, 512 * MIB, ONE_MIB_EVENTS));
+    void sixtyFourVisibleCoresInA512MibHeapRunFourteenLoops() {
+        assertEquals(14, EventLoops.count(0, 64, 512 * MIB, ONE_MIB_EVENTS));
     }
 
     @Test
@@ -26,8 +26,8 @@ class EventLoopsTest {
 
     @Test
     void largerEventsLeaveRoomForFewerLoops() {
-        // 8 MiB events: 18 x 8 + 16 = 160 MiB a loop; half of a 2 GiB heap holds 6.
-        assertEquals(6, EventLoops.count(0, 64, 2048 * MIB, 8 * ONE_MIB_EVENTS));
+        // 8 MiB events: 18 x 8 = 144 MiB a loop; half of a 2 GiB heap holds 7.
+        assertEquals(7, EventLoops.count(0, 64, 2048 * MIB, 8 * ONE_MIB_EVENTS));
     }
 
     @Test

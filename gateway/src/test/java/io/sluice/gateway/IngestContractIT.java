@@ -348,6 +348,17 @@ class IngestContractIT {
                 "{\"transaction\":\"GET /brotli\",\"tags\":{\"http.status_code\":200}}");
     }
 
+    /**
+     * Decoded in the window its limit needs (2^21 for 1 MiB), not the 2^24 it declares: alike, its
+     * reference 616 KiB back included (see {@code FarMatchEvent}).
+     */
+    @Test
+    void brotliDeclaringTheLargestWindowIsDecodedAlike() throws Exception {
+        byte[] body = IngestContractIT.class.getResourceAsStream("/far-match.json.br").readAllBytes();
+        assertPublishedDecompressed(gateway.postBytes(shop, "transaction", body, "Content-Encoding", "br"),
+                new String(io.sluice.gateway.validate.FarMatchEvent.json(), StandardCharsets.US_ASCII));
+    }
+
     /** Accepted, and the Kafka record holds exactly the JSON before compression. */
     private static void assertPublishedDecompressed(HttpResponse<String> response, String original) throws Exception {
         assertEquals(200, response.statusCode(), response.body());

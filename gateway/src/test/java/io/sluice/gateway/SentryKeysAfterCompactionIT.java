@@ -40,7 +40,8 @@ import io.sluice.testkit.RealEngines;
 /**
  * A gateway that starts after the projects topic was compacted still knows a revoked or expired
  * DSN key as no guess: 401, and the address sending it (a NAT full of browsers with an old DSN) is
- * not locked out. Compaction is done as Kafka's cleaner would leave the topic: the latest record of
+ * not locked out; a project whose latest record cannot be read, known to it by that record only, is
+ * 503 {@code project_unavailable} to its own keys, never a failed login. Compaction is done as Kafka's cleaner would leave the topic: the latest record of
  * each project, copied to a new topic that the fresh gateway follows from its start.
  */
 @ExtendWith(RealEngines.class)
@@ -48,6 +49,7 @@ import io.sluice.testkit.RealEngines;
 class SentryKeysAfterCompactionIT {
     private static final byte[] GOOD = "{}\n{\"type\":\"event\"}\n{\"message\":\"fine\"}\n".getBytes(StandardCharsets.UTF_8);
     private static final int BURST = 3;
+    private static final String TRANSACTION = "{\"transaction\":\"GET /x\"}";
 
     static Engines engines;
     static String written;
@@ -55,6 +57,7 @@ class SentryKeysAfterCompactionIT {
     static ProjectAdmin.NewProject revoked;
     static ProjectAdmin.NewProject expired;
     static ProjectAdmin.NewProject neighbour;
+    static ProjectAdmin.NewProject unreadable;
     static TestGateway gateway;
 
     @BeforeAll
@@ -71,7 +74,10 @@ class SentryKeysAfterCompactionIT {
             expired = admin.create("expired-before-compaction");
             admin.rotateDsnKey(expired.token(), Duration.ZERO);
             neighbour = admin.create("neighbour-after-compaction");
+            unreadable = admin.create("unreadable-after-compaction");
         }
+        // A record no gateway can read replaces the project's last readable one.
+        produce(written, Map.of(unreadable.token(), "{\"name\":\"cut short".getBytes(StandardCharsets.UTF_8)));
         copyLatestRecordOfEachProject(written, compacted);
         gateway = TestGateway.start(engines, Map.of("SLUICE_TOPIC_PROJECTS", compacted,
                 "SLUICE_GATEWAY_AUTH_FAILURE_BURST", Integer.toString(BURST),
@@ -87,10 +93,10 @@ class SentryKeysAfterCompactionIT {
 
     @Test
     void theFreshGatewayReadsOnlyTheLatestRecordOfEachProject() throws Exception {
-        assertEquals(6, records(written).size(), "created, rotated, revoked; created, rotated; created");
+        assertEquals(8, records(written).size(), "created, rotated, revoked; created, rotated; created; created, cut short");
         List<ConsumerRecord<byte[], byte[]>> latest = records(compacted);
-        assertEquals(3, latest.size());
-        for (ConsumerRecord<byte[], byte[]> record : latest) {
+        assertEquals(4, latest.size());
+        for (ConsumerRecord<byte[], byte[]> record : latest.subList(0, 3)) {
             Project project = ProjectJson.read(record.value());
             assertTrue(project.dsnKeys().stream().noneMatch(key -> key.publicKey().equals(revoked.dsnKey().publicKey())),
                     "no record left holds the revoked key as a DSN key");
@@ -122,6 +128,37 @@ class SentryKeysAfterCompactionIT {
         assertEquals(200, served.statusCode(), served.body());
     }
 
+    @Test
+    void aProjectKnownOnlyByAnUnreadableRecordIs503ToItsPrivateKeyAndLocksNobodyOut() {
+        for (int i = 0; i < BURST + 2; i++) {
+            HttpResponse<String> refused = postTransaction(unreadable, "192.0.2.23");
+            assertEquals(503, refused.statusCode(), refused.body());
+            assertTrue(refused.body().startsWith("{\"error\":\"project_unavailable\""), refused.body());
+        }
+        HttpResponse<String> served = postTransaction(neighbour, "192.0.2.23");
+        assertEquals(200, served.statusCode(), served.body());
+    }
+
+    @Test
+    void aProjectKnownOnlyByAnUnreadableRecordIs503ToItsDsnAndLocksNobodyOut() {
+        for (int i = 0; i < BURST + 2; i++) {
+            HttpResponse<String> refused = post(unreadable, unreadable.dsnKey().publicKey(), "192.0.2.24");
+            assertEquals(503, refused.statusCode(), refused.body());
+            assertTrue(refused.body().startsWith("{\"error\":\"project_unavailable\""), refused.body());
+        }
+        HttpResponse<String> served = post(neighbour, neighbour.dsnKey().publicKey(), "192.0.2.24");
+        assertEquals(200, served.statusCode(), served.body());
+    }
+
+    /** A transaction with the project's private key, from the client {@code from}. */
+    private static HttpResponse<String> postTransaction(ProjectAdmin.NewProject project, String from) {
+        return TestGateway.send(HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/"
+                        + project.token() + "/transaction"))
+                .header("X-Forwarded-For", from)
+                .header("Authorization", "Bearer " + project.key()).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(TRANSACTION)).build());
+    }
+
     /** From the client {@code from}, as the trusted proxy 127.0.0.1 says. */
     private static HttpResponse<String> post(ProjectAdmin.NewProject path, String publicKey, String from) {
         return TestGateway.send(HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + gateway.port() + "/api/"
@@ -150,14 +187,18 @@ class SentryKeysAfterCompactionIT {
             latest.remove(new String(record.key(), StandardCharsets.UTF_8)); // kept in the order of the latest offsets
             latest.put(new String(record.key(), StandardCharsets.UTF_8), record.value());
         }
+        latest.values().removeIf(java.util.Objects::isNull);
+        produce(to, latest);
+    }
+
+    /** Writes these values, raw bytes, under these keys, in order. */
+    private static void produce(String topic, Map<String, byte[]> values) throws Exception {
         Properties props = KafkaClients.producerProperties(KafkaSettings.at(engines.kafkaBootstrapServers()), null);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (Map.Entry<String, byte[]> entry : latest.entrySet()) {
-                if (entry.getValue() != null) {
-                    producer.send(new ProducerRecord<>(to, entry.getKey().getBytes(StandardCharsets.UTF_8), entry.getValue()))
-                            .get(30, TimeUnit.SECONDS);
-                }
+            for (Map.Entry<String, byte[]> entry : values.entrySet()) {
+                producer.send(new ProducerRecord<>(topic, entry.getKey().getBytes(StandardCharsets.UTF_8), entry.getValue()))
+                        .get(30, TimeUnit.SECONDS);
             }
         }
     }

@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import com.clickhouse.client.api.Client;
 
+import io.sluice.admin.AdminServer;
 import io.sluice.config.Topics;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
@@ -54,12 +55,12 @@ public final class Processor implements AutoCloseable {
     private final ClickHouseSink sink;
     private final Thread sinkThread;
     private final Client clickHouse;
-    private final ProcessorAdmin admin;
+    private final AdminServer admin;
     private final PrometheusMetrics metrics;
     private final InputLag inputLag;
     private final PreAggregation preAggregation;
 
-    private Processor(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse, ProcessorAdmin admin,
+    private Processor(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse, AdminServer admin,
                       PrometheusMetrics metrics, InputLag inputLag, PreAggregation preAggregation) {
         this.preAggregation = preAggregation;
         this.metrics = metrics;
@@ -124,7 +125,7 @@ public final class Processor implements AutoCloseable {
                 SinkTables.of(topics, config.clickHouse().database()).tableByTopic(), topics.deadLetters(), config.sinkLimits(), metrics);
         Thread sinkThread = new Thread(sink, "sluice-clickhouse-sink");
         sinkThread.start();
-        ProcessorAdmin admin;
+        AdminServer admin;
         try {
             admin = ProcessorAdmin.start(config.adminHost(), config.adminPort(), streams, metrics, sink.metrics(), sinkThread::isAlive,
                     threadFailures, kafkaContact);

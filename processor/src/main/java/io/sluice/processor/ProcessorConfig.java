@@ -20,8 +20,7 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                               String applicationId,
                               String instanceId, int generation, Path stateDir,
                               int streamThreads, Duration commitInterval, Duration eventTimeHorizon, Duration lateMargin,
-                              int sinkBatchRows, long sinkBatchBytes, Duration sinkBatchInterval,
-                              Duration sinkStallTimeout, long rocksDbMemoryBytes, double rocksDbWriteBufferRatio,
+                              SinkLimits sinkLimits, long rocksDbMemoryBytes, double rocksDbWriteBufferRatio,
                               long dedupFilterBytes, int routesPerDay) {
     public static final Setting ADMIN_HOST = new Setting("SLUICE_PROCESSOR_ADMIN_HOST", "127.0.0.1",
             "Address of the processor's /healthz, /readyz and /metrics.");
@@ -43,15 +42,6 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
             "How often exactly-once transactions commit: bounds how fresh aggregates are.");
     public static final Setting LATE_MARGIN = new Setting("SLUICE_PROCESSOR_LATE_MARGIN", "2h",
             "How long a minute stays open beyond the horizon: covers clock skew and a task lagging behind the others; window stores keep horizon + margin.");
-    public static final Setting SINK_BATCH_ROWS = new Setting("SLUICE_SINK_BATCH_ROWS", "20000",
-            "Most rows in one ClickHouse insert.").atLeast(1);
-    public static final Setting SINK_BATCH_BYTES = new Setting("SLUICE_SINK_BATCH_BYTES", "16777216",
-            "Most bytes (of JSON rows) in one ClickHouse insert.").atLeast(1);
-    public static final Setting SINK_BATCH_INTERVAL = new Setting("SLUICE_SINK_BATCH_INTERVAL", "1s",
-            "Longest a row waits before its batch is inserted: most of the freshness under light load (250ms halved it in "
-                    + "docs/performance.md, at four inserts per table per second from each instance instead of one).");
-    public static final Setting SINK_STALL_TIMEOUT = new Setting("SLUICE_SINK_STALL_TIMEOUT", "60s",
-            "How long the sink may commit nothing while rows wait before /readyz fails and sluice_sink_stalled is 1.");
     public static final Setting ROCKSDB_MEMORY_BYTES = new Setting("SLUICE_PROCESSOR_ROCKSDB_MEMORY_BYTES", "268435456",
             "Off-heap bytes all RocksDB state stores of an instance share (block cache, index/filter blocks and memtables).").atLeast(1);
     public static final Setting ROCKSDB_WRITE_BUFFER_RATIO = new Setting("SLUICE_PROCESSOR_ROCKSDB_WRITE_BUFFER_RATIO", "0.5",
@@ -70,7 +60,6 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                     + "many routes per project and day.").atLeast(1);
 
     public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, GENERATION, STATE_DIR, THREADS, COMMIT_INTERVAL, LATE_MARGIN,
-            SINK_BATCH_ROWS, SINK_BATCH_BYTES, SINK_BATCH_INTERVAL, SINK_STALL_TIMEOUT,
             ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_RATIO, DEDUP_FILTER_BYTES, ROUTES_PER_DAY);
 
     public static ProcessorConfig from(Settings settings) {
@@ -78,8 +67,7 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                 settings.get(ADMIN_HOST), settings.getInt(ADMIN_PORT),
                 settings.get(APPLICATION_ID), settings.get(INSTANCE_ID), settings.getInt(GENERATION), Path.of(settings.get(STATE_DIR)), settings.getInt(THREADS),
                 settings.getDuration(COMMIT_INTERVAL), settings.getDuration(EventTime.HORIZON), settings.getDuration(LATE_MARGIN),
-                settings.getInt(SINK_BATCH_ROWS), settings.getLong(SINK_BATCH_BYTES), settings.getDuration(SINK_BATCH_INTERVAL),
-                settings.getDuration(SINK_STALL_TIMEOUT), settings.getLong(ROCKSDB_MEMORY_BYTES), settings.getDouble(ROCKSDB_WRITE_BUFFER_RATIO),
+                SinkLimits.from(settings), settings.getLong(ROCKSDB_MEMORY_BYTES), settings.getDouble(ROCKSDB_WRITE_BUFFER_RATIO),
                 settings.getLong(DEDUP_FILTER_BYTES), settings.getInt(ROUTES_PER_DAY));
     }
 
@@ -88,13 +76,9 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
         BoundedRocksDbMemory.Budget.of(rocksDbMemoryBytes, rocksDbWriteBufferRatio);
     }
 
-    public SinkLimits sinkLimits() {
-        return new SinkLimits(sinkBatchRows, sinkBatchBytes, sinkBatchInterval, sinkStallTimeout);
-    }
-
     /** Every setting the processor reads, its own and the shared ones. */
     public static List<Setting> allSettings() {
-        return Stream.of(SETTINGS, ClickHouseSettings.SETTINGS, KafkaSettings.SETTINGS, EventTime.SETTINGS)
+        return Stream.of(SETTINGS, SinkLimits.SETTINGS, ClickHouseSettings.SETTINGS, KafkaSettings.SETTINGS, EventTime.SETTINGS)
                 .flatMap(List::stream).toList();
     }
 }

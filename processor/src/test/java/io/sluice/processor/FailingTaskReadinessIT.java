@@ -59,7 +59,7 @@ class FailingTaskReadinessIT {
     private static final Pattern FAILURES = Pattern.compile("stream threads failed (\\d+) times in the last 5 min; last: "
             + "StreamsException: Exception caught in process\\. taskId=\\d+_\\d+, processor=[^,]+, topic=sluice-" + NAME
             + "-traffic-by-environment-repartition, partition=\\d+, offset=\\d+ \\(cause: SerializationException: "
-            + "traffic counts from sluice-" + NAME + "-traffic-1m-changelog in an unknown format\\)\"}$");
+            + "traffic counts from sluice-" + NAME + "-traffic-1m-changelog in an unknown format\\)\"]}$");
     private static final Pattern FAILURES_METRIC = Pattern.compile("(?m)^sluice_processor_stream_thread_failures_total (\\d+)\\.0$");
 
     @TempDir
@@ -105,8 +105,8 @@ class FailingTaskReadinessIT {
                 HttpResponse<String> ready = get(admin + "/readyz");
                 assertEquals(503, ready.statusCode());
                 // Streams may be RUNNING or REBALANCING at that moment: either is said before the failures.
-                assertTrue(ready.body().matches("\\{\"status\":\"not_ready\",\"streams\":\"[A-Z_]+\",\"reason\":\""
-                        + "(Kafka Streams is [A-Z_]+, not RUNNING; )?" + FAILURES.pattern()), ready.body());
+                assertTrue(ready.body().matches("\\{\"status\":\"not_ready\",\"streams\":\"[A-Z_]+\",\"reasons\":\\[\""
+                        + "(Kafka Streams is [A-Z_]+, not RUNNING\",\")?" + FAILURES.pattern()), ready.body());
                 Matcher said = FAILURES.matcher(ready.body());
                 assertTrue(said.find());
                 int failuresSaid = Integer.parseInt(said.group(1));

@@ -29,7 +29,7 @@ import io.sluice.testkit.RealEngines;
 class ReadinessDuringKafkaOutageIT {
     private static final String READY = "200 {\"status\":\"ready\",\"streams\":\"RUNNING\"}";
     private static final Pattern UNREACHABLE = Pattern.compile(
-            "503 \\{\"status\":\"not_ready\",\"streams\":\"RUNNING\",\"reason\":\"Kafka unreachable: no broker has answered for (\\d+) s\"}");
+            "503 \\{\"status\":\"not_ready\",\"streams\":\"RUNNING\",\"reasons\":\\[\"Kafka unreachable: no broker has answered for (\\d+) s\"]}");
     /** Each round asks a broker every second, waiting at most 2 s: the 503 comes this soon after the bound. */
     private static final Duration SLACK = Duration.ofSeconds(10);
     /** At most this passes between two of the answers it counts, while Kafka answers: a second's pause and a 2 s timeout. */

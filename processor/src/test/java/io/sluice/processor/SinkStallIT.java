@@ -59,8 +59,8 @@ class SinkStallIT {
             }
             assertEquals(503, Await.until(Duration.ofSeconds(60), 503, () -> get(readyz).statusCode()));
             String body = get(readyz).body();
-            assertTrue(body.matches("\\{\"status\":\"not_ready\",\"streams\":\"RUNNING\",\"reason\":\"sink stalled for \\d+ s: inserting into "
-                    + "sluice_stall\\.[a-z_0-9]+: .*\"}"), body);
+            assertTrue(body.matches("\\{\"status\":\"not_ready\",\"streams\":\"RUNNING\",\"reasons\":\\[\"sink stalled for \\d+ s: inserting into "
+                    + "sluice_stall\\.[a-z_0-9]+: .*\"]}"), body);
             String metrics = get("http://127.0.0.1:" + processor.adminPort() + "/metrics").body();
             assertTrue(metrics.contains("\nsluice_sink_stalled 1.0\n"), metrics);
 

@@ -166,6 +166,24 @@ public final class ProjectRegistry implements AutoCloseable {
         return token != null && unreadable.containsKey(token);
     }
 
+    /**
+     * The token of the project with this numeric id (the last part of a DSN) when it is refused
+     * because its latest record could not be read, else null. Known without any readable record of
+     * it: a registry that starts after compaction may never have seen one.
+     */
+    public String unreadableTokenOf(long id) {
+        String token = numericIds.token(id);
+        return isUnreadable(token) ? token : null;
+    }
+
+    /**
+     * Whether this project's latest record could not be read and this registry never read one
+     * before it (it started after compaction left only that record): which keys it has is unknown.
+     */
+    public boolean isUnreadableWithUnknownKeys(String token) {
+        return isUnreadable(token) && !withdrawn.containsKey(token);
+    }
+
     /** Tokens of the projects whose latest record could not be read → why; a snapshot. */
     public Map<String, String> unreadableProjects() {
         return Map.copyOf(unreadable);
@@ -241,6 +259,8 @@ public final class ProjectRegistry implements AutoCloseable {
     /** Fails closed for this project: not found any more; its keys remain known as its own (see {@link #unreadable}). */
     private void withdraw(String token, String reason) {
         unreadable.put(token, "malformed record: " + reason);
+        // Reachable by its DSN's numeric id as unreadable too (a no-op when a readable record put it there).
+        numericIds.add(Project.numericIdOf(token), token);
         Project last = byToken.remove(token);
         if (last != null) {
             withdrawn.put(token, last);

@@ -62,9 +62,12 @@ public final class Authenticator {
             }
             return project;
         }
-        String owner = registry.tokenOwningKey(keyHash); // for an unknown token too: the same work
+        // Both for an unknown token too: the same work.
+        String owner = registry.tokenOwningKey(keyHash);
+        boolean unavailable = registry.isUnreadable(token)
+                && (token.equals(owner) || registry.isUnreadableWithUnknownKeys(token));
         if (project == null) {
-            if (token.equals(owner) && registry.isUnreadable(token)) {
+            if (unavailable) {
                 throw projectUnavailable();
             }
             throw unauthorized();
@@ -90,8 +93,9 @@ public final class Authenticator {
         DsnKey key = (project == null ? STAND_IN : project).activeDsnKey(publicKey, clock.instant());
         if (project == null || key == null) {
             String ownerToken = registry.tokenOwningDsnKey(publicKey);
-            if (project == null && ownerToken != null && registry.isUnreadable(ownerToken)
-                    && Project.numericIdOf(ownerToken) == projectId) {
+            String unreadable = registry.unreadableTokenOf(projectId); // for a known id too: the same work
+            if (project == null && unreadable != null
+                    && (unreadable.equals(ownerToken) || registry.isUnreadableWithUnknownKeys(unreadable))) {
                 throw projectUnavailable();
             }
             Project owner = ownerToken == null ? null : registry.find(ownerToken);
@@ -126,8 +130,11 @@ public final class Authenticator {
     /**
      * A key of a project whose latest registry record could not be read: refused (fail closed: the
      * record may have revoked the key), with a 503, as the fault is the registry's and goes away
-     * once an operator writes a readable record; not counted as a failed authentication. Only a
-     * key the project had says so: a stranger still gets the 401 everyone gets.
+     * once an operator writes a readable record; never counted as a failed authentication. A key
+     * the project had says so, and a stranger gets the 401 everyone gets; but when the registry
+     * knows the project by its unreadable record only (it started after compaction), its keys are
+     * unknown and every key gets the 503: a 401 would count the project's own clients (a platform's
+     * one address) as guessing, and guessing gains nothing meanwhile, as no key is accepted.
      */
     private static Rejection projectUnavailable() {
         return new Rejection(Outcome.PROJECT_UNAVAILABLE, "this project's configuration cannot be read at the moment; "

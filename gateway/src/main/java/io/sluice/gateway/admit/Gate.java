@@ -56,9 +56,16 @@ public final class Gate {
         return Math.max(maxBodyBytes, maxEnvelopeBytes);
     }
 
-    /** The admitted request, with its reservation (empty until its body arrives), or the {@link Rejection} that refuses it. */
-    public Admitted admit(RequestHead head) {
-        IngestRoute route = IngestRoute.of(head.method(), head.uri());
+    /**
+     * The admitted request, with its reservation (empty until its body arrives), or the {@link Rejection} that refuses it.
+     *
+     * @param path the route of the request's path, as parsed from its head ({@link IngestRoute#ofPath}); null when none
+     */
+    public Admitted admit(IngestRoute path, RequestHead head) {
+        if (path == null) {
+            throw IngestRoute.notFound();
+        }
+        IngestRoute route = path.forMethod(head.method());
         InetAddress client = ClientKey.of(proxies.clientOf(head.peer(), head.forwardedFor()));
         if (!forwardingIgnoredLogged.get() && proxies.ignoresForwarding(head.peer(), head.forwardedFor())
                 && forwardingIgnoredLogged.compareAndSet(false, true)) {
@@ -183,13 +190,11 @@ public final class Gate {
                 : quotas.tryAdmit(project, endpoint, System.nanoTime());
     }
 
-    /** The token named by a request's path (a Sentry path's numeric id looked up), or null: to count a refusal under. */
-    public String tokenOf(String uri) {
-        try {
-            IngestRoute route = IngestRoute.of("POST", uri);
-            return route.isSentry() ? authenticator.tokenOf(route.projectId()) : route.token();
-        } catch (Rejection notAnIngestPath) {
+    /** The token of a route (a Sentry route's numeric id looked up), or null: to count a refusal under. */
+    public String tokenOf(IngestRoute route) {
+        if (route == null) {
             return null;
         }
+        return route.isSentry() ? authenticator.tokenOf(route.projectId()) : route.token();
     }
 }

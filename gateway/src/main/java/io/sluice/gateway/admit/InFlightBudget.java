@@ -178,6 +178,8 @@ public final class InFlightBudget {
         private final InetAddress client;
         private final String project;
         private long bytes;
+        /** Released: its request was answered or its connection closed; it takes nothing more. */
+        private boolean released;
 
         private Reservation(InetAddress client, String project) {
             this.client = client;
@@ -189,7 +191,7 @@ public final class InFlightBudget {
          * when this request could never hold that much (its share is smaller), 503
          * {@code overloaded} when it could once others have finished.
          */
-        public void extend(long more) {
+        public synchronized void extend(long more) {
             if (bytes + more > ceiling()) {
                 throw tooLarge();
             }
@@ -218,9 +220,12 @@ public final class InFlightBudget {
                     "the gateway is at its limit of requests in flight (in total, for this client or this project); retry later");
         }
 
-        /** Takes {@code more} bytes for the same request if they fit now. */
-        public boolean tryExtend(long more) {
-            if (!take(client, project, more)) {
+        /**
+         * Takes {@code more} bytes for the same request if they fit now; never once released (a
+         * body read on a worker may outlive its connection: what it took then would never be given back).
+         */
+        public synchronized boolean tryExtend(long more) {
+            if (released || !take(client, project, more)) {
                 return false;
             }
             bytes += more;
@@ -239,13 +244,21 @@ public final class InFlightBudget {
             return ceiling;
         }
 
-        /** Gives back everything this request holds. */
-        public void release() {
-            give(client, project, bytes);
-            bytes = 0;
+        /** Gives back {@code fewer} of the bytes this request holds (memory it held only for a while). */
+        public void giveBack(long fewer) {
+            long given = Math.min(fewer, bytes);
+            give(client, project, given);
+            bytes -= given;
         }
 
-        public long bytes() {
+        /** Gives back everything this request holds. */
+        public synchronized void release() {
+            give(client, project, bytes);
+            bytes = 0;
+            released = true;
+        }
+
+        public synchronized long bytes() {
             return bytes;
         }
     }

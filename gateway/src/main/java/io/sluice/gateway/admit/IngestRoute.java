@@ -29,35 +29,49 @@ public record IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry
 
     /** The route of a request, or a 404/405 {@link Rejection}. */
     public static IngestRoute of(String method, String uri) {
+        IngestRoute route = ofPath(uri);
+        if (route == null) {
+            throw notFound();
+        }
+        return route.forMethod(method);
+    }
+
+    /**
+     * The route a request's path names, whatever its method (a refused request is still counted and
+     * answered as its route's), or null when it names none. Parsed once per request, from its head.
+     */
+    public static IngestRoute ofPath(String uri) {
         int query = uri.indexOf('?');
         String path = query < 0 ? uri : uri.substring(0, query);
         if (path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);
         }
         if (!path.startsWith(PREFIX)) {
-            IngestRoute sentry = sentryRoute(method, path);
-            if (sentry != null) {
-                return sentry;
-            }
-            throw notFound();
+            return sentryRoute(path);
         }
         String rest = path.substring(PREFIX.length());
         int slash = rest.indexOf('/');
         if (slash <= 0 || rest.indexOf('/', slash + 1) >= 0) {
-            throw notFound();
+            return null;
         }
         Endpoint endpoint = Endpoint.fromPathSegment(rest.substring(slash + 1));
-        if (endpoint == null) {
-            throw notFound();
+        return endpoint == null ? null : new IngestRoute(rest.substring(0, slash), endpoint);
+    }
+
+    /** This route as requested with {@code method}: a preflight (a Sentry route's OPTIONS), itself (POST), or a 405. */
+    public IngestRoute forMethod(String method) {
+        if ("POST".equals(method)) {
+            return this;
         }
-        if (!"POST".equals(method)) {
-            throw new Rejection(Outcome.METHOD_NOT_ALLOWED, method + " is not allowed here; send the event with POST");
+        if (isSentry() && "OPTIONS".equals(method)) {
+            return new IngestRoute(token, endpoint, sentry, projectId, true);
         }
-        return new IngestRoute(rest.substring(0, slash), endpoint);
+        throw new Rejection(Outcome.METHOD_NOT_ALLOWED, method + " is not allowed here; send the "
+                + (isSentry() ? "envelope" : "event") + " with POST");
     }
 
     /** {@code /api/<digits>/envelope} or {@code /store} (trailing slash already cut), or null. */
-    private static IngestRoute sentryRoute(String method, String path) {
+    private static IngestRoute sentryRoute(String path) {
         if (!path.startsWith(SENTRY_PREFIX)) {
             return null;
         }
@@ -72,35 +86,11 @@ public record IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry
             }
         }
         SentryEndpoint endpoint = SentryEndpoint.fromPathSegment(rest.substring(slash + 1));
-        if (endpoint == null) {
-            return null;
-        }
-        boolean preflight = "OPTIONS".equals(method);
-        if (!preflight && !"POST".equals(method)) {
-            throw new Rejection(Outcome.METHOD_NOT_ALLOWED, method + " is not allowed here; send the envelope with POST");
-        }
-        return new IngestRoute(null, null, endpoint, Long.parseLong(rest.substring(0, slash)), preflight);
+        return endpoint == null ? null : new IngestRoute(null, null, endpoint, Long.parseLong(rest.substring(0, slash)), false);
     }
 
-    /** Whether the path is a Sentry endpoint's (its answers carry CORS headers), whatever the method. */
-    public static boolean isSentryPath(String uri) {
-        try {
-            return of("POST", uri).isSentry();
-        } catch (Rejection notAnIngestPath) {
-            return false;
-        }
-    }
-
-    /** The token named in an ingest path, or null: for counting a request that was refused before routing. */
-    public static String tokenOf(String uri) {
-        try {
-            return of("POST", uri).token();
-        } catch (Rejection notAnIngestPath) {
-            return null;
-        }
-    }
-
-    private static Rejection notFound() {
+    /** The 404 of a path that names no route. */
+    public static Rejection notFound() {
         return new Rejection(Outcome.NOT_FOUND, "no such endpoint; use POST /api/v1/<project_token>/transaction or "
                 + "/api/v1/<project_token>/project, or a Sentry SDK with this project's DSN");
     }

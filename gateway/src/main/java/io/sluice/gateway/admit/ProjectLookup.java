@@ -23,6 +23,12 @@ public interface ProjectLookup {
     /** Whether the project with this token is withdrawn because its latest registry record cannot be read. */
     boolean isUnreadable(String token);
 
+    /** The token of the project with this numeric id when its latest registry record cannot be read, else null. */
+    String unreadableTokenOf(long id);
+
+    /** Whether the project's latest registry record cannot be read and no earlier one was read: its keys are unknown. */
+    boolean isUnreadableWithUnknownKeys(String token);
+
     static ProjectLookup of(ProjectRegistry registry) {
         return new ProjectLookup() {
             @Override
@@ -33,6 +39,16 @@ public interface ProjectLookup {
             @Override
             public boolean isUnreadable(String token) {
                 return registry.isUnreadable(token);
+            }
+
+            @Override
+            public String unreadableTokenOf(long id) {
+                return registry.unreadableTokenOf(id);
+            }
+
+            @Override
+            public boolean isUnreadableWithUnknownKeys(String token) {
+                return registry.isUnreadableWithUnknownKeys(token);
             }
 
             @Override

@@ -50,13 +50,17 @@ public final class Admission extends ChannelDuplexHandler {
     private boolean refused;
     /** A refusal waiting for the answers to earlier requests: answers go out in request order. */
     private Rejection deferred;
-    /** Whether the refused request was to a Sentry endpoint. */
-    private boolean sentryPath;
+    /** The door of the refused request, which writes its refusal (the Sentry doors' carry CORS headers). */
+    private FrontDoor refusedAt;
+    private final FrontDoors doors;
+    private final OutcomeRecorder recorder;
 
     /** @param maxConnections open connections beyond this get 503 */
     Admission(int maxConnections, GatewayServices services) {
         this.maxConnections = maxConnections;
         this.services = services;
+        this.doors = new FrontDoors(services);
+        this.recorder = new OutcomeRecorder(services);
     }
 
     /** The next admitted request, in the order their bodies arrive; null if none. */
@@ -103,12 +107,14 @@ public final class Admission extends ChannelDuplexHandler {
         }
         if (message instanceof HttpRequest head) {
             long startNanos = System.nanoTime();
+            // The route is parsed here, once: it travels with the request, and with its refusal.
+            IngestRoute route = head.decoderResult().isSuccess() ? IngestRoute.ofPath(head.uri()) : null;
             Admitted request;
             try {
-                request = admit(ctx, head);
+                request = admit(ctx, head, route);
             } catch (Rejection refusal) {
                 ReferenceCountUtil.release(message);
-                refuse(ctx, head, refusal, startNanos);
+                refuse(ctx, route, refusal, startNanos);
                 return;
             }
             reserved.add(request.reservation());
@@ -119,7 +125,7 @@ public final class Admission extends ChannelDuplexHandler {
     }
 
     /** The admitted request, or the {@link Rejection} that refuses it. */
-    private Admitted admit(ChannelHandlerContext ctx, HttpRequest head) {
+    private Admitted admit(ChannelHandlerContext ctx, HttpRequest head, IngestRoute route) {
         if (head.decoderResult().isFailure()) {
             throw malformed(head.decoderResult().cause());
         }
@@ -131,7 +137,7 @@ public final class Admission extends ChannelDuplexHandler {
         }
         InetAddress peer = ctx.channel().remoteAddress() instanceof InetSocketAddress socket ? socket.getAddress() : null;
         long contentLength = HttpUtil.isContentLengthSet(head) ? Math.max(HttpUtil.getContentLength(head, 0L), 0L) : -1;
-        return services.gate().admit(new RequestHead(head.method().name(), head.uri(), peer,
+        return services.gate().admit(route, new RequestHead(head.method().name(), head.uri(), peer,
                 head.headers().getAll(X_FORWARDED_FOR), head.headers().get(HttpHeaderNames.AUTHORIZATION), contentLength,
                 head.headers().get(X_SENTRY_AUTH), head.headers().get(HttpHeaderNames.ORIGIN)));
     }
@@ -147,28 +153,16 @@ public final class Admission extends ChannelDuplexHandler {
         return new Rejection(Outcome.BAD_REQUEST, "malformed HTTP request: " + detail);
     }
 
-    private void refuse(ChannelHandlerContext ctx, HttpRequest head, Rejection refusal, long startNanos) {
+    /** @param route the request's route, or null when its path names none (or its head could not be read) */
+    private void refuse(ChannelHandlerContext ctx, IngestRoute route, Rejection refusal, long startNanos) {
         refused = true;
-        String token = head.decoderResult().isSuccess() ? services.gate().tokenOf(head.uri()) : null;
-        services.metrics().rejected(refusal.outcome());
-        services.metrics().answered(endpointOf(head), refusal.status(), startNanos);
-        services.outcomes().record(token, refusal.outcome());
-        sentryPath = head.decoderResult().isSuccess() && IngestRoute.isSentryPath(head.uri());
+        recorder.refused(services.gate().tokenOf(route), refusal);
+        services.metrics().answered(route == null ? "other" : route.name(), refusal.status(), startNanos);
+        refusedAt = doors.of(route);
         if (reserved.isEmpty()) {
             Responses.answerAndClose(ctx, answer(refusal));
         } else {
             deferred = refusal; // sent once the requests before it are answered
-        }
-    }
-
-    private static String endpointOf(HttpRequest head) {
-        if (head.decoderResult().isFailure()) {
-            return "other";
-        }
-        try {
-            return IngestRoute.of("POST", head.uri()).name();
-        } catch (Rejection notAnIngestPath) {
-            return "other";
         }
     }
 
@@ -200,9 +194,9 @@ public final class Admission extends ChannelDuplexHandler {
         }
     }
 
-    /** A refusal's answer; on the Sentry endpoints with CORS headers and X-Sentry-Rate-Limits, so browser SDKs can read it. */
+    /** A refusal's answer, as its door writes it (on the Sentry endpoints with CORS headers, so browser SDKs can read it). */
     private FullHttpResponse answer(Rejection refusal) {
-        return sentryPath ? Cors.apply(Responses.sentryError(refusal), null, null) : Responses.error(refusal);
+        return refusedAt.refusal(refusal, FrontDoor.Caller.UNKNOWN);
     }
 
     private void release() {

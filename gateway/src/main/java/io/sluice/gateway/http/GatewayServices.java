@@ -1,6 +1,7 @@
 package io.sluice.gateway.http;
 
 import java.time.Clock;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.sluice.gateway.admit.Gate;
@@ -18,8 +19,17 @@ import io.sluice.gateway.validate.EventValidator;
  * @param clock    gives a request's receive time
  * @param draining set when the gateway shuts down: new requests get 503, answers close their connections
  * @param envelopeDecoder decodes Sentry envelopes, bounded by the envelope limit (events keep the v1 bound)
+ * @param readers  reads the bodies whose reading would hold an event loop for long ({@link ReadWorkers});
+ *                 null: every body is read on its event loop
  */
 public record GatewayServices(Gate gate, BodyDecoder decoder, EventValidator validator,
                               EventPublisher publisher, Outcomes outcomes, GatewayMetrics metrics, Clock clock,
-                              AtomicBoolean draining, BodyDecoder envelopeDecoder, EnvelopeParser envelopes) {
+                              AtomicBoolean draining, BodyDecoder envelopeDecoder, EnvelopeParser envelopes,
+                              Executor readers) {
+    /** Without read workers: every body is read on its event loop. */
+    public GatewayServices(Gate gate, BodyDecoder decoder, EventValidator validator, EventPublisher publisher,
+                           Outcomes outcomes, GatewayMetrics metrics, Clock clock, AtomicBoolean draining,
+                           BodyDecoder envelopeDecoder, EnvelopeParser envelopes) {
+        this(gate, decoder, validator, publisher, outcomes, metrics, clock, draining, envelopeDecoder, envelopes, null);
+    }
 }

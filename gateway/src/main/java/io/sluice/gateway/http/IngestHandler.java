@@ -14,16 +14,14 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.gateway.admit.Admitted;
-import io.sluice.gateway.admit.IngestRoute;
 import io.sluice.gateway.admit.Rejection;
 import io.sluice.gateway.ops.GatewayMetrics;
-import io.sluice.gateway.validate.AcceptedEvent;
-import io.sluice.outcomes.Outcome;
 
 /**
- * One request's path, in order: (routed, authenticated and held to its quota from its head by
- * {@link Admission}) → content type → decode → validate → publish → answer once Kafka
- * acknowledged. Nothing here waits for Kafka's acknowledgement: its callback writes the answer.
+ * Serves a connection's requests, routed, authenticated and held to their quota from their heads
+ * by {@link Admission}: each goes down the one {@link IngestPath} (its front door reads its items;
+ * quota per item → validate → publish → answer once Kafka acknowledged). Nothing here waits for
+ * Kafka's acknowledgement: its callback writes the answer.
  * One instance per connection; pipelined requests are answered in order, one at a time, and once
  * an answer closes the connection, the requests still waiting are dropped unanswered, never
  * published.
@@ -36,7 +34,9 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private final Admission admission;
     private final GatewayServices services;
     private final GatewayMetrics metrics;
-    private final SentryIngest sentry;
+    private final IngestPath path;
+    private final FrontDoors doors;
+    private final OutcomeRecorder recorder;
     private final UnsentAnswers unsent;
     private final UnsentAnswers.Total unsentTotal;
     /** Pipelined requests (or {@link BodyLimit.Refused} refusals) that arrived while one was being published. */
@@ -56,7 +56,9 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         this.unsent = unsent;
         this.unsentTotal = unsentTotal;
         this.metrics = services.metrics();
-        this.sentry = new SentryIngest(services);
+        this.path = new IngestPath(services);
+        this.doors = new FrontDoors(services);
+        this.recorder = new OutcomeRecorder(services);
     }
 
     @Override
@@ -124,92 +126,30 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
-        metrics.rejected(refusal.outcome());
-        services.outcomes().record(admitted.token(), refusal.outcome());
-        FullHttpResponse answer = admitted.route().isSentry()
-                ? Cors.apply(Responses.sentryError(refusal), admitted.dsnKey(), null) : Responses.error(refusal);
+        recorder.refused(admitted.token(), refusal);
+        FullHttpResponse answer = doors.of(admitted.route()).refusal(refusal, new FrontDoor.Caller(admitted.dsnKey(), null));
         respond(ctx, answer, false, admitted.route().name(), startNanos);
     }
 
+    /** A request whose body arrived: a preflight is answered at once, the rest by the {@link IngestPath} (which releases it). */
     private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
         long startNanos = System.nanoTime();
         boolean keepAlive = HttpUtil.isKeepAlive(request);
-        String endpoint = "other";
-        String token = null;
         Admitted admitted = admission.next();
         if (admitted == null) { // cannot happen: every request passes admission first
             request.release();
             ctx.close();
             return;
         }
-        if (admitted.route().isSentry()) {
-            handleSentry(ctx, request, admitted, keepAlive, startNanos);
+        String endpoint = admitted.route().name();
+        if (admitted.route().preflight()) {
+            request.release();
+            respond(ctx, Cors.preflight(), keepAlive, endpoint, startNanos);
             return;
         }
-        try {
-            if (!request.decoderResult().isSuccess()) {
-                throw new Rejection(Outcome.BAD_REQUEST,
-                        "malformed HTTP request: " + request.decoderResult().cause().getMessage());
-            }
-            long receivedAt = services.clock().millis();
-            IngestRoute route = admitted.route();
-            endpoint = route.endpoint().pathSegment();
-            token = route.token();
-            metrics.received(endpoint, request.content().readableBytes());
-            requireJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
-            byte[] json = services.decoder().decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING),
-                    admitted.reservation());
-            AcceptedEvent event = services.validator().validate(route.endpoint(), json, receivedAt,
-                    admitted.project().routeRules(), admitted.project().dataScrubbing());
-            String answeredEndpoint = endpoint;
-            long produceStart = System.nanoTime();
-            services.publisher().publish(route, event, event.json(), receivedAt).whenComplete((ignored, error) -> {
-                metrics.produced(produceStart);
-                if (error == null) {
-                    services.outcomes().record(route.token(), Outcome.ACCEPTED);
-                    respond(ctx, Responses.accepted(event.eventId()), keepAlive, answeredEndpoint, startNanos);
-                } else {
-                    LOG.warn("Kafka did not acknowledge event {} of project {}: {}",
-                            event.eventId(), route.token(), error.toString());
-                    metrics.rejected(Responses.PUBLISH_UNCONFIRMED.outcome());
-                    services.outcomes().record(route.token(), Responses.PUBLISH_UNCONFIRMED.outcome());
-                    respond(ctx, Responses.publishUnconfirmed(event.eventId()), keepAlive, answeredEndpoint, startNanos);
-                }
-            });
-        } catch (Rejection rejection) {
-            metrics.rejected(rejection.outcome());
-            if (token != null) {
-                services.outcomes().record(token, rejection.outcome());
-            }
-            respond(ctx, Responses.error(rejection), keepAlive && rejection.status() < 500, endpoint, startNanos);
-        } finally {
-            request.release();
-        }
-    }
-
-    /** A Sentry SDK's request: a preflight is answered at once, the rest by {@link SentryIngest}. */
-    private void handleSentry(ChannelHandlerContext ctx, FullHttpRequest request, Admitted admitted, boolean keepAlive,
-                              long startNanos) {
-        String endpoint = admitted.route().name();
-        try {
-            if (admitted.route().preflight()) {
-                respond(ctx, Cors.preflight(), keepAlive, endpoint, startNanos);
-                return;
-            }
-            metrics.received(endpoint, request.content().readableBytes());
-            sentry.handle(admitted, request, services.clock().millis(), ctx.executor()).thenAccept(answer ->
-                    respond(ctx, answer.response(), keepAlive && answer.keepAlive(), endpoint, startNanos));
-        } finally {
-            request.release();
-        }
-    }
-
-    private static void requireJson(String contentType) {
-        String mediaType = contentType == null ? "" : contentType.split(";", 2)[0].strip();
-        if (!mediaType.equalsIgnoreCase("application/json")) {
-            throw new Rejection(Outcome.UNSUPPORTED_MEDIA_TYPE,
-                    "Content-Type must be application/json, got '" + (contentType == null ? "" : contentType) + "'");
-        }
+        metrics.received(endpoint, request.content().readableBytes());
+        path.handle(admitted, request, services.clock().millis(), ctx.executor()).thenAccept(answer ->
+                respond(ctx, answer.response(), keepAlive && answer.keepAlive(), endpoint, startNanos));
     }
 
     /**

@@ -36,6 +36,7 @@ public final class GatewayMetrics implements AutoCloseable {
     private final Map<String, Counter> requests = new ConcurrentHashMap<>();
     private final Map<String, Counter> rejections = new ConcurrentHashMap<>();
     private final Map<String, Counter> bytesIn = new ConcurrentHashMap<>();
+    private final Map<String, Counter> scrubbed = new ConcurrentHashMap<>();
     private final Timer requestDuration = Timer.builder("sluice.gateway.request.duration")
             .description("Time from full request to answer.").serviceLevelObjectives(Buckets.LATENCY).register(registry);
     private final Timer produceDuration = Timer.builder("sluice.gateway.kafka.produce.duration")
@@ -90,6 +91,13 @@ public final class GatewayMetrics implements AutoCloseable {
     public void rejected(Outcome reason) {
         rejections.computeIfAbsent(reason.code(), code -> Counter.builder("sluice.gateway.rejections")
                 .description("Refused requests by reason (the error code).").tag("reason", code).register(registry)).increment();
+    }
+
+    /** Values the scrubber removed from events under {@code rule} (a few fixed names: bounded labels). */
+    public void scrubbed(String rule, int values) {
+        scrubbed.computeIfAbsent(rule, key -> Counter.builder("sluice.gateway.scrubbed.values")
+                .description("Values removed from events by data scrubbing before publishing, by rule (as the events' sluice_scrubbed records count them).")
+                .tag("rule", rule).register(registry)).increment(values);
     }
 
     public void received(String endpoint, long bytes) {

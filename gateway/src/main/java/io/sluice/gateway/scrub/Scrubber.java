@@ -1,6 +1,7 @@
 package io.sluice.gateway.scrub;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,6 +51,11 @@ public final class Scrubber {
      * @throws Rejection {@code body_too_large} when the scrubbed event outgrows {@link #MAX_GROWTH_BYTES}
      */
     public static byte[] scrub(byte[] json, ObjectNode event, DataScrubbing scrubbing) {
+        return scrub(json, event, scrubbing, ScrubCounter.NONE);
+    }
+
+    /** As {@link #scrub(byte[], ObjectNode, DataScrubbing)}, telling {@code counter} what was removed. */
+    public static byte[] scrub(byte[] json, ObjectNode event, DataScrubbing scrubbing, ScrubCounter counter) {
         if (scrubbing.disabled()) {
             return json;
         }
@@ -68,6 +74,7 @@ public final class Scrubber {
             throw new Rejection(Outcome.BODY_TOO_LARGE, "the event grows by more than " + MAX_GROWTH_BYTES
                     + " bytes once its secrets are replaced by " + MARKER);
         }
+        walk.perRule.forEach(counter::removed);
         return scrubbed;
     }
 
@@ -78,6 +85,8 @@ public final class Scrubber {
         private final List<Object> path = new ArrayList<>();
         private final ArrayNode listed = JsonNodeFactory.instance.arrayNode();
         private final Set<String> rulesHere = new LinkedHashSet<>();
+        /** Removals per rule: a handful of rules, so a small map. */
+        private final Map<String, Integer> perRule = new HashMap<>(8);
         private int count;
 
         Walk(SensitiveNames names) {
@@ -153,6 +162,7 @@ public final class Scrubber {
 
         private void removed(String rule) {
             count++;
+            perRule.merge(rule, 1, Integer::sum);
             if (listed.size() < MAX_LISTED) {
                 listed.addObject().put("path", pathText()).put("rule", rule);
             }

@@ -12,7 +12,9 @@ import io.sluice.projects.DataScrubbing;
  * {@code password|secret|passwd|api_key|apikey|auth|credentials|mysql_pwd|privatekey|private_key|set-cookie|token}),
  * plus {@code cookie} and {@code session}, plus a project's own names. A name matches when one of
  * them occurs anywhere in it, ignoring case, {@code -} and {@code _} (so {@code X-Api-Key},
- * {@code access_token} and {@code Set-Cookie} match, as {@code Authorization} does through {@code auth}).
+ * {@code access_token} and {@code Set-Cookie} match, as {@code Authorization} does through {@code auth}),
+ * and after percent-decoding: a server reads {@code pass%77ord=…} in a query string or form body as
+ * {@code password} (Relay matches decoded names too).
  */
 final class SensitiveNames {
     static final String DEFAULT_RULE = "@password:filter";
@@ -38,6 +40,9 @@ final class SensitiveNames {
 
     /** The rule that makes this name sensitive, or null when it is not. */
     String ruleFor(String name) {
+        if (name.indexOf('%') >= 0) {
+            name = PercentEncoding.decoded(name);
+        }
         if (name.length() < shortest) {
             return null;
         }

@@ -3,8 +3,6 @@ package io.sluice.gateway.validate;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Locale;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -24,6 +22,7 @@ import io.sluice.events.SentryFields;
 import io.sluice.events.TransactionFields;
 import io.sluice.gateway.admit.Endpoint;
 import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.scrub.ScrubCounter;
 import io.sluice.gateway.scrub.Scrubber;
 import io.sluice.outcomes.Outcome;
 import io.sluice.projects.DataScrubbing;
@@ -36,8 +35,6 @@ import io.sluice.projects.DataScrubbing;
  * stored empty, its message as {@link SentryFields#NO_MESSAGE}.
  */
 public final class EventValidator {
-    private static final Pattern HEX_32 = Pattern.compile("[0-9a-fA-F]{32}");
-    private static final Pattern UUID_TEXT = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final Pattern EPOCH_SECONDS = Pattern.compile("\\d{1,12}(\\.\\d{1,9})?");
     /**
      * Bytes of JSON per token that the largest event may have at least (a Sentry event has 6 to
@@ -50,6 +47,7 @@ public final class EventValidator {
     private final Duration horizon;
     private final ObjectMapper mapper;
     private final long maxTokens;
+    private final ScrubCounter scrubbed;
 
     /** For events of at most 1 MiB (the default limit). */
     public EventValidator(Duration horizon) {
@@ -58,7 +56,13 @@ public final class EventValidator {
 
     /** @param maxJsonBytes the largest event (decompressed): it sets the most JSON tokens an event may have */
     public EventValidator(Duration horizon, int maxJsonBytes) {
+        this(horizon, maxJsonBytes, ScrubCounter.NONE);
+    }
+
+    /** @param scrubbed told what scrubbing removed from each event, as it is removed */
+    public EventValidator(Duration horizon, int maxJsonBytes, ScrubCounter scrubbed) {
         this.horizon = horizon;
+        this.scrubbed = scrubbed;
         this.maxTokens = Math.max(1, maxJsonBytes / MIN_BYTES_PER_TOKEN);
         this.mapper = new ObjectMapper(JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(SentryFields.MAX_NESTING_DEPTH)
@@ -88,7 +92,7 @@ public final class EventValidator {
     public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis, RouteRules routeRules,
                                   DataScrubbing scrubbing) {
         JsonNode event = parse(json);
-        json = Scrubber.scrub(json, (ObjectNode) event, scrubbing);
+        json = Scrubber.scrub(json, (ObjectNode) event, scrubbing, scrubbed);
         byte[] fields = endpoint == Endpoint.TRANSACTION ? transactionFields(event, json.length, routeRules)
                 : errorFields(event, json.length, routeRules);
         String eventId = eventId(event.get("event_id"));
@@ -150,33 +154,13 @@ public final class EventValidator {
 
     private static String eventId(JsonNode id) {
         if (SentryFields.isAbsent(id)) {
-            return randomEventId();
+            return EventId.random().hex();
         }
-        String text = id.isTextual() ? id.textValue().strip() : "";
-        if (HEX_32.matcher(text).matches()) {
-            return text.toLowerCase(Locale.ROOT);
+        EventId parsed = EventId.parse(id.isTextual() ? id.textValue() : null);
+        if (parsed == null) {
+            throw Rejection.invalid("event_id", "'event_id' must be 32 hex digits or a UUID, got " + SentryFields.abbreviate(id));
         }
-        if (UUID_TEXT.matcher(text).matches()) {
-            return text.replace("-", "").toLowerCase(Locale.ROOT);
-        }
-        throw Rejection.invalid("event_id", "'event_id' must be 32 hex digits or a UUID, got " + SentryFields.abbreviate(id));
-    }
-
-    /**
-     * A random (version 4) UUID as 32 hex digits. From ThreadLocalRandom, not UUID.randomUUID():
-     * an event id needs to be unique, not unguessable, and SecureRandom is shared by all event
-     * loops behind one lock.
-     */
-    private static String randomEventId() {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
-        long low = (random.nextLong() & ~(0xC000L << 48)) | (0x8000L << 48);
-        char[] hex = new char[32];
-        for (int i = 0; i < 16; i++) {
-            hex[15 - i] = Character.forDigit((int) (high >>> (4 * i)) & 0xF, 16);
-            hex[31 - i] = Character.forDigit((int) (low >>> (4 * i)) & 0xF, 16);
-        }
-        return new String(hex);
+        return parsed.hex();
     }
 
     /** Event time in epoch ms from {@code timestamp}, else {@code sent_at}; null when neither is present. */

@@ -40,7 +40,7 @@ class AuthenticatorTest {
         List<String> unknown = refusalSteps(() -> authenticator.authenticate(Secrets.newToken(), "Bearer " + WRONG_KEY));
 
         String hash = HexFormat.of().formatHex(Secrets.sha256(WRONG_KEY));
-        assertEquals(List.of("find", "check a key", "tokenOwningKey " + hash), known);
+        assertEquals(List.of("find", "check a key", "tokenOwningKey " + hash, "isUnreadable"), known);
         assertEquals(known, unknown);
     }
 
@@ -50,7 +50,7 @@ class AuthenticatorTest {
         List<String> known = refusalSteps(() -> authenticator.authenticateDsn(PROJECT.numericId(), wrong));
         List<String> unknown = refusalSteps(() -> authenticator.authenticateDsn(PROJECT.numericId() + 1, wrong));
 
-        assertEquals(List.of("byNumericId", "check a key", "tokenOwningDsnKey " + wrong), known);
+        assertEquals(List.of("byNumericId", "check a key", "tokenOwningDsnKey " + wrong, "unreadableTokenOf"), known);
         assertEquals(known, unknown);
     }
 
@@ -95,7 +95,19 @@ class AuthenticatorTest {
 
         @Override
         public boolean isUnreadable(String token) {
-            steps.add("isUnreadable " + token);
+            steps.add("isUnreadable");
+            return false;
+        }
+
+        @Override
+        public String unreadableTokenOf(long id) {
+            steps.add("unreadableTokenOf");
+            return null;
+        }
+
+        @Override
+        public boolean isUnreadableWithUnknownKeys(String token) {
+            steps.add("isUnreadableWithUnknownKeys");
             return false;
         }
 

@@ -134,6 +134,16 @@ class InFlightBudgetTest {
      * A request holding {@code bytes} of body, as the gateway makes one: a reservation from its head
      * (no size announced, as for a chunked body), then its bytes taken as they arrive.
      */
+    /** A body read on a worker may outlive its connection, whose close released its reservation. */
+    @Test
+    void aReleasedReservationTakesNothingMore() throws Exception {
+        InFlightBudget.Reservation reservation = holding(budget, InetAddress.getByName("10.0.0.1"), null, 100);
+        reservation.release();
+        assertEquals("overloaded", assertThrows(Rejection.class, () -> reservation.extend(50)).code());
+        assertEquals(0, total.get());
+        assertEquals(0, budget.clientsHolding());
+    }
+
     static InFlightBudget.Reservation holding(InFlightBudget budget, InetAddress client, String project, long bytes) {
         InFlightBudget.Reservation reservation = budget.expect(client, project, 0);
         reservation.extend(bytes);

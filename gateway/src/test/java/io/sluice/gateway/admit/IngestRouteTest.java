@@ -32,4 +32,20 @@ class IngestRouteTest {
         }
         assertEquals(Outcome.METHOD_NOT_ALLOWED, assertThrows(Rejection.class, () -> IngestRoute.of("GET", "/api/1/envelope/")).outcome());
     }
+
+    @Test
+    void aPathNamesItsRouteWhateverTheMethodSoItsRefusalIsCountedAndAnsweredAsItsRoutes() {
+        assertEquals(new IngestRoute(null, null, SentryEndpoint.ENVELOPE, 42, false), IngestRoute.ofPath("/api/42/envelope/"));
+        assertEquals(new IngestRoute("shop", Endpoint.ERROR_REPORT), IngestRoute.ofPath("/api/v1/shop/project?x=1"));
+        assertEquals(null, IngestRoute.ofPath("/api/v1/shop/metrics"));
+        assertEquals(null, IngestRoute.ofPath("/healthz"));
+    }
+
+    @Test
+    void onlyASentryRouteHasAPreflight() {
+        assertEquals(new IngestRoute(null, null, SentryEndpoint.ENVELOPE, 42, true),
+                IngestRoute.ofPath("/api/42/envelope/").forMethod("OPTIONS"));
+        assertEquals(Outcome.METHOD_NOT_ALLOWED, assertThrows(Rejection.class,
+                () -> IngestRoute.ofPath("/api/v1/shop/project").forMethod("OPTIONS")).outcome());
+    }
 }

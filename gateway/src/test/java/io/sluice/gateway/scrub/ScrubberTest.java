@@ -63,6 +63,19 @@ class ScrubberTest {
                         "{'request': {'query_string': 'password=hunter2&page=2&api_key=k'}}",
                         "{'request': {'query_string': 'password=" + F + "&page=2&api_key=" + F + "'}}",
                         "request.query_string @password:filter"),
+                example("percent-encoded names in a query string and a form body, as a server decodes them",
+                        "{'request': {'query_string': 'pass%77ord=hunter2&api%5Fkey=k&page%3D=2', "
+                                + "'data': 'user=ann&%70%61%73%73%77%6F%72%64=hunter2'}}",
+                        "{'request': {'query_string': 'pass%77ord=" + F + "&api%5Fkey=" + F + "&page%3D=2', "
+                                + "'data': 'user=ann&%70%61%73%73%77%6F%72%64=" + F + "'}}",
+                        "request.query_string @password:filter", "request.data @password:filter"),
+                example("a name encoded twice, and percent-encoded names as pairs and as an object's keys",
+                        "{'request': {'query_string': [['pass%2577ord', 'hunter2']], 'headers': {'X-Api%2DKey': 'k1'}}, "
+                                + "'extra': {'bad%escape%zz': 'stays', 'to%6Ben': 't'}}",
+                        "{'request': {'query_string': [['pass%2577ord', '" + F + "']], 'headers': {'X-Api%2DKey': '" + F + "'}}, "
+                                + "'extra': {'bad%escape%zz': 'stays', 'to%6Ben': '" + F + "'}}",
+                        "request.query_string[0][1] @password:filter", "request.headers.X-Api%2DKey @password:filter",
+                        "extra.to%6Ben @password:filter"),
                 example("a query string as pairs",
                         "{'request': {'query_string': [['session_id', 's1'], ['page', '2']]}}",
                         "{'request': {'query_string': [['session_id', '" + F + "'], ['page', '2']]}}",

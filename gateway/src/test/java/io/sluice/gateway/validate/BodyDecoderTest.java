@@ -85,13 +85,14 @@ class BodyDecoderTest {
 
     /**
      * The brotli bomb: 93 bytes that inflate to 100 MiB of zeros (made with libbrotlienc 1.0.9,
-     * quality 11, the largest standard window, 2^24 bytes). Measured as the gzip bomb above, in
-     * bytes, not seconds. Unlike gzip, brotli's decoder keeps a ring buffer as large as the window
-     * the stream declares, up to 16 MiB, whatever the output: that is allowed for, once; what must
-     * not appear is the 100 MiB of output, or any share of it beyond the limit.
+     * quality 11, the largest standard window, 2^24 bytes), its first meta-block declaring 16 MiB.
+     * Measured as the gzip bomb above, in bytes, not seconds. Brotli's decoder keeps a ring buffer
+     * as large as the window the stream declares, whatever the output; decoded with the window the
+     * limit needs (2 MiB for 1 MiB), not the 16 MiB it declares: neither that nor the 100 MiB of
+     * output may appear, only the limit's window and about the limit.
      */
     @Test
-    void aBrotliBombProducesAtMostAboutTheLimitBeforeItIsRefused() throws Exception {
+    void aBrotliBombDeclaringTheLargestWindowAllocatesTheLimitsWindowNotItsOwn() throws Exception {
         int limit = 1024 * 1024;
         byte[] bomb = BodyDecoderTest.class.getResourceAsStream("/zeros-100MiB.br").readAllBytes();
         assertEquals(93, bomb.length);
@@ -103,8 +104,59 @@ class BodyDecoderTest {
                 () -> decoder.decode(Unpooled.wrappedBuffer(bomb), "br")).code()));
         System.out.println("brotli bomb of " + bomb.length + " bytes (100 MiB inflated), limit " + limit + ": "
                 + allocated + " bytes allocated while refusing it");
-        long window = 1L << 24;
-        assertTrue(allocated < window + 3L * limit, "allocated " + allocated + " bytes");
+        long limitsWindow = 2L * limit;
+        assertTrue(allocated < limitsWindow + 3L * limit, "allocated " + allocated + " bytes");
+    }
+
+    /**
+     * A stream that declares 2^24 and refers 616 KiB back (an 8 KiB text, 600 KiB of padding, the
+     * text again: made with libbrotlienc 1.0.9, quality 11, window 24, in one meta-block) decodes
+     * alike in the window of a 700 KiB limit (2^20): every backward distance is within the output.
+     */
+    @Test
+    void aStreamDeclaringTheLargestWindowDecodesAlikeInTheWindowItsLimitNeeds() throws Exception {
+        byte[] stream = BodyDecoderTest.class.getResourceAsStream("/far-match.json.br").readAllBytes();
+        assertEquals(0xcf & 0x0f, stream[0] & 0x0f, "the stream declares a window of 2^24");
+        byte[] decoded = new BodyDecoder(700 * 1024).decode(Unpooled.wrappedBuffer(stream), "br");
+        assertArrayEquals(FarMatchEvent.json(), decoded);
+    }
+
+    @Test
+    void aBrotliDecodersRingIsTakenFromTheReservationWhileItDecodes() throws Exception {
+        // transaction.json.br: the brotli tool's, window 2^22, a 61-byte meta-block and an empty last one.
+        byte[] body = BodyDecoderTest.class.getResourceAsStream("/transaction.json.br").readAllBytes();
+        InFlightBudget budget = new InFlightBudget(8L << 20, 8L << 20, new AtomicLong());
+        InFlightBudget.Reservation other = holding(budget, InetAddress.getByName("192.0.2.2"), 6L << 20);
+        InFlightBudget.Reservation reservation = holding(budget, InetAddress.getByName("192.0.2.1"), body.length);
+        BodyDecoder decoder = new BodyDecoder(1 << 20);
+        // More meta-blocks may follow, each declaring up to 16 MiB: the ring may grow to the window of
+        // the 1 MiB limit (2 MiB), copied once as it grows; 2 MiB is all that is left.
+        assertEquals("overloaded", assertThrows(Rejection.class,
+                () -> decoder.decode(Unpooled.wrappedBuffer(body), "br", reservation)).code());
+        assertEquals(body.length, reservation.bytes(), "a refusal takes nothing");
+
+        other.release();
+        assertEquals(61, decoder.decode(Unpooled.wrappedBuffer(body), "br", reservation).length);
+        assertEquals(body.length + 61, reservation.bytes(), "the ring is given back once decoded, the output stays");
+    }
+
+    @Test
+    void aStreamOfOneMetaBlockTakesAboutTwiceItsOutputForItsRing() throws Exception {
+        byte[] stream = BodyDecoderTest.class.getResourceAsStream("/far-match.json.br").readAllBytes();
+        int output = FarMatchEvent.json().length;
+        InFlightBudget budget = new InFlightBudget(4L << 20, 4L << 20, new AtomicLong());
+        // Room for the output and a ring of 1 MiB (2 x 2^19, the power of two below 616 KiB): not for the declared 16 MiB.
+        InFlightBudget.Reservation reservation = holding(budget, InetAddress.getByName("192.0.2.1"), stream.length);
+        holding(budget, InetAddress.getByName("192.0.2.2"), (4L << 20) - stream.length - output - (1L << 20) - 37);
+        assertEquals(output, new BodyDecoder(1 << 20).decode(Unpooled.wrappedBuffer(stream), "br", reservation).length);
+    }
+
+    @Test
+    void aStreamWhoseOnlyMetaBlockDeclaresMoreThanTheLimitIsRefusedUndecoded() throws Exception {
+        byte[] stream = BodyDecoderTest.class.getResourceAsStream("/far-match.json.br").readAllBytes();
+        long allocated = allocatedWhile(() -> assertEquals("body_too_large", assertThrows(Rejection.class,
+                () -> new BodyDecoder(600 * 1024).decode(Unpooled.wrappedBuffer(stream), "br")).code()));
+        assertTrue(allocated < 64 * 1024, "allocated " + allocated + " bytes");
     }
 
     /** How many bytes a brotli stream inflates to, counted in a reused buffer (nothing kept). */

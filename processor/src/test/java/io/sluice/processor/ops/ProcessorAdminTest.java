@@ -23,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.sluice.admin.AdminServer;
 import io.sluice.events.EventHeaders;
 import io.sluice.metrics.LastMeasurement;
 import io.sluice.metrics.PrometheusMetrics;
@@ -47,7 +48,7 @@ class ProcessorAdminTest {
 
     private PrometheusMetrics metrics;
     private KafkaStreams streams;
-    private ProcessorAdmin admin;
+    private AdminServer admin;
     /** The failures' clock (nanoTime), read on the admin's thread. */
     private final AtomicLong now = new AtomicLong();
     private StreamThreadFailures threadFailures;
@@ -84,7 +85,7 @@ class ProcessorAdminTest {
     void readinessIs503WithTheReasonWhileStreamsHaveNotStarted() throws Exception {
         HttpResponse<String> ready = get("/readyz");
         assertEquals(503, ready.statusCode());
-        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reason\":\"Kafka Streams is CREATED, not RUNNING\"}",
+        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reasons\":[\"Kafka Streams is CREATED, not RUNNING\"]}",
                 ready.body());
     }
 
@@ -94,7 +95,7 @@ class ProcessorAdminTest {
         assertEquals(KafkaStreams.State.NOT_RUNNING, streams.state());
         HttpResponse<String> ready = get("/readyz");
         assertEquals(503, ready.statusCode());
-        assertEquals("{\"status\":\"not_ready\",\"streams\":\"NOT_RUNNING\",\"reason\":\"Kafka Streams is NOT_RUNNING, not RUNNING\"}",
+        assertEquals("{\"status\":\"not_ready\",\"streams\":\"NOT_RUNNING\",\"reasons\":[\"Kafka Streams is NOT_RUNNING, not RUNNING\"]}",
                 ready.body());
     }
 
@@ -116,14 +117,14 @@ class ProcessorAdminTest {
         }
         HttpResponse<String> ready = get("/readyz");
         assertEquals(503, ready.statusCode());
-        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reason\":\"Kafka Streams is CREATED, not RUNNING; "
-                + "stream threads failed 3 times in the last 5 min; last: StreamsException: Exception caught in process. "
+        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reasons\":[\"Kafka Streams is CREATED, not RUNNING\","
+                + "\"stream threads failed 3 times in the last 5 min; last: StreamsException: Exception caught in process. "
                 + "taskId=1_2, processor=count-traffic (cause: SerializationException: traffic counts from "
-                + "readyz-test-traffic-1m-changelog in an unknown format)\"}", ready.body());
+                + "readyz-test-traffic-1m-changelog in an unknown format)\"]}", ready.body());
         assertTrue(get("/metrics").body().contains("\nsluice_processor_stream_thread_failures_total 3.0\n"));
 
         now.addAndGet(Duration.ofMinutes(5).toNanos()); // all three are older than the window
-        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reason\":\"Kafka Streams is CREATED, not RUNNING\"}",
+        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reasons\":[\"Kafka Streams is CREATED, not RUNNING\"]}",
                 get("/readyz").body());
         assertTrue(get("/metrics").body().contains("\nsluice_processor_stream_thread_failures_total 3.0\n"), "a counter: it keeps them");
     }
@@ -147,11 +148,11 @@ class ProcessorAdminTest {
         kafkaNow.addAndGet(Duration.ofSeconds(34).toNanos());
         HttpResponse<String> ready = get("/readyz");
         assertEquals(503, ready.statusCode());
-        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reason\":\"Kafka Streams is CREATED, not RUNNING; "
-                + "Kafka unreachable: no broker has answered for 34 s\"}", ready.body());
+        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reasons\":[\"Kafka Streams is CREATED, not RUNNING\","
+                + "\"Kafka unreachable: no broker has answered for 34 s\"]}", ready.body());
 
         kafkaContact.answered();
-        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reason\":\"Kafka Streams is CREATED, not RUNNING\"}",
+        assertEquals("{\"status\":\"not_ready\",\"streams\":\"CREATED\",\"reasons\":[\"Kafka Streams is CREATED, not RUNNING\"]}",
                 get("/readyz").body());
     }
 

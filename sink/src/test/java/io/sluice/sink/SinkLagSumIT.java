@@ -1,4 +1,4 @@
-package io.sluice.processor;
+package io.sluice.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,7 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 import io.sluice.engines.ChdbDistribution;
 import io.sluice.engines.ClickHouseServer;
 import io.sluice.engines.Ports;
-import io.sluice.sink.ClickHouseSink;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.HttpText;

@@ -1,4 +1,4 @@
-package io.sluice.processor;
+package io.sluice.sink;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,8 +23,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.metrics.PrometheusMetrics;
-import io.sluice.sink.ClickHouseSink;
-import io.sluice.sink.SinkLimits;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
@@ -58,7 +56,7 @@ class SinkRefusedAloneIT {
             String waiting = "refused the only row for " + table + " (" + fixture.history + "/0@0)";
 
             PrometheusMetrics firstMetrics = fixture.prometheus();
-            ClickHouseSink first = new ClickHouseSink(fixture.client, fixture.config.kafka(), "sinkalone-sink", "",
+            ClickHouseSink first = new ClickHouseSink(fixture.client, fixture.kafka, "sinkalone-sink", "",
                     Map.of(fixture.history, table), fixture.deadLetters, LIMITS, firstMetrics);
             Thread thread = SinkFixture.start(first, "sink-alone");
             try {
@@ -72,7 +70,7 @@ class SinkRefusedAloneIT {
 
             // Restarted (or its partition moved): the row was never committed, so the next owner reads it and waits too.
             PrometheusMetrics againMetrics = fixture.prometheus();
-            ClickHouseSink again = new ClickHouseSink(fixture.client, fixture.config.kafka(), "sinkalone-sink", "",
+            ClickHouseSink again = new ClickHouseSink(fixture.client, fixture.kafka, "sinkalone-sink", "",
                     Map.of(fixture.history, table), fixture.deadLetters, LIMITS, againMetrics);
             thread = SinkFixture.start(again, "sink-alone-again");
             try {

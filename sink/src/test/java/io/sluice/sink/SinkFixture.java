@@ -1,4 +1,4 @@
-package io.sluice.processor;
+package io.sluice.sink;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -12,21 +12,23 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import com.clickhouse.client.api.Client;
 
+import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
+import io.sluice.events.EventTime;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.metrics.PrometheusMetrics;
-import io.sluice.sink.ClickHouseClients;
-import io.sluice.sink.ClickHouseSink;
-import io.sluice.sink.SchemaMigrations;
-import io.sluice.sink.SinkLimits;
 import io.sluice.testkit.Engines;
+import io.sluice.testkit.IsolatedSettings;
 
 /**
  * A sink alone, on its own topics and database: rows are produced straight into the history
  * topic (as the processor would write them) and land in {@code <db>.transactions}.
  */
 final class SinkFixture implements AutoCloseable {
-    final ProcessorConfig config;
+    final KafkaSettings kafka;
+    final ClickHouseSettings clickHouse;
+    /** How far back event time is accepted: what a replay reads. */
+    final Duration eventTimeHorizon;
     final String db;
     final String history;
     final String deadLetters;
@@ -36,20 +38,25 @@ final class SinkFixture implements AutoCloseable {
     private final Map<ClickHouseSink, PrometheusMetrics> sinkMetrics = new java.util.concurrent.ConcurrentHashMap<>();
 
     SinkFixture(String name, Engines engines, String clickHouseUrl, Path stateDir) {
-        config = ProcessorConfig.from(new Settings(PipelineSettings.forTest(name, engines, clickHouseUrl, stateDir)));
-        TopicSetup.ensureTopics(config.kafka());
-        client = ClickHouseClients.create(config.clickHouse());
-        SchemaMigrations.apply(client, config.clickHouse());
-        db = config.clickHouse().database();
-        history = config.kafka().topics().history();
-        deadLetters = config.kafka().topics().deadLetters();
+        Map<String, String> values = IsolatedSettings.of(name, engines, stateDir);
+        values.put(ClickHouseSettings.URL.name(), clickHouseUrl);
+        Settings settings = new Settings(values);
+        kafka = KafkaSettings.from(settings);
+        clickHouse = ClickHouseSettings.from(settings);
+        eventTimeHorizon = settings.getDuration(EventTime.HORIZON);
+        TopicSetup.ensureTopics(kafka);
+        client = ClickHouseClients.create(clickHouse);
+        SchemaMigrations.apply(client, clickHouse);
+        db = clickHouse.database();
+        history = kafka.topics().history();
+        deadLetters = kafka.topics().deadLetters();
         producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, engines.kafkaBootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     ClickHouseSink sink(String group, SinkLimits limits) {
         PrometheusMetrics metrics = prometheus();
-        ClickHouseSink sink = new ClickHouseSink(client, config.kafka(), group, "", Map.of(history, db + ".transactions"),
+        ClickHouseSink sink = new ClickHouseSink(client, kafka, group, "", Map.of(history, db + ".transactions"),
                 deadLetters, limits, metrics);
         sinkMetrics.put(sink, metrics);
         return sink;

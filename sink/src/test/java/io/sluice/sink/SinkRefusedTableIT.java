@@ -1,4 +1,4 @@
-package io.sluice.processor;
+package io.sluice.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -14,8 +14,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.sluice.sink.ClickHouseSink;
-import io.sluice.sink.SinkLimits;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
@@ -45,7 +43,7 @@ class SinkRefusedTableIT {
                 fixture.send(0, SinkFixture.row("good" + i, TIME, "GET /", 0));
             }
             SinkLimits limits = new SinkLimits(20_000, 16 << 20, Duration.ofMillis(200), Duration.ofSeconds(2));
-            ClickHouseSink sink = new ClickHouseSink(fixture.client, fixture.config.kafka(), "sinktable-sink", "",
+            ClickHouseSink sink = new ClickHouseSink(fixture.client, fixture.kafka, "sinktable-sink", "",
                     Map.of(fixture.history, table), fixture.deadLetters, limits, fixture.prometheus());
             Thread thread = SinkFixture.start(sink, "sink-table");
             try {

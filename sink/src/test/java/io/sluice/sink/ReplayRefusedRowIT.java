@@ -1,4 +1,4 @@
-package io.sluice.processor;
+package io.sluice.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.sink.replay.Replay;
+import io.sluice.sink.replay.ReplayListener;
 import io.sluice.sink.replay.ReplayRequest;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
@@ -41,9 +43,15 @@ class ReplayRefusedRowIT {
             for (int i = 3; i < 6; i++) {
                 fixture.send(0, SinkFixture.row("good" + i, TIME.toEpochMilli(), "GET /", 0));
             }
-            RecordedReplay reported = new RecordedReplay();
-            List<Replay.TableSummary> summaries = new Replay(fixture.config.kafka(), fixture.config.eventTimeHorizon(),
-                    fixture.client, fixture.config.clickHouse(), reported)
+            List<String> refused = new ArrayList<>();
+            ReplayListener reported = new ReplayListener() {
+                @Override
+                public void refused(String table, RowInserter.Refused row) {
+                    refused.add(table + ": " + row.row().source() + ", " + row.reason());
+                }
+            };
+            List<Replay.TableSummary> summaries = new Replay(fixture.kafka, fixture.eventTimeHorizon,
+                    fixture.client, fixture.clickHouse, reported)
                     .run(new ReplayRequest(TIME.minus(Duration.ofHours(1)), Instant.now().plusSeconds(60), null,
                             Set.of(ReplayRequest.What.HISTORY), false));
 
@@ -51,9 +59,9 @@ class ReplayRefusedRowIT {
             assertEquals("good0,good1,good2,good3,good4,good5", ClickHouseQuery.run(engines,
                     "SELECT arrayStringConcat(groupArray(event_id), ',') FROM (SELECT event_id FROM " + fixture.db
                             + ".transactions FINAL ORDER BY event_id)"));
-            assertEquals(1, reported.refused.size(), reported.refused.toString());
-            assertTrue(reported.refused.get(0).startsWith(fixture.db + ".transactions: " + fixture.history + "/0@3, Code: 25."),
-                    reported.refused.toString());
+            assertEquals(1, refused.size(), refused.toString());
+            assertTrue(refused.get(0).startsWith(fixture.db + ".transactions: " + fixture.history + "/0@3, Code: 25."),
+                    refused.toString());
         }
     }
 }

@@ -1,0 +1,84 @@
+package io.sluice.gateway.http;
+
+import java.util.List;
+
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.sluice.gateway.admit.Admitted;
+import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.validate.BodyDecoder;
+import io.sluice.projects.DsnKey;
+import io.sluice.projects.Project;
+
+/**
+ * Where a kind of request plugs into the one ingest path ({@link IngestPath}): a door turns its
+ * request into {@link Items} and writes its own answers; the path does the rest for every door
+ * alike (each event's quota before its payload is parsed, validation, publishing, outcomes).
+ * Doors: {@link V1Door} ({@code /api/v1/<token>/transaction|project}), {@link SentryStoreDoor},
+ * {@link SentryEnvelopeDoor}. A new door (OTLP) implements this, and {@link FrontDoors#of} routes to it.
+ */
+interface FrontDoor {
+    /**
+     * The request's items, read on its event loop; a {@link Rejection} thrown refuses the whole
+     * request. The body is read here: the request is released once this returns.
+     */
+    Items read(Admitted admitted, FullHttpRequest request, long receivedAt);
+
+    /**
+     * Whether reading this request (decoding, parsing its items) may hold an event loop for long:
+     * then it is read on a {@link ReadWorkers} thread. By default, a body larger than
+     * {@link IngestPath#SLICE_BYTES} as sent.
+     */
+    default boolean readsLong(FullHttpRequest request) {
+        return request.content().readableBytes() > IngestPath.SLICE_BYTES;
+    }
+
+    /** The answer once the request's items were handled (its events published, or none). */
+    FullHttpResponse answer(Handled handled, Caller caller);
+
+    /** The answer refusing the whole request. */
+    FullHttpResponse refusal(Rejection refusal, Caller caller);
+
+    /** The request's body, decompressed by {@code decoder} (bounded by it and by the request's in-flight reservation). */
+    static byte[] decodedBody(BodyDecoder decoder, Admitted admitted, FullHttpRequest request) {
+        return decoder.decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING), admitted.reservation());
+    }
+
+    /** Who sent the request, as far as the answers need (CORS): the DSN key and browser origin, or null. */
+    record Caller(DsnKey key, String origin) {
+        static final Caller UNKNOWN = new Caller(null, null);
+
+        /** As the request's head tells: the DSN key it authenticated with (or null) and its Origin. */
+        static Caller of(Admitted admitted, FullHttpRequest request) {
+            return new Caller(admitted.dsnKey(), request.headers().get(HttpHeaderNames.ORIGIN));
+        }
+    }
+
+    /** What the head already took of the project's quota for the request's first event. */
+    enum HeadQuota {
+        /** Its whole quota (project and endpoint): the first event takes nothing more. */
+        FIRST_EVENT,
+        /** The project's share only: the first event takes its endpoint's. */
+        PROJECT
+    }
+
+    /**
+     * A request's items, read: whose they are (its project, known by now), who sent them, and what
+     * its head took of the quota.
+     */
+    record Items(Project project, Caller caller, HeadQuota headQuota, List<Item> items) {
+    }
+
+    /**
+     * What became of a request's items.
+     *
+     * @param firstEventId the id of the first event published, or null when none was
+     * @param published    events published (and, unless {@code unconfirmed}, acknowledged)
+     * @param overQuota    events not published for their quota (an OTLP answer names them as rejected)
+     * @param limited      the 429 of the events over quota (merged), or null when none was
+     * @param unconfirmed  Kafka did not acknowledge every event published (a retry is safe)
+     */
+    record Handled(String firstEventId, int published, int overQuota, Rejection limited, boolean unconfirmed) {
+    }
+}

@@ -1,0 +1,27 @@
+package io.sluice.gateway.http;
+
+import io.sluice.gateway.admit.IngestRoute;
+
+/** Which {@link FrontDoor} a route comes in by: the one place a new door is routed to. */
+final class FrontDoors {
+    private final FrontDoor v1;
+    private final FrontDoor sentryStore;
+    private final FrontDoor sentryEnvelope;
+
+    FrontDoors(GatewayServices services) {
+        this.v1 = new V1Door(services);
+        this.sentryStore = new SentryStoreDoor(services);
+        this.sentryEnvelope = new SentryEnvelopeDoor(services);
+    }
+
+    /** @param route a request's route, or null when its path names none (its refusal is answered as v1's) */
+    FrontDoor of(IngestRoute route) {
+        if (route == null || !route.isSentry()) {
+            return v1;
+        }
+        return switch (route.sentry()) {
+            case STORE -> sentryStore;
+            case ENVELOPE -> sentryEnvelope;
+        };
+    }
+}

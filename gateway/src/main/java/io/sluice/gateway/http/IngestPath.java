@@ -1,0 +1,228 @@
+package io.sluice.gateway.http;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.sluice.gateway.admit.Admitted;
+import io.sluice.gateway.admit.Endpoint;
+import io.sluice.gateway.admit.IngestRoute;
+import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.admit.SentryRateLimits;
+import io.sluice.gateway.validate.AcceptedEvent;
+import io.sluice.outcomes.Outcome;
+import io.sluice.outcomes.QualifiedOutcome;
+import io.sluice.projects.Project;
+
+/**
+ * The one ingest path every front door feeds (Relay's shape): the request's {@link FrontDoor}
+ * reads it into {@link Item}s; here, for every door alike, each event takes its quota before its
+ * payload is parsed (one over quota is counted and costs no parse), is validated, and published;
+ * what is not an event is counted; the outcomes are recorded ({@link OutcomeRecorder}); and the
+ * door writes its answer once Kafka acknowledged every event published. Items are read and
+ * published a slice of {@link #SLICE_BYTES} per event-loop task ({@link Slices}), so a large
+ * request does not hold its loop's other connections. Never fails: every refusal is an answer.
+ *
+ * <p>A new door plugs in by implementing {@link FrontDoor} and being routed to in {@link FrontDoors}.
+ */
+final class IngestPath {
+    private static final Logger LOG = LoggerFactory.getLogger(IngestPath.class);
+
+    /**
+     * Event payload bytes one event-loop task parses at most (or one item, when larger): a
+     * request's items are read in such slices, each task queued behind the loop's other work,
+     * so a 32 MiB envelope does not hold the loop's other connections for its whole parse.
+     */
+    static final int SLICE_BYTES = 256 * 1024;
+
+    /** An answer, and whether the connection may stay open after it. */
+    record Answer(FullHttpResponse response, boolean keepAlive) {
+    }
+
+    private record Taken(Endpoint endpoint, AcceptedEvent event) {
+    }
+
+    private final GatewayServices services;
+    private final FrontDoors doors;
+    private final OutcomeRecorder recorder;
+
+    IngestPath(GatewayServices services) {
+        this.services = services;
+        this.doors = new FrontDoors(services);
+        this.recorder = new OutcomeRecorder(services);
+    }
+
+    /**
+     * Handles a request admitted from its head, on its connection's event loop ({@code loop}, where
+     * its answer is completed and its events published). Takes the request: releases it once read.
+     * A body whose reading would hold the loop for long ({@link FrontDoor#readsLong}) is read and
+     * its items taken on a {@link ReadWorkers} thread; any other on the loop, a slice of items per task.
+     */
+    CompletableFuture<Answer> handle(Admitted admitted, FullHttpRequest request, long receivedAt, Executor loop) {
+        FrontDoor door = doors.of(admitted.route());
+        FrontDoor.Caller caller = FrontDoor.Caller.of(admitted, request);
+        // A dsn-only envelope's project is known from its path before its dsn is checked: its
+        // refusals are counted there (as the head's are), not under no project.
+        String token = admitted.token() != null ? admitted.token() : services.gate().tokenOf(admitted.route());
+        if (request.decoderResult().isSuccess() && services.readers() != null && door.readsLong(request)) {
+            return readOffTheLoop(door, admitted, request, receivedAt, loop, token, caller);
+        }
+        FrontDoor.Items items;
+        try {
+            if (!request.decoderResult().isSuccess()) {
+                throw new Rejection(Outcome.BAD_REQUEST, "malformed HTTP request: " + request.decoderResult().cause().getMessage());
+            }
+            items = door.read(admitted, request, receivedAt);
+        } catch (RuntimeException refused) {
+            return CompletableFuture.completedFuture(refuse(door, token, caller, refused));
+        } finally {
+            request.release();
+        }
+        return take(door, items, receivedAt, loop);
+    }
+
+    /** Reads the request and takes all its items on a read worker, then publishes and answers on the loop. */
+    private CompletableFuture<Answer> readOffTheLoop(FrontDoor door, Admitted admitted, FullHttpRequest request, long receivedAt,
+                                                     Executor loop, String token, FrontDoor.Caller caller) {
+        CompletableFuture<Object> read = new CompletableFuture<>(); // the items taken, or the answer refusing them
+        try {
+            services.readers().execute(() -> {
+                FrontDoor.Items items = null;
+                try {
+                    items = door.read(admitted, request, receivedAt);
+                    Taking taking = new Taking(items, receivedAt);
+                    items.items().forEach(taking::take);
+                    read.complete(taking);
+                } catch (Throwable refused) { // whatever it is, the request is answered, not left hanging
+                    read.complete(items == null ? refuse(door, token, caller, refused)
+                            : refuse(door, items.project().token(), items.caller(), refused));
+                } finally {
+                    request.release();
+                }
+            });
+        } catch (RejectedExecutionException full) {
+            request.release();
+            return CompletableFuture.completedFuture(refuse(door, token, caller, new Rejection(Outcome.OVERLOADED,
+                    "the gateway is reading as many large bodies as it may; retry later")));
+        }
+        return read.thenComposeAsync(result -> result instanceof Taking taking ? publish(door, taking, loop)
+                : CompletableFuture.completedFuture((Answer) result), loop);
+    }
+
+    /** Takes the items on the loop, a slice per task, then publishes the events taken. */
+    private CompletableFuture<Answer> take(FrontDoor door, FrontDoor.Items items, long receivedAt, Executor loop) {
+        Taking taking = new Taking(items, receivedAt);
+        return Slices.inSlices(items.items(), Item::bytes, SLICE_BYTES, taking::take, loop)
+                .handle((read, error) -> error)
+                .thenCompose(error -> error == null ? publish(door, taking, loop)
+                        : CompletableFuture.completedFuture(refuse(door, items.project().token(), items.caller(), error)));
+    }
+
+    /** A request's items being taken, in order: on its connection's event loop only. */
+    private final class Taking {
+        final FrontDoor.Items items;
+        final long receivedAt;
+        final List<Taken> events = new ArrayList<>();
+        final Map<QualifiedOutcome, Long> counted = new LinkedHashMap<>();
+        int overQuota;
+        /** The 429 of the events over quota, merged; null while none was. */
+        Rejection limited;
+        boolean firstEvent = true;
+
+        Taking(FrontDoor.Items items, long receivedAt) {
+            this.items = items;
+            this.receivedAt = receivedAt;
+        }
+
+        void take(Item item) {
+            if (item instanceof Item.Counted counts) {
+                counts.addTo().accept(counted);
+            } else if (item instanceof Item.Event event) {
+                Rejection refused = quota(event.endpoint());
+                firstEvent = false;
+                if (refused != null) {
+                    overQuota++;
+                    limited = merge(limited, refused);
+                    return;
+                }
+                Project project = items.project();
+                events.add(new Taken(event.endpoint(), services.validator().validate(event.endpoint(), event.payload().get(),
+                        receivedAt, project.routeRules(), project.dataScrubbing())));
+            }
+        }
+
+        /** One event of the quota, unless the head took it: null, or the 429. */
+        private Rejection quota(Endpoint endpoint) {
+            if (firstEvent && items.headQuota() == FrontDoor.HeadQuota.FIRST_EVENT) {
+                return null;
+            }
+            return services.gate().takeQuota(items.project(), endpoint, firstEvent && items.headQuota() == FrontDoor.HeadQuota.PROJECT);
+        }
+    }
+
+    /**
+     * Hands the events taken to the producer (which copies and compresses each on this thread), a
+     * slice per event-loop task; answers once Kafka acknowledged them all.
+     */
+    private CompletableFuture<Answer> publish(FrontDoor door, Taking taking, Executor loop) {
+        List<CompletableFuture<Void>> acks = new ArrayList<>();
+        // The answer names the first event published, not an envelope header's id: that may name
+        // another event than the item's, one over quota, or none that Sluice stores.
+        String firstId = taking.events.isEmpty() ? null : taking.events.get(0).event().eventId();
+        String token = taking.items.project().token();
+        FrontDoor.Caller caller = taking.items.caller();
+        long produceStart = System.nanoTime();
+        return Slices.inSlices(taking.events, taken -> taken.event().json().length, SLICE_BYTES, taken -> acks.add(
+                        services.publisher().publish(new IngestRoute(token, taken.endpoint()), taken.event(), taken.event().json(),
+                                taking.receivedAt)), loop)
+                .thenCompose(allSent -> CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)))
+                .handle((ignored, error) -> {
+                    if (!acks.isEmpty()) {
+                        services.metrics().produced(produceStart);
+                    }
+                    if (error != null) {
+                        LOG.warn("Kafka did not acknowledge every event of a request of project {} (the first {}): {}",
+                                token, firstId, error.toString());
+                        recorder.refused(token, Responses.PUBLISH_UNCONFIRMED);
+                        return new Answer(door.answer(new FrontDoor.Handled(firstId, acks.size(), taking.overQuota, taking.limited, true), caller),
+                                true);
+                    }
+                    recorder.accepted(token, acks.size());
+                    recorder.overQuota(token, taking.overQuota);
+                    recorder.counted(token, taking.counted);
+                    return new Answer(door.answer(new FrontDoor.Handled(firstId, acks.size(), taking.overQuota, taking.limited, false), caller), true);
+                });
+    }
+
+    /** Both categories' limits in one header value, the later wait for the Retry-After. */
+    private static Rejection merge(Rejection earlier, Rejection later) {
+        if (earlier == null || earlier.sentryRateLimits() == null || later.sentryRateLimits() == null
+                || earlier.sentryRateLimits().equals(later.sentryRateLimits())) {
+            return later;
+        }
+        Rejection longer = later.retryAfterSeconds() > earlier.retryAfterSeconds() ? later : earlier;
+        return new Rejection(longer.outcome(), longer.getMessage(), null, longer.limit(), longer.retryAfterSeconds())
+                .withSentryRateLimits(SentryRateLimits.merge(earlier.sentryRateLimits(), later.sentryRateLimits()));
+    }
+
+    /** The answer refusing the whole request: a {@link Rejection}, or a body this code did not foresee (then the connection closes). */
+    private Answer refuse(FrontDoor door, String token, FrontDoor.Caller caller, Throwable error) {
+        if (error instanceof Rejection refused) {
+            recorder.refused(token, refused);
+            return new Answer(door.refusal(refused, caller), refused.status() < 500);
+        }
+        LOG.warn("unexpected failure reading a request of project {}", token, error);
+        Rejection refused = new Rejection(Outcome.BAD_REQUEST, "the request could not be read");
+        recorder.refused(token, refused);
+        return new Answer(door.refusal(refused, caller), false);
+    }
+}

@@ -1,0 +1,45 @@
+package io.sluice.gateway.http;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A few threads that read the bodies whose reading would hold an event loop for long (a large or
+ * compressed envelope: decompressing and parsing 8 MiB took the loop 300–600 ms, during which its
+ * other connections waited). Their answers are still written on the loop. Bounded: at most
+ * {@code threads} bodies are read at once (each may hold a parse tree no budget counts, as a loop
+ * may), and at most {@code queued} wait; beyond that a request gets {@code 503 overloaded}. A
+ * request in the queue holds its in-flight reservation, so the budget bounds the queue's memory.
+ * JDK's {@link ThreadPoolExecutor} as it is: a fixed pool with a bounded queue is all this needs.
+ */
+public final class ReadWorkers implements Executor, AutoCloseable {
+    private final ThreadPoolExecutor pool;
+
+    public ReadWorkers(int threads, int queued) {
+        AtomicInteger number = new AtomicInteger();
+        this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queued), runnable -> {
+            Thread thread = new Thread(runnable, "sluice-read-" + number.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        }, new ThreadPoolExecutor.AbortPolicy());
+    }
+
+    /** Threads for {@code eventLoops} loops: half as many, at least one (they share the loops' cores). */
+    public static int threadsFor(int eventLoops) {
+        return Math.max(1, eventLoops / 2);
+    }
+
+    /** @throws java.util.concurrent.RejectedExecutionException when {@code queued} bodies already wait */
+    @Override
+    public void execute(Runnable read) {
+        pool.execute(read);
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+}

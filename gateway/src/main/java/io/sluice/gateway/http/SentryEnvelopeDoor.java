@@ -1,0 +1,105 @@
+package io.sluice.gateway.http;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.sluice.gateway.admit.Admitted;
+import io.sluice.gateway.admit.Authenticator;
+import io.sluice.gateway.admit.Endpoint;
+import io.sluice.gateway.admit.IngestRoute;
+import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.admit.SentryCredentials;
+import io.sluice.gateway.envelope.ClientReports;
+import io.sluice.gateway.envelope.Envelope;
+import io.sluice.gateway.envelope.EventFields;
+import io.sluice.gateway.envelope.ItemTypes;
+import io.sluice.gateway.validate.EventId;
+import io.sluice.outcomes.Outcome;
+import io.sluice.projects.DsnKey;
+import io.sluice.projects.Project;
+
+/**
+ * A Sentry SDK's {@code /api/<id>/envelope/}: a header line, then items. Events and transactions
+ * become events; client reports become outcomes ({@code client_discard:<reason>}); items Sluice
+ * does not store are accepted and counted ({@code unsupported_item:<type>}), so an SDK never gets
+ * 400 for a kind of item. An envelope whose only credential is the {@code dsn} in its header is
+ * authenticated here, once its body is read. Answers as {@link SentryDoor} says.
+ */
+final class SentryEnvelopeDoor extends SentryDoor {
+    private final GatewayServices services;
+
+    SentryEnvelopeDoor(GatewayServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public Items read(Admitted admitted, FullHttpRequest request, long receivedAt) {
+        Caller caller = Caller.of(admitted, request);
+        checkContentType(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
+        byte[] body = FrontDoor.decodedBody(services.envelopeDecoder(), admitted, request);
+        Envelope envelope = services.envelopes().parse(body);
+        Project project = admitted.project();
+        DsnKey key = admitted.dsnKey();
+        IngestRoute route = admitted.route();
+        String dsn = envelope.headerText("dsn");
+        if (dsn != null) {
+            SentryCredentials.Dsn named = SentryCredentials.parseDsn(dsn);
+            if (named.projectId() != route.projectId()) {
+                throw new Rejection(Outcome.BAD_REQUEST, "the envelope's dsn names project "
+                        + named.projectId() + ", the path " + route.projectId());
+            }
+            if (project == null) {
+                Authenticator.DsnAuthenticated auth = services.gate().authenticateSentry(route.projectId(),
+                        named.publicKey(), admitted.client(), caller.origin());
+                project = auth.project();
+                key = auth.key();
+            } else if (!named.publicKey().equals(key.publicKey())) {
+                throw new Rejection(Outcome.BAD_REQUEST,
+                        "the envelope's dsn names another sentry_key than the request");
+            }
+        }
+        if (project == null) {
+            throw services.gate().missingCredentials(admitted.client());
+        }
+        return new Items(project, new Caller(key, caller.origin()), HeadQuota.PROJECT, items(envelope));
+    }
+
+    /** Large, or compressed: a 29 KiB gzip envelope may hold 28 MiB of items. */
+    @Override
+    public boolean readsLong(FullHttpRequest request) {
+        String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
+        return super.readsLong(request) || (encoding != null && !encoding.isBlank()
+                && !encoding.strip().equalsIgnoreCase("identity"));
+    }
+
+    private static List<Item> items(Envelope envelope) {
+        long events = envelope.items().stream().filter(item -> isEvent(item.type())).count();
+        // The header's event id is the event's when the envelope has just one that names none:
+        // a retried envelope then deduplicates.
+        EventId headerId = events == 1 ? EventId.parse(envelope.headerText("event_id")) : null;
+        List<Item> items = new ArrayList<>(envelope.items().size());
+        for (Envelope.Item item : envelope.items()) {
+            if (item.type().equals("client_report")) {
+                items.add(new Item.Counted(counted -> ClientReports.count(item, counted)));
+            } else if (!isEvent(item.type())) {
+                items.add(new Item.Counted(counted -> counted.merge(ItemTypes.unsupported(item.type()), 1L, Long::sum)));
+            } else {
+                Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
+                items.add(new Item.Event(endpoint, item.length(), () -> payload(item, headerId)));
+            }
+        }
+        return items;
+    }
+
+    private static byte[] payload(Envelope.Item item, EventId headerId) {
+        byte[] json = item.payload();
+        EventFields fields = single(EventFields.scan(json));
+        return headerId != null && !fields.hasEventId() ? fields.withEventId(json, headerId.hex()) : json;
+    }
+
+    private static boolean isEvent(String type) {
+        return type.equals("event") || type.equals("transaction");
+    }
+}

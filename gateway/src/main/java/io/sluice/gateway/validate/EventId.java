@@ -1,0 +1,54 @@
+package io.sluice.gateway.validate;
+
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Pattern;
+
+/**
+ * An event's id as Sluice stores and answers it: 32 lower-case hex digits. Clients may send it as
+ * 32 hex digits or as a UUID (with dashes), in any case; every door reads it here.
+ */
+public record EventId(String hex) {
+    private static final Pattern HEX_32 = Pattern.compile("[0-9a-f]{32}");
+    private static final Pattern AS_SENT = Pattern.compile("[0-9a-fA-F]{32}|[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}");
+
+    public EventId {
+        if (hex == null || !HEX_32.matcher(hex).matches()) {
+            throw new IllegalArgumentException("an event id is 32 lower-case hex digits, got " + hex);
+        }
+    }
+
+    /** The id a client sent (32 hex digits or a UUID, spaces around it ignored), or null when it is not one. */
+    public static EventId parse(String text) {
+        if (text == null) {
+            return null;
+        }
+        String stripped = text.strip();
+        if (!AS_SENT.matcher(stripped).matches()) {
+            return null;
+        }
+        return new EventId(stripped.replace("-", "").toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * A random (version 4) UUID as 32 hex digits. From ThreadLocalRandom, not UUID.randomUUID():
+     * an event id needs to be unique, not unguessable, and SecureRandom is shared by all event
+     * loops behind one lock.
+     */
+    public static EventId random() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
+        long low = (random.nextLong() & ~(0xC000L << 48)) | (0x8000L << 48);
+        char[] hex = new char[32];
+        for (int i = 0; i < 16; i++) {
+            hex[15 - i] = Character.forDigit((int) (high >>> (4 * i)) & 0xF, 16);
+            hex[31 - i] = Character.forDigit((int) (low >>> (4 * i)) & 0xF, 16);
+        }
+        return new EventId(new String(hex));
+    }
+
+    @Override
+    public String toString() {
+        return hex;
+    }
+}

@@ -1,0 +1,56 @@
+package io.sluice.gateway.http;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
+import io.sluice.gateway.admit.IngestRoute;
+
+/** Which bodies are read on a read worker rather than on their event loop. */
+class ReadsLongTest {
+    private final GatewayServices services = new GatewayServices(null, null, null, null, null, null, Clock.systemUTC(),
+            new AtomicBoolean(), null, null);
+    private final FrontDoors doors = new FrontDoors(services);
+    private FullHttpRequest request;
+
+    @AfterEach
+    void release() {
+        request.release();
+    }
+
+    private boolean readsLong(String uri, int bytes, String contentEncoding) {
+        request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, uri, Unpooled.wrappedBuffer(new byte[bytes]));
+        if (contentEncoding != null) {
+            request.headers().set("Content-Encoding", contentEncoding);
+        }
+        return doors.of(IngestRoute.ofPath(uri)).readsLong(request);
+    }
+
+    @Test
+    void aSmallEventIsReadOnItsLoopCompressedOrNot() {
+        assertFalse(readsLong("/api/v1/shop/transaction", 2_000, "gzip"));
+        assertFalse(readsLong("/api/1/store/", 2_000, null));
+    }
+
+    @Test
+    void aBodyLargerThanASliceIsReadOnAWorker() {
+        assertTrue(readsLong("/api/v1/shop/project", IngestPath.SLICE_BYTES + 1, null));
+        assertTrue(readsLong("/api/1/envelope/", IngestPath.SLICE_BYTES + 1, null));
+    }
+
+    @Test
+    void aCompressedEnvelopeIsReadOnAWorkerHoweverSmall() {
+        assertTrue(readsLong("/api/1/envelope/", 2_000, "gzip"));
+        assertFalse(readsLong("/api/1/envelope/", 2_000, "identity"));
+    }
+}
