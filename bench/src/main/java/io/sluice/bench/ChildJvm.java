@@ -32,8 +32,14 @@ final class ChildJvm implements AutoCloseable {
     /** @param recording where to write a JFR profile when the child exits, if at all */
     static ChildJvm start(Class<?> mainClass, Map<String, String> env, Path log, Optional<Path> recording, PrintStream out)
             throws IOException {
+        return start(mainClass, env, log, recording, out, HEAP_MB);
+    }
+
+    /** @param heapMb its -Xmx, in MiB */
+    static ChildJvm start(Class<?> mainClass, Map<String, String> env, Path log, Optional<Path> recording, PrintStream out,
+                          long heapMb) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> commandLine = new ArrayList<>(List.of(java, "-Xmx" + HEAP_MB + "m", "-XX:+UseG1GC"));
+        List<String> commandLine = new ArrayList<>(List.of(java, "-Xmx" + heapMb + "m", "-XX:+UseG1GC"));
         if (recording.isPresent()) {
             // The "profile" settings sample every thread's stack every 10–20 ms; written when the child exits.
             // JDK 25 and newer can also sample by CPU time (also in native code and syscalls): far more accurate.
@@ -66,6 +72,14 @@ final class ChildJvm implements AutoCloseable {
             Thread.sleep(100);
         }
         throw new IllegalStateException("the gateway did not become ready");
+    }
+
+    /** Asks the child for a full GC ({@code jcmd GC.run}) and waits for it: then its heap is what it holds. */
+    void fullGc() throws IOException, InterruptedException {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        Process gc = new ProcessBuilder(jcmd, Long.toString(process.pid()), "GC.run").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        gc.waitFor(60, TimeUnit.SECONDS);
     }
 
     /** Peak resident memory (VmHWM), in KiB. */

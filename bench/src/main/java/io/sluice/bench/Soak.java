@@ -25,8 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
 
 import org.apache.kafka.common.utils.Utils;
@@ -352,30 +350,19 @@ public final class Soak {
             Thread.currentThread().interrupt();
             return Map.of();
         }
-        return Map.of("heap", sum(metrics, "jvm_memory_used_bytes\\{area=\"heap\"[^}]*}"),
-                "direct", Math.max(sum(metrics, "netty_direct_memory_used_bytes"),
-                        sum(metrics, "jvm_buffer_memory_used_bytes\\{id=\"direct\"}")),
-                "unsent", sum(metrics, "sluice_gateway_unsent_answer_bytes"),
-                "connections", sum(metrics, "sluice_gateway_open_connections"));
+        return Map.of("heap", PrometheusText.sum(metrics, "jvm_memory_used_bytes\\{area=\"heap\"[^}]*}"),
+                "direct", Math.max(PrometheusText.sum(metrics, "netty_direct_memory_used_bytes"),
+                        PrometheusText.sum(metrics, "jvm_buffer_memory_used_bytes\\{id=\"direct\"}")),
+                "unsent", PrometheusText.sum(metrics, "sluice_gateway_unsent_answer_bytes"),
+                "connections", PrometheusText.sum(metrics, "sluice_gateway_open_connections"));
     }
 
     /** Asks the gateway's JVM for a full GC (jcmd), then reads its heap: what it holds, not what it has not collected yet. */
     private double heapAfterFullGc(ChildJvm gateway, String admin) throws IOException, InterruptedException {
-        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        Process gc = new ProcessBuilder(jcmd, Long.toString(gateway.pid()), "GC.run").redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        gc.waitFor(60, TimeUnit.SECONDS);
+        gateway.fullGc();
         return gatewayMemory(admin).getOrDefault("heap", Double.NaN);
     }
 
-    private static double sum(String metrics, String series) {
-        Matcher value = Pattern.compile("(?m)^" + series + " ([0-9.E+-]+)$").matcher(metrics);
-        double total = 0;
-        while (value.find()) {
-            total += Double.parseDouble(value.group(1));
-        }
-        return total;
-    }
 
     private String elapsed(long endNanos) {
         long left = TimeUnit.NANOSECONDS.toSeconds(endNanos - System.nanoTime());

@@ -108,7 +108,7 @@ final class StreamsCeiling {
         return new Topics(prefix + "transactions", prefix + "errors", real.projects(), prefix + "history",
                 prefix + "traffic", prefix + "error-history", prefix + "errors-1m", prefix + "outcomes", prefix + "dead-letters",
                 prefix + "requests-1m", prefix + "requests-1h", prefix + "errors-1h",
-                real.partitions(), real.replicationFactor(), real.rawRetention(), real.minInsyncReplicas());
+                real.partitions(), real.replicationFactor(), real.rawRetention(), real.minInsyncReplicas(), real.quotaUsage());
     }
 
     /**

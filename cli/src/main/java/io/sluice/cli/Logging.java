@@ -37,6 +37,8 @@ public final class Logging {
 
     static void apply(LoggerContext context, LogConfig config) {
         context.reset();
+        // Kafka's threads catch what kills them and only log it: a fatal error among those halts the process.
+        context.addTurboFilter(new FatalErrorLogFilter());
         OutputStreamAppender<ILoggingEvent> appender;
         if (config.file() == null) {
             ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();

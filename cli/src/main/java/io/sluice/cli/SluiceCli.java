@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.sluice.config.Settings;
+import io.sluice.fatal.FatalErrors;
 import io.sluice.projects.ProjectAdmin;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
@@ -63,6 +64,7 @@ public final class SluiceCli {
 
     /** Runs one command line in this JVM and exits with its code, unless a server keeps running. */
     public static void launch(String[] argv, Extension extension) {
+        FatalErrors.install(); // out of memory anywhere: exit, so that a supervisor restarts the server
         String name = argv.length == 0 ? "help" : argv[0];
         Settings settings = Settings.fromEnvironment();
         try {

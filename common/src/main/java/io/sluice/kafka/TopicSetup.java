@@ -174,6 +174,9 @@ public final class TopicSetup {
         wanted.add(topic(topics.deadLetters(), 1, topics, raw));
         // One partition: the registry is small and every gateway reads all of it.
         wanted.add(topic(topics.projects(), 1, topics, compacted));
+        // One partition, read whole by every gateway; only the last seconds matter, a minute is kept.
+        wanted.add(topic(topics.quotaUsage(), 1, topics, Map.of(TopicConfig.RETENTION_MS_CONFIG, "60000",
+                TopicConfig.SEGMENT_MS_CONFIG, "60000")));
 
         return wanted;
     }

@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 import org.apache.kafka.clients.consumer.Consumer;
@@ -31,6 +30,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 
+import io.sluice.fatal.FatalErrors;
+
 /**
  * One process's metrics: a Micrometer registry exposed in Prometheus formats, with the JVM's and
  * the process's own meters (memory, GC, threads, classes, CPU, uptime, file descriptors) bound
@@ -44,11 +45,7 @@ public final class PrometheusMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final ExpositionFormats formats = ExpositionFormats.init();
     private final List<AutoCloseable> closeables = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService kafkaRefresh = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "sluice-kafka-metrics");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService kafkaRefresh = FatalErrors.singleThreadScheduler("sluice-kafka-metrics");
 
     public PrometheusMetrics() {
         bind(new ClassLoaderMetrics());

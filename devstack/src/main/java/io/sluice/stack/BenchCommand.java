@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import io.sluice.bench.Bench;
+import io.sluice.bench.ManyProjects;
 import io.sluice.bench.ResultFiles;
 import io.sluice.bench.Soak;
 import io.sluice.bench.TenantsBench;
@@ -17,7 +18,7 @@ import io.sluice.cli.UsageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ./sluice bench [--seconds 10] [--profile] [--producer-experiments]}, or {@code ./sluice bench --soak[=10m]}. */
+/** {@code ./sluice bench [--seconds 10] [--profile] [--producer-experiments]}, or {@code --soak[=10m]}, {@code --projects[=N]}, {@code --tenants}, {@code --dashboards}. */
 @Command(name = "bench", description = {"Measure gateway, Kafka and processor against ceilings measured in the same run",
         "(needs wrk; asks before installing it with apt-get as root)."})
 final class BenchCommand extends CliCommand {
@@ -36,11 +37,15 @@ final class BenchCommand extends CliCommand {
                     + "aimed event ids) while a tenant sends steadily, for DURATION (default 10m); prints the tenant's "
                     + "success rate and p99 and the gateway's heap and direct memory, and fails when a bound is broken."})
     private String soak;
+    @Option(names = "--projects", arity = "0..1", fallbackValue = "1000000", paramLabel = "N", description = {
+            "Instead: write N projects (default 1000000) through ProjectAdmin, then start a gateway with -Xmx"
+                    + "256m and print how long it took to become ready and its heap."})
+    private Integer projects;
     @Option(names = "--dashboards", description = "Only the dashboard stage: demo-data at each scale, then every ClickHouse panel "
             + "and stats' queries timed (24 h, 30 days, the huge tenant, median of 5) and the storage per million requests.")
     private boolean dashboards;
     @Option(names = "--tenants", description = "Only the huge-tenant stage: the processor's rate with one tenant at 90% of "
-            + "the traffic against 100 tenants evenly, and how many tasks did the counting (Kafka only, about a minute).")
+            + "the traffic against 100 tenants evenly, and how many tasks did the counting (Kafka only, a few minutes).")
     private boolean tenants;
     @Option(names = "--scales", paramLabel = "N,M", defaultValue = "1,2", split = ",", description = "The dashboard stage's "
             + "demo-data scales (default ${DEFAULT-VALUE}).")
@@ -71,6 +76,13 @@ final class BenchCommand extends CliCommand {
             throw new UsageException("--seconds is a whole number");
         }
         try {
+            if (projects != null) {
+                if (projects < 1) {
+                    throw new UsageException("--projects takes a number of projects, 1 or more");
+                }
+                new ManyProjects(out, projects, files).run();
+                return 0;
+            }
             if (dashboards) {
                 new DashboardBench(out).run(scales, clickHouseUrl, reuse);
                 return 0;

@@ -36,6 +36,7 @@ import io.sluice.gateway.ops.KafkaReachability;
 import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.gateway.publish.Outcomes;
 import io.sluice.gateway.publish.PublishHealth;
+import io.sluice.gateway.quota.SharedQuotas;
 import io.sluice.gateway.validate.BodyDecoder;
 import io.sluice.gateway.validate.EventValidator;
 import io.sluice.projects.ProjectRegistry;
@@ -48,6 +49,8 @@ import io.sluice.projects.ProjectRegistry;
  */
 public final class Gateway implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+    /** How long startup waits to know the other gateways' use of the quotas; it starts anyway (see SharedQuotas for the fallback). */
+    private static final java.time.Duration SHARED_QUOTAS_WAIT = java.time.Duration.ofSeconds(5);
 
     private final GatewayConfig config;
     private final ProjectRegistry registry;
@@ -55,6 +58,7 @@ public final class Gateway implements AutoCloseable {
     private final EventPublisher publisher;
     private final PublishHealth publishing;
     private final Outcomes outcomes;
+    private final SharedQuotas quotas;
     private final GatewayMetrics metrics;
     private final AtomicBoolean draining;
     private final GatewayServices services;
@@ -70,14 +74,16 @@ public final class Gateway implements AutoCloseable {
     private AdminServer admin;
 
     private Gateway(GatewayConfig config, ProjectRegistry registry, KafkaReachability kafka, EventPublisher publisher,
-                    PublishHealth publishing, Outcomes outcomes) {
+                    PublishHealth publishing, Outcomes outcomes, SharedQuotas quotas) {
         this.config = config;
         this.registry = registry;
         this.kafka = kafka;
         this.publisher = publisher;
         this.publishing = publishing;
         this.outcomes = outcomes;
+        this.quotas = quotas;
         this.metrics = new GatewayMetrics();
+        metrics.watchQuotas(quotas::fallback, quotas::gateways, quotas::reportsPublished, quotas::reportBytesPublished);
         metrics.countRegistrySkips(registry::skippedRecords);
         metrics.countUnreadableProjects(() -> registry.unreadableProjects().size());
         metrics.countOutcomeRowsDropped(outcomes::droppedRows);
@@ -96,7 +102,7 @@ public final class Gateway implements AutoCloseable {
                 maxHeap / (1024 * 1024), EventLoops.heldPerLoop(config.maxDecompressedBytes()) / (1024 * 1024));
         this.workers = new MultiThreadIoEventLoopGroup(ioThreads, NioIoHandler.newFactory());
         this.readers = new ReadWorkers(ReadWorkers.threadsFor(ioThreads), READ_QUEUE);
-        this.services = services(config, registry, publisher, outcomes, metrics, draining, readers);
+        this.services = services(config, registry, publisher, outcomes, quotas, metrics, draining, readers);
         metrics.bindNetty(acceptor, workers);
     }
 
@@ -114,7 +120,8 @@ public final class Gateway implements AutoCloseable {
         PublishHealth publishing = new PublishHealth(config.publishFailureWindow(), System::nanoTime);
         EventPublisher publisher = new EventPublisher(producer, config.kafka().topics(), config.partitions(), publishing);
         Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());
-        Gateway gateway = new Gateway(config, registry, kafka, publisher, publishing, outcomes);
+        SharedQuotas quotas = new SharedQuotas(config.kafka());
+        Gateway gateway = new Gateway(config, registry, kafka, publisher, publishing, outcomes, quotas);
         gateway.metrics.prometheus().bindKafka(producer); // kafka_producer_*: batching, retries, request latency
         try {
             if (!registry.awaitLoaded(config.readyTimeout())) {
@@ -123,6 +130,10 @@ public final class Gateway implements AutoCloseable {
                         + (registry.failure() == null ? "" : ": " + registry.failure()));
             }
             publisher.warmUp(config.readyTimeout());
+            if (!quotas.awaitFollowing(SHARED_QUOTAS_WAIT)) {
+                LOG.warn("the shared quota usage ({}) was not read within {} s: quotas are as this gateway alone sees them until it is",
+                        config.kafka().topics().quotaUsage(), SHARED_QUOTAS_WAIT.toSeconds());
+            }
             gateway.listen();
             return gateway;
         } catch (RuntimeException | InterruptedException e) {
@@ -132,11 +143,11 @@ public final class Gateway implements AutoCloseable {
     }
 
     private static GatewayServices services(GatewayConfig config, ProjectRegistry registry, EventPublisher publisher,
-                                            Outcomes outcomes, GatewayMetrics metrics, AtomicBoolean draining,
-                                            ReadWorkers readers) {
+                                            Outcomes outcomes, SharedQuotas quotas, GatewayMetrics metrics,
+                                            AtomicBoolean draining, ReadWorkers readers) {
         Gate gate = new Gate(new Authenticator(registry, Clock.systemUTC()),
                 new FailedAuthLimiter(config.authFailuresPerMinute(), config.authFailureBurst()), config.trustedProxies(),
-                new QuotaLimiter(config.quotaShare()),
+                new QuotaLimiter(config.quotaShare(), quotas),
                 new InFlightBudget(config.maxInFlightBytes(), config.maxInFlightBytesPerClient(), config.maxInFlightBytesPerProject(),
                         metrics.inFlightBytes()),
                 // Held only until a body's dsn is checked; one budget for all such requests, so
@@ -157,7 +168,7 @@ public final class Gateway implements AutoCloseable {
                 config.receiveTimeout());
         try {
             admin = AdminServer.start(config.adminHost(), config.adminPort(), "sluice-gateway-admin",
-                    new GatewayChecks(draining::get, registry, kafka, publishing), metrics::scrape);
+                    new GatewayChecks(draining::get, registry, kafka, publishing, quotas::fallbackReason), metrics::scrape);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the gateway's admin port " + config.adminPort(), e);
         }
@@ -206,6 +217,7 @@ public final class Gateway implements AutoCloseable {
             LOG.warn("{} requests still in flight after {} s; stopping anyway",
                     metrics.inFlightRequests().get(), config.shutdownTimeout().toSeconds());
         }
+        quotas.close(); // tells the other gateways this one leaves, so its part of every quota goes to them now
         outcomes.close(); // the last counts, before the producer closes
         publisher.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

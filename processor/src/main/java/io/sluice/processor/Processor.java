@@ -19,6 +19,7 @@ import com.clickhouse.client.api.Client;
 
 import io.sluice.admin.AdminServer;
 import io.sluice.config.Topics;
+import io.sluice.fatal.FatalErrors;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.metrics.LastMeasurement;
@@ -102,6 +103,7 @@ public final class Processor implements AutoCloseable {
         }
         StreamThreadFailures threadFailures = new StreamThreadFailures(sessionTimeout(streamsProperties));
         streams.setUncaughtExceptionHandler(error -> {
+            FatalErrors.haltIfFatal(error); // out of memory: a new thread would fail too; the supervisor restarts the process
             LOG.error("stream thread failed; replacing it", error);
             try {
                 threadFailures.record(error); // a task failing on every new thread makes /readyz 503

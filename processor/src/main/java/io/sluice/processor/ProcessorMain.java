@@ -1,6 +1,7 @@
 package io.sluice.processor;
 
 import io.sluice.config.Settings;
+import io.sluice.fatal.FatalErrors;
 
 /** Runs a processor configured from the environment until SIGTERM/SIGINT. */
 public final class ProcessorMain {
@@ -8,6 +9,7 @@ public final class ProcessorMain {
     }
 
     public static void main(String[] args) {
+        FatalErrors.install();
         Processor processor = Processor.start(ProcessorConfig.from(Settings.fromEnvironment()));
         Runtime.getRuntime().addShutdownHook(new Thread(processor::close, "sluice-processor-shutdown"));
     }

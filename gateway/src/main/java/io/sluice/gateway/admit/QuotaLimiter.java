@@ -9,16 +9,28 @@ import io.sluice.projects.Quota;
 
 /**
  * Enforces projects' quotas with one token bucket per project (and per endpoint where the project
- * has an endpoint quota). Quotas are enforced per gateway instance: each gateway allows
- * {@code share} of the configured rate and burst, so with N gateways behind a load balancer set
- * the share to 1/N (SLUICE_GATEWAY_QUOTA_SHARE).
+ * has an endpoint quota). A quota holds across all gateways together: each gateway's bucket fills
+ * at its {@link QuotaShares part} of the quota's rate and holds that part of its burst, the parts
+ * following where the quota's traffic goes.
  */
 public final class QuotaLimiter {
-    private final double share;
+    private final double scale;
+    private final QuotaShares shares;
     private final Map<String, TokenBucket> buckets = new ConcurrentHashMap<>();
 
-    public QuotaLimiter(double share) {
-        this.share = share;
+    /** A gateway alone, allowing {@code scale} of every quota. */
+    public QuotaLimiter(double scale) {
+        this(scale, QuotaShares.WHOLE);
+    }
+
+    /**
+     * @param scale  the part of every quota all gateways together allow (1; less only to hold
+     *               projects below their quotas, as tests do)
+     * @param shares this gateway's part of each quota
+     */
+    public QuotaLimiter(double scale, QuotaShares shares) {
+        this.scale = scale;
+        this.shares = shares;
     }
 
     /** Takes one event from the project's buckets, or throws a 429 {@link Rejection} naming the limit. */
@@ -70,15 +82,16 @@ public final class QuotaLimiter {
         if (quota == null) {
             return null;
         }
-        long waitSeconds = bucket(bucketKey, quota, nowNanos).take(nowNanos);
-        return waitSeconds > 0 ? refusal(quota, scope, waitSeconds) : null;
-    }
-
-    private TokenBucket bucket(String bucketKey, Quota quota, long nowNanos) {
+        shares.asked(bucketKey);
+        double share = scale * shares.shareOf(bucketKey);
+        // At least one event at once: a part of a small burst below one would refuse everything here.
         double rate = Math.max(quota.ratePerSecond() * share, 0.001);
         double burst = Math.max(quota.burst() * share, 1);
-        return buckets.compute(bucketKey, (key, existing) ->
-                existing != null && existing.rate == rate && existing.capacity == burst ? existing : new TokenBucket(rate, burst, nowNanos));
+        // A changed quota starts a full bucket; a changed part of the same quota keeps what the bucket holds.
+        TokenBucket bucket = buckets.compute(bucketKey, (key, existing) ->
+                existing != null && existing.quota.equals(quota) ? existing : new TokenBucket(quota, rate, burst, nowNanos));
+        long waitSeconds = bucket.take(rate, burst, nowNanos);
+        return waitSeconds > 0 ? refusal(quota, scope, waitSeconds) : null;
     }
 
     private static Rejection refusal(Quota quota, String scope, long waitSeconds) {
@@ -87,31 +100,32 @@ public final class QuotaLimiter {
                 null, quota.ratePerSecond() + "/s burst " + quota.burst(), waitSeconds);
     }
 
-    /** Refills at {@code rate} tokens a second up to {@code capacity}. */
+    /**
+     * Refills at {@code rate} tokens a second up to {@code capacity}; both change as this gateway's
+     * part of the quota does, the tokens it holds kept (up to the new capacity).
+     */
     private static final class TokenBucket {
-        final double rate;
-        final double capacity;
+        final Quota quota;
+        private double rate;
+        private double capacity;
         private double tokens;
         private long lastNanos;
 
-        TokenBucket(double rate, double capacity, long nowNanos) {
+        TokenBucket(Quota quota, double rate, double capacity, long nowNanos) {
+            this.quota = quota;
             this.rate = rate;
             this.capacity = capacity;
             this.tokens = capacity;
             this.lastNanos = nowNanos;
         }
 
-        /** 0 when a token is there now, otherwise the whole seconds until one is; takes nothing. */
-        synchronized long secondsUntilOne(long nowNanos) {
-            tokens = Math.min(capacity, tokens + (nowNanos - lastNanos) / 1e9 * rate);
+        /** 0 when a token was taken, otherwise the whole seconds until one is there; then refills at {@code newRate}. */
+        synchronized long take(double newRate, double newCapacity, long nowNanos) {
+            tokens = Math.min(capacity, tokens + Math.max(0, nowNanos - lastNanos) / 1e9 * rate);
             lastNanos = Math.max(lastNanos, nowNanos);
-            return tokens >= 1 ? 0 : Math.max(1, (long) Math.ceil((1 - tokens) / rate));
-        }
-
-        /** 0 when a token was taken, otherwise the whole seconds until one is there. */
-        synchronized long take(long nowNanos) {
-            tokens = Math.min(capacity, tokens + (nowNanos - lastNanos) / 1e9 * rate);
-            lastNanos = nowNanos;
+            rate = newRate;
+            capacity = newCapacity;
+            tokens = Math.min(tokens, capacity);
             if (tokens >= 1) {
                 tokens -= 1;
                 return 0;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import io.sluice.admin.AdminChecks;
 import io.sluice.admin.Health;
@@ -15,19 +16,24 @@ import io.sluice.projects.ProjectRegistry;
 /**
  * What the gateway's admin port says: ready while the project registry is loaded and still
  * following its topic, Kafka answers, publishes do not all fail and it is not shutting down;
- * degraded while a project's registry record cannot be read.
+ * degraded while a project's registry record cannot be read, or while quotas are not shared between
+ * gateways (the shared usage unreachable: each quota split evenly, the gateway still serving).
  */
 public final class GatewayChecks implements AdminChecks {
     private final BooleanSupplier draining;
     private final ProjectRegistry registry;
     private final KafkaReachability kafka;
     private final PublishHealth publishing;
+    private final Supplier<String> quotasNotShared;
 
-    public GatewayChecks(BooleanSupplier draining, ProjectRegistry registry, KafkaReachability kafka, PublishHealth publishing) {
+    /** @param quotasNotShared why quotas are not shared between gateways now, or null while they are */
+    public GatewayChecks(BooleanSupplier draining, ProjectRegistry registry, KafkaReachability kafka, PublishHealth publishing,
+                         Supplier<String> quotasNotShared) {
         this.draining = draining;
         this.registry = registry;
         this.kafka = kafka;
         this.publishing = publishing;
+        this.quotasNotShared = quotasNotShared;
     }
 
     @Override
@@ -67,6 +73,10 @@ public final class GatewayChecks implements AdminChecks {
      */
     private List<String> degradedReasons() {
         List<String> reasons = new ArrayList<>();
+        String quotas = quotasNotShared.get();
+        if (quotas != null) {
+            reasons.add(quotas);
+        }
         // The numeric id, public, not the token: this body is read by probes and dashboards.
         registry.unreadableProjects().forEach((token, why) -> reasons.add("project " + Project.numericIdOf(token)
                 + " refused (503 project_unavailable): its latest registry record cannot be read: " + why));

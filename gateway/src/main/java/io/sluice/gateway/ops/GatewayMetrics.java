@@ -51,6 +51,10 @@ public final class GatewayMetrics implements AutoCloseable {
     private volatile BooleanSupplier publishFailing = () -> false;
     private volatile LongSupplier unreadableProjects = () -> 0;
     private volatile LongSupplier outcomeOverflowEvents = () -> 0;
+    private volatile BooleanSupplier quotasFallback = () -> false;
+    private volatile LongSupplier quotaGateways = () -> 1;
+    private volatile LongSupplier quotaReports = () -> 0;
+    private volatile LongSupplier quotaReportBytes = () -> 0;
 
     public GatewayMetrics() {
         Gauge.builder("sluice.gateway.in.flight.requests", inFlightRequests, AtomicLong::get)
@@ -78,6 +82,15 @@ public final class GatewayMetrics implements AutoCloseable {
         Gauge.builder("sluice.gateway.registry.unreadable.projects", this, metrics -> metrics.unreadableProjects.getAsLong())
                 .description("Projects refused (503 project_unavailable) because their latest registry record is malformed.")
                 .register(registry);
+        Gauge.builder("sluice.gateway.quota.fallback", this, metrics -> metrics.quotasFallback.getAsBoolean() ? 1 : 0)
+                .description("1 while the shared quota usage is unreachable: each quota is split evenly over the gateways last known (see /readyz).")
+                .register(registry);
+        Gauge.builder("sluice.gateway.quota.gateways", this, metrics -> metrics.quotaGateways.getAsLong())
+                .description("Gateways sharing the quotas, this one included, as this gateway last knew them.").register(registry);
+        FunctionCounter.builder("sluice.gateway.quota.reports", this, metrics -> metrics.quotaReports.getAsLong())
+                .description("Quota usage reports this gateway published (one per interval).").register(registry);
+        FunctionCounter.builder("sluice.gateway.quota.report.bytes", this, metrics -> metrics.quotaReportBytes.getAsLong())
+                .baseUnit("bytes").description("Bytes of quota usage reports this gateway published (keys and values).").register(registry);
     }
 
     /** One answered request: its endpoint ({@code transaction}, {@code project} or {@code other}) and status. */
@@ -148,6 +161,14 @@ public final class GatewayMetrics implements AutoCloseable {
     /** Where the count of events counted under the outcomes' overflow project comes from. */
     public void countOutcomeOverflow(LongSupplier overflow) {
         this.outcomeOverflowEvents = overflow;
+    }
+
+    /** Where the shared quotas' state comes from: fallback (split evenly), gateways known, reports and their bytes published. */
+    public void watchQuotas(BooleanSupplier fallback, LongSupplier gateways, LongSupplier reports, LongSupplier reportBytes) {
+        this.quotasFallback = fallback;
+        this.quotaGateways = gateways;
+        this.quotaReports = reports;
+        this.quotaReportBytes = reportBytes;
     }
 
     /** Where the count of outcome rows dropped before Kafka acknowledged them comes from. */

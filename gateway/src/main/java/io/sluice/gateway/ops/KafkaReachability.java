@@ -2,7 +2,6 @@ package io.sluice.gateway.ops;
 
 import java.time.Duration;
 import java.util.Properties;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -10,6 +9,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
 import io.sluice.config.KafkaSettings;
+import io.sluice.fatal.FatalErrors;
 import io.sluice.kafka.KafkaClients;
 
 /** Asks Kafka every few seconds whether it answers; {@code /readyz} reads the last answer. */
@@ -25,11 +25,7 @@ public final class KafkaReachability implements AutoCloseable {
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "2500");
         this.admin = Admin.create(props);
-        this.checker = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "sluice-kafka-check");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.checker = FatalErrors.singleThreadScheduler("sluice-kafka-check");
         check();
         checker.scheduleWithFixedDelay(this::check, EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -19,6 +18,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.sluice.fatal.FatalErrors;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.OutcomeRow;
 import io.sluice.outcomes.QualifiedOutcome;
@@ -77,7 +77,7 @@ public final class Outcomes implements AutoCloseable {
 
     public Outcomes(ProjectRegistry registry, Producer<byte[], byte[]> producer, String topic, Duration every) {
         // A project refused for an unreadable record is still a project: its refusals count under it.
-        this(token -> registry.find(token) != null || registry.isUnreadable(token), producer, topic, every);
+        this(registry::isKnown, producer, topic, every); // known, readable or not: no record decoded per outcome
     }
 
     Outcomes(Predicate<String> knownToken, Producer<byte[], byte[]> producer, String topic, Duration every) {
@@ -92,11 +92,7 @@ public final class Outcomes implements AutoCloseable {
         this.maxRowsOnTheirWay = maxRowsOnTheirWay;
         this.producer = producer;
         this.topic = topic;
-        this.flusher = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "sluice-outcomes");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.flusher = FatalErrors.singleThreadScheduler("sluice-outcomes");
         flusher.scheduleWithFixedDelay(this::flush, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
     }
 

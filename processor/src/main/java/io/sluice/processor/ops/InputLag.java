@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -24,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.sluice.config.KafkaSettings;
+import io.sluice.fatal.FatalErrors;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.metrics.LastMeasurement;
 
@@ -56,11 +56,7 @@ public final class InputLag implements AutoCloseable {
     private final Set<String> rawTopics;
     private final LastMeasurement lag;
     private final KafkaContact kafkaContact;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "sluice-input-lag");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService timer = FatalErrors.singleThreadScheduler("sluice-input-lag");
 
     private InputLag(Admin admin, KafkaStreams streams, String groupId, Set<String> rawTopics, LastMeasurement lag,
                      KafkaContact kafkaContact) {

@@ -1,0 +1,346 @@
+package io.sluice.gateway.quota;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.gateway.admit.QuotaShares;
+import io.sluice.kafka.KafkaClients;
+
+/**
+ * Shares every quota between the gateways through Kafka, which they all reach: every
+ * {@link #INTERVAL} each gateway publishes how many events each quota was asked for here
+ * ({@link UsageReport}, on the quota usage topic), reads every gateway's reports (all partitions,
+ * no consumer group), and takes the part of each quota its own traffic is of the quota's
+ * ({@link QuotaSplit}). Nothing to set per deployment: a gateway that starts is counted from its
+ * first report, one that stops says so, one that dies ages out.
+ *
+ * <p>Its own reports read back are the proof that the shared state works. When none has come
+ * back for {@link #STALE_AFTER} (the topic unreachable, gone, or not readable), it never refuses
+ * more because of that: each quota is split evenly over the gateways last known, and
+ * {@link #fallbackReason()} says so for /readyz and the metrics. One thread does all the Kafka
+ * work; the request path only counts and reads a map.
+ */
+public final class SharedQuotas implements QuotaShares, AutoCloseable {
+    /** How often gateways publish their counts: the parts follow traffic within about two of these. */
+    public static final Duration INTERVAL = Duration.ofMillis(250);
+    /** A gateway not heard from for this long is no longer counted (it died without saying so). */
+    static final Duration FORGET_AFTER = INTERVAL.multipliedBy(6);
+    /** With no report of its own read back for this long, a gateway splits quotas over the gateways last known. */
+    static final Duration STALE_AFTER = Duration.ofSeconds(3);
+    /** Most quotas in one report (the most asked): about 30 bytes each, well within a record's limit. */
+    static final int MAX_QUOTAS_PER_REPORT = 20_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(SharedQuotas.class);
+
+    private final String id = UUID.randomUUID().toString();
+    private final byte[] idBytes = id.getBytes(StandardCharsets.UTF_8);
+    private final String topic;
+    private final Producer<byte[], byte[]> producer;
+    private final Consumer<byte[], byte[]> consumer;
+    private final LongSupplier nanoClock;
+    private final QuotaSplit split = new QuotaSplit(FORGET_AFTER.toNanos());
+    private final Thread follower;
+    private final CountDownLatch firstReadBack = new CountDownLatch(1);
+    private volatile ConcurrentHashMap<String, LongAdder> asking = new ConcurrentHashMap<>();
+    private volatile Parts parts = new Parts(Map.of(), 1);
+    private volatile int lastKnownGateways = 1;
+    private volatile long lastReadBackNanos;
+    private volatile boolean stale;
+    private volatile String lastError = "none yet";
+    private volatile boolean closing;
+    private final LongAdder reportsPublished = new LongAdder();
+    private final LongAdder reportBytesPublished = new LongAdder();
+    private final LongAdder reportsRead = new LongAdder();
+
+    /** This gateway's part of each quota it was asked for, and of every other. */
+    private record Parts(Map<String, Double> byQuota, double otherwise) {
+    }
+
+    public SharedQuotas(KafkaSettings kafka) {
+        this(kafka.topics().quotaUsage(), new KafkaProducer<>(producerProperties(kafka), new ByteArraySerializer(),
+                new ByteArraySerializer()), new KafkaConsumer<>(consumerProperties(kafka), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer()), System::nanoTime);
+    }
+
+    SharedQuotas(String topic, Producer<byte[], byte[]> producer, Consumer<byte[], byte[]> consumer, LongSupplier nanoClock) {
+        this.topic = topic;
+        this.producer = producer;
+        this.consumer = consumer;
+        this.nanoClock = nanoClock;
+        this.lastReadBackNanos = nanoClock.getAsLong();
+        this.follower = new Thread(this::follow, "sluice-quota-sync");
+        this.follower.setDaemon(true);
+        this.follower.start();
+    }
+
+    private static Properties producerProperties(KafkaSettings kafka) {
+        Properties props = KafkaClients.producerProperties(kafka, "sluice-gateway-quotas");
+        // A lost report is replaced by the next one: no idempotence, one replica's word, and never
+        // a wait of the sync thread for long when the topic is not there.
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+        props.put(ProducerConfig.ACKS_CONFIG, "1");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "200");
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "2000");
+        return props;
+    }
+
+    private static Properties consumerProperties(KafkaSettings kafka) {
+        Properties props = KafkaClients.consumerProperties(kafka, "sluice-gateway-quotas", Duration.ofSeconds(5));
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        return props;
+    }
+
+    @Override
+    public double shareOf(String quotaKey) {
+        Parts now = parts;
+        return now.byQuota().getOrDefault(quotaKey, now.otherwise());
+    }
+
+    @Override
+    public void asked(String quotaKey) {
+        asking.computeIfAbsent(quotaKey, key -> new LongAdder()).increment();
+    }
+
+    /** Waits until this gateway's first report is read back (its view of the others is then current); false after {@code timeout}. */
+    public boolean awaitFollowing(Duration timeout) throws InterruptedException {
+        return firstReadBack.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Why quotas are split evenly over the gateways last known instead of shared, or null while shared. */
+    public String fallbackReason() {
+        if (!stale) {
+            return null;
+        }
+        int gateways = lastKnownGateways;
+        return "quotas are not shared between gateways: no report of this gateway's came back from " + topic + " for "
+                + Duration.ofNanos(nanoClock.getAsLong() - lastReadBackNanos).toSeconds() + " s (last error: " + lastError
+                + "); each quota is split evenly over the " + gateways + " gateway" + (gateways == 1 ? "" : "s")
+                + " last known, 1/" + gateways + " here";
+    }
+
+    public boolean fallback() {
+        return stale;
+    }
+
+    /** The gateways sharing the quotas, this one included, as last known. */
+    public int gateways() {
+        return lastKnownGateways;
+    }
+
+    public long reportsPublished() {
+        return reportsPublished.sum();
+    }
+
+    public long reportBytesPublished() {
+        return reportBytesPublished.sum();
+    }
+
+    public long reportsRead() {
+        return reportsRead.sum();
+    }
+
+    private void follow() {
+        try {
+            long nextTick = nanoClock.getAsLong();
+            boolean assigned = false;
+            while (!closing) {
+                if (!assigned) {
+                    assigned = assign();
+                }
+                long now = nanoClock.getAsLong();
+                if (now - nextTick >= 0) {
+                    tick(now);
+                    nextTick = Math.max(nextTick + INTERVAL.toNanos(), now);
+                }
+                long wait = Math.max(1_000_000, nextTick - nanoClock.getAsLong());
+                if (!assigned) {
+                    sleepNanos(wait);
+                    continue;
+                }
+                try {
+                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofNanos(wait))) {
+                        read(record);
+                    }
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    // The topic deleted, a partition gone: assign again, from its latest reports.
+                    lastError = e.toString();
+                    assigned = false;
+                    sleepNanos(INTERVAL.toNanos());
+                }
+            }
+        } catch (WakeupException e) {
+            if (!closing) {
+                LOG.error("quota sync stopped", e);
+            }
+        } catch (RuntimeException e) {
+            lastError = e.toString();
+            stale = true;
+            LOG.error("quota sync stopped: quotas are split evenly over the {} gateways last known from now on", lastKnownGateways, e);
+        } finally {
+            try {
+                consumer.close(Duration.ofSeconds(1));
+            } catch (RuntimeException e) {
+                LOG.debug("closing the quota usage consumer: {}", e.toString());
+            }
+        }
+    }
+
+    /** Reads from where the reports still count, {@link #FORGET_AFTER} back; false while the topic is not to be found. */
+    private boolean assign() {
+        try {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(2)).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            if (partitions.isEmpty()) {
+                lastError = "topic " + topic + " not found";
+                return false;
+            }
+            consumer.assign(partitions);
+            long since = System.currentTimeMillis() - FORGET_AFTER.toMillis();
+            Map<TopicPartition, Long> times = new HashMap<>();
+            partitions.forEach(p -> times.put(p, since));
+            Map<TopicPartition, OffsetAndTimestamp> offsets = consumer.offsetsForTimes(times, Duration.ofSeconds(2));
+            for (TopicPartition partition : partitions) {
+                OffsetAndTimestamp offset = offsets.get(partition);
+                if (offset == null) {
+                    consumer.seekToEnd(List.of(partition));
+                } else {
+                    consumer.seek(partition, offset.offset());
+                }
+            }
+            return true;
+        } catch (WakeupException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            lastError = e.toString();
+            return false;
+        }
+    }
+
+    private void read(ConsumerRecord<byte[], byte[]> record) {
+        long now = nanoClock.getAsLong();
+        reportsRead.increment();
+        if (record.key() == null) {
+            return;
+        }
+        String gateway = new String(record.key(), StandardCharsets.UTF_8);
+        if (gateway.equals(id)) {
+            lastReadBackNanos = now;
+            firstReadBack.countDown();
+            return;
+        }
+        try {
+            split.received(UsageReport.read(gateway, record.value()), now);
+        } catch (IllegalArgumentException e) {
+            LOG.debug("skipped a quota usage record of {}: {}", gateway, e.getMessage());
+        }
+    }
+
+    /** Publishes the last interval's counts and takes this gateway's parts from them and the others' latest. */
+    private void tick(long now) {
+        Map<String, LongAdder> counted = asking;
+        asking = new ConcurrentHashMap<>();
+        Map<String, Integer> mine = mostAsked(counted);
+        publish(new UsageReport(id, false, mine));
+        boolean wasStale = stale;
+        stale = now - lastReadBackNanos > STALE_AFTER.toNanos();
+        if (stale != wasStale) {
+            if (stale) {
+                LOG.warn("{}", fallbackReason());
+            } else {
+                LOG.info("quotas are shared between gateways again ({} read back)", topic);
+            }
+        }
+        if (stale) {
+            parts = new Parts(Map.of(), 1.0 / lastKnownGateways);
+        } else {
+            // As of the last report of its own read back: with nothing read since, no one is forgotten.
+            long asOf = lastReadBackNanos;
+            lastKnownGateways = split.gateways(asOf);
+            parts = new Parts(split.parts(mine, asOf), 1);
+        }
+    }
+
+    private static Map<String, Integer> mostAsked(Map<String, LongAdder> counted) {
+        Map<String, Integer> mine = new HashMap<>();
+        counted.entrySet().stream()
+                .sorted(Comparator.comparingLong((Map.Entry<String, LongAdder> e) -> e.getValue().sum()).reversed())
+                .limit(MAX_QUOTAS_PER_REPORT)
+                .forEach(e -> mine.put(e.getKey(), (int) Math.min(Integer.MAX_VALUE, e.getValue().sum())));
+        return mine;
+    }
+
+    private void publish(UsageReport report) {
+        byte[] value = report.value();
+        try {
+            producer.send(new ProducerRecord<>(topic, idBytes, value), (metadata, error) -> {
+                if (error != null) {
+                    lastError = error.toString();
+                }
+            });
+            reportsPublished.increment();
+            reportBytesPublished.add(value.length + idBytes.length);
+        } catch (RuntimeException e) {
+            lastError = e.toString();
+        }
+    }
+
+    private static void sleepNanos(long nanos) {
+        try {
+            TimeUnit.NANOSECONDS.sleep(nanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops following and tells the others this gateway leaves, so its part goes to them at once. */
+    @Override
+    public void close() {
+        closing = true;
+        consumer.wakeup();
+        try {
+            follower.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            producer.send(new ProducerRecord<>(topic, idBytes, new UsageReport(id, true, Map.of()).value()))
+                    .get(1, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.debug("could not say this gateway leaves the quotas: {}", e.toString());
+        }
+        producer.close(Duration.ofSeconds(1));
+    }
+}

@@ -1,0 +1,64 @@
+package io.sluice.gateway.quota;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What one gateway was asked of each quota in its last interval (events, admitted or not), as it
+ * publishes it on the quota usage topic, keyed by its id. A report with no quotas still says the
+ * gateway is there; {@code leaving} says it stops, so the others need not wait for it to age out.
+ *
+ * <p>Hand-written bytes, not JSON: a record per gateway per interval, read by every gateway,
+ * with a few bytes per quota (version, flags, count, then length-prefixed key and count).
+ */
+public record UsageReport(String gateway, boolean leaving, Map<String, Integer> asked) {
+    private static final byte VERSION = 1;
+
+    public UsageReport {
+        asked = Map.copyOf(asked);
+    }
+
+    public byte[] value() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(16 + asked.size() * 32);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeByte(leaving ? 1 : 0);
+            out.writeInt(asked.size());
+            for (Map.Entry<String, Integer> entry : asked.entrySet()) {
+                out.writeUTF(entry.getKey());
+                out.writeInt(entry.getValue());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** The report in a record's value; an unknown version or a malformed value throws IllegalArgumentException. */
+    public static UsageReport read(String gateway, byte[] value) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
+            byte version = in.readByte();
+            if (version != VERSION) {
+                throw new IllegalArgumentException("quota usage record of version " + version + ", this gateway reads " + VERSION);
+            }
+            boolean leaving = in.readByte() == 1;
+            int count = in.readInt();
+            if (count < 0 || count > value.length) {
+                throw new IllegalArgumentException("quota usage record names " + count + " quotas in " + value.length + " bytes");
+            }
+            Map<String, Integer> asked = new LinkedHashMap<>();
+            for (int i = 0; i < count; i++) {
+                asked.put(in.readUTF(), in.readInt());
+            }
+            return new UsageReport(gateway, leaving, asked);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("malformed quota usage record: " + e, e);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.sluice.gateway.admit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+
+import io.sluice.projects.Project;
+import io.sluice.projects.Quota;
+
+class QuotaLimiterTest {
+    private static final long SECOND = 1_000_000_000L;
+    private final AtomicReference<Double> share = new AtomicReference<>(0.25);
+    private final Map<String, Integer> asked = new HashMap<>();
+    private final QuotaLimiter limiter = new QuotaLimiter(1, new QuotaShares() {
+        @Override
+        public double shareOf(String quotaKey) {
+            return share.get();
+        }
+
+        @Override
+        public void asked(String quotaKey) {
+            asked.merge(quotaKey, 1, Integer::sum);
+        }
+    });
+    private final Project project = new Project("6WBs8YTmGIWkG53K-8Q2ww", "shop", false, List.of(), Instant.EPOCH,
+            new Quota(40, 40), Map.of());
+
+    @Test
+    void aGatewayAllowsItsPartOfTheRateAndTheBurst() {
+        assertEquals(10, admitted(20, 0), "a quarter of the burst of 40");
+        assertEquals(10, admitted(20, SECOND), "a quarter of 40/s, a second later");
+    }
+
+    @Test
+    void aGrowingPartRefillsFasterFromWhenItGrew() {
+        assertEquals(10, admitted(20, 0));
+        share.set(1.0);
+        assertEquals(10, admitted(60, SECOND), "the second past was at a quarter of 40/s");
+        assertEquals(40, admitted(60, 2 * SECOND), "the next at the whole 40/s");
+    }
+
+    @Test
+    void everyEventAskedIsCountedForTheSplitAdmittedOrNot() {
+        admitted(25, 0);
+        assertEquals(Map.of(project.token(), 25), asked);
+    }
+
+    private int admitted(int asking, long nowNanos) {
+        int admitted = 0;
+        for (int i = 0; i < asking; i++) {
+            if (limiter.tryAdmit(project, Endpoint.TRANSACTION, nowNanos) == null) {
+                admitted++;
+            }
+        }
+        return admitted;
+    }
+}
