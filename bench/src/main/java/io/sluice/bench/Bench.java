@@ -90,6 +90,9 @@ public final class Bench {
                     kafka.topics().transactions(), pipeline.publishedEndOffsets(), work.resolve("processor-alone-no-routes"), false);
             out.printf("  %,.0f records/s: with them %.0f%% of the rate without%n", processorAloneWithoutPerRoute,
                     100 * processorAlone / processorAloneWithoutPerRoute);
+            out.println("· the processor's own topology again: one tenant at 90% of the traffic, then as many transactions over "
+                    + HugeTenant.SMALL_PROJECTS + " tenants evenly");
+            List<HugeTenant.Result> tenants = HugeTenant.measure(ProcessorConfig.from(settings), HugeTenant.RECORDS, work);
             out.println("· ceiling: bulk inserts into ClickHouse, RowBinary and JSONEachRow");
             InsertCeilings insertCeilings = InsertCeilings.measure(ClickHouseSettings.from(settings),
                     (int) Math.min(pipeline.published(), 200_000));
@@ -104,7 +107,8 @@ public final class Bench {
                     : List.of();
 
             new BenchReport(out).write(new BenchResults(machine, nettyCeiling, pipeline, producerCeiling, streamsCeiling, streamsShapeCeiling,
-                    insertCeilings, sink, experiments, processorAlone, processorAloneWithoutPerRoute), files);
+                    insertCeilings, sink, experiments, processorAlone, processorAloneWithoutPerRoute, tenants,
+                    kafka.topics().partitions()), files);
         } finally {
             Path clickHouseLog = work.resolve("clickhouse.log");
             if (Files.exists(clickHouseLog)) {

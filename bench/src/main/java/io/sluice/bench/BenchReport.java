@@ -72,6 +72,7 @@ final class BenchReport {
                 "processor's Streams application", r.processorAlone(), r.streamsCeiling(), 100 * r.processorAlone() / r.streamsCeiling());
         out.printf("%-34s %12.0f %12.0f %7.0f%%   (with the per-route aggregates vs without them, same records)%n",
                 "", r.processorAlone(), r.processorAloneWithoutPerRoute(), 100 * r.processorAlone() / r.processorAloneWithoutPerRoute());
+        HugeTenant.print(r.tenants(), r.partitions(), out);
         SinkThroughput sink = r.sink();
         out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d rows; ceiling: JSONEachRow insert of the same rows)%n", "sink alone, rows/s",
                 sink.sink(), sink.jsonEachRow(), 100 * sink.ratioToJsonEachRow(), sink.rows());
@@ -195,6 +196,7 @@ final class BenchReport {
         json.put("kafka_streams_processor_shape_ceiling_records_per_s", r.streamsShapeCeiling());
         json.put("processor_streams_alone_records_per_s", r.processorAlone());
         json.put("processor_streams_alone_without_per_route_records_per_s", r.processorAloneWithoutPerRoute());
+        json.put("processor_tenants", r.tenants());
         return json;
     }
 

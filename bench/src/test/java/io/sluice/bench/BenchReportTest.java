@@ -48,7 +48,19 @@ class BenchReportTest {
         return new BenchResults(Map.of("cores", 2), ceiling, pipeline, 150_000, 50_000, 31_000, new InsertCeilings(100_000, 400_000),
                 new SinkThroughput(200_000, 30_000, 40_000, 80_000, 38_000, 90_000, 34_000),
                 List.of(new ProducerExperiments.Variant("linger 0 ms", Map.of("SLUICE_GATEWAY_PRODUCER_LINGER", "0ms"),
-                        Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5))), 33_000, 40_000);
+                        Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5))), 33_000, 40_000,
+                List.of(new HugeTenant.Result("one tenant at 90%", 400_000, 30_000, Map.of("0_0", 150_000L, "0_1", 250_000L, "0_2", 0L), 2_000),
+                        new HugeTenant.Result("100 tenants evenly", 400_000, 31_000, Map.of("0_0", 200_000L, "0_1", 200_000L), 8_000)), 4);
+    }
+
+    @Test
+    void theHugeTenantRunsArePrintedWithTheTasksThatCountedAndTheirSums() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new BenchReport(new PrintStream(out, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"), dir.resolve("run.svg"));
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("processor, one tenant at 90%              30000   counted by 2 of 4 tasks (the busiest added up 63% "
+                + "of the transactions); 2000 sums through the repartition, 200 transactions a sum"), printed);
+        assertTrue(printed.contains("processor, 100 tenants evenly             31000   counted by 2 of 4 tasks"), printed);
     }
 
     @Test
@@ -89,7 +101,8 @@ class BenchReportTest {
         json.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("sustained", "freshness_half_sustained", "per_core", "processor_rss_budget_mb",
                 "producer_experiments", "sink", "kafka_streams_processor_shape_ceiling_records_per_s",
-                "processor_streams_alone_records_per_s", "processor_streams_alone_without_per_route_records_per_s"),
+                "processor_streams_alone_records_per_s", "processor_streams_alone_without_per_route_records_per_s",
+                "processor_tenants"),
                 fields.subList(11, fields.size()));
         assertEquals(31_000, json.at("/kafka_streams_processor_shape_ceiling_records_per_s").asDouble());
         assertEquals(33_000, json.at("/processor_streams_alone_records_per_s").asDouble());

@@ -12,12 +12,13 @@ import io.sluice.bench.Bench;
 import io.sluice.bench.ManyProjects;
 import io.sluice.bench.ResultFiles;
 import io.sluice.bench.Soak;
+import io.sluice.bench.TenantsBench;
 import io.sluice.cli.CliCommand;
 import io.sluice.cli.UsageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ./sluice bench [--seconds 10] [--profile] [--producer-experiments]}, or {@code --soak[=10m]}, {@code --projects[=N]}, {@code --dashboards}. */
+/** {@code ./sluice bench [--seconds 10] [--profile] [--producer-experiments]}, or {@code --soak[=10m]}, {@code --projects[=N]}, {@code --tenants}, {@code --dashboards}. */
 @Command(name = "bench", description = {"Measure gateway, Kafka and processor against ceilings measured in the same run",
         "(needs wrk; asks before installing it with apt-get as root)."})
 final class BenchCommand extends CliCommand {
@@ -43,6 +44,9 @@ final class BenchCommand extends CliCommand {
     @Option(names = "--dashboards", description = "Only the dashboard stage: demo-data at each scale, then every ClickHouse panel "
             + "and stats' queries timed (24 h, 30 days, the huge tenant, median of 5) and the storage per million requests.")
     private boolean dashboards;
+    @Option(names = "--tenants", description = "Only the huge-tenant stage: the processor's rate with one tenant at 90% of "
+            + "the traffic against 100 tenants evenly, and how many tasks did the counting (Kafka only, a few minutes).")
+    private boolean tenants;
     @Option(names = "--scales", paramLabel = "N,M", defaultValue = "1,2", split = ",", description = "The dashboard stage's "
             + "demo-data scales (default ${DEFAULT-VALUE}).")
     private List<Double> scales;
@@ -81,6 +85,10 @@ final class BenchCommand extends CliCommand {
             }
             if (dashboards) {
                 new DashboardBench(out).run(scales, clickHouseUrl, reuse);
+                return 0;
+            }
+            if (tenants) {
+                new TenantsBench(out).run();
                 return 0;
             }
             if (soak != null) {

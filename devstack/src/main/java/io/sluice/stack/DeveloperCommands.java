@@ -47,6 +47,8 @@ public final class DeveloperCommands implements Extension {
                                                       --producer-experiments also tries other gateway producer settings
                   bench --dashboards [--scales 1,2]   only times every dashboard panel and stats' queries on demo data
                                                       (24 h, 30 days; median of 5) and the storage per million requests
+                  bench --tenants                     only the processor with one tenant at 90% of the traffic vs
+                                                      100 even tenants, and how many tasks did the counting
                   bench --soak[=10m]                  the gateway under every attack at once while a tenant sends;
                                                       prints success rate, p99, heap and direct memory, checks bounds
                 """;

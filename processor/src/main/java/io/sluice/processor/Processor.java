@@ -38,6 +38,7 @@ import io.sluice.processor.topology.FilterMemory;
 import io.sluice.processor.topology.JsonSerde;
 import io.sluice.processor.topology.ProcessorTopology;
 import io.sluice.processor.topology.CardinalityLimits;
+import io.sluice.processor.topology.PreAggregation;
 import io.sluice.processor.topology.UnproducibleToDeadLetters;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSink;
@@ -58,9 +59,11 @@ public final class Processor implements AutoCloseable {
     private final AdminServer admin;
     private final PrometheusMetrics metrics;
     private final InputLag inputLag;
+    private final PreAggregation preAggregation;
 
     private Processor(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse, AdminServer admin,
-                      PrometheusMetrics metrics, InputLag inputLag) {
+                      PrometheusMetrics metrics, InputLag inputLag, PreAggregation preAggregation) {
+        this.preAggregation = preAggregation;
         this.metrics = metrics;
         this.inputLag = inputLag;
         this.streams = streams;
@@ -85,8 +88,10 @@ public final class Processor implements AutoCloseable {
         SchemaMigrations.apply(clickHouse, config.clickHouse());
 
         CardinalityLimits cardinalityLimits = config.cardinalityLimits();
+        PreAggregation preAggregation = new PreAggregation();
         KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
-                config.lateMargin(), deadLetters, readFromJson, new FilterMemory(config.dedupFilterBytes()), cardinalityLimits),
+                config.lateMargin(), deadLetters, readFromJson, new FilterMemory(config.dedupFilterBytes()), cardinalityLimits,
+                preAggregation),
                 streamsProperties);
         // Before Streams opens a store: local state built with another horizon is wiped and restored (see StateHorizon).
         try {
@@ -136,7 +141,7 @@ public final class Processor implements AutoCloseable {
             throw new java.io.UncheckedIOException("cannot open the processor's admin port " + config.adminPort(), e);
         }
         LOG.info("processor started: {} and {} → {}", topics.transactions(), topics.errors(), config.clickHouse());
-        return new Processor(streams, sink, sinkThread, clickHouse, admin, metrics, inputLag);
+        return new Processor(streams, sink, sinkThread, clickHouse, admin, metrics, inputLag, preAggregation);
     }
 
     /** The processor's Kafka Streams settings (the bench runs its Streams ceilings with them too). */
@@ -180,6 +185,11 @@ public final class Processor implements AutoCloseable {
             props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), config.instanceId());
         }
         return props;
+    }
+
+    /** Which of this instance's tasks added up transactions before the repartition. */
+    public PreAggregation preAggregation() {
+        return preAggregation;
     }
 
     public KafkaStreams.State state() {

@@ -53,6 +53,8 @@ class ProcessorExactnessIT {
     /** 200 distinct transactions: status by i % 5 → 200, 301, 404, 503, none. */
     private static final int TRANSACTIONS = 200;
     private static final int ERRORS = 50;
+    /** The raw topics' partitions in tests (IsolatedSettings). */
+    private static final int PARTITIONS = 3;
 
     @TempDir
     static Path stateDir;
@@ -73,9 +75,10 @@ class ProcessorExactnessIT {
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             for (int i = 0; i < TRANSACTIONS; i++) {
                 Integer[] statuses = {200, 301, 404, 503, null};
-                raw.transaction("exact.transactions", "shop", "t" + i, MINUTE.plusMillis(i * 100L), statuses[i % 5]);
-                if (i % 5 == 0) { // every fifth is retried by its client, same event id, received later
-                    raw.transaction("exact.transactions", "shop", "t" + i, MINUTE.plusSeconds(30), statuses[i % 5]);
+                // One project with all the traffic, spread over every raw partition as the gateway spreads it.
+                raw.spreadTransaction("exact.transactions", PARTITIONS, "shop", "t" + i, MINUTE.plusMillis(i * 100L), statuses[i % 5]);
+                if (i % 5 == 0) { // every fifth is retried by its client, same event id (same partition), received later
+                    raw.spreadTransaction("exact.transactions", PARTITIONS, "shop", "t" + i, MINUTE.plusSeconds(30), statuses[i % 5]);
                 }
             }
             raw.send("exact.transactions", "shop", null, MINUTE, "{\"transaction\": \"poison without headers\"}");
@@ -106,6 +109,14 @@ class ProcessorExactnessIT {
     @Test
     void trafficCountsAreExactPerStatusClassDespiteRetries() {
         assertEquals("200\t40\t40\t40\t40\t40", trafficTotals());
+    }
+
+    @Test
+    void oneProjectSpreadOverThreePartitionsIsCountedByThreeTasks() {
+        Map<String, Long> byTask = processor.preAggregation().eventsByTask();
+        assertEquals(java.util.Set.of("0_0", "0_1", "0_2"), byTask.keySet(), byTask::toString);
+        assertEquals(TRANSACTIONS, byTask.values().stream().mapToLong(Long::longValue).sum(), byTask::toString);
+        assertTrue(byTask.values().stream().allMatch(events -> events >= TRANSACTIONS / 6), "each task a share: " + byTask);
     }
 
     @Test

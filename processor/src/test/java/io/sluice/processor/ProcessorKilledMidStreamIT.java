@@ -48,7 +48,8 @@ class ProcessorKilledMidStreamIT {
         Process second;
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             for (int i = 0; i < EVENTS; i++) {
-                raw.transaction("killed.transactions", "shop", "k" + i, minute.plusMillis(i), 200);
+                // One project over every raw partition: each task's unsent sums must survive the kill.
+                raw.spreadTransaction("killed.transactions", 3, "shop", "k" + i, minute.plusMillis(i), 200);
                 if (i == EVENTS / 3) {
                     // Mid-stream: the first processor has written rows already, and more are on their way.
                     Await.until("the first processor's first rows in ClickHouse", Duration.ofSeconds(60), true, () -> !"0".equals(
@@ -61,9 +62,10 @@ class ProcessorKilledMidStreamIT {
             second = startProcessor(values, workDir.resolve("second.log"));
         }
         try {
-            String expected = EVENTS + "\t" + EVENTS;
+            String expected = EVENTS + "\t" + EVENTS + "\t" + EVENTS + "\t" + EVENTS;
             assertEquals(expected, Await.until(Duration.ofSeconds(120), expected, () -> ClickHouseQuery.run(engines,
-                    "SELECT (SELECT sum(requests) FROM " + db + ".traffic_1m FINAL), (SELECT count() FROM " + db + ".transactions FINAL)")));
+                    "SELECT (SELECT sum(requests) FROM " + db + ".traffic_1m FINAL), (SELECT count() FROM " + db + ".transactions FINAL), "
+                            + "(SELECT sum(requests) FROM " + db + ".requests_1m FINAL), (SELECT sum(requests) FROM " + db + ".requests_1h FINAL)")));
             // Each event by id: the history holds exactly the ids sent, the counts hold each once.
             Set<String> sent = new TreeSet<>();
             for (int i = 0; i < EVENTS; i++) {

@@ -33,6 +33,7 @@ import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.FilterMemory;
+import io.sluice.processor.topology.PreAggregation;
 import io.sluice.processor.topology.ProcessorTopology;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.IsolatedSettings;
@@ -171,7 +172,7 @@ class ProcessorThroughputHarness {
         try (Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka(), null));
              KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(config.kafka().topics(), config.eventTimeHorizon(),
                      config.generation(), config.lateMargin(), deadLetters, new RecordsReadFromJson(),
-                     new FilterMemory(config.dedupFilterBytes()), config.cardinalityLimits(), perRoute),
+                     new FilterMemory(config.dedupFilterBytes()), config.cardinalityLimits(), new PreAggregation(), perRoute),
                      Processor.streamsProperties(config, deadLetters))) {
             streams.start();
             long startedAt = 0;

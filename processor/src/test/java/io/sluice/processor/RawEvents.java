@@ -29,6 +29,16 @@ final class RawEvents implements AutoCloseable {
         send(topic, project, eventId, time, "{\"transaction\": \"GET /items/" + eventId + "\", \"environment\": \"production\"" + tags + "}");
     }
 
+    /**
+     * A transaction in the partition {@code eventId} hashes to, as the gateway's PartitionChooser
+     * spreads a project's events over every partition (a retry, with the same id, lands beside its first copy).
+     */
+    void spreadTransaction(String topic, int partitions, String project, String eventId, Instant time, Integer status) {
+        String tags = status == null ? "" : ", \"tags\": {\"http.status_code\": " + status + "}";
+        send(topic, Math.floorMod(eventId.hashCode(), partitions), project, eventId, time,
+                "{\"transaction\": \"GET /items/" + eventId + "\", \"environment\": \"production\"" + tags + "}");
+    }
+
     void error(String topic, String project, String eventId, Instant time, String type) {
         send(topic, project, eventId, time, "{\"environment\": \"production\", \"exception\": {\"values\": [{\"type\": \""
                 + type + "\", \"value\": \"failed " + eventId + "\"}]}}");
@@ -44,7 +54,12 @@ final class RawEvents implements AutoCloseable {
     }
 
     void send(String topic, String project, String eventId, Instant time, String json) {
-        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, time.toEpochMilli(),
+        send(topic, null, project, eventId, time, json);
+    }
+
+    /** @param partition the record's partition, null for the one its key (the project) hashes to */
+    void send(String topic, Integer partition, String project, String eventId, Instant time, String json) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition, time.toEpochMilli(),
                 project.getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8));
         if (eventId != null) {
             EventHeaders.put(record.headers(), EventHeaders.EVENT_ID, eventId);

@@ -44,7 +44,7 @@ class RecomputeIT {
         try (Processor liveProcessor = Processor.start(ProcessorConfig.from(new Settings(live)));
              RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             for (int i = 0; i < 40; i++) {
-                raw.transaction("recompute.transactions", "shop", "c" + i, minute.plusSeconds(i), 200);
+                raw.spreadTransaction("recompute.transactions", 3, "shop", "c" + i, minute.plusSeconds(i), 200);
             }
             Await.until(Duration.ofSeconds(60), "40", () -> requests(engines));
             // A buggy processor wrote a count that is too high, with a higher version than the true one.
@@ -58,7 +58,7 @@ class RecomputeIT {
             recompute.put("SLUICE_PROCESSOR_STATE_DIR", workDir.resolve("gen1").toString());
             try (Processor gen1 = Processor.start(ProcessorConfig.from(new Settings(recompute)))) {
                 assertEquals("40", Await.until(Duration.ofSeconds(60), "40", () -> requests(engines)));
-                raw.transaction("recompute.transactions", "shop", "c40", minute.plusSeconds(41), 200); // live traffic meanwhile
+                raw.spreadTransaction("recompute.transactions", 3, "shop", "c40", minute.plusSeconds(41), 200); // live traffic meanwhile
                 assertEquals("41", Await.until(Duration.ofSeconds(60), "41", () -> requests(engines)));
             }
         }

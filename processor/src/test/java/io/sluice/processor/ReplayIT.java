@@ -63,7 +63,8 @@ class ReplayIT {
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             for (int i = 0; i < 120; i++) {
                 String project = i % 3 == 0 ? "blog" : "shop";
-                raw.transaction("replay.transactions", project, "r" + i, MINUTE.plusSeconds(i), new Integer[] {200, 404, 500}[i % 3]);
+                // Each project over every raw partition: shop's rows were written by several partial sums each.
+                raw.spreadTransaction("replay.transactions", 3, project, "r" + i, MINUTE.plusSeconds(i), new Integer[] {200, 404, 500}[i % 3]);
             }
             for (int i = 0; i < 30; i++) {
                 raw.error("replay.errors", i % 2 == 0 ? "shop" : "blog", "x" + i, MINUTE.plusSeconds(i * 4), "E" + (i % 3));

@@ -33,8 +33,24 @@ public record RequestCounts(long requests, long timed, long durationSumMicros, l
         long[] buckets = durationBuckets.clone();
         buckets[DurationBuckets.of(durationMs)]++;
         long micros = Math.min(MAX_DURATION_MICROS, Math.round(durationMs * 1000));
-        long sum = durationSumMicros > Long.MAX_VALUE - micros ? Long.MAX_VALUE : durationSumMicros + micros;
-        return new RequestCounts(requests + 1, timed + 1, sum, buckets);
+        return new RequestCounts(requests + 1, timed + 1, saturatingSum(durationSumMicros, micros), buckets);
+    }
+
+    /**
+     * These counts and {@code other}'s: the partial sums of several tasks added into one window's
+     * counts. The same as adding their requests one by one: the sum saturates the same way.
+     */
+    public RequestCounts plus(RequestCounts other) {
+        long[] buckets = durationBuckets.clone();
+        for (int i = 0; i < buckets.length; i++) {
+            buckets[i] += other.durationBuckets[i];
+        }
+        return new RequestCounts(requests + other.requests, timed + other.timed,
+                saturatingSum(durationSumMicros, other.durationSumMicros), buckets);
+    }
+
+    private static long saturatingSum(long a, long b) {
+        return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
     }
 
     @Override

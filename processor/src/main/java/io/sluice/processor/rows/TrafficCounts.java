@@ -15,4 +15,11 @@ public record TrafficCounts(long requests, long status1xx, long status2xx, long 
                 status5xx + (statusClass == 5 ? 1 : 0),
                 statusNone + (statusClass == 0 ? 1 : 0));
     }
+
+    /** These counts and {@code other}'s: the partial sums of several tasks added into one minute's counts. */
+    public TrafficCounts plus(TrafficCounts other) {
+        return new TrafficCounts(requests + other.requests, status1xx + other.status1xx, status2xx + other.status2xx,
+                status3xx + other.status3xx, status4xx + other.status4xx, status5xx + other.status5xx,
+                statusNone + other.statusNone);
+    }
 }

@@ -58,6 +58,9 @@ import io.sluice.processor.rows.TransactionFact;
  *                                                                     └─ route limit ─ count per project, environment,
  *                                                                        route, exception type, hour ─▶ errors-1h
  * </pre>
+ * Every count is added up first in the task that reads the raw partition ({@link PartialCounts}, per
+ * key and minute, or hour for errors-1h), and only those sums go through the repartition topic to
+ * the task that keeps the key's window: a project is counted by every raw partition's task.
  * Records carry their event time as the Kafka timestamp (set by the gateway), so windows are
  * event-time minutes (and hours); a window stays open for the horizon plus a late margin, so late
  * events count in their minute and hour.
@@ -77,6 +80,10 @@ public final class ProcessorTopology {
     static final String ERROR_NAMES = "error-names";
     static final String TRANSACTION_OUTCOMES = "transaction-outcomes";
     static final String ERROR_OUTCOMES = "error-outcomes";
+    static final String TRAFFIC_PARTIALS = "traffic-partials";
+    static final String REQUEST_PARTIALS = "request-partials";
+    static final String ERROR_PARTIALS = "error-partials";
+    static final String ERROR_ROUTE_PARTIALS = "error-route-partials";
     /**
      * How long a minute stays open beyond the horizon, unless configured. Stream time is the latest
      * event time seen, which runs ahead of a gateway's clock by the 60 s an event may lie in the
@@ -97,8 +104,12 @@ public final class ProcessorTopology {
     private static final Serde<ErrorKey> ERROR_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorKey.class));
     private static final Serde<RequestKey> REQUEST_KEYS = MemoizedSerde.of(JsonSerde.of(RequestKey.class));
     private static final Serde<ErrorRouteKey> ERROR_ROUTE_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorRouteKey.class));
-    /** What travels with a request key through the repartition topic when the transaction had no duration. */
+    /** A transaction's duration when it had none (what {@link RequestCounts#add} takes for none). */
     private static final double NO_DURATION = -1;
+    /** What travels through the repartition topics: partial sums ({@link PartialCounts}). */
+    private static final Serde<TrafficCounts> TRAFFIC_SUMS = PartialSerdes.traffic();
+    private static final Serde<RequestCounts> REQUEST_SUMS = PartialSerdes.requests();
+    private static final Serde<Long> ERROR_SUMS = PartialSerdes.errors();
 
     private ProcessorTopology() {
     }
@@ -140,17 +151,24 @@ public final class ProcessorTopology {
     public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
                                  DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory,
                                  CardinalityLimits limits) {
-        return build(topics, horizon, generation, lateMargin, deadLetters, readFromJson, filterMemory, limits, true);
+        return build(topics, horizon, generation, lateMargin, deadLetters, readFromJson, filterMemory, limits, new PreAggregation());
+    }
+
+    /** @param preAggregation tallies which tasks added up transactions before the repartition ({@link PartialCounts}) */
+    public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
+                                 DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory,
+                                 CardinalityLimits limits, PreAggregation preAggregation) {
+        return build(topics, horizon, generation, lateMargin, deadLetters, readFromJson, filterMemory, limits, preAggregation, true);
     }
 
     /**
-     * @param perRouteTransactions false leaves out the transactions' per-route aggregates (their route limit, repartition
-     *                             and the requests_1m/requests_1h windows): only to measure what they cost
-     *                             (ProcessorThroughputHarness), never in a deployment
+     * @param perRouteTransactions false leaves out the transactions' per-route aggregates (their route limit, partial sums,
+     *                             repartition and the requests_1m/requests_1h windows): only to measure what they cost
+     *                             (ProcessorThroughputHarness, bench), never in a deployment
      */
     public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
                                  DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory,
-                                 CardinalityLimits limits, boolean perRouteTransactions) {
+                                 CardinalityLimits limits, PreAggregation preAggregation, boolean perRouteTransactions) {
         StreamsBuilder builder = new StreamsBuilder();
         Duration minute = Duration.ofMinutes(1);
         Duration hour = Duration.ofHours(1);
@@ -171,14 +189,20 @@ public final class ProcessorTopology {
                         TransactionFact::environment, TransactionFact::withEnvironment))),
                 Named.as("limit-transaction-names"), TRANSACTION_NAMES);
         KStream<String, TransactionFact> countedTransactions = limitedTransactions.mapValues(Limited::value, Named.as("transaction-named"));
-        // Only the status travels through the repartition topic (0 for none: a null value would be
-        // dropped by the aggregation), not the whole fact: far less to serialize and move.
+        // Added up per minute in the raw partition's task (PartialCounts), after the names are limited
+        // (so <other> is summed too): only the sums travel through the repartition topic, so a
+        // project's traffic is counted by every raw partition's task.
+        builder.addStateStore(PartialCounts.store(TRAFFIC_PARTIALS));
         countedTransactions.filter((token, fact) -> HandledRequests.is(fact), Named.as("handled-requests"))
                 .map((token, fact) -> KeyValue.pair(new TrafficKey(fact.project(), fact.environment()),
                         fact.statusCode() == null ? 0 : fact.statusCode()), Named.as("traffic-status"))
-                .groupByKey(Grouped.with("traffic-by-environment", TRAFFIC_KEYS, Serdes.Integer()))
+                .process(() -> new PartialCounts<TrafficKey, Integer, TrafficCounts>(TRAFFIC_PARTIALS, minute, TrafficCounts.NONE,
+                                (counts, status) -> counts.add(status == 0 ? null : status), TRAFFIC_KEYS, TRAFFIC_SUMS,
+                                PreAggregation.Tally.NONE),
+                        Named.as("traffic-partials"), TRAFFIC_PARTIALS)
+                .groupByKey(Grouped.with("traffic-by-environment", TRAFFIC_KEYS, TRAFFIC_SUMS))
                 .windowedBy(minutes)
-                .aggregate(() -> TrafficCounts.NONE, (key, status, counts) -> counts.add(status == 0 ? null : status),
+                .aggregate(() -> TrafficCounts.NONE, (key, partial, counts) -> counts.plus(partial),
                         Named.as("count-traffic"),
                         Materialized.<TrafficKey, TrafficCounts>as(
                                         WindowStores.timestamped(TRAFFIC_1M, countsRetention, minute, formerRetention))
@@ -192,20 +216,25 @@ public final class ProcessorTopology {
 
         KStream<String, LimitedName> transactionCollapses = collapsedNames(limitedTransactions, "transaction");
         if (perRouteTransactions) {
-            // Every kind of transaction, by route; only the duration travels (the key holds the rest).
-            // One grouping feeds both windows: one repartition topic, the hour its own absolute count.
+            // Every kind of transaction, by route, added up per minute in the raw partition's task
+            // after its route is limited. One grouping feeds both windows: one repartition topic, the
+            // hour its own absolute count (a minute's sum, timestamped at the minute's start, falls into its hour).
             builder.addStateStore(RouteLimit.store(TRANSACTION_ROUTES, horizon, lateMargin));
+            builder.addStateStore(PartialCounts.store(REQUEST_PARTIALS));
             KStream<RequestKey, Limited<Double>> limitedRequests = countedTransactions
                     .map((token, fact) -> KeyValue.pair(RequestKey.of(fact), fact.durationMs() == null ? NO_DURATION : fact.durationMs()),
                             Named.as("request-key"))
                     .process(() -> new RouteLimit<RequestKey, Double>(TRANSACTION_ROUTES, limits), Named.as("limit-request-routes"),
                             TRANSACTION_ROUTES);
             transactionCollapses = transactionCollapses.merge(collapsedRoutes(limitedRequests, "request"), Named.as(TRANSACTION_OUTCOMES + "-collapsed"));
-            KGroupedStream<RequestKey, Double> requests = limitedRequests
+            KGroupedStream<RequestKey, RequestCounts> requests = limitedRequests
                     .mapValues(Limited::value, Named.as("request-routed"))
-                    .groupByKey(Grouped.with("requests-by-route", REQUEST_KEYS, Serdes.Double()));
+                    .process(() -> new PartialCounts<RequestKey, Double, RequestCounts>(REQUEST_PARTIALS, minute, RequestCounts.NONE,
+                                    RequestCounts::add, REQUEST_KEYS, REQUEST_SUMS, preAggregation.transactions()),
+                            Named.as("request-partials"), REQUEST_PARTIALS)
+                    .groupByKey(Grouped.with("requests-by-route", REQUEST_KEYS, REQUEST_SUMS));
             requests.windowedBy(minutes)
-                    .aggregate(() -> RequestCounts.NONE, (key, durationMs, counts) -> counts.add(durationMs), Named.as("count-requests-1m"),
+                    .aggregate(() -> RequestCounts.NONE, (key, partial, counts) -> counts.plus(partial), Named.as("count-requests-1m"),
                             Materialized.<RequestKey, RequestCounts>as(
                                             WindowStores.timestamped(REQUESTS_1M, countsRetention, minute, formerRetention))
                                     .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
@@ -216,7 +245,7 @@ public final class ProcessorTopology {
                     }, Named.as("requests-1m-row"))
                     .to(topics.requests1m(), Produced.with(Serdes.String(), JsonSerde.of(RequestRow.class)).withName("requests-1m-out"));
             requests.windowedBy(hours)
-                    .aggregate(() -> RequestCounts.NONE, (key, durationMs, counts) -> counts.add(durationMs), Named.as("count-requests-1h"),
+                    .aggregate(() -> RequestCounts.NONE, (key, partial, counts) -> counts.plus(partial), Named.as("count-requests-1h"),
                             Materialized.<RequestKey, RequestCounts>as(
                                             WindowStores.timestamped(REQUESTS_1H, hourlyRetention, hour, hourlyFormerRetention))
                                     .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
@@ -239,11 +268,15 @@ public final class ProcessorTopology {
                         new FactLimit.Dimension<>(LimitedName.EXCEPTION_TYPE, ErrorFact::exceptionType, ErrorFact::withExceptionType))),
                 Named.as("limit-error-names"), ERROR_NAMES);
         KStream<String, ErrorFact> countedErrors = limitedErrors.mapValues(Limited::value, Named.as("error-named"));
-        countedErrors.map((token, fact) -> KeyValue.pair(new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), 1),
+        builder.addStateStore(PartialCounts.store(ERROR_PARTIALS));
+        countedErrors.map((token, fact) -> KeyValue.pair(new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), 1L),
                         Named.as("error-type"))
-                .groupByKey(Grouped.with("errors-by-type", ERROR_KEYS, Serdes.Integer()))
+                .process(() -> new PartialCounts<ErrorKey, Long, Long>(ERROR_PARTIALS, minute, 0L, Long::sum, ERROR_KEYS, ERROR_SUMS,
+                                PreAggregation.Tally.NONE),
+                        Named.as("error-partials"), ERROR_PARTIALS)
+                .groupByKey(Grouped.with("errors-by-type", ERROR_KEYS, ERROR_SUMS))
                 .windowedBy(minutes)
-                .count(Named.as("count-errors"), Materialized.<ErrorKey, Long>as(
+                .aggregate(() -> 0L, (key, partial, count) -> count + partial, Named.as("count-errors"), Materialized.<ErrorKey, Long>as(
                         WindowStores.timestamped(ERRORS_1M, countsRetention, minute, formerRetention))
                         .withKeySerde(ERROR_KEYS).withValueSerde(Serdes.Long()))
                 .toStream(Named.as("error-changes"))
@@ -254,15 +287,19 @@ public final class ProcessorTopology {
                 .to(topics.errors1m(), Produced.with(Serdes.String(), JsonSerde.of(ErrorRow.class)).withName("errors-1m-out"));
 
         builder.addStateStore(RouteLimit.store(ERROR_ROUTES, horizon, lateMargin));
-        KStream<ErrorRouteKey, Limited<Integer>> limitedErrorRoutes = countedErrors
-                .map((token, fact) -> KeyValue.pair(ErrorRouteKey.of(fact), 1), Named.as("error-route-key"))
-                .process(() -> new RouteLimit<ErrorRouteKey, Integer>(ERROR_ROUTES, limits), Named.as("limit-error-routes"), ERROR_ROUTES);
+        builder.addStateStore(PartialCounts.store(ERROR_ROUTE_PARTIALS));
+        KStream<ErrorRouteKey, Limited<Long>> limitedErrorRoutes = countedErrors
+                .map((token, fact) -> KeyValue.pair(ErrorRouteKey.of(fact), 1L), Named.as("error-route-key"))
+                .process(() -> new RouteLimit<ErrorRouteKey, Long>(ERROR_ROUTES, limits), Named.as("limit-error-routes"), ERROR_ROUTES);
         countCollapsed(builder, collapsedNames(limitedErrors, "error").merge(collapsedRoutes(limitedErrorRoutes, "error-route"),
                 Named.as(ERROR_OUTCOMES + "-collapsed")), ERROR_OUTCOMES, topics.outcomes(), countsRetention, formerRetention);
         limitedErrorRoutes.mapValues(Limited::value, Named.as("error-routed"))
-                .groupByKey(Grouped.with("errors-by-route", ERROR_ROUTE_KEYS, Serdes.Integer()))
+                .process(() -> new PartialCounts<ErrorRouteKey, Long, Long>(ERROR_ROUTE_PARTIALS, hour, 0L, Long::sum, ERROR_ROUTE_KEYS,
+                                ERROR_SUMS, PreAggregation.Tally.NONE),
+                        Named.as("error-route-partials"), ERROR_ROUTE_PARTIALS)
+                .groupByKey(Grouped.with("errors-by-route", ERROR_ROUTE_KEYS, ERROR_SUMS))
                 .windowedBy(hours)
-                .count(Named.as("count-errors-1h"), Materialized.<ErrorRouteKey, Long>as(
+                .aggregate(() -> 0L, (key, partial, count) -> count + partial, Named.as("count-errors-1h"), Materialized.<ErrorRouteKey, Long>as(
                                 WindowStores.timestamped(ERRORS_1H, hourlyRetention, hour, hourlyFormerRetention))
                         .withKeySerde(ERROR_ROUTE_KEYS).withValueSerde(Serdes.Long()))
                 .toStream(Named.as("errors-1h-changes"))

@@ -28,4 +28,12 @@ class RequestCountsTest {
         assertEquals(0, counts.timed());
         assertEquals(0, counts.durationSumMicros());
     }
+
+    @Test
+    void partialSumsAddedTogetherEqualTheRequestsAddedOneByOne() {
+        RequestCounts oneByOne = RequestCounts.NONE.add(1.5).add(-1).add(250).add(1e300);
+        RequestCounts firstTask = RequestCounts.NONE.add(1.5).add(-1);
+        RequestCounts secondTask = RequestCounts.NONE.add(250).add(1e300);
+        assertEquals(oneByOne, firstTask.plus(secondTask));
+    }
 }

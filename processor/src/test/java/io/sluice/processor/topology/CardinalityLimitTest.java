@@ -196,6 +196,7 @@ class CardinalityLimitTest {
                 + "\"environment\": " + RequestAggregatesTest.quoted(environment) + ", \"tags\": {\"http.status_code\": \"200\"}}";
         transactions.pipeInput(new TestRecord<>(project, json.getBytes(StandardCharsets.UTF_8),
                 RequestAggregatesTest.headers(project, eventId, eventTime), eventTime));
+        driver.advanceWallClockTime(PartialCounts.FLUSH_INTERVAL); // the raw task's sums reach the counts
     }
 
     private void sendError(String eventId, Instant eventTime, String environment, String route, String type) {
@@ -204,5 +205,6 @@ class CardinalityLimitTest {
                 + RequestAggregatesTest.quoted(type) + ", \"value\": \"boom\"}]}}";
         errors.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8),
                 RequestAggregatesTest.headers("shop", eventId, eventTime), eventTime));
+        driver.advanceWallClockTime(PartialCounts.FLUSH_INTERVAL);
     }
 }

@@ -102,6 +102,18 @@ class ProcessorTopologyTest {
     }
 
     @Test
+    void theRawTasksSumsReachTheCountsAtTheFlushAsOneRecordPerKeyAndMinute() {
+        for (int i = 0; i < 3; i++) {
+            transactions.pipeInput(new TestRecord<>("shop", TRANSACTION_200, headers("e" + i, MINUTE.plusSeconds(i)), MINUTE.plusSeconds(i)));
+        }
+        assertEquals(List.of(), traffic.readValuesToList(), "nothing counted before the flush");
+        driver.advanceWallClockTime(PartialCounts.FLUSH_INTERVAL);
+        List<TrafficRow> rows = traffic.readValuesToList();
+        assertEquals(1, rows.size(), "one sum of the three, not a row per event");
+        assertEquals(3, rows.get(0).status2xx());
+    }
+
+    @Test
     void aRetryWithTheSameEventIdIsCountedOnceAndStoredOnce() {
         sendTransaction("same", MINUTE.plusSeconds(1), "200");
         sendTransaction("same", MINUTE.plusSeconds(30), "200"); // the client's retry, received later
@@ -121,7 +133,7 @@ class ProcessorTopologyTest {
 
     @Test
     void anUnusableRecordGoesToTheDeadLettersWithItsReasonAndTheRestFlows() {
-        transactions.pipeInput(new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
+        pipe(transactions, new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
         sendTransaction("good", MINUTE.plusSeconds(1), "200");
         List<TestRecord<String, byte[]>> dead = deadLetters.readRecordsToList();
         assertEquals(1, dead.size());
@@ -133,7 +145,7 @@ class ProcessorTopologyTest {
 
     @Test
     void aDeadLetterKeepsTheGatewaysHeaders() {
-        transactions.pipeInput(new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
+        pipe(transactions, new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
         assertEquals("bad", EventHeaders.get(deadLetters.readRecordsToList().get(0).headers(), EventHeaders.EVENT_ID));
     }
 
@@ -160,17 +172,20 @@ class ProcessorTopologyTest {
         assertEquals("boom", stored.exceptionValue());
     }
 
+    private static final byte[] TRANSACTION_200 = "{\"transaction\": \"GET /\", \"environment\": \"production\", \"tags\": {\"http.status_code\": 200}}"
+            .getBytes(StandardCharsets.UTF_8);
+
     private void sendTransaction(String eventId, Instant eventTime, String status) {
         String tags = status == null ? "" : ", \"tags\": {\"http.status_code\": \"" + status + "\"}";
         String json = "{\"transaction\": \"GET /users/42\", \"environment\": \"production\"" + tags + "}";
-        transactions.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers(eventId, eventTime), eventTime));
+        pipe(transactions, new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers(eventId, eventTime), eventTime));
     }
 
     private void sendError(String eventId, String type, Instant eventTime) {
         String json = "{\"environment\": \"production\", \"exception\": {\"values\": [{\"type\": \"" + type + "\", \"value\": \"boom\","
                 + " \"stacktrace\": {\"frames\": [{\"function\": \"main\", \"filename\": \"app.py\", \"lineno\": 1},"
                 + " {\"function\": \"charge\", \"filename\": \"pay/charge.py\", \"lineno\": 88}]}}]}}";
-        errors.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers(eventId, eventTime), eventTime));
+        pipe(errors, new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers(eventId, eventTime), eventTime));
     }
 
     private static RecordHeaders headers(String eventId, Instant eventTime) {
@@ -187,7 +202,7 @@ class ProcessorTopologyTest {
     }
 
     private void sendTransactionJson(String eventId, Instant eventTime, Instant receivedAt, String json) {
-        transactions.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8),
+        pipe(transactions, new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8),
                 headers(eventId, eventTime, receivedAt), eventTime));
     }
 
@@ -223,7 +238,7 @@ class ProcessorTopologyTest {
     void anOversizedErrorPayloadIsReplacedByANoteAndItsMessageCut() throws Exception {
         String json = "{\"environment\": \"production\", \"exception\": {\"values\": [{\"type\": \"Huge\", \"value\": \""
                 + "m".repeat(600_000) + "\"}]}}";
-        errors.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers("e1", MINUTE), MINUTE));
+        pipe(errors, new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers("e1", MINUTE), MINUTE));
         ErrorFact stored = driver.createOutputTopic(TOPICS.errorHistory(), new StringDeserializer(),
                 JsonSerde.of(ErrorFact.class).deserializer()).readValue();
         assertEquals(Columns.EXCEPTION_VALUE, stored.exceptionValue().length());
@@ -259,7 +274,7 @@ class ProcessorTopologyTest {
         RecordHeaders noEventId = headers("huge", MINUTE);
         noEventId.remove(EventHeaders.EVENT_ID);
         String huge = "{\"transaction\": \"" + "t".repeat(1024 * 1024) + "\", \"environment\": \"production\"}";
-        transactions.pipeInput(new TestRecord<>("shop", huge.getBytes(StandardCharsets.UTF_8), noEventId, MINUTE));
+        pipe(transactions, new TestRecord<>("shop", huge.getBytes(StandardCharsets.UTF_8), noEventId, MINUTE));
         sendTransaction("good", MINUTE.plusSeconds(1), "200");
 
         TestRecord<String, byte[]> dead = deadLetters.readRecord();
@@ -278,8 +293,8 @@ class ProcessorTopologyTest {
 
     @Test
     void unparseableRecordsAreCountedAsDeadLetters() {
-        transactions.pipeInput(new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
-        errors.pipeInput(new TestRecord<>("shop", "[]".getBytes(StandardCharsets.UTF_8), headers("bad2", MINUTE), MINUTE));
+        pipe(transactions, new TestRecord<>("shop", "not json".getBytes(StandardCharsets.UTF_8), headers("bad", MINUTE), MINUTE));
+        pipe(errors, new TestRecord<>("shop", "[]".getBytes(StandardCharsets.UTF_8), headers("bad2", MINUTE), MINUTE));
         sendTransaction("good", MINUTE.plusSeconds(1), "200");
         assertEquals(2, counts.unparseableCount());
         assertEquals(0, counts.unproducibleCount());
@@ -296,7 +311,7 @@ class ProcessorTopologyTest {
         assertNotNull(fields);
         RecordHeaders withFields = headers("with", MINUTE);
         withFields.add(FieldsHeader.NAME, fields);
-        transactions.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), withFields, MINUTE));
+        pipe(transactions, new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), withFields, MINUTE));
         sendTransaction("without", MINUTE.plusSeconds(1), "200");
         sendError("e1", "ValueError", MINUTE.plusSeconds(2));
         assertEquals(2, history.readValuesToList().size());
@@ -354,5 +369,11 @@ class ProcessorTopologyTest {
     private static TrafficRow latest(Map<String, TrafficRow> rows) {
         assertEquals(1, rows.size(), rows.toString());
         return new HashMap<>(rows).values().iterator().next();
+    }
+
+    /** One record in, and the wall clock on by a flush: the raw task's sums reach the counts (see {@link PartialCounts}). */
+    private void pipe(TestInputTopic<String, byte[]> topic, TestRecord<String, byte[]> record) {
+        topic.pipeInput(record);
+        driver.advanceWallClockTime(PartialCounts.FLUSH_INTERVAL);
     }
 }

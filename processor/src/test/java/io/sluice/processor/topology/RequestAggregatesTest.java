@@ -327,12 +327,12 @@ class RequestAggregatesTest {
     }
 
     private void send(String project, String eventId, Instant eventTime, String route, String status) {
-        transactions.pipeInput(new TestRecord<>(project, json(route, "http.server", status, 1.0, eventTime),
+        pipe(transactions, new TestRecord<>(project, json(route, "http.server", status, 1.0, eventTime),
                 headers(project, eventId, eventTime), eventTime));
     }
 
     private void send(String eventId, Instant eventTime, String route, String op, String status, Double durationMs) {
-        transactions.pipeInput(new TestRecord<>("shop", json(route, op, status, durationMs, eventTime),
+        pipe(transactions, new TestRecord<>("shop", json(route, op, status, durationMs, eventTime),
                 headers("shop", eventId, eventTime), eventTime));
     }
 
@@ -356,7 +356,7 @@ class RequestAggregatesTest {
     private void sendError(String eventId, Instant eventTime, String route, String type) {
         String json = "{\"environment\": \"production\", \"transaction\": " + quoted(route)
                 + ", \"exception\": {\"values\": [{\"type\": " + quoted(type) + ", \"value\": \"boom\"}]}}";
-        errors.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers("shop", eventId, eventTime), eventTime));
+        pipe(errors, new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8), headers("shop", eventId, eventTime), eventTime));
     }
 
     static String quoted(String value) {
@@ -380,5 +380,11 @@ class RequestAggregatesTest {
         EventHeaders.put(headers, EventHeaders.EVENT_TIME, Long.toString(eventTime.toEpochMilli()));
         EventHeaders.put(headers, EventHeaders.RECEIVED_AT, Long.toString(eventTime.toEpochMilli()));
         return headers;
+    }
+
+    /** One record in, and the wall clock on by a flush: the raw task's sums reach the counts (see {@link PartialCounts}). */
+    private void pipe(TestInputTopic<String, byte[]> topic, TestRecord<String, byte[]> record) {
+        topic.pipeInput(record);
+        driver.advanceWallClockTime(PartialCounts.FLUSH_INTERVAL);
     }
 }
