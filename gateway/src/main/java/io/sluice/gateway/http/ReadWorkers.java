@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * other connections waited). Their answers are still written on the loop. Bounded: at most
  * {@code threads} bodies are read at once (each may hold a parse tree no budget counts, as a loop
  * may), and at most {@code queued} wait; beyond that a request gets {@code 503 overloaded}. A
- * request in the queue holds its in-flight reservation, so the budget bounds the queue's memory.
+ * request in the queue holds its in-flight reservation (even once its connection closed: it is
+ * dropped unread when a worker reaches it), so the budget bounds the queue's memory.
  * JDK's {@link ThreadPoolExecutor} as it is: a fixed pool with a bounded queue is all this needs.
  */
 public final class ReadWorkers implements Executor, AutoCloseable {
