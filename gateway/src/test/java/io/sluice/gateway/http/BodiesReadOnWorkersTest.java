@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -45,12 +46,13 @@ import io.sluice.projects.ProjectKey;
 import io.sluice.projects.Secrets;
 
 /**
- * A connection that closes while its body waits for a read worker (the worker busy with others'
- * bodies): the body stays counted, in the budget and in flight, until the worker is done with it,
- * and the worker drops it unread, publishing nothing. The real handlers of a connection, in the
- * gateway's order; the read workers' queue is held by the test.
+ * Bodies read on a read worker. A connection that closes while its body waits for a worker (the
+ * worker busy with others' bodies): the body stays counted, in the budget and in flight, until the
+ * worker is done with it, and the worker drops it unread, publishing nothing. Strangers' bodies
+ * wait within their share of the queue. The real handlers of a connection, in the gateway's order;
+ * the read workers' queue is held by the test.
  */
-class ClosedWhileReadingTest {
+class BodiesReadOnWorkersTest {
     private final String key = Secrets.newKey();
     private final Project project = new Project(Secrets.newToken(), "tenant", false, List.of(ProjectKey.of("k1", key, null)),
             Instant.EPOCH);
@@ -64,14 +66,12 @@ class ClosedWhileReadingTest {
     private final MockProducer<byte[], byte[]> kafka = new MockProducer<>(cluster(), true, null, new ByteArraySerializer(),
             new ByteArraySerializer());
     private final GatewayMetrics metrics = new GatewayMetrics();
-    private final GatewayServices services = new GatewayServices(gate, new BodyDecoder(1 << 20),
-            new EventValidator(Duration.ofDays(3650)), publisher(kafka),
-            TestOutcomes.to(new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer())), metrics,
-            Clock.systemUTC(), new AtomicBoolean(), new BodyDecoder(32 << 20), null, queued::add);
+    private final GatewayServices services = services(queued::add);
     private final List<EmbeddedChannel> connections = new ArrayList<>();
 
     @AfterEach
     void close() {
+        readers.close();
         connections.forEach(EmbeddedChannel::finishAndReleaseAll);
         services.outcomes().close();
         metrics.close();
@@ -135,7 +135,57 @@ class ClosedWhileReadingTest {
         assertEquals(0, metrics.inFlightRequests().get());
     }
 
+    @Test
+    void strangersBodiesWaitWithinTheirShareOfTheQueueAndTheTenantsStillFindPlaces() throws Exception {
+        GatewayServices shared = services(readers); // one worker, 4 places: the strangers' share is 1
+        CountDownLatch busy = new CountDownLatch(1);
+        readers.execute(() -> awaitQuietly(busy)); // the worker reads another body meanwhile
+        connect(shared).writeInbound(strangersEnvelope());
+        EmbeddedChannel second = connect(shared);
+        second.writeInbound(strangersEnvelope());
+        EmbeddedChannel tenant = connect(shared);
+        tenant.writeInbound(tenantsEvent());
+
+        try {
+            assertTrue(answer(second).startsWith("HTTP/1.1 503"));
+            assertEquals("none", answer(tenant), "the tenant's request waits for the worker");
+        } finally {
+            shared.outcomes().close(); // the worker stays busy: closing the workers interrupts it, drops what waits
+        }
+    }
+
+    private final ReadWorkers readers = new ReadWorkers(1, 4);
+
+    private static String answer(EmbeddedChannel connection) {
+        io.netty.buffer.ByteBuf answer = connection.readOutbound();
+        try {
+            return answer == null ? "none" : answer.toString(StandardCharsets.US_ASCII);
+        } finally {
+            if (answer != null) {
+                answer.release();
+            }
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private GatewayServices services(java.util.concurrent.Executor readers) {
+        return new GatewayServices(gate, new BodyDecoder(1 << 20), new EventValidator(Duration.ofDays(3650)), publisher(kafka),
+                TestOutcomes.to(new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer())), metrics,
+                Clock.systemUTC(), new AtomicBoolean(), new BodyDecoder(32 << 20), null, readers);
+    }
+
     private EmbeddedChannel connect() {
+        return connect(services);
+    }
+
+    private EmbeddedChannel connect(GatewayServices services) {
         UnsentAnswers.Total total = new UnsentAnswers.Total(new AtomicLong(), 1 << 20);
         UnsentAnswers unsent = new UnsentAnswers(total);
         Admission admission = new Admission(100, services);
