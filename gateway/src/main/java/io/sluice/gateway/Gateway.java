@@ -26,6 +26,7 @@ import io.sluice.gateway.admit.InFlightBudget;
 import io.sluice.gateway.admit.QuotaLimiter;
 import io.sluice.gateway.http.GatewayInitializer;
 import io.sluice.gateway.http.GatewayServices;
+import io.sluice.gateway.otlp.ExportReader;
 import io.sluice.gateway.http.HttpLimits;
 import io.sluice.gateway.http.ReadWorkers;
 import io.sluice.gateway.http.UnsentAnswers;
@@ -160,7 +161,8 @@ public final class Gateway implements AutoCloseable {
                 new EventValidator(config.eventTimeHorizon(), config.maxDecompressedBytes(), metrics::scrubbed),
                 publisher, outcomes, metrics, Clock.systemUTC(), draining,
                 new BodyDecoder(config.maxEnvelopeBytes()),
-                new EnvelopeParser(config.maxEnvelopeItems(), config.maxDecompressedBytes()), readers);
+                new EnvelopeParser(config.maxEnvelopeItems(), config.maxDecompressedBytes()), readers,
+                new ExportReader(config.maxOtlpSpans()));
     }
 
     private void listen() throws InterruptedException {

@@ -22,7 +22,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                             Duration readyTimeout, int ioThreads, int maxEnvelopeBytes, int maxEnvelopeItems,
                             long maxUnauthenticatedInFlightBytes, long maxInFlightBytesPerProject,
                             long maxUnauthenticatedInFlightBytesPerClient, PartitionChooser partitions,
-                            Duration publishFailureWindow) {
+                            Duration publishFailureWindow, int maxOtlpSpans) {
     public static final Setting HOST = new Setting("SLUICE_GATEWAY_HOST", "127.0.0.1",
             "Address the gateway listens on (0.0.0.0 to accept from other machines).");
     public static final Setting PORT = new Setting("SLUICE_GATEWAY_PORT", "8080", "Port of the ingest API.").between(0, 65535);
@@ -92,13 +92,16 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
     public static final Setting PUBLISH_FAILURE_WINDOW = new Setting("SLUICE_GATEWAY_PUBLISH_FAILURE_WINDOW", "10s",
             "/readyz fails (and sluice_gateway_publish_failing is 1) while, within this long, at least 5 publishes failed and none succeeded; 0s: /readyz ignores publishes (the gauge too).");
 
+    public static final Setting MAX_OTLP_SPANS = new Setting("SLUICE_GATEWAY_MAX_OTLP_SPANS", "5000",
+            "Most spans in one OTLP export, and most events (transactions and errors) made of them; more gets 413.").atLeast(1);
+
     public static final List<Setting> SETTINGS = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, MAX_BODY_BYTES,
             MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_CLIENT, TRUSTED_PROXIES,
             IDLE_TIMEOUT, RECEIVE_TIMEOUT,
             PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, QUOTA_SHARE, OUTCOMES_INTERVAL, AUTH_FAILURES_PER_MINUTE,
             AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, READY_TIMEOUT, IO_THREADS, MAX_ENVELOPE_BYTES,
             MAX_ENVELOPE_ITEMS, MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_PROJECT,
-            MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT, PARTITION_KEY, PUBLISH_FAILURE_WINDOW);
+            MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT, PARTITION_KEY, PUBLISH_FAILURE_WINDOW, MAX_OTLP_SPANS);
 
     public static GatewayConfig from(Settings settings) {
         return new GatewayConfig(settings.get(HOST), settings.getInt(PORT), settings.get(ADMIN_HOST),
@@ -115,7 +118,8 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                 settings.getDuration(READY_TIMEOUT), settings.getInt(IO_THREADS), settings.getInt(MAX_ENVELOPE_BYTES),
                 settings.getInt(MAX_ENVELOPE_ITEMS), settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES), perProject(settings),
                 settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT),
-                new PartitionChooser(partitionKey(settings)), settings.getDuration(PUBLISH_FAILURE_WINDOW));
+                new PartitionChooser(partitionKey(settings)), settings.getDuration(PUBLISH_FAILURE_WINDOW),
+                settings.getInt(MAX_OTLP_SPANS));
     }
 
     /**

@@ -141,24 +141,7 @@ class SentryEndpointsIT {
 
     /** The outcome counts of a project, once they equal {@code expected} (the rows are absolute counts). */
     static Map<String, Long> outcomes(ProjectAdmin.NewProject project, Map<String, Long> expected) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        Map<String, Long> counts = new HashMap<>();
-        while (System.nanoTime() < deadline) {
-            counts.clear();
-            // All rows written before this read, not those a fixed time lets a fresh consumer fetch.
-            for (ConsumerRecord<byte[], byte[]> record : KafkaRecords.upToEnd(engines, "sluice.outcomes", Duration.ofSeconds(30),
-                    r -> new String(r.key(), StandardCharsets.UTF_8).startsWith(project.token() + "/"))) {
-                JsonNode row = JSON.readTree(record.value());
-                counts.merge(row.get("outcome").asText(), row.get("events").asLong(), Math::max);
-            }
-            counts.remove("invalid_json"); // TestGateway.newProject's probe, "[]" to the v1 API, until the project is known
-            counts.remove("unauthorized"); // the same probe, refused just before the registry knew the project, counted after
-            if (counts.equals(expected)) {
-                break;
-            }
-            Thread.sleep(200); // the gateway writes its counts every 200 ms
-        }
-        return counts;
+        return TestGateway.outcomes(engines, project, expected);
     }
 
     @Test

@@ -8,13 +8,22 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import java.nio.charset.StandardCharsets;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.sluice.config.Settings;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
+import io.sluice.testkit.KafkaRecords;
 
 /** A real gateway on a free port, against the test JVM's real Kafka, with helpers to call it. */
 final class TestGateway implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     final Gateway gateway;
@@ -70,6 +79,32 @@ final class TestGateway implements AutoCloseable {
             builder.setHeader(headers[i], headers[i + 1]);
         }
         return send(builder.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+    }
+
+    /**
+     * A project's outcome counts on the outcomes topic, once they equal {@code expected} (the
+     * gateway writes them every SLUICE_GATEWAY_OUTCOMES_INTERVAL), else as last read after 30 s.
+     */
+    static Map<String, Long> outcomes(Engines engines, ProjectAdmin.NewProject project, Map<String, Long> expected)
+            throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        Map<String, Long> counts = new HashMap<>();
+        while (System.nanoTime() < deadline) {
+            counts.clear();
+            // All rows written before this read, not those a fixed time lets a fresh consumer fetch.
+            for (ConsumerRecord<byte[], byte[]> record : KafkaRecords.upToEnd(engines, "sluice.outcomes", Duration.ofSeconds(30),
+                    r -> new String(r.key(), StandardCharsets.UTF_8).startsWith(project.token() + "/"))) {
+                JsonNode row = JSON.readTree(record.value());
+                counts.merge(row.get("outcome").asText(), row.get("events").asLong(), Math::max);
+            }
+            counts.remove("invalid_json"); // newProject's probe, "[]" to the v1 API, until the project is known
+            counts.remove("unauthorized"); // the same probe, refused just before the registry knew the project, counted after
+            if (counts.equals(expected)) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        return counts;
     }
 
     HttpResponse<String> admin(String path) {

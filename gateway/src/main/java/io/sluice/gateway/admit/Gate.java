@@ -93,8 +93,16 @@ public final class Gate {
             throw refused;
         }
         // Every authenticated request takes from its project's quota, whatever becomes of it; one
-        // over the quota holds no memory and its body is never read.
-        quotas.admit(project, route.endpoint(), System.nanoTime());
+        // over the quota holds no memory and its body is never read. An OTLP export's events are
+        // transactions and errors: the head takes the project's share, each event its endpoint's.
+        if (route.otlp()) {
+            Rejection overQuota = quotas.takeProject(project, System.nanoTime());
+            if (overQuota != null) {
+                throw overQuota;
+            }
+        } else {
+            quotas.admit(project, route.endpoint(), System.nanoTime());
+        }
         if (head.contentLength() > maxBodyBytes) {
             throw new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + maxBodyBytes + " bytes");
         }

@@ -4,26 +4,43 @@ import io.sluice.outcomes.Outcome;
 
 /**
  * A request's target. Either the Sluice API, {@code /api/v1/<token>/<endpoint>} ({@code token}
- * and {@code endpoint} set), or a Sentry SDK endpoint, {@code /api/<numeric id>/envelope/} or
+ * and {@code endpoint} set), or its OTLP/HTTP traces, {@code /api/v1/<token>/otlp/v1/traces}
+ * ({@code token} set, {@code otlp}), or a Sentry SDK endpoint, {@code /api/<numeric id>/envelope/} or
  * {@code /store/} ({@code sentry} and {@code projectId} set; the token is known once the DSN key
  * is checked). {@code preflight}: a browser's CORS {@code OPTIONS} on a Sentry endpoint.
  */
-public record IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry, long projectId, boolean preflight) {
+public record IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry, long projectId, boolean preflight,
+                          boolean otlp) {
     private static final String PREFIX = "/api/v1/";
     private static final String SENTRY_PREFIX = "/api/";
     /** Numeric ids are 48-bit: at most 15 digits. */
     private static final int MAX_ID_DIGITS = 15;
 
+    /** What an OpenTelemetry SDK appends to {@code OTEL_EXPORTER_OTLP_ENDPOINT} ({@code …/api/v1/<token>/otlp}). */
+    private static final String OTLP_TRACES = "otlp/v1/traces";
+
     public IngestRoute(String token, Endpoint endpoint) {
-        this(token, endpoint, null, 0, false);
+        this(token, endpoint, null, 0, false, false);
+    }
+
+    public IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry, long projectId, boolean preflight) {
+        this(token, endpoint, sentry, projectId, preflight, false);
+    }
+
+    /** The OTLP/HTTP traces endpoint of a project. */
+    public static IngestRoute otlpTraces(String token) {
+        return new IngestRoute(token, null, null, 0, false, true);
     }
 
     public boolean isSentry() {
         return sentry != null;
     }
 
-    /** The endpoint's name in metrics and in answers: {@code transaction}, {@code project}, {@code envelope}, {@code store}. */
+    /** The endpoint's name in metrics and in answers: {@code transaction}, {@code project}, {@code otlp_traces}, {@code envelope}, {@code store}. */
     public String name() {
+        if (otlp) {
+            return "otlp_traces";
+        }
         return sentry != null ? sentry.pathSegment() : endpoint.pathSegment();
     }
 
@@ -51,6 +68,9 @@ public record IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry
         }
         String rest = path.substring(PREFIX.length());
         int slash = rest.indexOf('/');
+        if (slash > 0 && rest.startsWith(OTLP_TRACES, slash + 1) && rest.length() == slash + 1 + OTLP_TRACES.length()) {
+            return otlpTraces(rest.substring(0, slash));
+        }
         if (slash <= 0 || rest.indexOf('/', slash + 1) >= 0) {
             return null;
         }
@@ -67,7 +87,7 @@ public record IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry
             return new IngestRoute(token, endpoint, sentry, projectId, true);
         }
         throw new Rejection(Outcome.METHOD_NOT_ALLOWED, method + " is not allowed here; send the "
-                + (isSentry() ? "envelope" : "event") + " with POST");
+                + (isSentry() ? "envelope" : otlp ? "export" : "event") + " with POST");
     }
 
     /** {@code /api/<digits>/envelope} or {@code /store} (trailing slash already cut), or null. */
@@ -92,6 +112,7 @@ public record IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry
     /** The 404 of a path that names no route. */
     public static Rejection notFound() {
         return new Rejection(Outcome.NOT_FOUND, "no such endpoint; use POST /api/v1/<project_token>/transaction or "
-                + "/api/v1/<project_token>/project, or a Sentry SDK with this project's DSN");
+                + "/api/v1/<project_token>/project, an OpenTelemetry exporter with /api/v1/<project_token>/otlp as its "
+                + "endpoint, or a Sentry SDK with this project's DSN");
     }
 }

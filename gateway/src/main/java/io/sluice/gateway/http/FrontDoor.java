@@ -45,13 +45,21 @@ interface FrontDoor {
         return decoder.decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING), admitted.reservation());
     }
 
-    /** Who sent the request, as far as the answers need (CORS): the DSN key and browser origin, or null. */
-    record Caller(DsnKey key, String origin) {
-        static final Caller UNKNOWN = new Caller(null, null);
+    /**
+     * Who sent the request, as far as the answers need: the DSN key and browser origin (CORS), and
+     * its Content-Type (OTLP answers in the request's encoding); each may be null.
+     */
+    record Caller(DsnKey key, String origin, String contentType) {
+        static final Caller UNKNOWN = new Caller(null, null, null);
 
-        /** As the request's head tells: the DSN key it authenticated with (or null) and its Origin. */
-        static Caller of(Admitted admitted, FullHttpRequest request) {
-            return new Caller(admitted.dsnKey(), request.headers().get(HttpHeaderNames.ORIGIN));
+        Caller(DsnKey key, String origin) {
+            this(key, origin, null);
+        }
+
+        /** As the request's head tells: the DSN key it authenticated with (or null), its Origin and Content-Type. */
+        static Caller of(Admitted admitted, io.netty.handler.codec.http.HttpRequest request) {
+            return new Caller(admitted.dsnKey(), request.headers().get(HttpHeaderNames.ORIGIN),
+                    request.headers().get(HttpHeaderNames.CONTENT_TYPE));
         }
     }
 
@@ -78,7 +86,10 @@ interface FrontDoor {
      * @param overQuota    events not published for their quota (an OTLP answer names them as rejected)
      * @param limited      the 429 of the events over quota (merged), or null when none was
      * @param unconfirmed  Kafka did not acknowledge every event published (a retry is safe)
+     * @param refused      items refused alone ({@link Item.Refused}, {@link Item.Event#refusedAlone})
+     * @param firstRefusal why the first of them was, or null when none was
      */
-    record Handled(String firstEventId, int published, int overQuota, Rejection limited, boolean unconfirmed) {
+    record Handled(String firstEventId, int published, int overQuota, Rejection limited, boolean unconfirmed, int refused,
+                   String firstRefusal) {
     }
 }

@@ -7,15 +7,20 @@ final class FrontDoors {
     private final FrontDoor v1;
     private final FrontDoor sentryStore;
     private final FrontDoor sentryEnvelope;
+    private final FrontDoor otlp;
 
     FrontDoors(GatewayServices services) {
         this.v1 = new V1Door(services);
         this.sentryStore = new SentryStoreDoor(services);
         this.sentryEnvelope = new SentryEnvelopeDoor(services);
+        this.otlp = new OtlpDoor(services);
     }
 
     /** @param route a request's route, or null when its path names none (its refusal is answered as v1's) */
     FrontDoor of(IngestRoute route) {
+        if (route != null && route.otlp()) {
+            return otlp;
+        }
         if (route == null || !route.isSentry()) {
             return v1;
         }

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.sluice.gateway.admit.Gate;
 import io.sluice.gateway.envelope.EnvelopeParser;
+import io.sluice.gateway.otlp.ExportReader;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.gateway.publish.Outcomes;
@@ -21,15 +22,23 @@ import io.sluice.gateway.validate.EventValidator;
  * @param envelopeDecoder decodes Sentry envelopes, bounded by the envelope limit (events keep the v1 bound)
  * @param readers  reads the bodies whose reading would hold an event loop for long ({@link ReadWorkers});
  *                 null: every body is read on its event loop
+ * @param otlp     reads OTLP/HTTP trace exports (within the decoder's bound) into their spans' events
  */
 public record GatewayServices(Gate gate, BodyDecoder decoder, EventValidator validator,
                               EventPublisher publisher, Outcomes outcomes, GatewayMetrics metrics, Clock clock,
                               AtomicBoolean draining, BodyDecoder envelopeDecoder, EnvelopeParser envelopes,
-                              Executor readers) {
+                              Executor readers, ExportReader otlp) {
+    /** Without an OTLP reader (the OTLP door is not used). */
+    public GatewayServices(Gate gate, BodyDecoder decoder, EventValidator validator, EventPublisher publisher,
+                           Outcomes outcomes, GatewayMetrics metrics, Clock clock, AtomicBoolean draining,
+                           BodyDecoder envelopeDecoder, EnvelopeParser envelopes, Executor readers) {
+        this(gate, decoder, validator, publisher, outcomes, metrics, clock, draining, envelopeDecoder, envelopes, readers, null);
+    }
+
     /** Without read workers: every body is read on its event loop. */
     public GatewayServices(Gate gate, BodyDecoder decoder, EventValidator validator, EventPublisher publisher,
                            Outcomes outcomes, GatewayMetrics metrics, Clock clock, AtomicBoolean draining,
                            BodyDecoder envelopeDecoder, EnvelopeParser envelopes) {
-        this(gate, decoder, validator, publisher, outcomes, metrics, clock, draining, envelopeDecoder, envelopes, null);
+        this(gate, decoder, validator, publisher, outcomes, metrics, clock, draining, envelopeDecoder, envelopes, null, null);
     }
 }

@@ -150,6 +150,8 @@ final class IngestPath {
         int overQuota;
         /** The 429 of the events over quota, merged; null while none was. */
         Rejection limited;
+        /** Items refused alone, the request's others standing. */
+        final List<Rejection> refusedAlone = new ArrayList<>();
         boolean firstEvent = true;
 
         /** Events not published because their connection closed first. */
@@ -165,6 +167,8 @@ final class IngestPath {
             requireOpen(connection); // no quota taken, nothing parsed, for a client that left
             if (item instanceof Item.Counted counts) {
                 counts.addTo().accept(counted);
+            } else if (item instanceof Item.Refused refusal) {
+                refusedAlone.add(refusal.refusal());
             } else if (item instanceof Item.Event event) {
                 Rejection refused = quota(event.endpoint());
                 firstEvent = false;
@@ -174,8 +178,15 @@ final class IngestPath {
                     return;
                 }
                 Project project = items.project();
-                events.add(new Taken(event.endpoint(), services.validator().validate(event.endpoint(), event.payload().get(),
-                        receivedAt, project.routeRules(), project.dataScrubbing())));
+                try {
+                    events.add(new Taken(event.endpoint(), services.validator().validate(event.endpoint(), event.payload().get(),
+                            receivedAt, project.routeRules(), project.dataScrubbing())));
+                } catch (Rejection invalid) {
+                    if (!event.refusedAlone()) {
+                        throw invalid;
+                    }
+                    refusedAlone.add(invalid);
+                }
             }
         }
 
@@ -217,14 +228,14 @@ final class IngestPath {
                         LOG.warn("Kafka did not acknowledge every event of a request of project {} (the first {}): {}",
                                 token, firstId, error.toString());
                         recorder.refused(token, Responses.PUBLISH_UNCONFIRMED);
-                        return new Answer(door.answer(new FrontDoor.Handled(firstId, acks.size(), taking.overQuota, taking.limited, true), caller),
-                                true);
+                        return new Answer(door.answer(handled(taking, firstId, acks.size(), true), caller), true);
                     }
                     recorder.accepted(token, acks.size());
                     recorder.gone(token, taking.gone);
                     recorder.overQuota(token, taking.overQuota);
                     recorder.counted(token, taking.counted);
-                    return new Answer(door.answer(new FrontDoor.Handled(firstId, acks.size(), taking.overQuota, taking.limited, false), caller), true);
+                    taking.refusedAlone.forEach(refusal -> recorder.refused(token, refusal));
+                    return new Answer(door.answer(handled(taking, firstId, acks.size(), false), caller), true);
                 });
     }
 
@@ -233,6 +244,11 @@ final class IngestPath {
         if (!connection.isActive()) {
             throw new Rejection(Outcome.CLIENT_GONE, "the client closed its connection before its request was published");
         }
+    }
+
+    private static FrontDoor.Handled handled(Taking taking, String firstId, int published, boolean unconfirmed) {
+        return new FrontDoor.Handled(firstId, published, taking.overQuota, taking.limited, unconfirmed, taking.refusedAlone.size(),
+                taking.refusedAlone.isEmpty() ? null : taking.refusedAlone.get(0).getMessage());
     }
 
     /** Both categories' limits in one header value, the later wait for the Retry-After. */

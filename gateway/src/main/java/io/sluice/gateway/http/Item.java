@@ -14,10 +14,26 @@ sealed interface Item {
 
     /**
      * An event of {@code endpoint}. Its payload is read ({@code payload}: the JSON to validate,
-     * which may throw a {@link io.sluice.gateway.admit.Rejection} that refuses the whole request)
-     * only once the event took its quota: an event over quota costs no parse.
+     * which may throw a {@link io.sluice.gateway.admit.Rejection} that refuses the whole request,
+     * or only this event when {@code refusedAlone}) only once the event took its quota: an event
+     * over quota costs no parse.
      */
-    record Event(Endpoint endpoint, long bytes, Supplier<byte[]> payload) implements Item {
+    record Event(Endpoint endpoint, long bytes, Supplier<byte[]> payload, boolean refusedAlone) implements Item {
+        Event(Endpoint endpoint, long bytes, Supplier<byte[]> payload) {
+            this(endpoint, bytes, payload, false);
+        }
+    }
+
+    /**
+     * What its door refused already (an OTLP span that cannot be read), or, with
+     * {@link Event#refusedAlone}, an event whose payload the validator refused: the request's
+     * other items stand, and its answer says how many were refused and why.
+     */
+    record Refused(io.sluice.gateway.admit.Rejection refusal) implements Item {
+        @Override
+        public long bytes() {
+            return 0;
+        }
     }
 
     /**

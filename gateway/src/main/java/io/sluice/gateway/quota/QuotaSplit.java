@@ -2,11 +2,12 @@ package io.sluice.gateway.quota;
 
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * How a quota is split between the gateways: each takes the part of it that it was asked for,
- * {@code mine / (mine + what the others were asked)}, from the last interval's counts, so the
+ * {@code mine / (mine + what the others were asked)}, from the recent demands reported, so the
  * parts add up to the whole wherever the traffic goes. Its own count is taken as at least one
  * event: a quota nobody was asked for is wholly this gateway's (a burst on one gateway gets the
  * whole burst), one only the others were asked for gets a sliver until its next count is in.
@@ -15,12 +16,21 @@ import java.util.Map;
  * read (a gateway gone without a word), at once for a gateway that said it leaves. The time they
  * age against is the caller's: the follower gives the time its own last report came back, so that
  * while nothing can be read nobody is forgotten. Not thread-safe: used by the one thread that
- * follows the reports.
+ * follows the reports. At most {@link #MAX_GATEWAYS} others are remembered, the longest not
+ * heard from dropped first, so records under made-up gateway ids cannot grow its memory.
  */
 final class QuotaSplit {
+    /** Most other gateways remembered. */
+    static final int MAX_GATEWAYS = 1_000;
+
     private final long forgetAfterNanos;
-    /** Per other gateway: its last report and when it was read. */
-    private final Map<String, Seen> others = new HashMap<>();
+    /** Per other gateway, the longest not heard from first: its last report and when it was read. */
+    private final Map<String, Seen> others = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Seen> eldest) {
+            return size() > MAX_GATEWAYS;
+        }
+    };
 
     private record Seen(UsageReport report, long readNanos) {
     }
@@ -30,9 +40,9 @@ final class QuotaSplit {
     }
 
     void received(UsageReport report, long nowNanos) {
-        if (report.leaving()) {
-            others.remove(report.gateway());
-        } else {
+        // Removed first so that a gateway heard from again moves to the end of the order.
+        others.remove(report.gateway());
+        if (!report.leaving()) {
             others.put(report.gateway(), new Seen(report, nowNanos));
         }
     }
@@ -44,8 +54,8 @@ final class QuotaSplit {
     }
 
     /**
-     * This gateway's part of each quota it or another gateway was asked for last interval
-     * ({@code mine}: what it was asked); a quota not in the answer is wholly this gateway's.
+     * This gateway's part of each quota it or another gateway was asked for lately ({@code mine}:
+     * its {@link RecentDemand}); a quota not in the answer is wholly this gateway's.
      */
     Map<String, Double> parts(Map<String, Integer> mine, long nowNanos) {
         forget(nowNanos);

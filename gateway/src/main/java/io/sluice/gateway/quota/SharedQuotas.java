@@ -2,13 +2,11 @@ package io.sluice.gateway.quota;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -36,8 +34,8 @@ import io.sluice.kafka.KafkaClients;
 
 /**
  * Shares every quota between the gateways through Kafka, which they all reach: every
- * {@link #INTERVAL} each gateway publishes how many events each quota was asked for here
- * ({@link UsageReport}, on the quota usage topic), reads every gateway's reports (all partitions,
+ * {@link #INTERVAL} each gateway publishes how many events each quota was asked for here lately
+ * ({@link RecentDemand}, in a {@link UsageReport} on the quota usage topic), reads every gateway's reports (all partitions,
  * no consumer group), and takes the part of each quota its own traffic is of the quota's
  * ({@link QuotaSplit}). Nothing to set per deployment: a gateway that starts is counted from its
  * first report, one that stops says so, one that dies ages out.
@@ -49,14 +47,17 @@ import io.sluice.kafka.KafkaClients;
  * work; the request path only counts and reads a map.
  */
 public final class SharedQuotas implements QuotaShares, AutoCloseable {
-    /** How often gateways publish their counts: the parts follow traffic within about two of these. */
+    /** How often gateways publish their demand. */
     public static final Duration INTERVAL = Duration.ofMillis(250);
     /** A gateway not heard from for this long is no longer counted (it died without saying so). */
     static final Duration FORGET_AFTER = INTERVAL.multipliedBy(6);
     /** With no report of its own read back for this long, a gateway splits quotas over the gateways last known. */
     static final Duration STALE_AFTER = Duration.ofSeconds(3);
-    /** Most quotas in one report (the most asked): about 30 bytes each, well within a record's limit. */
-    static final int MAX_QUOTAS_PER_REPORT = 20_000;
+    /**
+     * How long a quota's demand is remembered: reports carry each interval's counts plus the earlier
+     * ones decayed by e^(-t/this), so parts stay split through quiet spells of a few seconds.
+     */
+    static final Duration DEMAND_TIME_CONSTANT = Duration.ofMillis(750);
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedQuotas.class);
 
@@ -69,7 +70,8 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
     private final QuotaSplit split = new QuotaSplit(FORGET_AFTER.toNanos());
     private final Thread follower;
     private final CountDownLatch firstReadBack = new CountDownLatch(1);
-    private volatile ConcurrentHashMap<String, LongAdder> asking = new ConcurrentHashMap<>();
+    private final AskedCounts asking = new AskedCounts();
+    private final RecentDemand demand = new RecentDemand(INTERVAL, DEMAND_TIME_CONSTANT);
     private volatile Parts parts = new Parts(Map.of(), 1);
     private volatile int lastKnownGateways = 1;
     private volatile long lastReadBackNanos;
@@ -129,7 +131,7 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
 
     @Override
     public void asked(String quotaKey) {
-        asking.computeIfAbsent(quotaKey, key -> new LongAdder()).increment();
+        asking.asked(quotaKey);
     }
 
     /** Waits until this gateway's first report is read back (its view of the others is then current); false after {@code timeout}. */
@@ -268,11 +270,9 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
         }
     }
 
-    /** Publishes the last interval's counts and takes this gateway's parts from them and the others' latest. */
+    /** Publishes its recent demand and takes this gateway's parts from it and the others' latest. */
     private void tick(long now) {
-        Map<String, LongAdder> counted = asking;
-        asking = new ConcurrentHashMap<>();
-        Map<String, Integer> mine = mostAsked(counted);
+        Map<String, Integer> mine = demand.next(asking.drain());
         publish(new UsageReport(id, false, mine));
         boolean wasStale = stale;
         stale = now - lastReadBackNanos > STALE_AFTER.toNanos();
@@ -291,15 +291,6 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
             lastKnownGateways = split.gateways(asOf);
             parts = new Parts(split.parts(mine, asOf), 1);
         }
-    }
-
-    private static Map<String, Integer> mostAsked(Map<String, LongAdder> counted) {
-        Map<String, Integer> mine = new HashMap<>();
-        counted.entrySet().stream()
-                .sorted(Comparator.comparingLong((Map.Entry<String, LongAdder> e) -> e.getValue().sum()).reversed())
-                .limit(MAX_QUOTAS_PER_REPORT)
-                .forEach(e -> mine.put(e.getKey(), (int) Math.min(Integer.MAX_VALUE, e.getValue().sum())));
-        return mine;
     }
 
     private void publish(UsageReport report) {

@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What one gateway was asked of each quota in its last interval (events, admitted or not), as it
+ * What one gateway was asked of each quota lately ({@link RecentDemand}: events, admitted or not), as it
  * publishes it on the quota usage topic, keyed by its id. A report with no quotas still says the
  * gateway is there; {@code leaving} says it stops, so the others need not wait for it to age out.
  *
@@ -18,6 +18,8 @@ import java.util.Map;
  * with a few bytes per quota (version, flags, count, then length-prefixed key and count).
  */
 public record UsageReport(String gateway, boolean leaving, Map<String, Integer> asked) {
+    /** Most quotas in one report (the most asked): about 30 bytes each, well within a record's limit. */
+    public static final int MAX_QUOTAS = 20_000;
     private static final byte VERSION = 1;
 
     public UsageReport {
@@ -40,7 +42,11 @@ public record UsageReport(String gateway, boolean leaving, Map<String, Integer> 
         return bytes.toByteArray();
     }
 
-    /** The report in a record's value; an unknown version or a malformed value throws IllegalArgumentException. */
+    /**
+     * The report in a record's value, its first {@link #MAX_QUOTAS} quotas only (no gateway writes
+     * more; a record that says so is not let grow this one's memory); an unknown version or a
+     * malformed value throws IllegalArgumentException.
+     */
     public static UsageReport read(String gateway, byte[] value) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
             byte version = in.readByte();
@@ -53,7 +59,7 @@ public record UsageReport(String gateway, boolean leaving, Map<String, Integer> 
                 throw new IllegalArgumentException("quota usage record names " + count + " quotas in " + value.length + " bytes");
             }
             Map<String, Integer> asked = new LinkedHashMap<>();
-            for (int i = 0; i < count; i++) {
+            for (int i = 0; i < Math.min(count, MAX_QUOTAS); i++) {
                 asked.put(in.readUTF(), in.readInt());
             }
             return new UsageReport(gateway, leaving, asked);

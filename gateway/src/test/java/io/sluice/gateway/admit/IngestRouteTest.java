@@ -25,6 +25,22 @@ class IngestRouteTest {
     }
 
     @Test
+    void theOtlpTracesPathIsWhatAnSdkMakesOfItsEndpoint() {
+        IngestRoute route = IngestRoute.of("POST", "/api/v1/shop/otlp/v1/traces");
+
+        assertEquals(IngestRoute.otlpTraces("shop"), route);
+        assertEquals("shop", route.token());
+        assertEquals("otlp_traces", route.name());
+        assertEquals(IngestRoute.otlpTraces("shop"), IngestRoute.ofPath("/api/v1/shop/otlp/v1/traces/"));
+        assertEquals(Outcome.METHOD_NOT_ALLOWED, assertThrows(Rejection.class,
+                () -> IngestRoute.of("GET", "/api/v1/shop/otlp/v1/traces")).outcome());
+        for (String other : new String[] {"/api/v1/shop/otlp/v1/metrics", "/api/v1/shop/otlp", "/api/v1//otlp/v1/traces",
+                "/api/v1/shop/otlp/v1/traces/x"}) {
+            assertEquals(null, IngestRoute.ofPath(other), other);
+        }
+    }
+
+    @Test
     void notDigitsTooLongOrOtherNamesAreNotFound() {
         for (String path : new String[] {"/api/abc/envelope/", "/api/1234567890123456/envelope/", "/api/1/minidump/",
                 "/api//envelope/", "/api/1/2/envelope/"}) {

@@ -51,4 +51,17 @@ class QuotaSplitTest {
         split.received(new UsageReport("b", false, Map.of("q", 30)), 1);
         assertEquals(Map.of("p", 1.0, "q", 1.0 / 31), split.parts(Map.of("p", 10), 2));
     }
+
+    @Test
+    void atMostMaxGatewaysAreRememberedTheLongestNotHeardFromDroppedFirst() {
+        split.received(new UsageReport("first", false, Map.of("p", 1)), 0);
+        split.received(new UsageReport("second", false, Map.of("q", 1)), 0);
+        for (int i = 2; i < QuotaSplit.MAX_GATEWAYS; i++) {
+            split.received(new UsageReport("g" + i, false, Map.of()), 0);
+        }
+        split.received(new UsageReport("first", false, Map.of("p", 1)), 0);
+        split.received(new UsageReport("one too many", false, Map.of()), 0);
+        assertEquals(QuotaSplit.MAX_GATEWAYS + 1, split.gateways(0));
+        assertEquals(Map.of("p", 0.5), split.parts(Map.of(), 0));
+    }
 }

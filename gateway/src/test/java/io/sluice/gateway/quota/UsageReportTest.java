@@ -30,4 +30,14 @@ class UsageReportTest {
         assertThrows(IllegalArgumentException.class, () -> UsageReport.read("g", otherVersion));
         assertThrows(IllegalArgumentException.class, () -> UsageReport.read("g", java.util.Arrays.copyOf(value, value.length - 1)));
     }
+
+    @Test
+    void aReportNamingMoreThanMaxQuotasIsReadUpToMaxQuotas() {
+        Map<String, Integer> asked = new java.util.HashMap<>();
+        for (int i = 0; i <= UsageReport.MAX_QUOTAS; i++) {
+            asked.put("q" + i, 1);
+        }
+        byte[] overTheCap = new UsageReport("g", false, asked).value();
+        assertEquals(UsageReport.MAX_QUOTAS, UsageReport.read("g", overTheCap).asked().size());
+    }
 }

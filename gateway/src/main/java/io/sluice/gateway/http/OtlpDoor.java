@@ -1,0 +1,111 @@
+package io.sluice.gateway.http;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.sluice.gateway.admit.Admitted;
+import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.otlp.ExportAnswers;
+import io.sluice.gateway.otlp.ExportReader;
+import io.sluice.gateway.otlp.MappedSpan;
+import io.sluice.gateway.otlp.OtlpFormat;
+import io.sluice.gateway.otlp.OtlpItem;
+import io.sluice.gateway.otlp.SpanMapper;
+import io.sluice.outcomes.Outcome;
+
+/**
+ * {@code /api/v1/<token>/otlp/v1/traces}: an OTLP/HTTP trace export, protobuf or JSON, with the
+ * project's private key. Its spans become events ({@link ExportReader}): each refused alone, so
+ * one span's bad status code does not refuse the others; spans not stored are counted. Its head
+ * took the project's share of the quota. Answers as OTLP/HTTP asks, in the request's encoding:
+ * 200 with {@code partial_success} naming what was rejected, errors as a {@code google.rpc.Status}.
+ */
+final class OtlpDoor implements FrontDoor {
+    private static final Item NOT_STORED = new Item.Counted(counts -> counts.merge(SpanMapper.NOT_STORED, 1L, Long::sum));
+
+    private final GatewayServices services;
+
+    OtlpDoor(GatewayServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public Items read(Admitted admitted, FullHttpRequest request, long receivedAt) {
+        String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        OtlpFormat format = OtlpFormat.of(contentType);
+        byte[] body = FrontDoor.decodedBody(services.decoder(), admitted, request);
+        List<Item> items = new ArrayList<>();
+        for (MappedSpan span : services.otlp().read(body, format)) {
+            if (span.kind() == MappedSpan.Kind.REJECTED) {
+                items.add(new Item.Refused(Rejection.invalid("span", span.rejection())));
+            } else if (span.kind() == MappedSpan.Kind.NOT_STORED) {
+                items.add(NOT_STORED);
+            }
+            for (OtlpItem event : span.items()) {
+                byte[] json = event.json();
+                items.add(new Item.Event(event.endpoint(), json.length, () -> json, true));
+            }
+        }
+        return new Items(admitted.project(), Caller.of(admitted, request), HeadQuota.PROJECT, items);
+    }
+
+    @Override
+    public FullHttpResponse answer(Handled handled, Caller caller) {
+        OtlpFormat format = formatOf(caller);
+        if (handled.unconfirmed()) {
+            return status(format, Responses.PUBLISH_UNCONFIRMED);
+        }
+        if (handled.published() == 0 && handled.refused() == 0 && handled.limited() != null) {
+            return status(format, handled.limited()); // every event over quota: 429, which exporters retry
+        }
+        long rejected = handled.overQuota() + handled.refused();
+        String why = "";
+        if (handled.overQuota() > 0) {
+            why = handled.overQuota() + " over the project's quota (" + handled.limited().getMessage() + ")";
+        }
+        if (handled.refused() > 0) {
+            why += (why.isEmpty() ? "" : "; ") + handled.refused() + " refused, the first because " + handled.firstRefusal();
+        }
+        return response(HttpResponseStatus.OK, format, ExportAnswers.success(format, rejected,
+                rejected == 0 ? "" : rejected + " events of the spans were not stored: " + why));
+    }
+
+    @Override
+    public FullHttpResponse refusal(Rejection refusal, Caller caller) {
+        return status(formatOf(caller), refusal);
+    }
+
+    private static FullHttpResponse status(OtlpFormat format, Rejection refusal) {
+        FullHttpResponse response = response(HttpResponseStatus.valueOf(refusal.status()), format,
+                ExportAnswers.status(format, refusal.status(), refusal.getMessage()));
+        if (refusal.status() == 429 || refusal.status() == 503) {
+            response.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(refusal.retryAfterSeconds()));
+        }
+        if (refusal.outcome() == Outcome.METHOD_NOT_ALLOWED) {
+            response.headers().set(HttpHeaderNames.ALLOW, "POST");
+        }
+        return response;
+    }
+
+    private static FullHttpResponse response(HttpResponseStatus status, OtlpFormat format, byte[] body) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, format.contentType()).setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        return response;
+    }
+
+    /** The request's encoding; JSON when it named none OTLP has (a 415's answer, a refusal from the head). */
+    private static OtlpFormat formatOf(Caller caller) {
+        try {
+            return OtlpFormat.of(caller.contentType());
+        } catch (Rejection notOtlp) {
+            return OtlpFormat.JSON;
+        }
+    }
+}

@@ -1,0 +1,257 @@
+package io.sluice.gateway.otlp;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.EnumValueDescriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
+
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.trace.v1.Span;
+import io.sluice.gateway.admit.Rejection;
+import io.sluice.outcomes.Outcome;
+
+/**
+ * OTLP/JSON into the protobuf messages, as the OTLP specification defines the mapping: field
+ * names in lowerCamelCase or as in the .proto; trace and span ids in hex (not protobuf JSON's
+ * base64); 64-bit integers as numbers or decimal strings; enums as integers (or their names);
+ * unknown fields ignored. Read as a stream into the messages' builders (no JSON tree), driven by
+ * the messages' descriptors, so every OTLP message reads the same way.
+ *
+ * <p>Hand-written rather than protobuf-java-util's {@code JsonFormat}: that one reads ids as
+ * base64, and brings Gson and Guava for it.
+ */
+final class OtlpJsonReader {
+    /** The bytes fields that OTLP/JSON writes in hex (the trace's, a link's ids). */
+    private static final Set<String> HEX_FIELDS = Set.of("trace_id", "span_id", "parent_span_id");
+    private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS = new ConcurrentHashMap<>();
+
+    private final JsonFactory factory;
+    private final int maxSpans;
+
+    /** @param maxDepth messages nested at most so deep (JSON nests twice per message: an object in an array) */
+    OtlpJsonReader(int maxDepth, int maxSpans) {
+        this.maxSpans = maxSpans;
+        this.factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(2 * maxDepth + 2).build())
+                .build();
+    }
+
+    /** @throws Rejection 400 when it is not an OTLP/JSON export, 413 beyond {@code maxSpans} spans */
+    ExportTraceServiceRequest read(byte[] body) {
+        ExportTraceServiceRequest.Builder request = ExportTraceServiceRequest.newBuilder();
+        try (JsonParser parser = factory.createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw invalid("the body must be a JSON object (an OTLP ExportTraceServiceRequest)");
+            }
+            readMessage(parser, request, new int[1]);
+            if (parser.nextToken() != null) {
+                throw invalid("something follows the JSON object");
+            }
+        } catch (StreamConstraintsException e) {
+            throw invalid("the body nests too deeply: " + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw invalid("the body is not valid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw invalid("the body cannot be read as JSON");
+        }
+        return request.build();
+    }
+
+    /** Reads the fields of the object the parser is at the start of into {@code builder}; {@code spans[0]} counts the spans read. */
+    private void readMessage(JsonParser parser, Message.Builder builder, int[] spans) throws IOException {
+        Map<String, FieldDescriptor> fields = fieldsOf(builder.getDescriptorForType());
+        JsonToken token;
+        while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+            FieldDescriptor field = fields.get(parser.currentName());
+            JsonToken value = parser.nextToken();
+            if (field == null || value == JsonToken.VALUE_NULL) {
+                parser.skipChildren(); // unknown fields are ignored, as the specification asks
+                continue;
+            }
+            if (field.isRepeated()) {
+                if (value != JsonToken.START_ARRAY) {
+                    throw invalid("'" + field.getJsonName() + "' must be an array");
+                }
+                while (parser.nextToken() != JsonToken.END_ARRAY) {
+                    if (field.getMessageType() == Span.getDescriptor() && ++spans[0] > maxSpans) {
+                        throw TraceRequestDecoder.tooManySpans(maxSpans);
+                    }
+                    builder.addRepeatedField(field, value(parser, field, builder, spans));
+                }
+            } else {
+                builder.setField(field, value(parser, field, builder, spans));
+            }
+        }
+        if (token != JsonToken.END_OBJECT) {
+            throw invalid("unexpected " + token);
+        }
+    }
+
+    private Object value(JsonParser parser, FieldDescriptor field, Message.Builder parent, int[] spans) throws IOException {
+        JsonToken token = parser.currentToken();
+        String name = field.getJsonName();
+        switch (field.getJavaType()) {
+            case MESSAGE -> {
+                if (token != JsonToken.START_OBJECT) {
+                    throw invalid("'" + name + "' must be an object");
+                }
+                Message.Builder child = parent.newBuilderForField(field);
+                readMessage(parser, child, spans);
+                return child.build();
+            }
+            case STRING -> {
+                return text(parser, name);
+            }
+            case BOOLEAN -> {
+                if (token == JsonToken.VALUE_TRUE || token == JsonToken.VALUE_FALSE) {
+                    return parser.getBooleanValue();
+                }
+                throw invalid("'" + name + "' must be true or false");
+            }
+            case INT -> {
+                BigInteger number = integer(parser, name);
+                boolean unsigned = field.getType() == FieldDescriptor.Type.UINT32 || field.getType() == FieldDescriptor.Type.FIXED32;
+                if (number.bitLength() > (unsigned ? 32 : 31) || (unsigned && number.signum() < 0)) {
+                    throw invalid("'" + name + "' is out of range: " + number);
+                }
+                return number.intValue();
+            }
+            case LONG -> {
+                BigInteger number = integer(parser, name);
+                boolean unsigned = field.getType() == FieldDescriptor.Type.UINT64 || field.getType() == FieldDescriptor.Type.FIXED64;
+                if (number.bitLength() > (unsigned ? 64 : 63) || (unsigned && number.signum() < 0)) {
+                    throw invalid("'" + name + "' is out of range: " + number);
+                }
+                return number.longValue();
+            }
+            case DOUBLE, FLOAT -> {
+                double number = floating(parser, name);
+                return field.getJavaType() == FieldDescriptor.JavaType.FLOAT ? (Object) (float) number : (Object) number;
+            }
+            case BYTE_STRING -> {
+                String text = text(parser, name);
+                try {
+                    return ByteString.copyFrom(HEX_FIELDS.contains(field.getName())
+                            ? HexFormat.of().parseHex(text) : Base64.getDecoder().decode(text));
+                } catch (IllegalArgumentException e) {
+                    throw invalid("'" + name + "' must be " + (HEX_FIELDS.contains(field.getName()) ? "hex" : "base64")
+                            + ": " + e.getMessage());
+                }
+            }
+            case ENUM -> {
+                EnumValueDescriptor constant;
+                if (token == JsonToken.VALUE_STRING) {
+                    constant = field.getEnumType().findValueByName(parser.getText());
+                } else {
+                    BigInteger number = integer(parser, name);
+                    constant = number.bitLength() > 31 ? null
+                            : field.getEnumType().findValueByNumberCreatingIfUnknown(number.intValue());
+                }
+                if (constant == null) {
+                    throw invalid("'" + name + "' is no value of " + field.getEnumType().getName());
+                }
+                return constant;
+            }
+            default -> throw new IllegalStateException("OTLP has no field of type " + field.getJavaType());
+        }
+    }
+
+    /** A string, which must be valid Unicode: a protobuf string cannot hold the lone surrogate a JSON escape can ({@code \ud800}). */
+    private static String text(JsonParser parser, String name) throws IOException {
+        if (parser.currentToken() != JsonToken.VALUE_STRING) {
+            throw invalid("'" + name + "' must be a string");
+        }
+        String text = parser.getText();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw invalid("'" + name + "' is not valid Unicode (an unpaired surrogate)");
+            }
+        }
+        return text;
+    }
+
+    /** An integer as a JSON number or a decimal string, as protobuf's JSON mapping writes 64-bit ones. */
+    private static BigInteger integer(JsonParser parser, String name) throws IOException {
+        JsonToken token = parser.currentToken();
+        try {
+            if (token == JsonToken.VALUE_NUMBER_INT) {
+                return parser.getBigIntegerValue();
+            }
+            if (token == JsonToken.VALUE_NUMBER_FLOAT) {
+                return parser.getDecimalValue().toBigIntegerExact();
+            }
+            if (token == JsonToken.VALUE_STRING && parser.getTextLength() <= 40) {
+                return new BigDecimal(parser.getText().strip()).toBigIntegerExact();
+            }
+        } catch (ArithmeticException | NumberFormatException notAnInteger) {
+            // answered below
+        }
+        throw invalid("'" + name + "' must be an integer (a number or a string of one)");
+    }
+
+    private static double floating(JsonParser parser, String name) throws IOException {
+        JsonToken token = parser.currentToken();
+        if (token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT) {
+            return parser.getDoubleValue();
+        }
+        if (token == JsonToken.VALUE_STRING) {
+            switch (parser.getText()) {
+                case "NaN" -> {
+                    return Double.NaN;
+                }
+                case "Infinity" -> {
+                    return Double.POSITIVE_INFINITY;
+                }
+                case "-Infinity" -> {
+                    return Double.NEGATIVE_INFINITY;
+                }
+                default -> {
+                    if (parser.getTextLength() <= 40) {
+                        try {
+                            return Double.parseDouble(parser.getText().strip());
+                        } catch (NumberFormatException notANumber) {
+                            // answered below
+                        }
+                    }
+                }
+            }
+        }
+        throw invalid("'" + name + "' must be a number");
+    }
+
+    /** A message's fields by their lowerCamelCase JSON name and by their .proto name. */
+    private static Map<String, FieldDescriptor> fieldsOf(Descriptor message) {
+        return FIELDS.computeIfAbsent(message, descriptor -> {
+            Map<String, FieldDescriptor> byName = new HashMap<>();
+            for (FieldDescriptor field : descriptor.getFields()) {
+                byName.put(field.getName(), field);
+                byName.put(field.getJsonName(), field);
+            }
+            return Map.copyOf(byName);
+        });
+    }
+
+    private static Rejection invalid(String message) {
+        return new Rejection(Outcome.INVALID_JSON, "the body is not an OTLP/JSON ExportTraceServiceRequest: " + message);
+    }
+}

@@ -1,0 +1,309 @@
+package io.sluice.gateway.otlp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
+
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.common.v1.KeyValueList;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import io.sluice.gateway.admit.Rejection;
+import io.sluice.testkit.OtelSpans;
+
+class TraceRequestDecoderTest {
+    private static final TraceRequestDecoder DECODER = new TraceRequestDecoder(10_000);
+    private static final String TRACE_ID = "5b8efff798038103d269b633813fc60c";
+    private static final String SPAN_ID = "eee19b7ec3c1b174";
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static Span onlySpan(ExportTraceServiceRequest request) {
+        return request.getResourceSpans(0).getScopeSpans(0).getSpans(0);
+    }
+
+    @Test
+    void theSdksProtobufAndJsonBodiesOfTheSameSpansDecodeToTheSameRequest() {
+        try (OtelSpans sdk = new OtelSpans(io.opentelemetry.api.common.Attributes.of(
+                AttributeKey.stringKey("service.name"), "shop"))) {
+            io.opentelemetry.api.trace.Span span = sdk.tracer().spanBuilder("GET /users/{id}").setSpanKind(SpanKind.SERVER)
+                    .setStartTimestamp(1_764_000_000_123_456_789L, TimeUnit.NANOSECONDS).startSpan();
+            span.setAttribute("http.request.method", "GET");
+            span.setAttribute("http.response.status_code", 200L);
+            span.setAttribute(AttributeKey.doubleArrayKey("weights"), java.util.List.of(0.5, 1.5));
+            span.addEvent("exception", io.opentelemetry.api.common.Attributes.of(AttributeKey.stringKey("exception.type"), "E"));
+            span.end(1_764_000_000_223_456_789L, TimeUnit.NANOSECONDS);
+
+            ExportTraceServiceRequest fromProtobuf = DECODER.decode(OtelSpans.protobuf(sdk.finished()), OtlpFormat.PROTOBUF);
+            ExportTraceServiceRequest fromJson = DECODER.decode(OtelSpans.json(sdk.finished()), OtlpFormat.JSON);
+
+            assertEquals(fromProtobuf, fromJson);
+            assertEquals(1_764_000_000_223_456_789L, onlySpan(fromJson).getEndTimeUnixNano());
+            assertEquals(span.getSpanContext().getTraceId(), HexFormat.of().formatHex(onlySpan(fromJson).getTraceId().toByteArray()));
+        }
+    }
+
+    @Test
+    void jsonIdsAreHexIntegersMayBeStringsAndEnumsIntegers() {
+        Span span = onlySpan(DECODER.decode(utf8("""
+                {"resourceSpans": [{"scopeSpans": [{"spans": [{
+                  "traceId": "%s", "spanId": "%s", "name": "GET /", "kind": 2,
+                  "startTimeUnixNano": "1764000000123456789", "endTimeUnixNano": 1764000000223456789,
+                  "attributes": [{"key": "http.response.status_code", "value": {"intValue": "503"}}],
+                  "status": {"code": 2}
+                }]}]}]}""".formatted(TRACE_ID, SPAN_ID)), OtlpFormat.JSON));
+
+        assertEquals(TRACE_ID, HexFormat.of().formatHex(span.getTraceId().toByteArray()));
+        assertEquals(SPAN_ID, HexFormat.of().formatHex(span.getSpanId().toByteArray()));
+        assertEquals(Span.SpanKind.SPAN_KIND_SERVER, span.getKind());
+        assertEquals(1_764_000_000_123_456_789L, span.getStartTimeUnixNano());
+        assertEquals(503, span.getAttributes(0).getValue().getIntValue());
+        assertEquals(2, span.getStatus().getCodeValue());
+    }
+
+    @Test
+    void jsonFieldNamesAsInTheProtoFileAreReadToo() {
+        Span span = onlySpan(DECODER.decode(utf8("""
+                {"resource_spans": [{"scope_spans": [{"spans": [{
+                  "trace_id": "%s", "span_id": "%s", "parent_span_id": "%s", "kind": "SPAN_KIND_CLIENT",
+                  "start_time_unix_nano": "1"}]}]}]}""".formatted(TRACE_ID, SPAN_ID, SPAN_ID)), OtlpFormat.JSON));
+
+        assertEquals(SPAN_ID, HexFormat.of().formatHex(span.getParentSpanId().toByteArray()));
+        assertEquals(Span.SpanKind.SPAN_KIND_CLIENT, span.getKind());
+        assertEquals(1L, span.getStartTimeUnixNano());
+    }
+
+    @Test
+    void unknownJsonFieldsAreIgnored() {
+        Span span = onlySpan(DECODER.decode(utf8("""
+                {"future": {"deep": [1, 2]}, "resourceSpans": [{"scopeSpans": [{"spans": [{
+                  "traceId": "%s", "spanId": "%s", "newField": "x", "name": "n"}]}]}]}""".formatted(TRACE_ID, SPAN_ID)),
+                OtlpFormat.JSON));
+
+        assertEquals("n", span.getName());
+    }
+
+    @Test
+    void jsonIdsThatAreNotHexAreRefusedWith400() {
+        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(utf8("""
+                {"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "W46/95gDgQPSabYzgT/GDA=="}]}]}]}"""), OtlpFormat.JSON));
+
+        assertEquals(400, refused.status());
+        assertTrue(refused.getMessage().contains("'traceId' must be hex"), refused.getMessage());
+    }
+
+    @Test
+    void protobufWhoseLengthRunsPastTheBodyIsRefusedWith400() {
+        byte[] body = request(span("GET /")).toByteArray();
+        body[1] = (byte) 0x7f; // the first ResourceSpans claims 127 bytes, the body has fewer
+
+        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(body, OtlpFormat.PROTOBUF));
+
+        assertEquals(400, refused.status());
+        assertTrue(refused.getMessage().contains("input ended unexpectedly"), refused.getMessage());
+    }
+
+    @Test
+    void protobufWithALengthOfTwoGigabytesIsRefusedWith400WithoutAllocatingIt() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        CodedOutputStream coded = CodedOutputStream.newInstance(out);
+        coded.writeTag(1, 2); // resource_spans, length-delimited
+        coded.writeUInt32NoTag(Integer.MAX_VALUE);
+        coded.flush();
+
+        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(out.toByteArray(), OtlpFormat.PROTOBUF));
+
+        assertEquals(400, refused.status());
+    }
+
+    @Test
+    void protobufWithInvalidUtf8IsRefusedWith400() {
+        byte[] body = request(span("GET \u00e9")).toByteArray();
+        int at = indexOf(body, new byte[] {(byte) 0xc3, (byte) 0xa9});
+        body[at] = (byte) 0xff;
+
+        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(body, OtlpFormat.PROTOBUF));
+
+        assertEquals(400, refused.status());
+        assertTrue(refused.getMessage().contains("UTF-8"), refused.getMessage());
+    }
+
+    @Test
+    void jsonWithInvalidUtf8IsRefusedWith400() {
+        byte[] body = utf8("{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{\"name\": \"GET \u00e9\"}]}]}]}");
+        body[indexOf(body, new byte[] {(byte) 0xc3, (byte) 0xa9})] = (byte) 0xff;
+
+        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(body, OtlpFormat.JSON));
+
+        assertEquals(400, refused.status());
+        assertTrue(refused.getMessage().contains("UTF-8"), refused.getMessage());
+    }
+
+    @Test
+    void jsonTextWithALoneSurrogateIsRefusedWith400() {
+        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(utf8("""
+                {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /\\ud800"}]}]}]}"""), OtlpFormat.JSON));
+
+        assertEquals(400, refused.status());
+        assertTrue(refused.getMessage().contains("'name' is not valid Unicode"), refused.getMessage());
+    }
+
+    @Test
+    void jsonTextWithASurrogatePairIsRead() {
+        Span span = onlySpan(DECODER.decode(utf8("""
+                {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /\\ud83d\\ude00"}]}]}]}"""), OtlpFormat.JSON));
+
+        assertEquals("GET /\ud83d\ude00", span.getName());
+    }
+
+    @Test
+    void protobufAttributesNestedDeeperThanTheLimitAreRefusedWith400() throws Exception {
+        // Written by hand: protobuf-java itself overflows the stack serializing 1000 levels.
+        byte[] value = AnyValue.newBuilder().setStringValue("bottom").build().toByteArray();
+        for (int i = 0; i < 1000; i++) {
+            byte[] pair = concat(KeyValue.newBuilder().setKey("k").build().toByteArray(), lengthDelimited(2, value));
+            value = lengthDelimited(6, lengthDelimited(1, pair)); // AnyValue.kvlist_value { values { key, value } }
+        }
+        byte[] attribute = concat(KeyValue.newBuilder().setKey("deep").build().toByteArray(), lengthDelimited(2, value));
+        byte[] spanBytes = concat(span("GET /").toByteArray(), lengthDelimited(9, attribute)); // Span.attributes
+        byte[] body = lengthDelimited(1, lengthDelimited(2, lengthDelimited(2, spanBytes))); // resource_spans.scope_spans.spans
+
+        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(body, OtlpFormat.PROTOBUF));
+
+        assertEquals(400, refused.status());
+        assertTrue(refused.getMessage().contains("nest deeper than 64 levels"), refused.getMessage());
+    }
+
+    @Test
+    void jsonAttributesNestedDeeperThanTheLimitAreRefusedWith400() {
+        String value = "{\"kvlistValue\": {\"values\": [{\"key\": \"k\", \"value\": ".repeat(1000) + "{}" + "}]}}".repeat(1000);
+        String body = "{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{\"attributes\": [{\"key\": \"deep\", \"value\": "
+                + value + "}]}]}]}]}";
+
+        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(utf8(body), OtlpFormat.JSON));
+
+        assertEquals(400, refused.status());
+        assertTrue(refused.getMessage().contains("nests too deeply"), refused.getMessage());
+    }
+
+    @Test
+    void attributesNestedWithinTheLimitAreRead() {
+        // 3 messages a level (value, list, pair), 6 above the attribute: 51 of the 64 allowed
+        ExportTraceServiceRequest request = request(span("GET /").toBuilder().addAttributes(nested(15)).build());
+
+        assertEquals(request, DECODER.decode(request.toByteArray(), OtlpFormat.PROTOBUF));
+    }
+
+    @Test
+    void aHundredThousandSpansInProtobufAreRefusedWith413() {
+        ScopeSpans.Builder scope = ScopeSpans.newBuilder();
+        Span span = span("GET /");
+        for (int i = 0; i < 100_000; i++) {
+            scope.addSpans(span);
+        }
+        byte[] body = ExportTraceServiceRequest.newBuilder()
+                .addResourceSpans(ResourceSpans.newBuilder().addScopeSpans(scope)).build().toByteArray();
+
+        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(body, OtlpFormat.PROTOBUF));
+
+        assertEquals(413, refused.status());
+        assertTrue(refused.getMessage().contains("at most 10000 spans"), refused.getMessage());
+    }
+
+    @Test
+    void aHundredThousandSpansInJsonAreRefusedWith413OnceTheLimitIsPassed() {
+        String span = "{\"traceId\": \"" + TRACE_ID + "\", \"spanId\": \"" + SPAN_ID + "\"}";
+        // The JSON reader stops at the first span beyond the limit: the rest is never read (here, not even valid).
+        String body = "{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [" + (span + ",").repeat(100_000) + "!";
+
+        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(utf8(body), OtlpFormat.JSON));
+
+        assertEquals(413, refused.status());
+    }
+
+    @Test
+    void theLimitItselfIsAllowed() {
+        TraceRequestDecoder two = new TraceRequestDecoder(2);
+        ExportTraceServiceRequest request = ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder()
+                .addScopeSpans(ScopeSpans.newBuilder().addSpans(span("a")).addSpans(span("b")))).build();
+
+        assertEquals(request, two.decode(request.toByteArray(), OtlpFormat.PROTOBUF));
+    }
+
+    @Test
+    void jsonThatIsNotAnObjectIsRefusedWith400() {
+        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(utf8("[]"), OtlpFormat.JSON));
+
+        assertEquals(400, refused.status());
+    }
+
+    @Test
+    void aContentTypeOtherThanOtlpsIsRefusedWith415() {
+        assertEquals(OtlpFormat.JSON, OtlpFormat.of("application/json; charset=utf-8"));
+        assertEquals(OtlpFormat.PROTOBUF, OtlpFormat.of("application/x-protobuf"));
+        assertEquals(415, assertThrows(Rejection.class, () -> OtlpFormat.of("text/plain")).status());
+    }
+
+    static Span span(String name) {
+        return Span.newBuilder().setTraceId(ByteString.fromHex(TRACE_ID)).setSpanId(ByteString.fromHex(SPAN_ID)).setName(name)
+                .setKind(Span.SpanKind.SPAN_KIND_SERVER).build();
+    }
+
+    static ExportTraceServiceRequest request(Span span) {
+        return ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder()
+                .addScopeSpans(ScopeSpans.newBuilder().addSpans(span))).build();
+    }
+
+    private static KeyValue nested(int depth) {
+        AnyValue value = AnyValue.newBuilder().setStringValue("bottom").build();
+        for (int i = 0; i < depth; i++) {
+            value = AnyValue.newBuilder().setKvlistValue(KeyValueList.newBuilder()
+                    .addValues(KeyValue.newBuilder().setKey("k").setValue(value))).build();
+        }
+        return KeyValue.newBuilder().setKey("deep").setValue(value).build();
+    }
+
+    private static byte[] lengthDelimited(int field, byte[] message) throws java.io.IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        CodedOutputStream coded = CodedOutputStream.newInstance(out);
+        coded.writeByteArray(field, message);
+        coded.flush();
+        return out.toByteArray();
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] both = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new AssertionError("not found");
+    }
+}

@@ -1,0 +1,119 @@
+package io.sluice.testkit;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import java.lang.reflect.Constructor;
+
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.exporter.internal.otlp.traces.TraceRequestMarshaler;
+import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporterBuilder;
+import io.opentelemetry.exporter.otlp.internal.HttpExporterBuilder;
+import io.opentelemetry.sdk.common.export.MemoryMode;
+import io.opentelemetry.sdk.common.internal.StandardComponentId;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.resources.Resource;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+
+/**
+ * Spans made by the OpenTelemetry Java SDK, collected as they end; the bodies its OTLP exporter
+ * sends of them (its own marshaler, protobuf and JSON: real client bytes without a server); and
+ * its OTLP/HTTP exporter itself, to send them to a gateway.
+ */
+public final class OtelSpans implements SpanExporter, AutoCloseable {
+    private final List<SpanData> finished = new ArrayList<>();
+    private final SdkTracerProvider provider;
+
+    public OtelSpans(Attributes resource) {
+        provider = SdkTracerProvider.builder()
+                .setResource(Resource.getDefault().merge(Resource.create(resource)))
+                .addSpanProcessor(SimpleSpanProcessor.create(this))
+                .build();
+    }
+
+    public Tracer tracer() {
+        return provider.get("io.sluice.test");
+    }
+
+    /** The spans ended so far, oldest first. */
+    public synchronized List<SpanData> finished() {
+        return List.copyOf(finished);
+    }
+
+    public static byte[] protobuf(Collection<SpanData> spans) {
+        return body(spans, false);
+    }
+
+    public static byte[] json(Collection<SpanData> spans) {
+        return body(spans, true);
+    }
+
+    private static byte[] body(Collection<SpanData> spans, boolean json) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            TraceRequestMarshaler marshaler = TraceRequestMarshaler.create(spans);
+            if (json) {
+                marshaler.writeJsonTo(out);
+            } else {
+                marshaler.writeBinaryTo(out);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * The SDK's OTLP/HTTP span exporter ({@code OtlpHttpSpanExporter}) sending to {@code endpoint}
+     * (the full URL, {@code …/v1/traces}) with {@code Authorization: Bearer key}, in protobuf, or
+     * in JSON (which the SDK's exporter can send, through the internal builder OTLP's JSON
+     * logging exporters use), with gzip or none, and without retries: a test sees each answer.
+     */
+    public static SpanExporter exporter(String endpoint, String key, boolean json, String compression) {
+        HttpExporterBuilder http = new HttpExporterBuilder(json ? StandardComponentId.ExporterType.OTLP_HTTP_JSON_SPAN_EXPORTER
+                : StandardComponentId.ExporterType.OTLP_HTTP_SPAN_EXPORTER, endpoint);
+        if (json) {
+            http.exportAsJson();
+        }
+        OtlpHttpSpanExporterBuilder builder;
+        try {
+            Constructor<OtlpHttpSpanExporterBuilder> withDelegate = OtlpHttpSpanExporterBuilder.class
+                    .getDeclaredConstructor(HttpExporterBuilder.class, MemoryMode.class);
+            withDelegate.setAccessible(true);
+            builder = withDelegate.newInstance(http, MemoryMode.IMMUTABLE_DATA);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("this SDK version builds its exporter otherwise", e);
+        }
+        return builder.setEndpoint(endpoint).addHeader("Authorization", "Bearer " + key).setCompression(compression)
+                .setRetryPolicy(null).build();
+    }
+
+    @Override
+    public synchronized CompletableResultCode export(Collection<SpanData> spans) {
+        finished.addAll(spans);
+        return CompletableResultCode.ofSuccess();
+    }
+
+    @Override
+    public CompletableResultCode flush() {
+        return CompletableResultCode.ofSuccess();
+    }
+
+    @Override
+    public CompletableResultCode shutdown() {
+        return CompletableResultCode.ofSuccess();
+    }
+
+    @Override
+    public void close() {
+        provider.close();
+    }
+}
