@@ -47,6 +47,12 @@ public enum Outcome {
      * disabled the project): its events are refused until an operator writes a readable one.
      */
     PROJECT_UNAVAILABLE("project_unavailable"),
+    /**
+     * The client closed its connection before its request was read or its events published: they
+     * were dropped unpublished (a client that timed out and retries is not counted twice). Never
+     * answered (there is no one to answer); its status is nginx's "client closed request".
+     */
+    CLIENT_GONE("client_gone"),
 
     // Counted, never answered: always qualified (see QualifiedOutcome), as client_discard:<reason>.
     /** Events an SDK reports it dropped itself (a Sentry client report), per reason. */

@@ -172,7 +172,8 @@ public final class InFlightBudget {
 
     /**
      * One request's share, from its head until its answer is written: what of its body has
-     * arrived, plus what it takes once decompressed. Used on the connection's event loop only.
+     * arrived, plus what it takes once decompressed. Taken on the connection's event loop and on a
+     * read worker, so every change is synchronized.
      */
     public final class Reservation {
         private final InetAddress client;
@@ -244,8 +245,14 @@ public final class InFlightBudget {
             return ceiling;
         }
 
-        /** Gives back {@code fewer} of the bytes this request holds (memory it held only for a while). */
-        public void giveBack(long fewer) {
+        /**
+         * Gives back {@code fewer} of the bytes this request holds (memory it held only for a
+         * while); nothing once released (a worker may give back after its connection closed).
+         */
+        public synchronized void giveBack(long fewer) {
+            if (released) {
+                return;
+            }
             long given = Math.min(fewer, bytes);
             give(client, project, given);
             bytes -= given;

@@ -72,6 +72,7 @@ public final class Rejection extends RuntimeException {
             case UNSUPPORTED_MEDIA_TYPE, UNSUPPORTED_ENCODING -> 415;
             case QUOTA_EXCEEDED, TOO_MANY_FAILED_ATTEMPTS -> 429;
             case HEADERS_TOO_LARGE -> 431;
+            case CLIENT_GONE -> 499;
             case OVERLOADED, SHUTTING_DOWN, UNAVAILABLE, PROJECT_UNAVAILABLE -> 503;
             case ACCEPTED, CLIENT_DISCARD, UNSUPPORTED_ITEM, CARDINALITY_LIMITED ->
                     throw new IllegalArgumentException("'" + outcome + "' is not a refusal");

@@ -45,6 +45,12 @@ public final class Admission extends ChannelDuplexHandler {
     private final ArrayDeque<InFlightBudget.Reservation> reserved = new ArrayDeque<>();
     /** Admitted requests the ingest handler has not taken yet, in order. */
     private final ArrayDeque<Admitted> admitted = new ArrayDeque<>();
+    /**
+     * The oldest admitted request was handed to the ingest handler ({@link #next}) and is not
+     * answered yet: it may still be read (on a read worker) or published after its connection
+     * closes, so it keeps its reservation, and stays in flight, until its answer is written.
+     */
+    private boolean handedOver;
     private boolean overConnectionCap;
     /** Once a request is refused, everything after it on this connection is discarded. */
     private boolean refused;
@@ -67,7 +73,9 @@ public final class Admission extends ChannelDuplexHandler {
 
     /** The next admitted request, in the order their bodies arrive; null if none. */
     Admitted next() {
-        return admitted.poll();
+        Admitted next = admitted.poll();
+        handedOver |= next != null;
+        return next;
     }
 
     /** The request whose body is being received: the one admitted last (its head has just passed). */
@@ -78,6 +86,17 @@ public final class Admission extends ChannelDuplexHandler {
     /** True when the request being received is the only one on this connection not answered yet. */
     boolean nextInLine() {
         return reserved.size() == 1;
+    }
+
+    /**
+     * The request handed over by {@link #next} was handled after its connection closed (its
+     * answer goes nowhere): what it held is free now, and it is no longer in flight.
+     */
+    void answeredAfterClose() {
+        handedOver = false;
+        if (!reserved.isEmpty()) {
+            release();
+        }
     }
 
     /** Nothing more on this connection is taken on (the request being received is refused, and the connection closes). */
@@ -94,8 +113,14 @@ public final class Admission extends ChannelDuplexHandler {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         services.metrics().openConnections().decrementAndGet();
+        // What waits behind is freed now; the request handed over only once the ingest path is
+        // done with it (see answeredAfterClose): a read worker may still hold its body.
+        InFlightBudget.Reservation handed = handedOver ? reserved.poll() : null;
         while (!reserved.isEmpty()) {
             release();
+        }
+        if (handed != null) {
+            reserved.add(handed);
         }
         admitted.clear();
         ctx.fireChannelInactive();
@@ -175,6 +200,7 @@ public final class Admission extends ChannelDuplexHandler {
         // in order (this handler's own refusals are written from its own context and do not pass
         // here; interim "100 Continue" answers release nothing).
         if (message instanceof HttpResponse response && response.status().code() >= 200) {
+            handedOver = false;
             if (!reserved.isEmpty()) {
                 release();
             }

@@ -148,7 +148,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         metrics.received(endpoint, request.content().readableBytes());
-        path.handle(admitted, request, services.clock().millis(), ctx.executor()).thenAccept(answer ->
+        path.handle(admitted, request, services.clock().millis(), ctx.channel()).thenAccept(answer ->
                 respond(ctx, answer.response(), keepAlive && answer.keepAlive(), endpoint, startNanos));
     }
 
@@ -161,6 +161,12 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
                          String endpoint, long startNanos) {
         if (!ctx.executor().inEventLoop()) {
             ctx.executor().execute(() -> respond(ctx, response, keepAlive, endpoint, startNanos));
+            return;
+        }
+        if (!ctx.channel().isActive()) {
+            // No one to answer, and the pipeline may be gone: the admission frees what the request held.
+            response.release();
+            admission.answeredAfterClose();
             return;
         }
         metrics.answered(endpoint, response.status().code(), startNanos);

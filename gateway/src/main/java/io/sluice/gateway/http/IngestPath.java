@@ -11,6 +11,7 @@ import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.netty.channel.Channel;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.sluice.gateway.admit.Admitted;
@@ -31,6 +32,12 @@ import io.sluice.projects.Project;
  * door writes its answer once Kafka acknowledged every event published. Items are read and
  * published a slice of {@link #SLICE_BYTES} per event-loop task ({@link Slices}), so a large
  * request does not hold its loop's other connections. Never fails: every refusal is an answer.
+ *
+ * <p>A request whose connection closed is dropped, not read further nor published, and counted as
+ * {@link Outcome#CLIENT_GONE}: checked before it is read on a worker, before each item is taken
+ * and before each event is published. Its client may have timed out and be retrying: publishing
+ * it would store and count its events twice. A connection that closes once an event is handed to
+ * the producer cannot be told apart from one that closes before the answer: that event stays published.
  *
  * <p>A new door plugs in by implementing {@link FrontDoor} and being routed to in {@link FrontDoors}.
  */
@@ -62,19 +69,20 @@ final class IngestPath {
     }
 
     /**
-     * Handles a request admitted from its head, on its connection's event loop ({@code loop}, where
-     * its answer is completed and its events published). Takes the request: releases it once read.
+     * Handles a request admitted from its head, on its connection's event loop (where its answer
+     * is completed and its events published). Takes the request: releases it once read.
      * A body whose reading would hold the loop for long ({@link FrontDoor#readsLong}) is read and
      * its items taken on a {@link ReadWorkers} thread; any other on the loop, a slice of items per task.
      */
-    CompletableFuture<Answer> handle(Admitted admitted, FullHttpRequest request, long receivedAt, Executor loop) {
+    CompletableFuture<Answer> handle(Admitted admitted, FullHttpRequest request, long receivedAt, Channel connection) {
+        Executor loop = connection.eventLoop();
         FrontDoor door = doors.of(admitted.route());
         FrontDoor.Caller caller = FrontDoor.Caller.of(admitted, request);
         // A dsn-only envelope's project is known from its path before its dsn is checked: its
         // refusals are counted there (as the head's are), not under no project.
         String token = admitted.token() != null ? admitted.token() : services.gate().tokenOf(admitted.route());
         if (request.decoderResult().isSuccess() && services.readers() != null && door.readsLong(request)) {
-            return readOffTheLoop(door, admitted, request, receivedAt, loop, token, caller);
+            return readOffTheLoop(door, admitted, request, receivedAt, connection, token, caller);
         }
         FrontDoor.Items items;
         try {
@@ -87,19 +95,24 @@ final class IngestPath {
         } finally {
             request.release();
         }
-        return take(door, items, receivedAt, loop);
+        return take(door, items, receivedAt, connection);
     }
 
     /** Reads the request and takes all its items on a read worker, then publishes and answers on the loop. */
     private CompletableFuture<Answer> readOffTheLoop(FrontDoor door, Admitted admitted, FullHttpRequest request, long receivedAt,
-                                                     Executor loop, String token, FrontDoor.Caller caller) {
+                                                     Channel connection, String token, FrontDoor.Caller caller) {
+        Executor loop = connection.eventLoop();
         CompletableFuture<Object> read = new CompletableFuture<>(); // the items taken, or the answer refusing them
+        // A request not authenticated yet (its dsn is in its body) waits within the strangers' share.
+        Executor readers = admitted.project() == null && services.readers() instanceof ReadWorkers workers
+                ? workers.forStrangers() : services.readers();
         try {
-            services.readers().execute(() -> {
+            readers.execute(() -> {
                 FrontDoor.Items items = null;
                 try {
+                    requireOpen(connection); // it may have waited long in the queue
                     items = door.read(admitted, request, receivedAt);
-                    Taking taking = new Taking(items, receivedAt);
+                    Taking taking = new Taking(items, receivedAt, connection);
                     items.items().forEach(taking::take);
                     read.complete(taking);
                 } catch (Throwable refused) { // whatever it is, the request is answered, not left hanging
@@ -114,16 +127,16 @@ final class IngestPath {
             return CompletableFuture.completedFuture(refuse(door, token, caller, new Rejection(Outcome.OVERLOADED,
                     "the gateway is reading as many large bodies as it may; retry later")));
         }
-        return read.thenComposeAsync(result -> result instanceof Taking taking ? publish(door, taking, loop)
+        return read.thenComposeAsync(result -> result instanceof Taking taking ? publish(door, taking, connection)
                 : CompletableFuture.completedFuture((Answer) result), loop);
     }
 
     /** Takes the items on the loop, a slice per task, then publishes the events taken. */
-    private CompletableFuture<Answer> take(FrontDoor door, FrontDoor.Items items, long receivedAt, Executor loop) {
-        Taking taking = new Taking(items, receivedAt);
-        return Slices.inSlices(items.items(), Item::bytes, SLICE_BYTES, taking::take, loop)
+    private CompletableFuture<Answer> take(FrontDoor door, FrontDoor.Items items, long receivedAt, Channel connection) {
+        Taking taking = new Taking(items, receivedAt, connection);
+        return Slices.inSlices(items.items(), Item::bytes, SLICE_BYTES, taking::take, connection.eventLoop())
                 .handle((read, error) -> error)
-                .thenCompose(error -> error == null ? publish(door, taking, loop)
+                .thenCompose(error -> error == null ? publish(door, taking, connection)
                         : CompletableFuture.completedFuture(refuse(door, items.project().token(), items.caller(), error)));
     }
 
@@ -131,6 +144,7 @@ final class IngestPath {
     private final class Taking {
         final FrontDoor.Items items;
         final long receivedAt;
+        final Channel connection;
         final List<Taken> events = new ArrayList<>();
         final Map<QualifiedOutcome, Long> counted = new LinkedHashMap<>();
         int overQuota;
@@ -140,12 +154,17 @@ final class IngestPath {
         final List<Rejection> refusedAlone = new ArrayList<>();
         boolean firstEvent = true;
 
-        Taking(FrontDoor.Items items, long receivedAt) {
+        /** Events not published because their connection closed first. */
+        int gone;
+
+        Taking(FrontDoor.Items items, long receivedAt, Channel connection) {
             this.items = items;
             this.receivedAt = receivedAt;
+            this.connection = connection;
         }
 
         void take(Item item) {
+            requireOpen(connection); // no quota taken, nothing parsed, for a client that left
             if (item instanceof Item.Counted counts) {
                 counts.addTo().accept(counted);
             } else if (item instanceof Item.Refused refusal) {
@@ -184,7 +203,7 @@ final class IngestPath {
      * Hands the events taken to the producer (which copies and compresses each on this thread), a
      * slice per event-loop task; answers once Kafka acknowledged them all.
      */
-    private CompletableFuture<Answer> publish(FrontDoor door, Taking taking, Executor loop) {
+    private CompletableFuture<Answer> publish(FrontDoor door, Taking taking, Channel connection) {
         List<CompletableFuture<Void>> acks = new ArrayList<>();
         // The answer names the first event published, not an envelope header's id: that may name
         // another event than the item's, one over quota, or none that Sluice stores.
@@ -192,9 +211,14 @@ final class IngestPath {
         String token = taking.items.project().token();
         FrontDoor.Caller caller = taking.items.caller();
         long produceStart = System.nanoTime();
-        return Slices.inSlices(taking.events, taken -> taken.event().json().length, SLICE_BYTES, taken -> acks.add(
-                        services.publisher().publish(new IngestRoute(token, taken.endpoint()), taken.event(), taken.event().json(),
-                                taking.receivedAt)), loop)
+        return Slices.inSlices(taking.events, taken -> taken.event().json().length, SLICE_BYTES, taken -> {
+                    if (!connection.isActive()) {
+                        taking.gone++;
+                        return;
+                    }
+                    acks.add(services.publisher().publish(new IngestRoute(token, taken.endpoint()), taken.event(), taken.event().json(),
+                            taking.receivedAt));
+                }, connection.eventLoop())
                 .thenCompose(allSent -> CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)))
                 .handle((ignored, error) -> {
                     if (!acks.isEmpty()) {
@@ -207,11 +231,19 @@ final class IngestPath {
                         return new Answer(door.answer(handled(taking, firstId, acks.size(), true), caller), true);
                     }
                     recorder.accepted(token, acks.size());
+                    recorder.gone(token, taking.gone);
                     recorder.overQuota(token, taking.overQuota);
                     recorder.counted(token, taking.counted);
                     taking.refusedAlone.forEach(refusal -> recorder.refused(token, refusal));
                     return new Answer(door.answer(handled(taking, firstId, acks.size(), false), caller), true);
                 });
+    }
+
+    /** Throws the refusal of a request whose connection closed: its client is gone, or retrying. */
+    private static void requireOpen(Channel connection) {
+        if (!connection.isActive()) {
+            throw new Rejection(Outcome.CLIENT_GONE, "the client closed its connection before its request was published");
+        }
     }
 
     private static FrontDoor.Handled handled(Taking taking, String firstId, int published, boolean unconfirmed) {

@@ -35,6 +35,14 @@ final class OutcomeRecorder {
         }
     }
 
+    /** Events not published because their connection closed before (see {@link Outcome#CLIENT_GONE}). */
+    void gone(String token, int events) {
+        for (int i = 0; i < events; i++) {
+            metrics.rejected(Outcome.CLIENT_GONE);
+            outcomes.record(token, Outcome.CLIENT_GONE);
+        }
+    }
+
     /** Events not published because their project or endpoint was over its quota. */
     void overQuota(String token, int events) {
         for (int i = 0; i < events; i++) {

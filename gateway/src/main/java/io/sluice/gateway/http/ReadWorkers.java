@@ -2,6 +2,7 @@ package io.sluice.gateway.http;
 
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,13 +13,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  * other connections waited). Their answers are still written on the loop. Bounded: at most
  * {@code threads} bodies are read at once (each may hold a parse tree no budget counts, as a loop
  * may), and at most {@code queued} wait; beyond that a request gets {@code 503 overloaded}. A
- * request in the queue holds its in-flight reservation, so the budget bounds the queue's memory.
+ * request in the queue holds its in-flight reservation (even once its connection closed: it is
+ * dropped unread when a worker reaches it), so the budget bounds the queue's memory.
+ * Requests not authenticated yet (a dsn-only envelope: its key is in its body) hold at most a
+ * quarter of the places ({@link #forStrangers}), so a stranger sending many small compressed
+ * envelopes cannot fill the queue and push the tenants' requests into 503.
  * JDK's {@link ThreadPoolExecutor} as it is: a fixed pool with a bounded queue is all this needs.
  */
 public final class ReadWorkers implements Executor, AutoCloseable {
     private final ThreadPoolExecutor pool;
+    /** Requests not authenticated yet that may wait or be read at once. */
+    private final int strangersShare;
+    /** Those waiting or being read now. */
+    private final AtomicInteger strangers = new AtomicInteger();
 
     public ReadWorkers(int threads, int queued) {
+        this.strangersShare = Math.max(1, queued / 4);
         AtomicInteger number = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queued), runnable -> {
             Thread thread = new Thread(runnable, "sluice-read-" + number.incrementAndGet());
@@ -36,6 +46,31 @@ public final class ReadWorkers implements Executor, AutoCloseable {
     @Override
     public void execute(Runnable read) {
         pool.execute(read);
+    }
+
+    /**
+     * Reads bodies whose sender is not authenticated yet, within their share of the places.
+     * Its {@code execute} throws {@link RejectedExecutionException} when the share or the queue is full.
+     */
+    public Executor forStrangers() {
+        return read -> {
+            if (strangers.incrementAndGet() > strangersShare) {
+                strangers.decrementAndGet();
+                throw new RejectedExecutionException("the requests not authenticated yet hold their share of the read workers' queue");
+            }
+            try {
+                pool.execute(() -> {
+                    try {
+                        read.run();
+                    } finally {
+                        strangers.decrementAndGet();
+                    }
+                });
+            } catch (RejectedExecutionException full) {
+                strangers.decrementAndGet();
+                throw full;
+            }
+        };
     }
 
     @Override

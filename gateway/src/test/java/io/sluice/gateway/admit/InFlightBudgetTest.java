@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.net.InetAddress;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -11,6 +12,41 @@ import org.junit.jupiter.api.Test;
 class InFlightBudgetTest {
     private final AtomicLong total = new AtomicLong();
     private final InFlightBudget budget = new InFlightBudget(1000, 400, total);
+
+    @Test
+    void aGiveBackRacingTheReleaseGivesNothingBackTwice() throws Exception {
+        // A worker gives back a brotli ring while the event loop releases the reservation as its
+        // connection closes: whatever the interleaving, every byte comes back exactly once.
+        InFlightBudget large = new InFlightBudget(1L << 40, 1L << 39, total);
+        InetAddress client = InetAddress.getByName("10.0.0.1");
+        int wrong = 0;
+        for (int i = 0; i < 20_000; i++) {
+            InFlightBudget.Reservation reservation = holding(large, client, "p", 1_000);
+            reservation.extend(4_000_000);
+            CyclicBarrier both = new CyclicBarrier(2);
+            Thread loop = new Thread(() -> {
+                await(both);
+                reservation.release();
+            });
+            loop.start();
+            await(both);
+            reservation.giveBack(4_000_000);
+            loop.join();
+            if (total.get() != 0) {
+                wrong++;
+                total.set(0);
+            }
+        }
+        assertEquals(0, wrong, "rounds after which the budget's total was not 0");
+    }
+
+    private static void await(CyclicBarrier barrier) {
+        try {
+            barrier.await();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     @Test
     void oneClientHoldsAtMostItsShareWhileOthersStillFit() throws Exception {

@@ -26,7 +26,7 @@ class RejectionTest {
                 Map.entry(Outcome.INVALID_FIELD, 400), Map.entry(Outcome.OVERLOADED, 503),
                 Map.entry(Outcome.SHUTTING_DOWN, 503), Map.entry(Outcome.UNAVAILABLE, 503),
                 Map.entry(Outcome.INVALID_ENVELOPE, 400), Map.entry(Outcome.ORIGIN_NOT_ALLOWED, 403),
-                Map.entry(Outcome.PROJECT_UNAVAILABLE, 503)));
+                Map.entry(Outcome.PROJECT_UNAVAILABLE, 503), Map.entry(Outcome.CLIENT_GONE, 499)));
         Map<Outcome, Integer> actual = new EnumMap<>(Outcome.class);
         for (Outcome outcome : Outcome.values()) {
             if (outcome != Outcome.ACCEPTED && outcome != Outcome.CLIENT_DISCARD && outcome != Outcome.UNSUPPORTED_ITEM
