@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.BiFunction;
 
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -122,7 +123,16 @@ final class PartialCounts<K, V, A> implements Processor<K, V, K, A> {
     @Override
     public void process(Record<K, V> record) {
         long windowStart = Math.floorDiv(record.timestamp(), windowMillis) * windowMillis;
-        Bytes storeKey = storeKey(windowStart, record.key());
+        Bytes storeKey;
+        try {
+            storeKey = storeKey(windowStart, record.key());
+        } catch (SerializationException tooLarge) {
+            // A key too large to store is too large to send: sent on alone now, so the production
+            // handler dead-letters it with this input record as its source and reason, as it did
+            // before sums were added up here (UnproducibleToDeadLetters), and the partition moves on.
+            context.forward(new Record<>(record.key(), adder.apply(none, record.value()), windowStart));
+            return;
+        }
         Pending<K, A> before = pending.get(storeKey);
         A sum = adder.apply(before == null ? none : before.sum(), record.value());
         pending.put(storeKey, new Pending<>(windowStart, record.key(), sum));
