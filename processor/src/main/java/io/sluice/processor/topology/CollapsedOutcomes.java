@@ -36,10 +36,16 @@ final class CollapsedOutcomes implements Processor<String, LimitedName, byte[], 
         this.storeName = storeName;
     }
 
-    /** Minutes kept as long as an event may still land in them, as the minute aggregates' stores. */
-    static StoreBuilder<WindowStore<String, Long>> store(String name, Duration retention, Duration formerRetention) {
-        return Stores.windowStoreBuilder(
-                WindowStores.plain(name, retention, Duration.ofMinutes(1), formerRetention), Serdes.String(), Serdes.Long());
+    /**
+     * Minutes kept as long as an event may still land in them, as the minute aggregates' stores. In
+     * memory, restored from its changelog at each start (collapses are rare, so it is small): a
+     * persistent store that was never written has no checkpoint offset, and under exactly-once
+     * Kafka Streams then takes the task's whole local state for corrupted and wipes it at every
+     * restart, the deduplication stores with it (HorizonChangeIT).
+     */
+    static StoreBuilder<WindowStore<String, Long>> store(String name, Duration retention) {
+        return Stores.windowStoreBuilder(Stores.inMemoryWindowStore(name, retention, Duration.ofMinutes(1), false),
+                Serdes.String(), Serdes.Long());
     }
 
     @Override

@@ -256,7 +256,7 @@ public final class ProcessorTopology {
                     }, Named.as("requests-1h-row"))
                     .to(topics.requests1h(), Produced.with(Serdes.String(), JsonSerde.of(RequestHourRow.class)).withName("requests-1h-out"));
         }
-        countCollapsed(builder, transactionCollapses, TRANSACTION_OUTCOMES, topics.outcomes(), countsRetention, formerRetention);
+        countCollapsed(builder, transactionCollapses, TRANSACTION_OUTCOMES, topics.outcomes(), countsRetention);
 
         KStream<String, ErrorFact> errors = firstSightings(builder, topics.errors(),
                 new ErrorParser(readFromJson), SEEN_ERRORS, topics.deadLetters(), horizon, lateMargin, deadLetters, filterMemory);
@@ -292,7 +292,7 @@ public final class ProcessorTopology {
                 .map((token, fact) -> KeyValue.pair(ErrorRouteKey.of(fact), 1L), Named.as("error-route-key"))
                 .process(() -> new RouteLimit<ErrorRouteKey, Long>(ERROR_ROUTES, limits), Named.as("limit-error-routes"), ERROR_ROUTES);
         countCollapsed(builder, collapsedNames(limitedErrors, "error").merge(collapsedRoutes(limitedErrorRoutes, "error-route"),
-                Named.as(ERROR_OUTCOMES + "-collapsed")), ERROR_OUTCOMES, topics.outcomes(), countsRetention, formerRetention);
+                Named.as(ERROR_OUTCOMES + "-collapsed")), ERROR_OUTCOMES, topics.outcomes(), countsRetention);
         limitedErrorRoutes.mapValues(Limited::value, Named.as("error-routed"))
                 .process(() -> new PartialCounts<ErrorRouteKey, Long, Long>(ERROR_ROUTE_PARTIALS, hour, 0L, Long::sum, ERROR_ROUTE_KEYS,
                                 ERROR_SUMS, PreAggregation.Tally.NONE),
@@ -383,8 +383,8 @@ public final class ProcessorTopology {
      * task (no repartition: the counter is the partition, see {@link CollapsedOutcomes}).
      */
     private static void countCollapsed(StreamsBuilder builder, KStream<String, LimitedName> collapsed, String store,
-                                       String outcomesTopic, Duration retention, Duration formerRetention) {
-        builder.addStateStore(CollapsedOutcomes.store(store, retention, formerRetention));
+                                       String outcomesTopic, Duration retention) {
+        builder.addStateStore(CollapsedOutcomes.store(store, retention));
         collapsed.process(() -> new CollapsedOutcomes(store), Named.as(store + "-count"), store)
                 .to(outcomesTopic, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(store + "-out"));
     }
