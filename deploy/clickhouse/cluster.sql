@@ -32,7 +32,7 @@
 --   sed 's/INTERVAL 90 DAY/INTERVAL 30 DAY/' deploy/clickhouse/cluster.sql | clickhouse-client --multiquery
 -- (on existing tables: ALTER TABLE sluice.<name>_local ON CLUSTER '{cluster}' MODIFY TTL ...).
 --
--- Upgrading a cluster created before V004/V005: the CREATEs of the new tables below apply as they
+-- Upgrading a cluster created before V004/V005/V007: the CREATEs of the new tables below apply as they
 -- are; the history tables need their new columns on the local and the Distributed tables, e.g.
 --   ALTER TABLE sluice.transactions_local ON CLUSTER '{cluster}' ADD COLUMN IF NOT EXISTS route String AFTER transaction, ...
 -- as in sink/src/main/resources/io/sluice/sink/schema/V004__routes_in_history.sql; then fill the
@@ -74,6 +74,20 @@ TTL minute + INTERVAL 90 DAY;
 
 CREATE TABLE IF NOT EXISTS sluice.traffic_1m ON CLUSTER '{cluster}' AS sluice.traffic_1m_local
 ENGINE = Distributed('{cluster}', sluice, traffic_1m_local, cityHash64(project, environment, minute));
+
+CREATE TABLE IF NOT EXISTS sluice.traffic_1h_local ON CLUSTER '{cluster}'
+(
+    project LowCardinality(String), environment LowCardinality(String), hour DateTime('UTC'),
+    requests UInt64, status_1xx UInt64, status_2xx UInt64, status_3xx UInt64, status_4xx UInt64, status_5xx UInt64,
+    status_none UInt64, version UInt64
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/traffic_1h', '{replica}', version)
+PARTITION BY toYYYYMM(hour)
+ORDER BY (project, hour, environment)
+TTL hour + INTERVAL 90 DAY;
+
+CREATE TABLE IF NOT EXISTS sluice.traffic_1h ON CLUSTER '{cluster}' AS sluice.traffic_1h_local
+ENGINE = Distributed('{cluster}', sluice, traffic_1h_local, cityHash64(project, hour, environment));
 
 CREATE TABLE IF NOT EXISTS sluice.errors_local ON CLUSTER '{cluster}'
 (
@@ -170,4 +184,5 @@ ORDER BY version;
 
 INSERT INTO sluice.schema_migrations (version, name) VALUES
     (1, 'V001__transactions_and_traffic.sql'), (2, 'V002__errors.sql'), (3, 'V003__outcomes.sql'),
-    (4, 'V004__routes_in_history.sql'), (5, 'V005__requests_by_route.sql'), (6, 'V006__received_at_index.sql');
+    (4, 'V004__routes_in_history.sql'), (5, 'V005__requests_by_route.sql'), (6, 'V006__received_at_index.sql'),
+    (7, 'V007__traffic_by_hour.sql');

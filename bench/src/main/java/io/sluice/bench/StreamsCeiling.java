@@ -117,7 +117,7 @@ final class StreamsCeiling {
         Topics real = processor.kafka().topics();
         return new Topics(prefix + "transactions", prefix + "errors", real.projects(), prefix + "history",
                 prefix + "traffic", prefix + "error-history", prefix + "errors-1m", prefix + "outcomes", prefix + "dead-letters",
-                prefix + "requests-1m", prefix + "requests-1h", prefix + "errors-1h",
+                prefix + "requests-1m", prefix + "requests-1h", prefix + "errors-1h", prefix + "traffic-1h",
                 real.partitions(), real.replicationFactor(), real.rawRetention(), real.minInsyncReplicas(), real.quotaUsage());
     }
 

@@ -68,6 +68,32 @@ class DashboardPanelsIT {
         assertEquals("200", answer);
     }
 
+    /**
+     * Beyond 6 hours the platform panels read traffic_1h under FINAL: one row per project, environment and hour,
+     * the newest version of each (a project of its own, busier than any other the shared database may hold).
+     */
+    @Test
+    void thePlatformPanelsOverADayOrMoreCountTheNewestHourRowsOfTraffic1h() {
+        String project = "platform-panels-" + System.nanoTime();
+        // One INSERT each: ClickHouse would replace the older version within one inserted block already.
+        for (String row : List.of("'production', toStartOfHour(now()) - INTERVAL 3 HOUR, 1000000000000, 1000000000000, 0, 1",
+                "'production', toStartOfHour(now()) - INTERVAL 3 HOUR, 2000000000000, 1000000000000, 1000000000000, 2",
+                "'staging', toStartOfHour(now()) - INTERVAL 4 HOUR, 2000000000000, 2000000000000, 0, 1")) {
+            ClickHouseQuery.run(engines, "INSERT INTO sluice.traffic_1h (project, environment, hour, requests, status_2xx, status_5xx, version) "
+                    + "VALUES ('" + project + "', " + row + ")");
+        }
+        List<DashboardPanels.Panel> platform = DashboardPanels.clickHousePanels(DASHBOARD).stream()
+                .filter(panel -> panel.title().startsWith("Platform:")).toList();
+        assertEquals(2, platform.size());
+        for (Duration range : List.of(Duration.ofDays(1), Duration.ofDays(30))) {
+            for (DashboardPanels.Panel panel : platform) {
+                String rows = ClickHouseQuery.run(engines, DashboardPanels.expand(panel.sql(), DashboardPanels.View.last(range, "shop")));
+                assertTrue(rows.lines().toList().contains(project + "\t4000000000000\t1000000000000\t25"),
+                        panel.title() + " over " + range + ":\n" + rows);
+            }
+        }
+    }
+
     @Test
     void onlyTheHistoryAndFreshnessPanelsReadTheHistory() {
         for (DashboardPanels.Panel panel : DashboardPanels.clickHousePanels(DASHBOARD)) {

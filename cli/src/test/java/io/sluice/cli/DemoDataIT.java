@@ -103,6 +103,15 @@ class DemoDataIT {
     }
 
     @Test
+    void trafficPerHourIsTheSumOfItsMinutes() {
+        assertEquals(query("SELECT project, environment, toStartOfHour(minute) AS hour, sum(requests), sum(status_1xx), sum(status_2xx), "
+                        + "sum(status_3xx), sum(status_4xx), sum(status_5xx), sum(status_none) FROM " + DB + ".traffic_1m FINAL "
+                        + "GROUP BY ALL ORDER BY ALL"),
+                query("SELECT project, environment, hour, requests, status_1xx, status_2xx, status_3xx, status_4xx, status_5xx, "
+                        + "status_none FROM " + DB + ".traffic_1h FINAL ORDER BY ALL"));
+    }
+
+    @Test
     void errorsPerMinuteAndPerHourCountEveryErrorReport() {
         assertEquals(query("SELECT project, environment, toStartOfMinute(timestamp) AS minute, exception_type, count() FROM " + DB
                         + ".errors FINAL GROUP BY ALL ORDER BY ALL"),

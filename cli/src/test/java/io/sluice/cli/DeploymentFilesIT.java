@@ -146,7 +146,7 @@ class DeploymentFilesIT {
             assertTrue(!formatted.isEmpty(), code);
             statements++;
         }
-        assertEquals(19, statements);
+        assertEquals(21, statements);
     }
 
     @Test
@@ -165,7 +165,7 @@ class DeploymentFilesIT {
         CliRunner.Result result = CliRunner.run(new Settings(values), job.getArgs().toArray(String[]::new));
 
         assertEquals(0, result.exitCode(), result.err());
-        assertEquals("errors,errors_1h,errors_1m,outcomes_1m,requests_1h,requests_1m,schema_migrations,traffic_1m,transactions",
+        assertEquals("errors,errors_1h,errors_1m,outcomes_1m,requests_1h,requests_1m,schema_migrations,traffic_1h,traffic_1m,transactions",
                 ClickHouseQuery.run(engines, "SELECT arrayStringConcat(arraySort(groupArray(name)), ',') FROM system.tables"
                         + " WHERE database = 'sluice_schema_job'").strip());
     }

@@ -9,7 +9,7 @@ import java.util.List;
  */
 public record Topics(String transactions, String errors, String projects,
                      String history, String traffic, String errorHistory, String errors1m, String outcomes,
-                     String deadLetters, String requests1m, String requests1h, String errors1h,
+                     String deadLetters, String requests1m, String requests1h, String errors1h, String traffic1h,
                      int partitions, short replicationFactor, Duration rawRetention, int minInsyncReplicas,
                      String quotaUsage) {
     public static final Setting TRANSACTIONS = new Setting("SLUICE_TOPIC_TRANSACTIONS",
@@ -36,6 +36,8 @@ public record Topics(String transactions, String errors, String projects,
             "sluice.requests-1h", "Processor output: absolute per-hour request counts and durations by op, route, method and status code.");
     public static final Setting ERRORS_1H = new Setting("SLUICE_TOPIC_ERRORS_1H",
             "sluice.errors-1h", "Processor output: absolute per-hour error counts by route and exception type.");
+    public static final Setting TRAFFIC_1H = new Setting("SLUICE_TOPIC_TRAFFIC_1H",
+            "sluice.traffic-1h", "Processor output: absolute per-hour traffic counts (traffic-1m's rows per hour).");
     public static final Setting QUOTA_USAGE = new Setting("SLUICE_TOPIC_QUOTA_USAGE",
             "sluice.quota-usage", "Gateways' recent demand per quota, which every gateway reads to share each quota with the others (one partition, kept a minute).");
     public static final Setting PARTITIONS = new Setting("SLUICE_TOPIC_PARTITIONS",
@@ -49,21 +51,21 @@ public record Topics(String transactions, String errors, String projects,
             "0", "min.insync.replicas of topics Sluice creates (and expects of existing ones); 0: 2, or 1 with a replication factor of 1.");
 
     public static final List<Setting> SETTINGS = List.of(TRANSACTIONS, ERRORS, PROJECTS, HISTORY, TRAFFIC,
-            ERROR_HISTORY, ERRORS_1M, OUTCOMES, DEAD_LETTERS, REQUESTS_1M, REQUESTS_1H, ERRORS_1H, QUOTA_USAGE, PARTITIONS, REPLICATION_FACTOR, RAW_RETENTION,
+            ERROR_HISTORY, ERRORS_1M, OUTCOMES, DEAD_LETTERS, REQUESTS_1M, REQUESTS_1H, ERRORS_1H, TRAFFIC_1H, QUOTA_USAGE, PARTITIONS, REPLICATION_FACTOR, RAW_RETENTION,
             MIN_INSYNC_REPLICAS);
 
     /** Topics whose min.insync.replicas follows the replication factor (the default). */
     public Topics(String transactions, String errors, String projects, String history, String traffic, String errorHistory,
                   String errors1m, String outcomes, String deadLetters, String requests1m, String requests1h, String errors1h,
-                  int partitions, short replicationFactor, Duration rawRetention) {
+                  String traffic1h, int partitions, short replicationFactor, Duration rawRetention) {
         this(transactions, errors, projects, history, traffic, errorHistory, errors1m, outcomes, deadLetters, requests1m,
-                requests1h, errors1h, partitions, replicationFactor, rawRetention, 0, QUOTA_USAGE.defaultValue());
+                requests1h, errors1h, traffic1h, partitions, replicationFactor, rawRetention, 0, QUOTA_USAGE.defaultValue());
     }
 
     /** The same topics with another history topic. */
     public Topics withHistory(String otherHistory) {
         return new Topics(transactions, errors, projects, otherHistory, traffic, errorHistory, errors1m, outcomes, deadLetters,
-                requests1m, requests1h, errors1h, partitions, replicationFactor, rawRetention, minInsyncReplicas, quotaUsage);
+                requests1m, requests1h, errors1h, traffic1h, partitions, replicationFactor, rawRetention, minInsyncReplicas, quotaUsage);
     }
 
     /**
@@ -78,7 +80,7 @@ public record Topics(String transactions, String errors, String projects,
         return new Topics(settings.get(TRANSACTIONS), settings.get(ERRORS), settings.get(PROJECTS),
                 settings.get(HISTORY), settings.get(TRAFFIC), settings.get(ERROR_HISTORY), settings.get(ERRORS_1M),
                 settings.get(OUTCOMES), settings.get(DEAD_LETTERS),
-                settings.get(REQUESTS_1M), settings.get(REQUESTS_1H), settings.get(ERRORS_1H),
+                settings.get(REQUESTS_1M), settings.get(REQUESTS_1H), settings.get(ERRORS_1H), settings.get(TRAFFIC_1H),
                 settings.getInt(PARTITIONS), (short) settings.getInt(REPLICATION_FACTOR),
                 settings.getDuration(RAW_RETENTION), minInsyncReplicas(settings), settings.get(QUOTA_USAGE));
     }

@@ -170,6 +170,7 @@ public final class TopicSetup {
         wanted.add(topic(topics.outcomes(), topics.partitions(), topics, latestPerKey));
         wanted.add(topic(topics.requests1m(), topics.partitions(), topics, latestPerKey));
         wanted.add(topic(topics.requests1h(), topics.partitions(), topics, latestPerKey));
+        wanted.add(topic(topics.traffic1h(), topics.partitions(), topics, latestPerKey));
         wanted.add(topic(topics.errors1h(), topics.partitions(), topics, latestPerKey));
         wanted.add(topic(topics.deadLetters(), 1, topics, raw));
         // One partition: the registry is small and every gateway reads all of it.

@@ -37,7 +37,7 @@ import io.sluice.testkit.RealEngines;
 @ExtendWith(RealEngines.class)
 class ChangelogRetentionIT {
     private static final List<String> STORES = List.of("error-routes", "errors-1h", "errors-1m", "requests-1h", "requests-1m",
-            "seen-errors", "seen-transactions", "traffic-1m", "transaction-routes");
+            "seen-errors", "seen-transactions", "traffic-1h", "traffic-1m", "transaction-routes");
     private static final Duration DAY = Duration.ofDays(1);
     private static final Duration DEFAULT_HORIZON = Duration.ofHours(24);
     private static final Duration LONGER_HORIZON = DEFAULT_HORIZON.plus(Duration.ofDays(2));
@@ -117,6 +117,7 @@ class ChangelogRetentionIT {
         needed.put("errors-1m", counts);
         needed.put("seen-errors", seen);
         needed.put("seen-transactions", seen);
+        needed.put("traffic-1h", hourly);
         needed.put("traffic-1m", counts);
         return needed;
     }

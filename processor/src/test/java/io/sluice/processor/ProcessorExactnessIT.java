@@ -92,11 +92,12 @@ class ProcessorExactnessIT {
         // Every table settled: the sink writes each output topic in its own polls, so one table
         // being complete says nothing about the others.
         String settled = TRANSACTIONS + "\t" + TRANSACTIONS + "\t" + ERRORS + "\t" + ERRORS + "\t" + TRANSACTIONS + "\t" + TRANSACTIONS
-                + "\t" + ERRORS;
+                + "\t" + ERRORS + "\t" + TRANSACTIONS;
         Await.until(ARRIVAL, settled, () -> query("SELECT (SELECT sum(requests) FROM " + db + ".traffic_1m FINAL), "
                 + "(SELECT count() FROM " + db + ".transactions FINAL), (SELECT count() FROM " + db + ".errors FINAL), "
                 + "(SELECT sum(errors) FROM " + db + ".errors_1m FINAL), (SELECT sum(requests) FROM " + db + ".requests_1m FINAL), "
-                + "(SELECT sum(requests) FROM " + db + ".requests_1h FINAL), (SELECT sum(errors) FROM " + db + ".errors_1h FINAL)"));
+                + "(SELECT sum(requests) FROM " + db + ".requests_1h FINAL), (SELECT sum(errors) FROM " + db + ".errors_1h FINAL), "
+                + "(SELECT sum(requests) FROM " + db + ".traffic_1h FINAL)"));
     }
 
     @AfterAll
@@ -109,6 +110,13 @@ class ProcessorExactnessIT {
     @Test
     void trafficCountsAreExactPerStatusClassDespiteRetries() {
         assertEquals("200\t40\t40\t40\t40\t40", trafficTotals());
+    }
+
+    @Test
+    void trafficHoursAreExactPerStatusClassDespiteRetries() {
+        assertEquals("200\t40\t40\t40\t40\t40", trafficHourTotals());
+        assertEquals("1", query("SELECT count() = uniqExact(project, environment, hour) FROM " + db + ".traffic_1h FINAL"),
+                "one row per key under FINAL");
     }
 
     @Test
@@ -156,13 +164,13 @@ class ProcessorExactnessIT {
 
     @Test
     void theSameRowsDeliveredAgainChangeNoNumber() throws Exception {
-        String before = trafficTotals() + " " + query("SELECT count() FROM " + db + ".transactions FINAL")
+        String before = trafficTotals() + " " + trafficHourTotals() + " " + query("SELECT count() FROM " + db + ".transactions FINAL")
                 + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL") + " " + requestTotals();
         // What the processor's own sink inserted per table: every record of the output topics.
         Map<String, Long> firstDelivery = insertedRows(get("/metrics"));
         assertEquals(200L, firstDelivery.get(db + ".transactions"), firstDelivery::toString);
         assertEquals(50L, firstDelivery.get(db + ".errors"), firstDelivery::toString);
-        assertEquals(7, firstDelivery.size(), firstDelivery::toString);
+        assertEquals(8, firstDelivery.size(), firstDelivery::toString);
         // A second sink with a new group reads every output topic from the start and inserts it all again.
         // (The processor's own topic-table map: a hand-written one named a traffic topic that does not exist,
         // and the aggregates were never delivered again.)
@@ -181,7 +189,7 @@ class ProcessorExactnessIT {
                 thread.join(30_000);
             }
         }
-        String after = trafficTotals() + " " + query("SELECT count() FROM " + db + ".transactions FINAL")
+        String after = trafficTotals() + " " + trafficHourTotals() + " " + query("SELECT count() FROM " + db + ".transactions FINAL")
                 + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL") + " " + requestTotals();
         System.out.println("delivery report (every output row delivered twice): re-inserted " + firstDelivery
                 + "; totals before " + before + ", after " + after);
@@ -216,6 +224,11 @@ class ProcessorExactnessIT {
 
     private static String admin(String path) {
         return "http://127.0.0.1:" + processor.adminPort() + path;
+    }
+
+    private static String trafficHourTotals() {
+        return query("SELECT sum(requests), sum(status_2xx), sum(status_3xx), sum(status_4xx), sum(status_5xx), sum(status_none) FROM "
+                + db + ".traffic_1h FINAL WHERE project = 'shop'");
     }
 
     private static String trafficTotals() {

@@ -65,7 +65,7 @@ class RecomputeIT {
     }
 
     /**
-     * The upgrade: the migration adds requests_1m, requests_1h and errors_1h empty, and a recompute
+     * The upgrade: the migrations add requests_1m, requests_1h, errors_1h and traffic_1h empty, and a recompute
      * (new application id, generation one higher) fills them for the range the raw topics retain,
      * making the same route-limit decisions as the live processor did (hostile input included:
      * more routes than the limit, a lone surrogate, a huge route, retries, page loads).
@@ -95,7 +95,7 @@ class RecomputeIT {
                         + "\", \"value\": \"boom\"}]}}");
             }
         }
-        String totals = handled + "\t" + TRANSACTIONS + "\t" + TRANSACTIONS + "\t" + ERRORS;
+        String totals = handled + "\t" + TRANSACTIONS + "\t" + TRANSACTIONS + "\t" + ERRORS + "\t" + handled;
         String counted;
         String limited;
         long collapsed;
@@ -119,10 +119,10 @@ class RecomputeIT {
 
         // As an existing deployment has them after the migration: empty tables, and nothing in the
         // new output topics (the version before wrote none), so only the recompute can fill them.
-        for (String table : List.of("requests_1m", "requests_1h", "errors_1h")) {
+        for (String table : List.of("requests_1m", "requests_1h", "errors_1h", "traffic_1h")) {
             ClickHouseQuery.run(engines, "TRUNCATE TABLE sluice_upgrade." + table);
         }
-        emptyTopics(engines, List.of("upgrade.requests-1m", "upgrade.requests-1h", "upgrade.errors-1h"));
+        emptyTopics(engines, List.of("upgrade.requests-1m", "upgrade.requests-1h", "upgrade.errors-1h", "upgrade.traffic-1h"));
         Map<String, String> recompute = new HashMap<>(live);
         recompute.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-upgrade-gen1");
         recompute.put("SLUICE_PROCESSOR_GENERATION", "1");
@@ -131,9 +131,10 @@ class RecomputeIT {
             assertEquals(totals, Await.until(Duration.ofSeconds(90), totals, () -> upgradeTotals(engines)));
             assertEquals(counted, Await.until(Duration.ofSeconds(30), counted, () -> upgradeRows(engines)));
             assertEquals("480", routesLimitedInOutcomes(engines), "the recompute's outcome rows replace the live ones, counting nothing twice");
-            assertEquals("1\t1\t1", ClickHouseQuery.run(engines, "SELECT (SELECT min(version) >= bitShiftLeft(toUInt64(1), 40) FROM "
+            assertEquals("1\t1\t1\t1", ClickHouseQuery.run(engines, "SELECT (SELECT min(version) >= bitShiftLeft(toUInt64(1), 40) FROM "
                     + "sluice_upgrade.requests_1m), (SELECT min(version) >= bitShiftLeft(toUInt64(1), 40) FROM sluice_upgrade.requests_1h), "
-                    + "(SELECT min(version) >= bitShiftLeft(toUInt64(1), 40) FROM sluice_upgrade.errors_1h)"), "every row is the recompute's");
+                    + "(SELECT min(version) >= bitShiftLeft(toUInt64(1), 40) FROM sluice_upgrade.errors_1h), "
+                    + "(SELECT min(version) >= bitShiftLeft(toUInt64(1), 40) FROM sluice_upgrade.traffic_1h)"), "every row is the recompute's");
         }
     }
 
@@ -154,11 +155,11 @@ class RecomputeIT {
     private static final int TRANSACTIONS = 600;
     private static final int ERRORS = 60;
 
-    /** Handled requests in traffic_1m, every transaction in requests_1m and in requests_1h, errors in errors_1h. */
+    /** Handled requests in traffic_1m, every transaction in requests_1m and in requests_1h, errors in errors_1h, handled requests in traffic_1h. */
     private static String upgradeTotals(Engines engines) {
         return ClickHouseQuery.run(engines, "SELECT (SELECT sum(requests) FROM sluice_upgrade.traffic_1m FINAL), "
                 + "(SELECT sum(requests) FROM sluice_upgrade.requests_1m FINAL), (SELECT sum(requests) FROM sluice_upgrade.requests_1h FINAL), "
-                + "(SELECT sum(errors) FROM sluice_upgrade.errors_1h FINAL)");
+                + "(SELECT sum(errors) FROM sluice_upgrade.errors_1h FINAL), (SELECT sum(requests) FROM sluice_upgrade.traffic_1h FINAL)");
     }
 
     /** Events counted under the route <other>, as outcomes_1m holds them (summed over the counters, one per raw partition). */
@@ -167,13 +168,15 @@ class RecomputeIT {
                 "SELECT sum(events) FROM sluice_upgrade.outcomes_1m FINAL WHERE outcome = 'cardinality_limited:route'");
     }
 
-    /** Every row of the three tables under FINAL, but its version (the huge route by its hash). */
+    /** Every row of the four tables under FINAL, but its version (the huge route by its hash). */
     private static String upgradeRows(Engines engines) {
         String requests = " op, cityHash64(route), length(route), method, status_code, requests, timed, duration_sum_ms, "
                 + "arrayStringConcat(duration_buckets, ',') FROM sluice_upgrade.";
         return ClickHouseQuery.run(engines, "SELECT minute," + requests + "requests_1m FINAL ORDER BY ALL") + "\n--\n"
                 + ClickHouseQuery.run(engines, "SELECT hour," + requests + "requests_1h FINAL ORDER BY ALL") + "\n--\n"
-                + ClickHouseQuery.run(engines, "SELECT hour, route, exception_type, errors FROM sluice_upgrade.errors_1h FINAL ORDER BY ALL");
+                + ClickHouseQuery.run(engines, "SELECT hour, route, exception_type, errors FROM sluice_upgrade.errors_1h FINAL ORDER BY ALL") + "\n--\n"
+                + ClickHouseQuery.run(engines, "SELECT hour, environment, requests, status_1xx, status_2xx, status_3xx, status_4xx, "
+                        + "status_5xx, status_none FROM sluice_upgrade.traffic_1h FINAL ORDER BY ALL");
     }
 
     private static String transaction(String route, String op, Integer status, int durationMs, Instant end) {

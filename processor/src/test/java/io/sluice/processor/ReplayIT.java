@@ -43,7 +43,7 @@ import io.sluice.testkit.RealEngines;
 class ReplayIT {
     private static final Instant MINUTE = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(30));
     private static final List<String> TABLES = List.of("transactions", "errors", "traffic_1m", "errors_1m", "outcomes_1m",
-            "requests_1m", "requests_1h", "errors_1h");
+            "requests_1m", "requests_1h", "errors_1h", "traffic_1h");
 
     @TempDir
     static Path stateDir;
@@ -83,8 +83,9 @@ class ReplayIT {
                 "SELECT (SELECT sum(requests) FROM sluice_replay.traffic_1m FINAL), (SELECT count() FROM sluice_replay.transactions FINAL), "
                         + "(SELECT count() FROM sluice_replay.errors FINAL), (SELECT sum(errors) FROM sluice_replay.errors_1m FINAL), "
                         + "(SELECT sum(events) FROM sluice_replay.outcomes_1m FINAL)"));
-        Await.until(Duration.ofSeconds(60), "120\t120\t30", () -> query("SELECT (SELECT sum(requests) FROM sluice_replay.requests_1m FINAL), "
-                + "(SELECT sum(requests) FROM sluice_replay.requests_1h FINAL), (SELECT sum(errors) FROM sluice_replay.errors_1h FINAL)"));
+        Await.until(Duration.ofSeconds(60), "120\t120\t30\t120", () -> query("SELECT (SELECT sum(requests) FROM sluice_replay.requests_1m FINAL), "
+                + "(SELECT sum(requests) FROM sluice_replay.requests_1h FINAL), (SELECT sum(errors) FROM sluice_replay.errors_1h FINAL), "
+                + "(SELECT sum(requests) FROM sluice_replay.traffic_1h FINAL)"));
         snapshot = dump();
     }
 
@@ -279,7 +280,8 @@ class ReplayIT {
                         + " ORDER BY project, minute, outcome, gateway"),
                 "requests_1m", query("SELECT * FROM sluice_replay.requests_1m FINAL" + minutes + " ORDER BY ALL"),
                 "requests_1h", query("SELECT * FROM sluice_replay.requests_1h FINAL" + hours + " ORDER BY ALL"),
-                "errors_1h", query("SELECT * FROM sluice_replay.errors_1h FINAL" + hours + " ORDER BY ALL"));
+                "errors_1h", query("SELECT * FROM sluice_replay.errors_1h FINAL" + hours + " ORDER BY ALL"),
+                "traffic_1h", query("SELECT * FROM sluice_replay.traffic_1h FINAL" + hours + " ORDER BY ALL"));
     }
 
     private static String query(String sql) {

@@ -40,7 +40,8 @@ public record SinkTables(Table transactions, Table errors, List<Table> aggregate
                         new Table(topics.outcomes(), database + ".outcomes_1m", "minute"),
                         new Table(topics.requests1m(), database + ".requests_1m", "minute"),
                         new Table(topics.requests1h(), database + ".requests_1h", "hour"),
-                        new Table(topics.errors1h(), database + ".errors_1h", "hour")));
+                        new Table(topics.errors1h(), database + ".errors_1h", "hour"),
+                        new Table(topics.traffic1h(), database + ".traffic_1h", "hour")));
     }
 
     /**

@@ -42,7 +42,7 @@ class ClusterSchemaIT {
     private static final Path CLUSTER_SQL = Path.of("..", "deploy", "clickhouse", "cluster.sql");
     private static final Pattern REPLICATED = Pattern.compile("ReplicatedReplacingMergeTree\\('[^']*', '\\{replica\\}'(?:, (\\w+))?\\)");
     private static final List<String> TABLES = List.of("transactions", "traffic_1m", "errors", "errors_1m", "outcomes_1m",
-            "requests_1m", "requests_1h", "errors_1h");
+            "requests_1m", "requests_1h", "errors_1h", "traffic_1h");
 
     @TempDir
     static Path dir;
@@ -135,12 +135,12 @@ class ClusterSchemaIT {
             assertEquals(ClickHouseSettings.RETENTION_DAYS.defaultValue(), ttl.group(1));
             tables++;
         }
-        assertEquals(8, tables);
+        assertEquals(9, tables);
     }
 
     @Test
     void theMigrationsAreRecordedAsApplied() throws Exception {
-        assertEquals(6, count(first, "SELECT count() FROM sluice.schema_migrations FINAL"));
+        assertEquals(7, count(first, "SELECT count() FROM sluice.schema_migrations FINAL"));
     }
 
     private static List<String> statements() throws IOException {

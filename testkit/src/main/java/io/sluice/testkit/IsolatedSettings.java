@@ -10,7 +10,7 @@ import java.util.Map;
  */
 public final class IsolatedSettings {
     private static final String[] TOPICS = {"TRANSACTIONS", "ERRORS", "PROJECTS", "HISTORY", "TRAFFIC", "ERROR_HISTORY",
-            "ERRORS_1M", "OUTCOMES", "DEAD_LETTERS", "REQUESTS_1M", "REQUESTS_1H", "ERRORS_1H", "QUOTA_USAGE"};
+            "ERRORS_1M", "OUTCOMES", "DEAD_LETTERS", "REQUESTS_1M", "REQUESTS_1H", "ERRORS_1H", "TRAFFIC_1H", "QUOTA_USAGE"};
 
     private IsolatedSettings() {
     }

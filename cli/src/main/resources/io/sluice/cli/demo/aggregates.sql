@@ -1,6 +1,6 @@
 -- The aggregates of the demo history, computed from it as the processor counts them, so each equals
 -- what the rows it summarises hold: requests_1m from transactions, requests_1h and traffic_1m from
--- requests_1m, errors_1m and errors_1h from errors, the accepted outcomes from both.
+-- requests_1m, traffic_1h from traffic_1m, errors_1m and errors_1h from errors, the accepted outcomes from both.
 -- A duration falls in the first bucket of io.sluice.events.DurationBuckets whose bound it does not
 -- exceed (the last bound is infinite); -1: no duration.
 INSERT INTO ${database}.requests_1m (project, environment, minute, op, route, method, status_code, requests, timed, duration_sum_ms, duration_buckets, version)
@@ -35,6 +35,13 @@ SELECT project, environment, minute, sum(requests),
 FROM ${database}.requests_1m
 WHERE startsWith(project, 'demo-') AND toDate(minute) = {day:Date} AND op = 'http.server'
 GROUP BY project, environment, minute;
+
+INSERT INTO ${database}.traffic_1h (project, environment, hour, requests, status_1xx, status_2xx, status_3xx, status_4xx, status_5xx, status_none, version)
+SELECT project, environment, toStartOfHour(minute) AS hour, sum(requests),
+       sum(status_1xx), sum(status_2xx), sum(status_3xx), sum(status_4xx), sum(status_5xx), sum(status_none), 1
+FROM ${database}.traffic_1m
+WHERE startsWith(project, 'demo-') AND toDate(minute) = {day:Date}
+GROUP BY project, environment, hour;
 
 INSERT INTO ${database}.errors_1m (project, environment, minute, exception_type, errors, version)
 SELECT project, environment, toStartOfMinute(timestamp) AS minute, exception_type, count(), 1

@@ -221,7 +221,7 @@ class BodiesReadOnWorkersTest {
     }
 
     private static EventPublisher publisher(MockProducer<byte[], byte[]> kafka) {
-        Topics topics = new Topics("t", "e", "p", "h", "tr", "eh", "e1", "o", "d", "r1", "r1h", "e1h", 1, (short) 1, Duration.ofDays(1));
+        Topics topics = new Topics("t", "e", "p", "h", "tr", "eh", "e1", "o", "d", "r1", "r1h", "e1h", "tr1h", 1, (short) 1, Duration.ofDays(1));
         EventPublisher publisher = new EventPublisher(kafka, topics, PartitionChooser.development(),
                 new PublishHealth(Duration.ofSeconds(60), System::nanoTime));
         publisher.warmUp(Duration.ofSeconds(5));

@@ -37,6 +37,7 @@ import io.sluice.processor.rows.RequestHourRow;
 import io.sluice.processor.rows.RequestKey;
 import io.sluice.processor.rows.RequestRow;
 import io.sluice.processor.rows.TrafficCounts;
+import io.sluice.processor.rows.TrafficHourRow;
 import io.sluice.processor.rows.TrafficKey;
 import io.sluice.processor.rows.TrafficRow;
 import io.sluice.processor.rows.TransactionFact;
@@ -48,6 +49,7 @@ import io.sluice.processor.rows.TransactionFact;
  *                           └─ first sighting of (project, event id) ─┬──────────▶ history
  *                                                                     ├─ handled requests only: count per project,
  *                                                                     │  environment, event-time minute ─▶ traffic-1m
+ *                                                                     │                          and hour ─▶ traffic-1h
  *                                                                     └─ route limit ─ count per project, environment,
  *                                                                        op, route, method, status ─┬─ minute ─▶ requests-1m
  *                                                                                                   └─ hour ───▶ requests-1h
@@ -70,6 +72,7 @@ public final class ProcessorTopology {
     static final String SEEN_TRANSACTIONS = "seen-transactions";
     static final String SEEN_ERRORS = "seen-errors";
     static final String TRAFFIC_1M = "traffic-1m";
+    static final String TRAFFIC_1H = "traffic-1h";
     static final String ERRORS_1M = "errors-1m";
     static final String REQUESTS_1M = "requests-1m";
     static final String REQUESTS_1H = "requests-1h";
@@ -192,16 +195,18 @@ public final class ProcessorTopology {
         // Added up per minute in the raw partition's task (PartialCounts), after the names are limited
         // (so <other> is summed too): only the sums travel through the repartition topic, so a
         // project's traffic is counted by every raw partition's task.
+        // One grouping feeds both windows, as for requests: the hour its own absolute count.
         builder.addStateStore(PartialCounts.store(TRAFFIC_PARTIALS));
-        countedTransactions.filter((token, fact) -> HandledRequests.is(fact), Named.as("handled-requests"))
+        KGroupedStream<TrafficKey, TrafficCounts> traffic = countedTransactions
+                .filter((token, fact) -> HandledRequests.is(fact), Named.as("handled-requests"))
                 .map((token, fact) -> KeyValue.pair(new TrafficKey(fact.project(), fact.environment()),
                         fact.statusCode() == null ? 0 : fact.statusCode()), Named.as("traffic-status"))
                 .process(() -> new PartialCounts<TrafficKey, Integer, TrafficCounts>(TRAFFIC_PARTIALS, minute, TrafficCounts.NONE,
                                 (counts, status) -> counts.add(status == 0 ? null : status), TRAFFIC_KEYS, TRAFFIC_SUMS,
                                 PreAggregation.Tally.NONE),
                         Named.as("traffic-partials"), TRAFFIC_PARTIALS)
-                .groupByKey(Grouped.with("traffic-by-environment", TRAFFIC_KEYS, TRAFFIC_SUMS))
-                .windowedBy(minutes)
+                .groupByKey(Grouped.with("traffic-by-environment", TRAFFIC_KEYS, TRAFFIC_SUMS));
+        traffic.windowedBy(minutes)
                 .aggregate(() -> TrafficCounts.NONE, (key, partial, counts) -> counts.plus(partial),
                         Named.as("count-traffic"),
                         Materialized.<TrafficKey, TrafficCounts>as(
@@ -213,6 +218,17 @@ public final class ProcessorTopology {
                     return KeyValue.pair(row.project() + '/' + row.environment() + '/' + row.minute(), row);
                 }, Named.as("traffic-row"))
                 .to(topics.traffic(), Produced.with(Serdes.String(), JsonSerde.of(TrafficRow.class)).withName("traffic-1m-out"));
+        traffic.windowedBy(hours)
+                .aggregate(() -> TrafficCounts.NONE, (key, partial, counts) -> counts.plus(partial), Named.as("count-traffic-1h"),
+                        Materialized.<TrafficKey, TrafficCounts>as(
+                                        WindowStores.timestamped(TRAFFIC_1H, hourlyRetention, hour, hourlyFormerRetention))
+                                .withKeySerde(TRAFFIC_KEYS).withValueSerde(TrafficCountsSerde.create()))
+                .toStream(Named.as("traffic-1h-changes"))
+                .map((window, counts) -> {
+                    TrafficHourRow row = TrafficHourRow.of(window.key(), window.window().start(), counts, generation);
+                    return KeyValue.pair(row.topicKey(), row);
+                }, Named.as("traffic-1h-row"))
+                .to(topics.traffic1h(), Produced.with(Serdes.String(), JsonSerde.of(TrafficHourRow.class)).withName("traffic-1h-out"));
 
         KStream<String, LimitedName> transactionCollapses = collapsedNames(limitedTransactions, "transaction");
         if (perRouteTransactions) {
@@ -323,7 +339,7 @@ public final class ProcessorTopology {
         Duration seen = FirstSighting.retention(horizon, lateMargin);
         Duration routes = RouteLimit.retention(horizon, lateMargin);
         return Map.ofEntries(Map.entry(TRAFFIC_1M, counts), Map.entry(ERRORS_1M, counts), Map.entry(REQUESTS_1M, counts),
-                Map.entry(REQUESTS_1H, hourly), Map.entry(ERRORS_1H, hourly), Map.entry(SEEN_TRANSACTIONS, seen),
+                Map.entry(REQUESTS_1H, hourly), Map.entry(ERRORS_1H, hourly), Map.entry(TRAFFIC_1H, hourly), Map.entry(SEEN_TRANSACTIONS, seen),
                 Map.entry(SEEN_ERRORS, seen), Map.entry(TRANSACTION_ROUTES, routes), Map.entry(ERROR_ROUTES, routes),
                 Map.entry(TRANSACTION_NAMES, routes), Map.entry(ERROR_NAMES, routes), Map.entry(TRANSACTION_OUTCOMES, counts),
                 Map.entry(ERROR_OUTCOMES, counts));
@@ -359,7 +375,7 @@ public final class ProcessorTopology {
         long seen = WindowStores.segmentsAtMost(FirstSighting.retention(horizon, lateMargin), FirstSighting.formerRetention(horizon));
         long routes = WindowStores.segmentsAtMost(RouteLimit.retention(horizon, lateMargin), RouteLimit.formerRetention(horizon));
         return Map.ofEntries(Map.entry(TRAFFIC_1M, counts), Map.entry(ERRORS_1M, counts), Map.entry(REQUESTS_1M, counts),
-                Map.entry(REQUESTS_1H, hourly), Map.entry(ERRORS_1H, hourly), Map.entry(SEEN_TRANSACTIONS, seen),
+                Map.entry(REQUESTS_1H, hourly), Map.entry(ERRORS_1H, hourly), Map.entry(TRAFFIC_1H, hourly), Map.entry(SEEN_TRANSACTIONS, seen),
                 Map.entry(SEEN_ERRORS, seen), Map.entry(TRANSACTION_ROUTES, routes), Map.entry(ERROR_ROUTES, routes),
                 Map.entry(TRANSACTION_NAMES, routes), Map.entry(ERROR_NAMES, routes), Map.entry(TRANSACTION_OUTCOMES, counts),
                 Map.entry(ERROR_OUTCOMES, counts));

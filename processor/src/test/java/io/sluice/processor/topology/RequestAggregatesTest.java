@@ -36,9 +36,10 @@ import io.sluice.processor.rows.Columns;
 import io.sluice.processor.rows.ErrorHourRow;
 import io.sluice.processor.rows.RequestHourRow;
 import io.sluice.processor.rows.RequestRow;
+import io.sluice.processor.rows.TrafficHourRow;
 import io.sluice.processor.rows.TrafficRow;
 
-/** requests_1m, requests_1h and errors_1h rows, the traffic counting rule and the route limit, without Kafka. */
+/** requests_1m, requests_1h, traffic_1h and errors_1h rows, the traffic counting rule and the route limit, without Kafka. */
 class RequestAggregatesTest {
     private static final Topics TOPICS = Topics.from(new Settings(Map.of()));
     private static final Instant HOUR = Instant.parse("2026-11-22T10:00:00Z");
@@ -52,6 +53,7 @@ class RequestAggregatesTest {
     private TestOutputTopic<String, RequestHourRow> hours;
     private TestOutputTopic<String, ErrorHourRow> errorHours;
     private TestOutputTopic<String, TrafficRow> traffic;
+    private TestOutputTopic<String, TrafficHourRow> trafficHours;
     private CardinalityLimits limits;
 
     private void start(int routesPerDay) {
@@ -67,6 +69,8 @@ class RequestAggregatesTest {
         hours = driver.createOutputTopic(TOPICS.requests1h(), new StringDeserializer(), JsonSerde.of(RequestHourRow.class).deserializer());
         errorHours = driver.createOutputTopic(TOPICS.errors1h(), new StringDeserializer(), JsonSerde.of(ErrorHourRow.class).deserializer());
         traffic = driver.createOutputTopic(TOPICS.traffic(), new StringDeserializer(), JsonSerde.of(TrafficRow.class).deserializer());
+        trafficHours = driver.createOutputTopic(TOPICS.traffic1h(), new StringDeserializer(),
+                JsonSerde.of(TrafficHourRow.class).deserializer());
     }
 
     private Topology topology() {
@@ -139,6 +143,7 @@ class RequestAggregatesTest {
         sendError("e1", MINUTE.plusSeconds(50), "GET /a", "ValueError");
         assertEquals(List.of(1L), minutes.readValuesToList().stream().map(RequestRow::requests).toList());
         assertEquals(List.of(1L), hours.readValuesToList().stream().map(RequestHourRow::requests).toList());
+        assertEquals(List.of(1L), trafficHours.readValuesToList().stream().map(TrafficHourRow::requests).toList());
         assertEquals(List.of(1L), errorHours.readValuesToList().stream().map(ErrorHourRow::errors).toList());
     }
 
@@ -149,7 +154,11 @@ class RequestAggregatesTest {
         send("late", MINUTE.plusSeconds(10), "GET /a", "http.server", "200", 1.0);
         Map<Long, Long> requestsByHour = hours.readValuesToList().stream()
                 .collect(Collectors.toMap(RequestHourRow::hour, RequestHourRow::requests, Math::max));
-        assertEquals(Map.of(HOUR.getEpochSecond(), 1L, HOUR.plus(Duration.ofHours(3)).getEpochSecond(), 1L), requestsByHour);
+        Map<Long, Long> trafficByHour = trafficHours.readValuesToList().stream()
+                .collect(Collectors.toMap(TrafficHourRow::hour, TrafficHourRow::requests, Math::max));
+        Map<Long, Long> expected = Map.of(HOUR.getEpochSecond(), 1L, HOUR.plus(Duration.ofHours(3)).getEpochSecond(), 1L);
+        assertEquals(expected, requestsByHour);
+        assertEquals(expected, trafficByHour, "traffic_1h");
     }
 
     @Test
@@ -165,6 +174,31 @@ class RequestAggregatesTest {
                 .collect(Collectors.groupingBy(RequestRow::op, Collectors.summingLong(RequestRow::requests)));
         // The /api/v1/ call, with no op, is a handled request: counted under http.server with the SDKs' ones.
         assertEquals(Map.of("http.server", 2L, "pageload", 1L, "navigation", 1L, "queue.task", 1L), requestsByOp);
+    }
+
+    @Test
+    void trafficIsCountedPerHourAsItsOwnAbsoluteCountByStatusClass() {
+        start(LIMIT);
+        send("a1", MINUTE.plusSeconds(1), "GET /a", "http.server", "200", 1.0);
+        send("a2", MINUTE.plusSeconds(65), "GET /b", "http.server", "503", 1.0); // the next minute, same hour
+        send("a3", MINUTE.plusSeconds(130), "GET /b", null, null, null);
+        send("page", MINUTE.plusSeconds(3), "/checkout", "pageload", null, 800.0); // a page view: not traffic
+        send("next", MINUTE.plus(Duration.ofHours(1)), "GET /a", "http.server", "200", 1.0);
+        Map<String, TrafficHourRow> byHour = latestPerKey(trafficHours.readValuesToList(), TrafficHourRow::topicKey);
+        assertEquals(2, byHour.size());
+        TrafficHourRow first = byHour.values().stream().filter(r -> r.hour() == HOUR.getEpochSecond()).findFirst().orElseThrow();
+        assertEquals(List.of(3L, 1L, 1L, 1L), List.of(first.requests(), first.status2xx(), first.status5xx(), first.statusNone()));
+        assertEquals(3, first.version(), "versioned as traffic_1m: the hour's request count");
+    }
+
+    @Test
+    void bothTrafficWindowsShareOneRepartitionTopic() {
+        limits = CardinalityLimits.ofRoutes(LIMIT);
+        long trafficRepartitions = topology().describe().subtopologies().stream().flatMap(s -> s.nodes().stream())
+                .filter(n -> n instanceof TopologyDescription.Sink sink && sink.topic() != null
+                        && sink.topic().contains("traffic-by-environment"))
+                .count();
+        assertEquals(1, trafficRepartitions);
     }
 
     @Test

@@ -1,0 +1,26 @@
+package io.sluice.processor.rows;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * One row of {@code sluice.traffic_1h}: as {@link TrafficRow}, for an event-time hour ({@code hour} in
+ * epoch seconds); the hour's own absolute counts, not a sum of minute rows, versioned the same way.
+ */
+public record TrafficHourRow(String project, String environment, long hour, long requests,
+                             @JsonProperty("status_1xx") long status1xx,
+                             @JsonProperty("status_2xx") long status2xx,
+                             @JsonProperty("status_3xx") long status3xx,
+                             @JsonProperty("status_4xx") long status4xx,
+                             @JsonProperty("status_5xx") long status5xx,
+                             long statusNone, long version) {
+    public static TrafficHourRow of(TrafficKey key, long hourStartMillis, TrafficCounts counts, int generation) {
+        return new TrafficHourRow(key.project(), key.environment(), hourStartMillis / 1000, counts.requests(),
+                counts.status1xx(), counts.status2xx(), counts.status3xx(), counts.status4xx(), counts.status5xx(),
+                counts.statusNone(), Generations.version(generation, counts.requests()));
+    }
+
+    /** The output record's key: the row's key columns, so compaction keeps the newest of each row. */
+    public String topicKey() {
+        return RowKeys.of(project, environment, hour);
+    }
+}
