@@ -377,8 +377,7 @@ public final class ProcessorTopology {
         return Map.ofEntries(Map.entry(TRAFFIC_1M, counts), Map.entry(ERRORS_1M, counts), Map.entry(REQUESTS_1M, counts),
                 Map.entry(REQUESTS_1H, hourly), Map.entry(ERRORS_1H, hourly), Map.entry(TRAFFIC_1H, hourly), Map.entry(SEEN_TRANSACTIONS, seen),
                 Map.entry(SEEN_ERRORS, seen), Map.entry(TRANSACTION_ROUTES, routes), Map.entry(ERROR_ROUTES, routes),
-                Map.entry(TRANSACTION_NAMES, routes), Map.entry(ERROR_NAMES, routes), Map.entry(TRANSACTION_OUTCOMES, counts),
-                Map.entry(ERROR_OUTCOMES, counts));
+                Map.entry(TRANSACTION_NAMES, routes), Map.entry(ERROR_NAMES, routes));
     }
 
     /** (project, name) for each name of a fact the limit counted under {@code <other>}. */
