@@ -133,7 +133,7 @@ final class StreamsCeiling {
                 new FilterMemory(processor.dedupFilterBytes()), processor.cardinalityLimits(), preAggregation, perRouteTransactions);
         return measure(processor, applicationId, topology, alone.transactions(), List.of(alone.errors(),
                 alone.history(), alone.traffic(), alone.errorHistory(), alone.errors1m(), alone.deadLetters(),
-                alone.requests1m(), alone.requests1h(), alone.errors1h(), alone.outcomes()),
+                alone.requests1m(), alone.requests1h(), alone.errors1h(), alone.traffic1h(), alone.outcomes()),
                 true, records, stateDir);
     }
 
