@@ -108,6 +108,16 @@ final class BenchReport {
                 sustained.steps().size(), sustained.atUpperBound()
                         ? String.format(" - every step kept up: at least this, the search stopped at %.0f", sustained.upperPerSecond())
                         : "");
+        PipelineResults.WithoutRoutes without = p.withoutRoutes();
+        if (without != null) {
+            double sustainedShare = sustained.eventsPerSecond() / without.sustained().eventsPerSecond();
+            out.printf("%-34s %9.0f events/s  without the per-route aggregates: with them %.0f%% of it (target >= 85%%: %s)%s%n",
+                    "", without.sustained().eventsPerSecond(), 100 * sustainedShare, sustainedShare >= 0.85 ? "met" : "not met",
+                    without.sustained().atUpperBound() ? " - every step kept up, the search stopped at its bound" : "");
+            out.printf("%-34s %9.0f records/s working off the backlog through ClickHouse, %.0f without them: %.0f%%%n",
+                    "processor, per-route aggregates", p.processorRate(), without.processorRate(),
+                    100 * p.processorRate() / without.processorRate());
+        }
         LoadedFreshness f = p.sustainedFreshness();
         out.printf("%-34s p50 %.0f ms, p99 %.0f ms (%d markers, load %.0f req/s; target p99 <= 2000 ms: %s)%n",
                 "freshness at half the sustained", f.freshness().p50Millis(), f.freshness().p99Millis(),
@@ -197,6 +207,10 @@ final class BenchReport {
         json.put("processor_streams_alone_records_per_s", r.processorAlone());
         json.put("processor_streams_alone_without_per_route_records_per_s", r.processorAloneWithoutPerRoute());
         json.put("processor_tenants", r.tenants());
+        if (p.withoutRoutes() != null) {
+            json.put("without_per_route_aggregates", Map.of("processor_records_per_s", p.withoutRoutes().processorRate(),
+                    "sustained", sustained(p.withoutRoutes().sustained())));
+        }
         return json;
     }
 

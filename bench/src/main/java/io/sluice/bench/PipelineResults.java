@@ -8,16 +8,30 @@ import java.util.Map;
  * topic's end offsets by partition then), and freshness; then the
  * CPU they used (cores: CPU seconds per second) — the gateway per connections, the processor
  * working off the backlog — the rate the pipeline sustains with freshness at half of it, and the
- * processor's memory budget.
+ * processor's memory budget; then the same without the per-route aggregates.
  */
 record PipelineResults(Map<Integer, Wrk.Result> gateway, Wrk.Result gzip, Wrk.Result overload,
                        long gatewayPeakRssKb, long gatewayOverloadRssKb,
                        Map<Integer, Long> publishedEndOffsets, double processorRate, long processorBacklogRssKb, long processorAfterFreshnessRssKb,
                        double freshnessBestRequestsPerSecond, LoadedFreshness freshness, LoadedFreshness lightFreshness,
                        Map<Integer, Double> gatewayCores, double processorBacklogCores,
-                       SustainedRate.Result sustained, LoadedFreshness sustainedFreshness, MemoryBudget processorBudget) {
+                       SustainedRate.Result sustained, LoadedFreshness sustainedFreshness, MemoryBudget processorBudget,
+                       WithoutRoutes withoutRoutes) {
+    /**
+     * The processor without the transactions' per-route aggregates, in the same run: its rate working
+     * off the same backlog, and the pipeline's sustained rate with it (null when not measured).
+     */
+    record WithoutRoutes(double processorRate, SustainedRate.Result sustained) {
+    }
+
     PipelineResults {
         publishedEndOffsets = Map.copyOf(publishedEndOffsets);
+    }
+
+    PipelineResults with(WithoutRoutes measured) {
+        return new PipelineResults(gateway, gzip, overload, gatewayPeakRssKb, gatewayOverloadRssKb, publishedEndOffsets, processorRate,
+                processorBacklogRssKb, processorAfterFreshnessRssKb, freshnessBestRequestsPerSecond, freshness, lightFreshness,
+                gatewayCores, processorBacklogCores, sustained, sustainedFreshness, processorBudget, measured);
     }
 
     /** Records the processor worked off: the gateway's runs before it started. */

@@ -17,7 +17,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import io.sluice.config.KafkaSettings;
+import io.sluice.config.Setting;
 import io.sluice.config.Settings;
+import io.sluice.config.Topics;
 import io.sluice.engines.Ports;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.gateway.GatewayMain;
@@ -90,6 +92,7 @@ final class PipelineRun {
             KafkaSettings kafka = KafkaSettings.from(settings);
             Map<Integer, Long> publishedEndOffsets = publishedEndOffsets(kafka);
             long published = publishedEndOffsets.values().stream().mapToLong(Long::longValue).sum();
+            PipelineResults withRoutes;
             try (ChildJvm processor = child(ProcessorMain.class, "processor", env, profile);
                  ProcessorLag lag = new ProcessorLag(kafka, ProcessorConfig.from(childSettings).applicationId())) {
                 ProcessorThroughput.Result backlog = ProcessorThroughput.measure(processor, clickHouse, published);
@@ -123,11 +126,47 @@ final class PipelineRun {
                 out.println("· freshness under light load (" + LIGHT_LOAD_CONNECTIONS + " connections)");
                 LoadedFreshness lightFreshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), body,
                         LIGHT_LOAD_CONNECTIONS, seconds, clickHouse, kafka, "fresh-light-"));
-                return new PipelineResults(gatewayResults, gzip, overload, peakRss, overloadRss, publishedEndOffsets,
+                withRoutes = new PipelineResults(gatewayResults, gzip, overload, peakRss, overloadRss, publishedEndOffsets,
                         backlog.recordsPerSecond(), processorBacklogRss, processor.peakRssKb(), best, freshness, lightFreshness,
                         gatewayCores, backlog.cores(), sustained, sustainedFreshness,
-                        MemoryBudget.processor(childSettings));
+                        MemoryBudget.processor(childSettings), null);
             }
+            return withRoutes.with(withoutRoutes(gateway, project, body, published, withRoutes.sustained().upperPerSecond()));
+        }
+    }
+
+    /**
+     * The issue's like for like for the per-route aggregates: the same gateway, and a processor without
+     * them ({@link ProcessorWithoutRoutesMain}) on the same raw topic, isolated from the first by its own
+     * application id, output topics and database: its rate working off the same backlog through
+     * ClickHouse, then the pipeline's sustained rate searched up to the same bound. It runs second,
+     * after the other's inserts, so ClickHouse's background merges, if any, weigh on it and not on
+     * the processor with them.
+     */
+    private PipelineResults.WithoutRoutes withoutRoutes(Gateway gateway, ProjectAdmin.NewProject project, byte[] body, long published,
+                                                        double upper) throws Exception {
+        out.println("· the same processor without the transactions' per-route aggregates, on the same raw topic: its backlog rate,"
+                + " then the sustained rate");
+        Map<String, String> variantEnv = new HashMap<>(env);
+        String prefix = "bench.no-routes.";
+        for (Setting topic : List.of(Topics.ERRORS, Topics.HISTORY, Topics.TRAFFIC, Topics.ERROR_HISTORY, Topics.ERRORS_1M,
+                Topics.OUTCOMES, Topics.DEAD_LETTERS, Topics.REQUESTS_1M, Topics.REQUESTS_1H, Topics.ERRORS_1H, Topics.TRAFFIC_1H)) {
+            variantEnv.put(topic.name(), prefix + topic.defaultValue());
+        }
+        variantEnv.put(ProcessorConfig.APPLICATION_ID.name(), "sluice-processor-no-routes");
+        variantEnv.put(ProcessorConfig.STATE_DIR.name(), env.get(ProcessorConfig.STATE_DIR.name()) + "-no-routes");
+        variantEnv.put(ClickHouseSettings.DATABASE.name(), "sluice_no_routes");
+        Settings variantSettings = Settings.fromEnvironment().with(variantEnv);
+        KafkaSettings kafka = KafkaSettings.from(variantSettings);
+        try (ChildJvm processor = child(ProcessorWithoutRoutesMain.class, "processor-no-routes", variantEnv, false);
+             ProcessorLag lag = new ProcessorLag(kafka, ProcessorConfig.from(variantSettings).applicationId())) {
+            ProcessorThroughput.Result backlog = ProcessorThroughput.measure(processor, ClickHouseSettings.from(variantSettings), published);
+            drainBeforeFreshness(lag); // the records the first processor's runs added after the backlog
+            out.printf("· the sustained rate without them: fixed rates up to %,.0f events/s%n", upper);
+            SustainedRate.Result sustained = SustainedRate.measure(
+                    (rate, runSeconds) -> wrk.run(gateway.url(), project.key(), body, false, SustainedRate.CONNECTIONS, runSeconds, rate),
+                    lag, gateway.jvm(), processor, upper, seconds, out);
+            return new PipelineResults.WithoutRoutes(backlog.recordsPerSecond(), sustained);
         }
     }
 

@@ -44,7 +44,9 @@ class BenchReportTest {
         LoadedFreshness halfSustained = new LoadedFreshness(new Freshness.Result(90, 800, 1_900, 87, 500, 1_200), 6_000);
         PipelineResults pipeline = new PipelineResults(gateway, wrk(16_000), wrk(100_000), 200 * 1024, 300 * 1024,
                 Map.of(0, 600_000L, 1, 400_000L), 25_000, 700 * 1024, 800 * 1024, 128_000, freshness, freshness, gatewayCores, 1.25, sustained,
-                halfSustained, new MemoryBudget(512, 256, 200));
+                halfSustained, new MemoryBudget(512, 256, 200), new PipelineResults.WithoutRoutes(28_000,
+                        new SustainedRate.Result(13_000, 25_000, List.of(new SustainedRate.Step(13_000, 13_000, 100, 13_000, true, 0.8, 1.3,
+                                wrk(13_000))))));
         return new BenchResults(Map.of("cores", 2), ceiling, pipeline, 150_000, 50_000, 31_000, new InsertCeilings(100_000, 400_000),
                 new SinkThroughput(200_000, 30_000, 40_000, 80_000, 38_000, 90_000, 34_000),
                 List.of(new ProducerExperiments.Variant("linger 0 ms", Map.of("SLUICE_GATEWAY_PRODUCER_LINGER", "0ms"),
@@ -61,6 +63,15 @@ class BenchReportTest {
         assertTrue(printed.contains("processor, one tenant at 90%              30000   counted by 2 of 4 tasks (the busiest added up 63% "
                 + "of the transactions); 2000 sums through the repartition, 200 transactions a sum"), printed);
         assertTrue(printed.contains("processor, 100 tenants evenly             31000   counted by 2 of 4 tasks"), printed);
+    }
+
+    @Test
+    void theSustainedRateIsPrintedAsAShareOfTheRateWithoutThePerRouteAggregates() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new BenchReport(new PrintStream(out, true, StandardCharsets.UTF_8)).write(results(), dir.resolve("run.json"), dir.resolve("run.svg"));
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("13000 events/s  without the per-route aggregates: with them 92% of it (target >= 85%: met)"), printed);
+        assertTrue(printed.contains("25000 records/s working off the backlog through ClickHouse, 28000 without them: 89%"), printed);
     }
 
     @Test
@@ -102,7 +113,7 @@ class BenchReportTest {
         assertEquals(List.of("sustained", "freshness_half_sustained", "per_core", "processor_rss_budget_mb",
                 "producer_experiments", "sink", "kafka_streams_processor_shape_ceiling_records_per_s",
                 "processor_streams_alone_records_per_s", "processor_streams_alone_without_per_route_records_per_s",
-                "processor_tenants"),
+                "processor_tenants", "without_per_route_aggregates"),
                 fields.subList(11, fields.size()));
         assertEquals(31_000, json.at("/kafka_streams_processor_shape_ceiling_records_per_s").asDouble());
         assertEquals(33_000, json.at("/processor_streams_alone_records_per_s").asDouble());

@@ -44,7 +44,7 @@ final class BenchCommand extends CliCommand {
     @Option(names = "--dashboards", description = "Only the dashboard stage: demo-data at each scale, then every ClickHouse panel "
             + "and stats' queries timed (24 h, 30 days, the huge tenant, median of 5) and the storage per million requests.")
     private boolean dashboards;
-    @Option(names = "--tenants", description = "Only the huge-tenant stage: the processor's rate with one tenant at 90% of "
+    @Option(names = "--tenants", description = "Only the huge-tenant stage: the processor's rate with one tenant at 90%% of "
             + "the traffic against 100 tenants evenly, and how many tasks did the counting (Kafka only, a few minutes).")
     private boolean tenants;
     @Option(names = "--scales", paramLabel = "N,M", defaultValue = "1,2", split = ",", description = "The dashboard stage's "

@@ -74,6 +74,15 @@ public final class Processor implements AutoCloseable {
     }
 
     public static Processor start(ProcessorConfig config) {
+        return start(config, true);
+    }
+
+    /**
+     * @param perRouteTransactions false leaves out the transactions' per-route aggregates
+     *                             ({@link ProcessorTopology#build}): only for the bench, to measure the pipeline without
+     *                             them in the same run, never in a deployment (there is no setting for it)
+     */
+    public static Processor start(ProcessorConfig config, boolean perRouteTransactions) {
         TopicSetup.ensureTopics(config.kafka());
         Topics topics = config.kafka().topics();
         DeadLetterCounts deadLetters = new DeadLetterCounts();
@@ -91,7 +100,7 @@ public final class Processor implements AutoCloseable {
         PreAggregation preAggregation = new PreAggregation();
         KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
                 config.lateMargin(), deadLetters, readFromJson, new FilterMemory(config.dedupFilterBytes()), cardinalityLimits,
-                preAggregation),
+                preAggregation, perRouteTransactions),
                 streamsProperties);
         // Before Streams opens a store: local state built with another horizon is wiped and restored (see StateHorizon).
         try {
