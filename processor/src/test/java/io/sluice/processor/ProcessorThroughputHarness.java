@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -44,8 +45,10 @@ import io.sluice.testkit.RealEngines;
  * processor's Kafka Streams application alone (no sink), in this JVM, working off a backlog of
  * the bench's ~600-byte transaction with the gateway's seven headers and distinct event ids.
  * Each run is a fresh application (own id and state) over the same backlog; a run is done when
- * the application has committed every raw record and every repartition record (exactly-once:
- * the history and aggregate records are then committed too). Records/s are counted from 20% to
+ * the application has committed every raw record and its committed offsets are at the end of every
+ * repartition partition, three polls in a row (exactly-once: the history and aggregate records are
+ * then committed too; the partial sums send far fewer repartition records than raw ones, so their
+ * number is not known in advance). Records/s are counted from 20% to
  * 100% (the start is JIT warm-up), with the stream threads' CPU time per record over the same
  * span: on a busy machine the CPU time per record is the steadier number. With -Dsluice.throughputHarness.jfr=DIR the last run records
  * a JFR profile there. With -Dsluice.throughputHarness.variants="|SLUICE_X=1,SLUICE_Y=2" runs alternate
@@ -70,8 +73,6 @@ class ProcessorThroughputHarness {
     /** Records as an older gateway wrote them, without the fields it read ({@code FieldsHeader}): the processor parses the JSON. */
     private static final boolean WITHOUT_FIELDS = Boolean.getBoolean("sluice.throughputHarness.withoutFields");
 
-    /** Records each transaction makes the application commit: the raw one and one in each repartition topic (traffic, requests). */
-    private static final long COMMITTED_PER_TRANSACTION = 3;
     /** The variant setting that leaves out the transactions' per-route aggregates (and their repartition topic). */
     private static final String PER_ROUTE_TRANSACTIONS = "perRouteTransactions";
 
@@ -166,7 +167,6 @@ class ProcessorThroughputHarness {
 
     /** Records/s and the stream threads' CPU µs per record, from 20% to 100%. */
     private static double[] measure(ProcessorConfig config, boolean profile, boolean perRoute) throws Exception {
-        long committedPerTransaction = perRoute ? COMMITTED_PER_TRANSACTION : COMMITTED_PER_TRANSACTION - 1;
         DeadLetterCounts deadLetters = new DeadLetterCounts();
         jdk.jfr.Recording recording = null;
         try (Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka(), null));
@@ -177,10 +177,14 @@ class ProcessorThroughputHarness {
             streams.start();
             long startedAt = 0;
             long cpuAtStart = 0;
+            int caughtUp = 0;
+            String raw = config.kafka().topics().transactions();
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
             while (System.nanoTime() < deadline) {
-                long done = committed(admin, config.applicationId());
-                if (startedAt == 0 && done >= committedPerTransaction * BACKLOG / 5) {
+                Map<TopicPartition, Long> committed = committed(admin, config.applicationId());
+                long rawDone = committed.entrySet().stream().filter(offset -> offset.getKey().topic().equals(raw))
+                        .mapToLong(Map.Entry::getValue).sum();
+                if (startedAt == 0 && rawDone >= BACKLOG / 5) {
                     startedAt = System.nanoTime();
                     cpuAtStart = streamThreadsCpuNanos();
                     if (profile) {
@@ -189,7 +193,8 @@ class ProcessorThroughputHarness {
                         recording.start();
                     }
                 }
-                if (done >= committedPerTransaction * BACKLOG) { // every raw record and every repartition record
+                caughtUp = rawDone >= BACKLOG && repartitionsCaughtUp(admin, committed) ? caughtUp + 1 : 0;
+                if (caughtUp == 3) { // every raw record, and every sum sent through a repartition topic
                     double rate = (BACKLOG - BACKLOG / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
                     double cpuMicros = (streamThreadsCpuNanos() - cpuAtStart) / 1e3 / (BACKLOG - BACKLOG / 5);
                     if (recording != null) {
@@ -220,10 +225,28 @@ class ProcessorThroughputHarness {
         return total;
     }
 
-    /** Source records (raw and repartition) the application has committed as done. */
-    private static long committed(Admin admin, String applicationId) throws Exception {
+    /** The application's committed offsets (raw and repartition partitions), by partition. */
+    private static Map<TopicPartition, Long> committed(Admin admin, String applicationId) throws Exception {
         Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(applicationId)
                 .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-        return offsets.values().stream().filter(o -> o != null).mapToLong(OffsetAndMetadata::offset).sum();
+        Map<TopicPartition, Long> done = new HashMap<>();
+        offsets.forEach((partition, offset) -> {
+            if (offset != null) {
+                done.put(partition, offset.offset());
+            }
+        });
+        return done;
+    }
+
+    /** Whether the committed offsets are at the end of every repartition partition the application reads. */
+    private static boolean repartitionsCaughtUp(Admin admin, Map<TopicPartition, Long> committed) throws Exception {
+        Map<TopicPartition, OffsetSpec> repartitions = new HashMap<>();
+        committed.keySet().stream().filter(partition -> partition.topic().endsWith("-repartition"))
+                .forEach(partition -> repartitions.put(partition, OffsetSpec.latest()));
+        if (repartitions.isEmpty()) {
+            return false;
+        }
+        var ends = admin.listOffsets(repartitions).all().get(30, TimeUnit.SECONDS);
+        return ends.entrySet().stream().allMatch(end -> committed.get(end.getKey()) >= end.getValue().offset());
     }
 }
