@@ -1,5 +1,8 @@
 package io.sluice.processor.topology;
 
+import java.util.HashSet;
+import java.util.Set;
+
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
@@ -7,13 +10,26 @@ import org.apache.kafka.streams.state.WindowStore;
  * per (project, day) the admitted names and their count. The first {@code perDay} names of a day
  * are admitted, and stay admitted that day; any later one is not. Keys start with a prefix, so
  * one store can hold the names of several dimensions.
+ *
+ * <p>Names known admitted are remembered in memory, so a name met again (nearly every event: a
+ * project's routes and environments repeat) costs a hash lookup, not a read of the store. What is
+ * remembered only caches a fact of the store that holds for the rest of the day. It is built anew
+ * with each task initialisation (a task restored after an aborted transaction starts empty) and
+ * forgotten whole when it holds {@link #REMEMBERED} names, so it stays small.
  */
 final class DailyNames {
+    /** At most this many admitted names remembered: some 150 bytes each, a few such per task. */
+    static final int REMEMBERED = 8_192;
     private static final Long ADMITTED = 1L;
     private static final long DAY_MILLIS = RouteLimit.DAY.toMillis();
 
     private final WindowStore<String, Long> store;
     private final String prefix;
+    private final Set<NameOfDay> admitted = new HashSet<>();
+
+    /** A project's name on a day (the day's start, epoch milliseconds). */
+    private record NameOfDay(long day, String project, String name) {
+    }
 
     DailyNames(WindowStore<String, Long> store, String prefix) {
         this.store = store;
@@ -23,19 +39,32 @@ final class DailyNames {
     /** Whether the name counts under its own name, admitting it if the project has room left that day. */
     boolean admits(String project, String name, long timestamp, int perDay) {
         long day = Math.floorDiv(timestamp, DAY_MILLIS) * DAY_MILLIS;
+        NameOfDay nameOfDay = new NameOfDay(day, project, name);
+        if (admitted.contains(nameOfDay)) {
+            return true;
+        }
         // A project token has no NUL: the count's key never equals a name's key.
         String nameKey = prefix + project + '\0' + name;
         if (store.fetch(nameKey, day) != null) {
+            remember(nameOfDay);
             return true;
         }
         String countKey = prefix + '\0' + project;
-        Long admitted = store.fetch(countKey, day);
-        long count = admitted == null ? 0 : admitted;
-        if (count >= perDay) {
+        Long count = store.fetch(countKey, day);
+        long admittedSoFar = count == null ? 0 : count;
+        if (admittedSoFar >= perDay) {
             return false;
         }
         store.put(nameKey, ADMITTED, day);
-        store.put(countKey, count + 1, day);
+        store.put(countKey, admittedSoFar + 1, day);
+        remember(nameOfDay);
         return true;
+    }
+
+    private void remember(NameOfDay nameOfDay) {
+        if (admitted.size() >= REMEMBERED) {
+            admitted.clear();
+        }
+        admitted.add(nameOfDay);
     }
 }

@@ -49,6 +49,7 @@ final class FactLimit<F extends Fact> implements FixedKeyProcessor<String, F, Li
     public void init(FixedKeyProcessorContext<String, Limited<F>> context) {
         this.context = context;
         WindowStore<String, Long> store = context.getStateStore(storeName);
+        names.clear(); // a task initialised again (after an aborted transaction) reads its restored store afresh
         for (Dimension<F> dimension : dimensions) {
             // A dimension's name has no NUL: keys of two dimensions never meet.
             names.add(new DailyNames(store, dimension.name().name() + '\0'));

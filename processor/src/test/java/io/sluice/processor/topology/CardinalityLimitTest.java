@@ -85,6 +85,18 @@ class CardinalityLimitTest {
     }
 
     @Test
+    void routesAdmittedBeforeMoreWereRememberedThanMemoryKeepsStayAdmittedAndTheLimitHolds() {
+        int routes = DailyNames.REMEMBERED + 10;
+        start(routes, 100, 100);
+        for (int i = 0; i < routes; i++) {
+            sendTransaction("t" + i, MINUTE.plusSeconds(i % 60), "production", "GET /r" + i);
+        }
+        sendTransaction("again", MINUTE.plusSeconds(1), "production", "GET /r0"); // forgotten in memory, admitted in the store
+        sendTransaction("beyond", MINUTE.plusSeconds(2), "production", "GET /one-too-many");
+        assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:route " + TRANSACTION_COUNTER, 1L), outcomes());
+    }
+
+    @Test
     void outcomeRowsAreAbsoluteCountsWhoseVersionIsTheCount() {
         start(1, 100, 100);
         sendTransaction("a", MINUTE, "production", "GET /a");
