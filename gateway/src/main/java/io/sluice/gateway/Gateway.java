@@ -87,6 +87,7 @@ public final class Gateway implements AutoCloseable {
         metrics.watchQuotas(quotas::fallback, quotas::gateways, quotas::reportsPublished, quotas::reportBytesPublished);
         metrics.countRegistrySkips(registry::skippedRecords);
         metrics.countUnreadableProjects(() -> registry.unreadableProjects().size());
+        metrics.watchRegistry(registry::size, registry::indexBytes, registry::recordBytes);
         metrics.countOutcomeRowsDropped(outcomes::droppedRows);
         metrics.watchPublishing(publishing::failing);
         metrics.countOutcomeOverflow(outcomes::overflowEvents);

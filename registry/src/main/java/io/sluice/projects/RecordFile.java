@@ -23,7 +23,7 @@ final class RecordFile implements AutoCloseable {
     private final FileChannel channel;
     private volatile MappedByteBuffer[] chunks = new MappedByteBuffer[0];
     private int writePosition = CHUNK_BYTES;
-    private long bytesWritten;
+    private volatile long bytesWritten; // one writer (the follower), read by metric scrapes
 
     RecordFile() {
         try {

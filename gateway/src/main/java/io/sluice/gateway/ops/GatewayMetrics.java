@@ -50,6 +50,9 @@ public final class GatewayMetrics implements AutoCloseable {
     private volatile LongSupplier outcomeRowsDropped = () -> 0;
     private volatile BooleanSupplier publishFailing = () -> false;
     private volatile LongSupplier unreadableProjects = () -> 0;
+    private volatile LongSupplier registryProjects = () -> 0;
+    private volatile LongSupplier registryIndexBytes = () -> 0;
+    private volatile LongSupplier registryRecordBytes = () -> 0;
     private volatile LongSupplier outcomeOverflowEvents = () -> 0;
     private volatile BooleanSupplier quotasFallback = () -> false;
     private volatile LongSupplier quotaGateways = () -> 1;
@@ -81,6 +84,14 @@ public final class GatewayMetrics implements AutoCloseable {
                 .register(registry);
         Gauge.builder("sluice.gateway.registry.unreadable.projects", this, metrics -> metrics.unreadableProjects.getAsLong())
                 .description("Projects refused (503 project_unavailable) because their latest registry record is malformed.")
+                .register(registry);
+        Gauge.builder("sluice.gateway.registry.projects", this, metrics -> metrics.registryProjects.getAsLong())
+                .description("Projects the registry can find (enabled or not; unreadable ones left out).").register(registry);
+        Gauge.builder("sluice.gateway.registry.index.bytes", this, metrics -> metrics.registryIndexBytes.getAsLong())
+                .baseUnit("bytes").description("Heap the registry's slots and indexes take.").register(registry);
+        Gauge.builder("sluice.gateway.registry.record.bytes", this, metrics -> metrics.registryRecordBytes.getAsLong())
+                .baseUnit("bytes").description("Project records written to the registry's memory-mapped file since start, "
+                        + "superseded versions included: it grows with every change of a project until the gateway restarts.")
                 .register(registry);
         Gauge.builder("sluice.gateway.quota.fallback", this, metrics -> metrics.quotasFallback.getAsBoolean() ? 1 : 0)
                 .description("1 while the shared quota usage is unreachable: each quota is split evenly over the gateways last known (see /readyz).")
@@ -156,6 +167,13 @@ public final class GatewayMetrics implements AutoCloseable {
     /** Where the number of projects refused for a malformed latest registry record comes from. */
     public void countUnreadableProjects(LongSupplier unreadable) {
         this.unreadableProjects = unreadable;
+    }
+
+    /** The registry's size: projects it can find, heap of its indexes, bytes of records in its file (off the heap). */
+    public void watchRegistry(LongSupplier projects, LongSupplier indexBytes, LongSupplier recordBytes) {
+        this.registryProjects = projects;
+        this.registryIndexBytes = indexBytes;
+        this.registryRecordBytes = recordBytes;
     }
 
     /** Where the count of events counted under the outcomes' overflow project comes from. */

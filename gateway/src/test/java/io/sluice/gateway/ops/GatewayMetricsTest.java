@@ -61,6 +61,17 @@ class GatewayMetricsTest {
     }
 
     @Test
+    void theRegistrysSizeIsExposed() {
+        try (GatewayMetrics metrics = new GatewayMetrics()) {
+            metrics.watchRegistry(() -> 3, () -> 4_096, () -> 70_000);
+            String text = metrics.prometheusText();
+            assertTrue(text.contains("\nsluice_gateway_registry_projects 3.0\n"), text);
+            assertTrue(text.contains("\nsluice_gateway_registry_index_bytes 4096.0\n"), text);
+            assertTrue(text.contains("\nsluice_gateway_registry_record_bytes 70000.0\n"), text);
+        }
+    }
+
+    @Test
     void jvmAndProcessMetricsAreThere() {
         try (GatewayMetrics metrics = new GatewayMetrics()) {
             String text = metrics.prometheusText();
