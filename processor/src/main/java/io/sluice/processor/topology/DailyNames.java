@@ -15,11 +15,15 @@ import org.apache.kafka.streams.state.WindowStore;
  * project's routes and environments repeat) costs a hash lookup, not a read of the store. What is
  * remembered only caches a fact of the store that holds for the rest of the day. It is built anew
  * with each task initialisation (a task restored after an aborted transaction starts empty) and
- * forgotten whole when it holds {@link #REMEMBERED} names, so it stays small.
+ * forgotten whole when it holds {@link #REMEMBERED} names; names longer than
+ * {@link #REMEMBERED_LENGTH} are always read from the store. So it stays under about 1.5 MB a
+ * limiter whatever clients send (routes have at most 512 characters, exception types 1,024).
  */
 final class DailyNames {
-    /** At most this many admitted names remembered: some 150 bytes each, a few such per task. */
-    static final int REMEMBERED = 8_192;
+    /** At most this many admitted names remembered: a few hundred bytes each at most, a few limiters per task. */
+    static final int REMEMBERED = 4_096;
+    /** Longer names are not remembered (real routes and environments are far shorter). */
+    static final int REMEMBERED_LENGTH = 256;
     private static final Long ADMITTED = 1L;
     private static final long DAY_MILLIS = RouteLimit.DAY.toMillis();
 
@@ -39,8 +43,8 @@ final class DailyNames {
     /** Whether the name counts under its own name, admitting it if the project has room left that day. */
     boolean admits(String project, String name, long timestamp, int perDay) {
         long day = Math.floorDiv(timestamp, DAY_MILLIS) * DAY_MILLIS;
-        NameOfDay nameOfDay = new NameOfDay(day, project, name);
-        if (admitted.contains(nameOfDay)) {
+        NameOfDay nameOfDay = name.length() <= REMEMBERED_LENGTH ? new NameOfDay(day, project, name) : null;
+        if (nameOfDay != null && admitted.contains(nameOfDay)) {
             return true;
         }
         // A project token has no NUL: the count's key never equals a name's key.
@@ -62,6 +66,9 @@ final class DailyNames {
     }
 
     private void remember(NameOfDay nameOfDay) {
+        if (nameOfDay == null) {
+            return;
+        }
         if (admitted.size() >= REMEMBERED) {
             admitted.clear();
         }
