@@ -137,6 +137,11 @@ class InOrderAnswersIT {
             assertTrue(firstAnswer.body().contains(firstId), firstAnswer.body());
             http.send(body); // a client sends its body anyway when no 100 comes
             RawHttp.Response secondAnswer = http.read();
+            if (secondAnswer.status() == 100) {
+                // Allowed once the first request is answered: when the gateway reads the second
+                // request's head only after answering the first, it is next in line by then.
+                secondAnswer = http.read();
+            }
             assertEquals(200, secondAnswer.status(), secondAnswer.body());
             assertTrue(secondAnswer.body().contains(secondId), secondAnswer.body());
         }
