@@ -238,7 +238,11 @@ class ProcessorThroughputHarness {
         return done;
     }
 
-    /** Whether the committed offsets are at the end of every repartition partition the application reads. */
+    /**
+     * Whether the committed offsets are at the end of every repartition partition the application
+     * reads, but for the last transaction's commit marker: an idle application's committed offset may
+     * stop just before it (with the strict check the harness waited, the application idle, for 8 minutes).
+     */
     private static boolean repartitionsCaughtUp(Admin admin, Map<TopicPartition, Long> committed) throws Exception {
         Map<TopicPartition, OffsetSpec> repartitions = new HashMap<>();
         committed.keySet().stream().filter(partition -> partition.topic().endsWith("-repartition"))
@@ -247,6 +251,6 @@ class ProcessorThroughputHarness {
             return false;
         }
         var ends = admin.listOffsets(repartitions).all().get(30, TimeUnit.SECONDS);
-        return ends.entrySet().stream().allMatch(end -> committed.get(end.getKey()) >= end.getValue().offset());
+        return ends.entrySet().stream().allMatch(end -> committed.get(end.getKey()) >= end.getValue().offset() - 1);
     }
 }
