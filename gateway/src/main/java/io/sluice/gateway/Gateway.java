@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -51,7 +52,7 @@ import io.sluice.projects.ProjectRegistry;
 public final class Gateway implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
     /** How long startup waits to know the other gateways' use of the quotas; it starts anyway (see SharedQuotas for the fallback). */
-    private static final java.time.Duration SHARED_QUOTAS_WAIT = java.time.Duration.ofSeconds(5);
+    private static final Duration SHARED_QUOTAS_WAIT = Duration.ofSeconds(5);
 
     private final GatewayConfig config;
     private final ProjectRegistry registry;
@@ -71,6 +72,12 @@ public final class Gateway implements AutoCloseable {
      * connection has one being read at a time, so the budget and the connection cap bound it first.
      */
     private static final int READ_QUEUE = 1024;
+    /**
+     * How long the bodies on the read workers when the drain timeout ends may take to be answered
+     * 503: at once for those waiting; a read under way ends at its next item, once the step it is
+     * in is done (decompressing a 32 MiB envelope, the longest, takes a fraction of a second).
+     */
+    private static final Duration STOPPED_READS_ANSWERED = Duration.ofSeconds(2);
     private Channel serverChannel;
     private AdminServer admin;
 
@@ -212,10 +219,8 @@ public final class Gateway implements AutoCloseable {
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
         }
-        long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
-        while (metrics.inFlightRequests().get() > 0 && System.nanoTime() < deadline) {
-            sleep(20);
-        }
+        awaitNoneInFlight(config.shutdownTimeout());
+        stopReading();
         if (metrics.inFlightRequests().get() > 0) {
             LOG.warn("{} requests still in flight after {} s; stopping anyway",
                     metrics.inFlightRequests().get(), config.shutdownTimeout().toSeconds());
@@ -233,6 +238,31 @@ public final class Gateway implements AutoCloseable {
         registry.close();
         metrics.close();
         LOG.info("gateway stopped");
+    }
+
+    /** Waits, at most {@code timeout}, until every request admitted has been answered. */
+    private void awaitNoneInFlight(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (metrics.inFlightRequests().get() > 0 && System.nanoTime() < deadline) {
+            sleep(20);
+        }
+    }
+
+    /**
+     * Within the drain timeout the read workers read every body handed to them, waiting or not, and
+     * those are published and answered as usual. Past it, no body is read any more: those waiting
+     * for a worker are answered {@code 503 shutting_down} unread, those being read at their next
+     * item, nothing of theirs published (a retry is safe), their reservations given back and their
+     * outcomes counted before the last outcome counts are sent, the producer and the loops closed.
+     */
+    private void stopReading() {
+        int refused = readers.stop();
+        int reading = readers.reading();
+        if (refused > 0 || reading > 0) {
+            LOG.warn("drain timeout: {} bodies waiting for a read worker and {} being read are answered 503 shutting_down",
+                    refused, reading);
+            awaitNoneInFlight(STOPPED_READS_ANSWERED);
+        }
     }
 
     private static void sleep(long millis) {

@@ -116,7 +116,7 @@ class LargeEnvelopeNeighbourIT {
         return envelope.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private static byte[] gzip(byte[] bytes) throws IOException {
+    static byte[] gzip(byte[] bytes) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
             gzip.write(bytes);

@@ -39,6 +39,10 @@ import io.sluice.projects.Project;
  * it would store and count its events twice. A connection that closes once an event is handed to
  * the producer cannot be told apart from one that closes before the answer: that event stays published.
  *
+ * <p>Once the gateway's drain timeout passed, the read workers stop ({@link ReadWorkers#stop}): a
+ * request on them, waiting or being read, is answered {@code 503 shutting_down} before anything of
+ * it is published, so its retry is safe; checked before it is read, before each item and once taken.
+ *
  * <p>A new door plugs in by implementing {@link FrontDoor} and being routed to in {@link FrontDoors}.
  */
 final class IngestPath {
@@ -98,7 +102,11 @@ final class IngestPath {
         return take(door, items, receivedAt, connection);
     }
 
-    /** Reads the request and takes all its items on a read worker, then publishes and answers on the loop. */
+    /**
+     * Reads the request and takes all its items on a read worker, then publishes and answers on the
+     * loop. When the workers stop (the drain timeout passed) before it is handed back to the loop,
+     * waiting or under way, it is answered {@code 503 shutting_down}, nothing of it published.
+     */
     private CompletableFuture<Answer> readOffTheLoop(FrontDoor door, Admitted admitted, FullHttpRequest request, long receivedAt,
                                                      Channel connection, String token, FrontDoor.Caller caller) {
         Executor loop = connection.eventLoop();
@@ -107,13 +115,18 @@ final class IngestPath {
         Executor readers = admitted.project() == null && services.readers() instanceof ReadWorkers workers
                 ? workers.forStrangers() : services.readers();
         try {
-            readers.execute(() -> {
+            readers.execute(new ReadWorkers.Read(() -> {
                 FrontDoor.Items items = null;
                 try {
                     requireOpen(connection); // it may have waited long in the queue
+                    requireReading();
                     items = door.read(admitted, request, receivedAt);
                     Taking taking = new Taking(items, receivedAt, connection);
-                    items.items().forEach(taking::take);
+                    for (Item item : items.items()) {
+                        requireReading(); // once the workers stop, a read under way ends at its next item
+                        taking.take(item);
+                    }
+                    requireReading(); // nothing of it is published: its 503 is safe to retry
                     read.complete(taking);
                 } catch (Throwable refused) { // whatever it is, the request is answered, not left hanging
                     read.complete(items == null ? refuse(door, token, caller, refused)
@@ -121,7 +134,10 @@ final class IngestPath {
                 } finally {
                     request.release();
                 }
-            });
+            }, () -> { // the gateway stopped reading (its drain timeout passed) before a worker reached it
+                request.release();
+                read.complete(refuse(door, token, caller, connection.isActive() ? stoppedReading() : gone()));
+            }));
         } catch (RejectedExecutionException full) {
             request.release();
             return CompletableFuture.completedFuture(refuse(door, token, caller, new Rejection(Outcome.OVERLOADED,
@@ -242,8 +258,28 @@ final class IngestPath {
     /** Throws the refusal of a request whose connection closed: its client is gone, or retrying. */
     private static void requireOpen(Channel connection) {
         if (!connection.isActive()) {
-            throw new Rejection(Outcome.CLIENT_GONE, "the client closed its connection before its request was published");
+            throw gone();
         }
+    }
+
+    private static Rejection gone() {
+        return new Rejection(Outcome.CLIENT_GONE, "the client closed its connection before its request was published");
+    }
+
+    /**
+     * Throws the refusal of a request on a read worker once the workers stopped (the gateway's
+     * drain timeout passed): it was not handed on to be published.
+     */
+    private void requireReading() {
+        if (services.readers() instanceof ReadWorkers workers && workers.stopped()) {
+            throw stoppedReading();
+        }
+    }
+
+    /** The refusal of a request the gateway stopped reading: nothing of it was published, a retry is safe. */
+    private static Rejection stoppedReading() {
+        return new Rejection(Outcome.SHUTTING_DOWN, "this gateway is shutting down and stopped reading the request before "
+                + "publishing any of it; retry (another gateway will answer)");
     }
 
     private static FrontDoor.Handled handled(Taking taking, String firstId, int published, boolean unconfirmed) {

@@ -49,8 +49,10 @@ import io.sluice.projects.Secrets;
  * Bodies read on a read worker. A connection that closes while its body waits for a worker (the
  * worker busy with others' bodies): the body stays counted, in the budget and in flight, until the
  * worker is done with it, and the worker drops it unread, publishing nothing. Strangers' bodies
- * wait within their share of the queue. The real handlers of a connection, in the gateway's order;
- * the read workers' queue is held by the test.
+ * wait within their share of the queue. Once the workers stop (the gateway's drain timeout passed),
+ * a body waiting for them, or handed to them later, is answered 503 shutting_down unread and gives
+ * its reservation back. The real handlers of a connection, in the gateway's order; the read
+ * workers' queue is held by the test.
  */
 class BodiesReadOnWorkersTest {
     private final String key = Secrets.newKey();
@@ -154,7 +156,66 @@ class BodiesReadOnWorkersTest {
         }
     }
 
+    @Test
+    void aBodyWaitingForAWorkerWhenTheWorkersStopIsAnswered503ShuttingDownUnreadAndGivesBackItsReservation() {
+        GatewayServices shared = services(readers);
+        CountDownLatch busy = new CountDownLatch(1);
+        readers.execute(() -> awaitQuietly(busy)); // the one worker reads another body meanwhile
+        EmbeddedChannel connection = connect(shared);
+        connection.writeInbound(tenantsEvent());
+        try {
+            assertEquals("none", answer(connection), "waits for the worker");
+
+            assertEquals(1, readers.stop(), "the gateway's drain timeout passed");
+            connection.runPendingTasks(); // the loop writes the answer
+
+            assertShuttingDown(written(connection));
+            assertEquals(0, kafka.history().size());
+            assertEquals(0, tenantsHeld.get());
+            assertEquals(0, metrics.inFlightRequests().get());
+        } finally {
+            busy.countDown();
+            shared.outcomes().close();
+        }
+    }
+
+    @Test
+    void aBodyHandedToTheWorkersAfterTheyStoppedIsAnswered503ShuttingDownNotOverloaded() {
+        GatewayServices shared = services(readers);
+        readers.stop();
+        EmbeddedChannel connection = connect(shared);
+        connection.writeInbound(tenantsEvent()); // it was being received when the drain timeout passed
+        try {
+            connection.runPendingTasks();
+
+            assertShuttingDown(written(connection));
+            assertEquals(0, kafka.history().size());
+            assertEquals(0, tenantsHeld.get());
+            assertEquals(0, metrics.inFlightRequests().get());
+        } finally {
+            shared.outcomes().close();
+        }
+    }
+
+    /** A 503 shutting_down with its Retry-After, counted as such. */
+    private void assertShuttingDown(String answer) {
+        assertTrue(answer.startsWith("HTTP/1.1 503"), answer);
+        assertTrue(answer.contains("\"error\":\"shutting_down\""), answer);
+        assertTrue(answer.toLowerCase(java.util.Locale.ROOT).contains("\r\nretry-after: 1\r\n"), answer);
+        assertTrue(metrics.prometheusText().contains("sluice_gateway_rejections_total{reason=\"shutting_down\"} 1.0"),
+                metrics.prometheusText());
+    }
+
     private final ReadWorkers readers = new ReadWorkers(1, 4);
+
+    /** Everything written to the connection so far, head and body. */
+    private static String written(EmbeddedChannel connection) {
+        StringBuilder written = new StringBuilder();
+        for (String part = answer(connection); !part.equals("none"); part = answer(connection)) {
+            written.append(part);
+        }
+        return written.toString();
+    }
 
     private static String answer(EmbeddedChannel connection) {
         io.netty.buffer.ByteBuf answer = connection.readOutbound();
