@@ -127,6 +127,7 @@ public final class Processor implements AutoCloseable {
         LastMeasurement inputLagMeasured = new LastMeasurement();
         ProcessorMeters.bind(metrics, streams, inputLagMeasured, deadLetters, readFromJson, threadFailures);
         ProcessorMeters.bindCardinalityLimits(metrics, cardinalityLimits);
+        ProcessorMeters.bindPreAggregation(metrics, preAggregation);
         KafkaContact kafkaContact = new KafkaContact();
         InputLag inputLag = InputLag.start(config.kafka(), config.applicationId(), Set.of(topics.transactions(), topics.errors()),
                 streams, inputLagMeasured, kafkaContact);

@@ -1,6 +1,7 @@
 package io.sluice.processor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,6 +100,7 @@ class RecomputeIT {
         String counted;
         String limited;
         long collapsed;
+        long preaggregated;
         try (Processor liveProcessor = Processor.start(ProcessorConfig.from(new Settings(live)))) {
             assertEquals(totals, Await.until(Duration.ofSeconds(90), totals, () -> upgradeTotals(engines)));
             assertEquals("480", Await.until(Duration.ofSeconds(60), "480", () -> routesLimitedInOutcomes(engines)),
@@ -107,9 +109,12 @@ class RecomputeIT {
             limited = ClickHouseQuery.run(engines, "SELECT max(routes), sum(other) FROM (SELECT toDate(hour) AS day, "
                     + "uniqExact(route) AS routes, sumIf(requests, route = '<other>') AS other FROM sluice_upgrade.requests_1h FINAL GROUP BY day)");
             // The errors have 3 routes, below the limit: every event the metric counts is a request under <other>.
-            collapsed = HttpText.sum(HttpText.get("http://127.0.0.1:" + liveProcessor.adminPort() + "/metrics"),
-                    Pattern.compile("(?m)^sluice_processor_routes_collapsed_total (\\d+)\\.0$"));
+            String metrics = HttpText.get("http://127.0.0.1:" + liveProcessor.adminPort() + "/metrics");
+            collapsed = HttpText.sum(metrics, Pattern.compile("(?m)^sluice_processor_routes_collapsed_total (\\d+)\\.0$"));
+            preaggregated = HttpText.sum(metrics, Pattern.compile("(?m)^sluice_processor_preaggregated_transactions_total (\\d+)\\.0$"));
         }
+        // Every transaction reached the per-route partial sums (again after an aborted transaction, if any).
+        assertTrue(preaggregated >= TRANSACTIONS, preaggregated + " sluice_processor_preaggregated_transactions_total");
         // In partition order the day's first 40 (op, route) pairs are admitted: routes 0, the surrogate, the
         // huge one, 3..39, each under the op its first event came with (routes 0, 7, … 35 as page loads); every
         // later new pair is <other>, http.server on those six routes included (the client names the op too):

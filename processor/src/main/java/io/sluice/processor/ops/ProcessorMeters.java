@@ -14,6 +14,7 @@ import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.parse.RecordsReadFromJson.Kind;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.CardinalityLimits;
+import io.sluice.processor.topology.PreAggregation;
 import io.sluice.processor.topology.LimitedName;
 
 /**
@@ -62,6 +63,21 @@ public final class ProcessorMeters {
                 .description("Stream threads that failed and were replaced; a task failing on each new thread makes /readyz 503.")
                 .register(registry);
         prometheus.bind(new KafkaStreamsMetrics(streams, Tags.empty(), prometheus.kafkaRefresh(), PrometheusMetrics.KAFKA_REFRESH));
+    }
+
+    /**
+     * What the raw tasks added up before the repartition ({@link PreAggregation}): transactions in,
+     * sums out. Their ratio is how much the sums save; tasks with transactions are the tasks counting.
+     */
+    public static void bindPreAggregation(PrometheusMetrics prometheus, PreAggregation preAggregation) {
+        FunctionCounter.builder("sluice.processor.preaggregated.transactions", preAggregation,
+                        p -> p.eventsByTask().values().stream().mapToLong(Long::longValue).sum())
+                .description("Transactions the raw tasks added up per route and minute before the repartition (again after an "
+                        + "aborted transaction: a rate, not an exact count).")
+                .register(prometheus.registry());
+        FunctionCounter.builder("sluice.processor.preaggregated.sums", preAggregation, PreAggregation::sumsSent)
+                .description("Partial sums the raw tasks sent through the requests-by-route repartition topic in their place.")
+                .register(prometheus.registry());
     }
 
     /** What the per-project limits counted as {@code <other>} (the outcomes count the same, per project and minute). */
