@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -25,16 +24,9 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
-import io.sluice.config.Settings;
-import io.sluice.gateway.Gateway;
-import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.Processor;
-import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
-import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.OtelSpans;
 import io.sluice.testkit.RealEngines;
 
@@ -56,40 +48,23 @@ class OtlpEndToEndIT {
     @TempDir
     static Path stateDir;
 
-    static Engines engines;
-    static Map<String, String> values;
-    static Gateway gateway;
-    static Processor processor;
+    static RunningPipeline pipeline;
 
     @BeforeAll
-    static void startPipeline(Engines realEngines) throws Exception {
-        engines = realEngines;
-        values = new HashMap<>(IsolatedSettings.of(NAME, engines, stateDir));
-        values.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "200ms");
-        Settings settings = new Settings(values);
-        io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
-        gateway = Gateway.start(GatewayConfig.from(settings));
-        processor = Processor.start(ProcessorConfig.from(settings));
+    static void startPipeline(Engines engines) throws Exception {
+        pipeline = RunningPipeline.start(NAME, engines, stateDir, Map.of("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "200ms"));
     }
 
     @AfterAll
     static void stopPipeline() {
-        if (gateway != null) {
-            gateway.close();
+        if (pipeline != null) {
+            pipeline.close();
         }
-        if (processor != null) {
-            processor.close();
-        }
-    }
-
-    static String query(String sql) {
-        return ClickHouseQuery.run(engines, sql);
     }
 
     static SpanExporter exporter(ProjectAdmin.NewProject project, boolean json) {
         // What OTEL_EXPORTER_OTLP_ENDPOINT=<gateway>/api/v1/<token>/otlp makes of it: the SDK appends /v1/traces.
-        return OtelSpans.exporter("http://127.0.0.1:" + gateway.port() + "/api/v1/" + project.token() + "/otlp/v1/traces",
-                project.key(), json, "gzip");
+        return OtelSpans.exporter(pipeline.url("/api/v1/" + project.token() + "/otlp/v1/traces"), project.key(), json, "gzip");
     }
 
     static Span serverSpan(Tracer tracer, String method, String route, long status, long startNanos, long millis) {
@@ -103,10 +78,7 @@ class OtlpEndToEndIT {
 
     @Test
     void serverSpansAndAnExceptionOfTheSdkReachClickHouseOnceEvenWhenExportedTwice() throws Exception {
-        ProjectAdmin.NewProject project;
-        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), values.get("SLUICE_TOPIC_PROJECTS"))) {
-            project = admin.create("otel-sdk");
-        }
+        ProjectAdmin.NewProject project = pipeline.newProject("otel-sdk");
         List<SpanData> spans;
         try (OtelSpans sdk = new OtelSpans(Attributes.of(AttributeKey.stringKey("service.name"), "shop",
                 AttributeKey.stringKey("deployment.environment.name"), "e2e"))) {
@@ -121,24 +93,29 @@ class OtlpEndToEndIT {
             failed.end(START + 250_000_000L, TimeUnit.NANOSECONDS);
             spans = sdk.finished();
         }
-        // Until the gateway's registry knows the project (401 before): then sent once more as JSON, a retry.
+        // Accepted once the gateway knows the project (newProject waited for that): then sent once more as JSON, a retry.
         Await.until("the protobuf export accepted", ARRIVAL, true, () -> exportedOnce(exporter(project, false), spans));
         assertTrue(exportedOnce(exporter(project, true), spans));
 
         String where = " WHERE project = '" + project.token() + "'";
         String transactions = "GET /orders/{id}\t200\thttp.server\t120\nGET /orders/{id}\t404\thttp.server\t8\n"
                 + "POST /checkout\t503\thttp.server\t250";
-        assertEquals(transactions, Await.until(ARRIVAL, transactions, () -> query("SELECT route, status_code, op, duration_ms FROM "
-                + DB + ".transactions FINAL" + where + " ORDER BY route, status_code")));
+        assertEquals(transactions, pipeline.awaitAnswer(transactions, "SELECT route, status_code, op, duration_ms FROM "
+                + DB + ".transactions FINAL" + where + " ORDER BY route, status_code"));
         String traffic = "3\t1\t1\t1";
-        assertEquals(traffic, Await.until(ARRIVAL, traffic, () -> query("SELECT sum(requests), sum(status_2xx), sum(status_4xx), "
-                + "sum(status_5xx) FROM " + DB + ".traffic_1m FINAL" + where)));
+        assertEquals(traffic, pipeline.awaitAnswer(traffic, trafficQuery(project)));
         String errors = "java.lang.IllegalStateException\tthe cart is gone\te2e\tPOST /checkout";
-        assertEquals(errors, Await.until(ARRIVAL, errors, () -> query("SELECT exception_type, exception_value, environment, route FROM "
-                + DB + ".errors FINAL" + where)));
+        assertEquals(errors, pipeline.awaitAnswer(errors, "SELECT exception_type, exception_value, environment, route FROM "
+                + DB + ".errors FINAL" + where));
         String requests = "http.server\t3";
-        assertEquals(requests, Await.until(ARRIVAL, requests, () -> query("SELECT op, sum(requests) FROM " + DB
-                + ".requests_1m FINAL" + where + " GROUP BY op")));
+        assertEquals(requests, pipeline.awaitAnswer(requests, "SELECT op, sum(requests) FROM " + DB
+                + ".requests_1m FINAL" + where + " GROUP BY op"));
+    }
+
+    /** The project's requests, and those answered 2xx, 4xx and 5xx, from {@code traffic_1m}. */
+    private static String trafficQuery(ProjectAdmin.NewProject project) {
+        return "SELECT sum(requests), sum(status_2xx), sum(status_4xx), sum(status_5xx) FROM " + DB + ".traffic_1m FINAL"
+                + " WHERE project = '" + project.token() + "'";
     }
 
     private static boolean exportedOnce(SpanExporter exporter, List<SpanData> spans) {
