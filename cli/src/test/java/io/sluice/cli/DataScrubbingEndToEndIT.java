@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -23,17 +22,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.sluice.config.Settings;
 import io.sluice.events.EventHeaders;
-import io.sluice.gateway.Gateway;
-import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.Processor;
-import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
-import io.sluice.testkit.Await;
-import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
+import io.sluice.testkit.IsolatedPipeline;
 import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
 
@@ -50,63 +42,52 @@ class DataScrubbingEndToEndIT {
     private static final Duration ARRIVAL = Duration.ofSeconds(60);
     private static final String NAME = "scrub";
     private static final String DB = "sluice_" + NAME;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final List<String> SECRETS = List.of("AUTHSECRET", "COOKIESECRET", "PASSWORDSECRET", "APIKEYSECRET",
             "URLTOKENSECRET", "4111 1111 1111 1111");
 
     @TempDir
     static Path stateDir;
 
-    static Engines engines;
-    static Map<String, String> values;
-    static Gateway gateway;
-    static Processor processor;
+    static RunningPipeline pipeline;
     static ProjectAdmin.NewProject scrubbed;
     static ProjectAdmin.NewProject optedOut;
     static ProjectAdmin.NewProject extraNames;
 
     @BeforeAll
-    static void startPipeline(Engines realEngines) throws Exception {
-        engines = realEngines;
-        values = IsolatedSettings.of(NAME, engines, stateDir);
-        Settings settings = new Settings(values);
-        io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
-        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), values.get("SLUICE_TOPIC_PROJECTS"))) {
-            scrubbed = admin.create("scrubbed");
-            optedOut = admin.create("opted-out");
-            extraNames = admin.create("extra-names");
-        }
-        CliRunner.Result off = CliRunner.run(settings, "projects", "set-scrubbing", optedOut.token(), "--off");
+    static void startPipeline(Engines engines) throws Exception {
+        IsolatedPipeline isolated = IsolatedPipeline.create(NAME, engines, stateDir, Map.of());
+        scrubbed = isolated.createProject("scrubbed");
+        optedOut = isolated.createProject("opted-out");
+        extraNames = isolated.createProject("extra-names");
+        CliRunner.Result off = CliRunner.run(isolated.settings(), "projects", "set-scrubbing", optedOut.token(), "--off");
         assertEquals(0, off.exitCode(), off.out() + off.err());
-        CliRunner.Result extra = CliRunner.run(settings, "projects", "set-scrubbing", extraNames.token(), "--sensitive-fields", "iban");
+        CliRunner.Result extra = CliRunner.run(isolated.settings(), "projects", "set-scrubbing", extraNames.token(),
+                "--sensitive-fields", "iban");
         assertEquals(0, extra.exitCode(), extra.out() + extra.err());
         assertTrue(extra.out().contains("data scrubbing of extra-names (" + extraNames.token() + "): on (defaults + iban)"), extra.out());
         // The gateway reads the whole registry before it serves: both changes are in force.
-        gateway = Gateway.start(GatewayConfig.from(settings));
-        processor = Processor.start(ProcessorConfig.from(settings));
+        pipeline = RunningPipeline.start(isolated);
     }
 
     @AfterAll
     static void stopPipeline() {
-        if (gateway != null) {
-            gateway.close();
-        }
-        if (processor != null) {
-            processor.close();
+        if (pipeline != null) {
+            pipeline.close();
         }
     }
 
     @Test
     void anErrorReportsSecretsReachNeitherTheRawTopicNorThePayload() throws Exception {
         String eventId = "5c0a1d8e2f3b4a5c9d8e7f6a5b4c3d21";
-        assertEquals(200, post(scrubbed, "project", errorReport(eventId)).statusCode());
+        assertEquals(200, pipeline.post(scrubbed, "project", errorReport(eventId)).statusCode());
 
-        String raw = rawValue(values.get("SLUICE_TOPIC_ERRORS"), eventId);
+        String raw = rawValue(pipeline.topics().errors(), eventId);
         SECRETS.forEach(secret -> assertFalse(raw.contains(secret), secret + " in " + raw));
         assertTrue(raw.contains("\"Authorization\":\"[Filtered]\""), raw);
         assertTrue(raw.contains("{\"path\":\"request.headers.Authorization\",\"rule\":\"@password:filter\"}"), raw);
 
-        String row = firstRow("SELECT request_url, exception_value, payload FROM " + DB + ".errors FINAL WHERE event_id = '" + eventId + "'");
+        String row = pipeline.awaitAnyAnswer("SELECT request_url, exception_value, payload FROM " + DB
+                + ".errors FINAL WHERE event_id = '" + eventId + "'");
         SECRETS.forEach(secret -> assertFalse(row.contains(secret), secret + " in " + row));
         assertTrue(row.startsWith("https://shop.example/login?token=[Filtered]&next=/\tcharged [Filtered] twice\t"), row);
         assertTrue(row.contains("\"sluice_scrubbed\":{\"count\":6,"), row);
@@ -119,14 +100,14 @@ class DataScrubbingEndToEndIT {
                 + "\"headers\":[[\"Authorization\",\"Bearer AUTHSECRET\"],[\"Set-Cookie\",\"sid=COOKIESECRET\"],[\"Accept\",\"*/*\"]],"
                 + "\"query_string\":\"password=PASSWORDSECRET&page=2\"}}";
         String envelope = "{\"event_id\":\"" + eventId + "\"}\n{\"type\":\"event\"}\n" + event + "\n";
-        HttpResponse<String> answer = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/"
-                        + scrubbed.numericId() + "/envelope/"))
+        HttpResponse<String> answer = RunningPipeline.send(HttpRequest.newBuilder(URI.create(pipeline.url("/api/"
+                        + scrubbed.numericId() + "/envelope/")))
                 .header("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=" + scrubbed.dsnKey().publicKey())
                 .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(envelope)).build());
         assertEquals(200, answer.statusCode(), answer.body());
 
-        String raw = rawValue(values.get("SLUICE_TOPIC_ERRORS"), eventId);
-        String row = firstRow("SELECT payload FROM " + DB + ".errors FINAL WHERE event_id = '" + eventId + "'");
+        String raw = rawValue(pipeline.topics().errors(), eventId);
+        String row = pipeline.awaitAnyAnswer("SELECT payload FROM " + DB + ".errors FINAL WHERE event_id = '" + eventId + "'");
         for (String stored : List.of(raw, row)) {
             SECRETS.forEach(secret -> assertFalse(stored.contains(secret), secret + " in " + stored));
             assertTrue(stored.contains("[[\"Authorization\",\"[Filtered]\"],[\"Set-Cookie\",\"[Filtered]\"],[\"Accept\",\"*/*\"]]"), stored);
@@ -137,13 +118,13 @@ class DataScrubbingEndToEndIT {
     @Test
     void aSentryStoreRequestsEventIsScrubbedToo() throws Exception {
         String eventId = "0b5f6c3d7e8a9f0b4c3d2e1f0a9b8c76";
-        HttpResponse<String> answer = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/"
-                        + scrubbed.numericId() + "/store/"))
+        HttpResponse<String> answer = RunningPipeline.send(HttpRequest.newBuilder(URI.create(pipeline.url("/api/"
+                        + scrubbed.numericId() + "/store/")))
                 .header("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=" + scrubbed.dsnKey().publicKey())
                 .header("Content-Type", "application/json")
                 .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(errorReport(eventId))).build());
         assertEquals(200, answer.statusCode(), answer.body());
-        String raw = rawValue(values.get("SLUICE_TOPIC_ERRORS"), eventId);
+        String raw = rawValue(pipeline.topics().errors(), eventId);
         SECRETS.forEach(secret -> assertFalse(raw.contains(secret), secret + " in " + raw));
         assertTrue(raw.contains("\"password\":\"[Filtered]\""), raw);
     }
@@ -154,13 +135,13 @@ class DataScrubbingEndToEndIT {
         String transaction = "{\"event_id\":\"" + eventId + "\",\"transaction\":\"GET /reset?token=URLTOKENSECRET\","
                 + "\"tags\":{\"http.status_code\":200},\"contexts\":{\"trace\":{\"data\":{\"method\":\"GET\","
                 + "\"url\":\"https://shop.example/reset?token=URLTOKENSECRET&api_key=APIKEYSECRET\"}}}}";
-        assertEquals(200, post(scrubbed, "transaction", transaction).statusCode());
+        assertEquals(200, pipeline.post(scrubbed, "transaction", transaction).statusCode());
 
-        String raw = rawValue(values.get("SLUICE_TOPIC_TRANSACTIONS"), eventId);
+        String raw = rawValue(pipeline.topics().transactions(), eventId);
         SECRETS.forEach(secret -> assertFalse(raw.contains(secret), secret + " in " + raw));
         String row = "GET /reset?token=[Filtered]\thttps://shop.example/reset?token=[Filtered]&api_key=[Filtered]";
-        assertEquals(row, Await.until(ARRIVAL, row, () -> ClickHouseQuery.run(engines,
-                "SELECT transaction, url FROM " + DB + ".transactions FINAL WHERE event_id = '" + eventId + "'")));
+        assertEquals(row, pipeline.awaitAnswer(row,
+                "SELECT transaction, url FROM " + DB + ".transactions FINAL WHERE event_id = '" + eventId + "'"));
     }
 
     @Test
@@ -168,22 +149,22 @@ class DataScrubbingEndToEndIT {
         String eventId = "8f3d4a1b5c6e7d8f2a1b0c9d8e7f6a54";
         String report = "{\"event_id\":\"" + eventId + "\",\"message\":\"refund failed\","
                 + "\"extra\":{\"iban\":\"DE89370400440532013000\",\"order\":\"o-17\"}}";
-        assertEquals(200, post(extraNames, "project", report).statusCode());
+        assertEquals(200, pipeline.post(extraNames, "project", report).statusCode());
         String payload = "{\"event_id\":\"" + eventId + "\",\"message\":\"refund failed\","
                 + "\"extra\":{\"iban\":\"[Filtered]\",\"order\":\"o-17\"},"
                 + "\"sluice_scrubbed\":{\"count\":1,\"fields\":[{\"path\":\"extra.iban\",\"rule\":\"project:sensitive_fields\"}]}}";
-        assertEquals(payload, Await.until(ARRIVAL, payload, () -> ClickHouseQuery.run(engines,
-                "SELECT payload FROM " + DB + ".errors FINAL WHERE event_id = '" + eventId + "'")));
+        assertEquals(payload, pipeline.awaitAnswer(payload,
+                "SELECT payload FROM " + DB + ".errors FINAL WHERE event_id = '" + eventId + "'"));
     }
 
     @Test
     void aProjectThatOptedOutKeepsItsEventsAsSent() throws Exception {
         String eventId = "9a4e5b2c6d7f8e9a3b2c1d0e9f8a7b65";
         String report = errorReport(eventId);
-        assertEquals(200, post(optedOut, "project", report).statusCode());
-        assertEquals(report, rawValue(values.get("SLUICE_TOPIC_ERRORS"), eventId));
-        assertEquals(report, Await.until(ARRIVAL, report, () -> ClickHouseQuery.run(engines,
-                "SELECT payload FROM " + DB + ".errors FINAL WHERE event_id = '" + eventId + "'")));
+        assertEquals(200, pipeline.post(optedOut, "project", report).statusCode());
+        assertEquals(report, rawValue(pipeline.topics().errors(), eventId));
+        assertEquals(report, pipeline.awaitAnswer(report,
+                "SELECT payload FROM " + DB + ".errors FINAL WHERE event_id = '" + eventId + "'"));
     }
 
     /** An error report as a web framework's SDK sends one: the request's headers, a form, a card number in the message. */
@@ -196,36 +177,11 @@ class DataScrubbingEndToEndIT {
                 + "\"extra\":{\"api_key\":\"APIKEYSECRET\"}}";
     }
 
-    /** The query's answer once it has a row. */
-    private static String firstRow(String sql) throws InterruptedException {
-        long deadline = System.nanoTime() + ARRIVAL.toNanos();
-        String answer = ClickHouseQuery.run(engines, sql);
-        while (answer.isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            answer = ClickHouseQuery.run(engines, sql);
-        }
-        return answer;
-    }
-
     /** The raw topic's value of the event with this id, as text. */
     private static String rawValue(String topic, String eventId) {
-        List<ConsumerRecord<byte[], byte[]>> records = KafkaRecords.find(engines, topic, 1, ARRIVAL,
+        List<ConsumerRecord<byte[], byte[]>> records = KafkaRecords.find(pipeline.engines(), topic, 1, ARRIVAL,
                 KafkaRecords.withHeader(EventHeaders.EVENT_ID, eventId));
         assertEquals(1, records.size(), "records of " + eventId + " in " + topic);
         return new String(records.get(0).value(), StandardCharsets.UTF_8);
-    }
-
-    private static HttpResponse<String> post(ProjectAdmin.NewProject project, String endpoint, String body) {
-        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/" + project.token() + "/" + endpoint))
-                .header("Authorization", "Bearer " + project.key()).header("Content-Type", "application/json")
-                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body)).build());
-    }
-
-    private static HttpResponse<String> send(HttpRequest request) {
-        try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

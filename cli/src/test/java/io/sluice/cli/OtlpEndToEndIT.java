@@ -3,11 +3,12 @@ package io.sluice.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -25,16 +26,9 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
-import io.sluice.config.Settings;
-import io.sluice.gateway.Gateway;
-import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.Processor;
-import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
-import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.OtelSpans;
 import io.sluice.testkit.RealEngines;
 
@@ -43,7 +37,8 @@ import io.sluice.testkit.RealEngines;
  * key, reports handled requests and exceptions through gateway → Kafka → processor → ClickHouse:
  * server spans land in {@code transactions} and {@code traffic_1m} with their routes, status codes
  * and durations, an exception in {@code errors}, a client span nowhere, and an export sent again
- * (protobuf, then JSON) is counted once.
+ * (protobuf, then JSON) is counted once. A hostile export, refused or stored within the limits,
+ * leaves the same project's next export exact.
  */
 @ExtendWith(RealEngines.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -56,40 +51,23 @@ class OtlpEndToEndIT {
     @TempDir
     static Path stateDir;
 
-    static Engines engines;
-    static Map<String, String> values;
-    static Gateway gateway;
-    static Processor processor;
+    static RunningPipeline pipeline;
 
     @BeforeAll
-    static void startPipeline(Engines realEngines) throws Exception {
-        engines = realEngines;
-        values = new HashMap<>(IsolatedSettings.of(NAME, engines, stateDir));
-        values.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "200ms");
-        Settings settings = new Settings(values);
-        io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
-        gateway = Gateway.start(GatewayConfig.from(settings));
-        processor = Processor.start(ProcessorConfig.from(settings));
+    static void startPipeline(Engines engines) throws Exception {
+        pipeline = RunningPipeline.start(NAME, engines, stateDir, Map.of("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "200ms"));
     }
 
     @AfterAll
     static void stopPipeline() {
-        if (gateway != null) {
-            gateway.close();
+        if (pipeline != null) {
+            pipeline.close();
         }
-        if (processor != null) {
-            processor.close();
-        }
-    }
-
-    static String query(String sql) {
-        return ClickHouseQuery.run(engines, sql);
     }
 
     static SpanExporter exporter(ProjectAdmin.NewProject project, boolean json) {
         // What OTEL_EXPORTER_OTLP_ENDPOINT=<gateway>/api/v1/<token>/otlp makes of it: the SDK appends /v1/traces.
-        return OtelSpans.exporter("http://127.0.0.1:" + gateway.port() + "/api/v1/" + project.token() + "/otlp/v1/traces",
-                project.key(), json, "gzip");
+        return OtelSpans.exporter(pipeline.url("/api/v1/" + project.token() + "/otlp/v1/traces"), project.key(), json, "gzip");
     }
 
     static Span serverSpan(Tracer tracer, String method, String route, long status, long startNanos, long millis) {
@@ -103,10 +81,7 @@ class OtlpEndToEndIT {
 
     @Test
     void serverSpansAndAnExceptionOfTheSdkReachClickHouseOnceEvenWhenExportedTwice() throws Exception {
-        ProjectAdmin.NewProject project;
-        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), values.get("SLUICE_TOPIC_PROJECTS"))) {
-            project = admin.create("otel-sdk");
-        }
+        ProjectAdmin.NewProject project = pipeline.newProject("otel-sdk");
         List<SpanData> spans;
         try (OtelSpans sdk = new OtelSpans(Attributes.of(AttributeKey.stringKey("service.name"), "shop",
                 AttributeKey.stringKey("deployment.environment.name"), "e2e"))) {
@@ -121,24 +96,124 @@ class OtlpEndToEndIT {
             failed.end(START + 250_000_000L, TimeUnit.NANOSECONDS);
             spans = sdk.finished();
         }
-        // Until the gateway's registry knows the project (401 before): then sent once more as JSON, a retry.
+        // Accepted once the gateway knows the project (newProject waited for that): then sent once more as JSON, a retry.
         Await.until("the protobuf export accepted", ARRIVAL, true, () -> exportedOnce(exporter(project, false), spans));
         assertTrue(exportedOnce(exporter(project, true), spans));
 
         String where = " WHERE project = '" + project.token() + "'";
         String transactions = "GET /orders/{id}\t200\thttp.server\t120\nGET /orders/{id}\t404\thttp.server\t8\n"
                 + "POST /checkout\t503\thttp.server\t250";
-        assertEquals(transactions, Await.until(ARRIVAL, transactions, () -> query("SELECT route, status_code, op, duration_ms FROM "
-                + DB + ".transactions FINAL" + where + " ORDER BY route, status_code")));
+        assertEquals(transactions, pipeline.awaitAnswer(transactions, "SELECT route, status_code, op, duration_ms FROM "
+                + DB + ".transactions FINAL" + where + " ORDER BY route, status_code"));
         String traffic = "3\t1\t1\t1";
-        assertEquals(traffic, Await.until(ARRIVAL, traffic, () -> query("SELECT sum(requests), sum(status_2xx), sum(status_4xx), "
-                + "sum(status_5xx) FROM " + DB + ".traffic_1m FINAL" + where)));
+        assertEquals(traffic, pipeline.awaitAnswer(traffic, trafficQuery(project)));
         String errors = "java.lang.IllegalStateException\tthe cart is gone\te2e\tPOST /checkout";
-        assertEquals(errors, Await.until(ARRIVAL, errors, () -> query("SELECT exception_type, exception_value, environment, route FROM "
-                + DB + ".errors FINAL" + where)));
+        assertEquals(errors, pipeline.awaitAnswer(errors, "SELECT exception_type, exception_value, environment, route FROM "
+                + DB + ".errors FINAL" + where));
         String requests = "http.server\t3";
-        assertEquals(requests, Await.until(ARRIVAL, requests, () -> query("SELECT op, sum(requests) FROM " + DB
-                + ".requests_1m FINAL" + where + " GROUP BY op")));
+        assertEquals(requests, pipeline.awaitAnswer(requests, "SELECT op, sum(requests) FROM " + DB
+                + ".requests_1m FINAL" + where + " GROUP BY op"));
+    }
+
+    /**
+     * A body the decoder cannot take (a span's name with an unpaired surrogate, which JSON can
+     * escape and protobuf cannot hold) is refused whole with a 400 naming the field, and counted;
+     * the project's next export is stored exactly as if it had not come.
+     */
+    @Test
+    void anExportWithAnUnpairedSurrogateIsRefusedWith400AndTheProjectsNextExportArrivesExactly() throws Exception {
+        ProjectAdmin.NewProject project = pipeline.newProject("otel-unpaired-surrogate");
+        String trace = traceId();
+        String hostile = otlpJson(serverSpanJson(trace, 1, "GET /caf\\ud800", "/caf\\ud800", 200, START, START + 5_000_000L, ""));
+
+        HttpResponse<String> refused = pipeline.post(project, "otlp/v1/traces", hostile);
+        assertTrue(exportedOnce(exporter(project, false), handledRequest()));
+
+        assertEquals(400, refused.statusCode(), refused.body());
+        assertEquals("{\"code\":3,\"message\":\"the body is not an OTLP/JSON ExportTraceServiceRequest: "
+                + "'name' is not valid Unicode (an unpaired surrogate)\"}", refused.body());
+        String transactions = "GET /orders/{id}\t200\t120";
+        assertEquals(transactions, pipeline.awaitAnswer(transactions, "SELECT route, status_code, duration_ms FROM "
+                + DB + ".transactions FINAL WHERE project = '" + project.token() + "'"));
+        String traffic = "1\t1\t0\t0";
+        assertEquals(traffic, pipeline.awaitAnswer(traffic, trafficQuery(project)));
+        String outcomes = "accepted\t1\ninvalid_json\t1";
+        assertEquals(outcomes, pipeline.awaitAnswer(outcomes, outcomesQuery(project)));
+    }
+
+    /**
+     * Spans that are hostile but readable are stored within Sluice's limits, not refused: a
+     * 100,000-character route is cut to the longest route (512), a span with a 500 KB attribute is
+     * stored (the attribute stays in the raw event, no column holds it), a span that ends before
+     * it starts has no duration but is counted; and the project's next export is stored exactly.
+     */
+    @Test
+    void hugeAndBackwardSpansAreStoredWithinTheLimitsAndTheProjectsNextExportArrivesExactly() throws Exception {
+        ProjectAdmin.NewProject project = pipeline.newProject("otel-hostile-spans");
+        String trace = traceId();
+        String hostile = otlpJson(
+                serverSpanJson(trace, 1, "GET", "/" + "a".repeat(100_000), 200, START, START + 5_000_000L, ""),
+                serverSpanJson(trace, 2, "GET", "/big", 200, START, START + 5_000_000L,
+                        ", {\"key\": \"big\", \"value\": {\"stringValue\": \"" + "x".repeat(500_000) + "\"}}"),
+                serverSpanJson(trace, 3, "GET", "/backwards", 500, START + 100_000_000L, START, ""));
+
+        HttpResponse<String> stored = pipeline.post(project, "otlp/v1/traces", hostile);
+        assertTrue(exportedOnce(exporter(project, false), handledRequest()));
+
+        assertEquals(200, stored.statusCode(), stored.body());
+        assertEquals("{}", stored.body(), "no partial success: every span was taken");
+        String transactions = "GET /aaaaaaa\t512\t200\t5\nGET /backwar\t14\t500\t\\N\nGET /big\t8\t200\t5\n"
+                + "GET /orders/\t16\t200\t120";
+        assertEquals(transactions, pipeline.awaitAnswer(transactions, "SELECT left(route, 12), length(route), status_code, "
+                + "duration_ms FROM " + DB + ".transactions FINAL WHERE project = '" + project.token() + "' ORDER BY route"));
+        String traffic = "4\t3\t0\t1";
+        assertEquals(traffic, pipeline.awaitAnswer(traffic, trafficQuery(project)));
+        String outcomes = "accepted\t4";
+        assertEquals(outcomes, pipeline.awaitAnswer(outcomes, outcomesQuery(project)));
+    }
+
+    /** The project's requests, and those answered 2xx, 4xx and 5xx, from {@code traffic_1m}. */
+    private static String trafficQuery(ProjectAdmin.NewProject project) {
+        return "SELECT sum(requests), sum(status_2xx), sum(status_4xx), sum(status_5xx) FROM " + DB + ".traffic_1m FINAL"
+                + " WHERE project = '" + project.token() + "'";
+    }
+
+    /** The project's outcomes (accepted, or refused and why) and their events, from {@code outcomes_1m}. */
+    private static String outcomesQuery(ProjectAdmin.NewProject project) {
+        return "SELECT outcome, sum(events) FROM " + DB + ".outcomes_1m FINAL WHERE project = '" + project.token() + "'"
+                + " GROUP BY outcome ORDER BY outcome";
+    }
+
+    /** One handled request as the SDK makes it: GET /orders/{id} answered 200 in 120 ms. */
+    private static List<SpanData> handledRequest() {
+        try (OtelSpans sdk = new OtelSpans(Attributes.of(AttributeKey.stringKey("deployment.environment.name"), "e2e"))) {
+            serverSpan(sdk.tracer(), "GET", "/orders/{id}", 200, START, 120).end(START + 120_000_000L, TimeUnit.NANOSECONDS);
+            return sdk.finished();
+        }
+    }
+
+    /** A new trace id, 32 hex digits: each test's spans are its own events. */
+    private static String traceId() {
+        return UUID.randomUUID().toString().replace("-", "");
+    }
+
+    /** An OTLP/JSON export of these spans, from a resource in environment e2e. */
+    private static String otlpJson(String... spans) {
+        return "{\"resourceSpans\": [{\"resource\": {\"attributes\": [{\"key\": \"deployment.environment.name\", "
+                + "\"value\": {\"stringValue\": \"e2e\"}}]}, \"scopeSpans\": [{\"spans\": [" + String.join(", ", spans) + "]}]}]}";
+    }
+
+    /**
+     * A server span in OTLP/JSON, named {@code name}, of a GET of {@code route} answered {@code status};
+     * {@code moreAttributes} is written after its HTTP attributes as it is (JSON, from a comma).
+     */
+    private static String serverSpanJson(String traceId, int span, String name, String route, int status, long startNanos,
+                                         long endNanos, String moreAttributes) {
+        return "{\"traceId\": \"" + traceId + "\", \"spanId\": \"" + String.format("%016x", span) + "\", \"kind\": 2, "
+                + "\"name\": \"" + name + "\", \"startTimeUnixNano\": \"" + startNanos + "\", \"endTimeUnixNano\": \"" + endNanos
+                + "\", \"attributes\": [{\"key\": \"http.request.method\", \"value\": {\"stringValue\": \"GET\"}}, "
+                + "{\"key\": \"http.route\", \"value\": {\"stringValue\": \"" + route + "\"}}, "
+                + "{\"key\": \"http.response.status_code\", \"value\": {\"intValue\": \"" + status + "\"}}" + moreAttributes + "]}";
     }
 
     private static boolean exportedOnce(SpanExporter exporter, List<SpanData> spans) {

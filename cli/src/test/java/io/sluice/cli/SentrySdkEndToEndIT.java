@@ -2,13 +2,8 @@ package io.sluice.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -29,18 +24,12 @@ import io.sentry.ITransaction;
 import io.sentry.Sentry;
 import io.sentry.SentryLevel;
 import io.sentry.SpanStatus;
-import io.sluice.config.Settings;
 import io.sluice.events.EventHeaders;
 import io.sluice.gateway.Gateway;
-import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.Processor;
-import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.projects.Quota;
 import io.sluice.testkit.Await;
-import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
 
@@ -53,10 +42,8 @@ import io.sluice.testkit.RealEngines;
 @ExtendWith(RealEngines.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class SentrySdkEndToEndIT {
-    private static final Duration ARRIVAL = Duration.ofSeconds(60);
     private static final String NAME = "sentrysdk";
     private static final String DB = "sluice_" + NAME;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     /** A line of the gateway's answered-requests counter: its status, its count. */
     private static final Pattern REQUESTS_METRIC =
             Pattern.compile("(?m)^sluice_gateway_requests_total\\{[^}]*status=\"([0-9]+)\"[^}]*} (\\S+)$");
@@ -64,29 +51,17 @@ class SentrySdkEndToEndIT {
     @TempDir
     static Path stateDir;
 
-    static Engines engines;
-    static Map<String, String> values;
-    static Gateway gateway;
-    static Processor processor;
+    static RunningPipeline pipeline;
 
     @BeforeAll
-    static void startPipeline(Engines realEngines) throws Exception {
-        engines = realEngines;
-        values = new HashMap<>(IsolatedSettings.of(NAME, engines, stateDir));
-        values.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "200ms");
-        Settings settings = new Settings(values);
-        io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
-        gateway = Gateway.start(GatewayConfig.from(settings));
-        processor = Processor.start(ProcessorConfig.from(settings));
+    static void startPipeline(Engines engines) throws Exception {
+        pipeline = RunningPipeline.start(NAME, engines, stateDir, Map.of("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "200ms"));
     }
 
     @AfterAll
     static void stopPipeline() {
-        if (gateway != null) {
-            gateway.close();
-        }
-        if (processor != null) {
-            processor.close();
+        if (pipeline != null) {
+            pipeline.close();
         }
     }
 
@@ -95,31 +70,8 @@ class SentrySdkEndToEndIT {
         Sentry.close();
     }
 
-    static ProjectAdmin.NewProject newProject(String name, Quota quota) throws Exception {
-        ProjectAdmin.NewProject project;
-        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), values.get("SLUICE_TOPIC_PROJECTS"))) {
-            project = quota == null ? admin.create(name) : admin.create(name, quota);
-        }
-        // Until the gateway's registry has it: an envelope of no items (it counts and stores nothing).
-        HttpRequest known = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/" + project.numericId()
-                        + "/envelope/"))
-                .header("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=" + project.dsnKey().publicKey())
-                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString("{}\n")).build();
-        Await.until("project " + name + " known to the gateway", Duration.ofSeconds(20), 200,
-                () -> send(known).statusCode());
-        return project;
-    }
-
-    static HttpResponse<String> send(HttpRequest request) {
-        try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     static void initSdk(ProjectAdmin.NewProject project) {
-        initSdk(project, gateway.port());
+        initSdk(project, pipeline.port());
     }
 
     static void initSdk(ProjectAdmin.NewProject project, int port) {
@@ -143,17 +95,13 @@ class SentrySdkEndToEndIT {
         return transaction.getEventId().toString();
     }
 
-    static String query(String sql) {
-        return ClickHouseQuery.run(engines, sql);
-    }
-
     static String sorted(String... lines) {
         return Stream.of(lines).sorted().collect(Collectors.joining("\n"));
     }
 
     @Test
     void exceptionsMessagesAndTransactionsOfTheSdkReachClickHouseExactly() throws Exception {
-        ProjectAdmin.NewProject project = newProject("java-sdk", null);
+        ProjectAdmin.NewProject project = pipeline.newProject("java-sdk");
         initSdk(project);
         String exception = Sentry.captureException(new IllegalStateException("the cart is gone")).toString();
         String message = Sentry.captureMessage("checkout took 9 s", SentryLevel.WARNING).toString();
@@ -165,26 +113,24 @@ class SentrySdkEndToEndIT {
         String where = " WHERE project = '" + project.token() + "'";
         // The SDK sends no level with an exception; Sentry reads that as "error", and so does Sluice.
         String errors = sorted(exception + "\te2e\terror", message + "\te2e\twarning");
-        assertEquals(errors, Await.until(ARRIVAL, errors, () -> query(
-                "SELECT event_id, environment, level FROM " + DB + ".errors FINAL" + where + " ORDER BY event_id")));
+        assertEquals(errors, pipeline.awaitAnswer(errors,
+                "SELECT event_id, environment, level FROM " + DB + ".errors FINAL" + where + " ORDER BY event_id"));
         String transactions = sorted(ok + "\tGET /orders/{id}\t200", missing + "\tGET /orders/{id}\t404",
                 failed + "\tPOST /checkout\t503");
-        assertEquals(transactions, Await.until(ARRIVAL, transactions, () -> query(
-                "SELECT event_id, transaction, status_code FROM " + DB + ".transactions FINAL" + where + " ORDER BY event_id")));
+        assertEquals(transactions, pipeline.awaitAnswer(transactions,
+                "SELECT event_id, transaction, status_code FROM " + DB + ".transactions FINAL" + where + " ORDER BY event_id"));
         String traffic = "3\t1\t1\t1";
-        assertEquals(traffic, Await.until(ARRIVAL, traffic, () -> query(
-                "SELECT sum(requests), sum(status_2xx), sum(status_4xx), sum(status_5xx) FROM " + DB + ".traffic_1m FINAL" + where)));
+        assertEquals(traffic, pipeline.awaitAnswer(traffic,
+                "SELECT sum(requests), sum(status_2xx), sum(status_4xx), sum(status_5xx) FROM " + DB + ".traffic_1m FINAL" + where));
     }
 
     @Test
     void overItsQuotaTheSdkBacksOffByItselfAndReportsWhatItDropped() throws Exception {
-        ProjectAdmin.NewProject project = newProject("java-sdk-limited", new Quota(1, 1));
+        ProjectAdmin.NewProject project = pipeline.newProject("java-sdk-limited", new Quota(1, 1));
         // The SDK sends to a gateway of its own that allows a tenth of the quota: burst 1, one event every 10 s. Its
-        // bucket is full (the probe above took from the other gateway's), and "two" finds it empty however slowly
+        // bucket is full (newProject's probe took from the other gateway's), and "two" finds it empty however slowly
         // "one" is acknowledged and flushed: at 1/s a second's stall would refill it and let "two" through.
-        Map<String, String> tenth = new HashMap<>(values);
-        tenth.put("SLUICE_GATEWAY_QUOTA_SHARE", "0.1");
-        try (Gateway limited = Gateway.start(GatewayConfig.from(new Settings(tenth)))) {
+        try (Gateway limited = pipeline.startGateway(Map.of("SLUICE_GATEWAY_QUOTA_SHARE", "0.1"))) {
             initSdk(project, limited.port());
             String first = Sentry.captureMessage("one").toString();
             Sentry.flush(10_000);
@@ -201,12 +147,12 @@ class SentrySdkEndToEndIT {
 
             String where = " WHERE project = '" + project.token() + "'";
             String errors = sorted(first, last);
-            assertEquals(errors, Await.until(ARRIVAL, errors, () -> query(
-                    "SELECT event_id FROM " + DB + ".errors FINAL" + where + " ORDER BY event_id")));
+            assertEquals(errors, pipeline.awaitAnswer(errors,
+                    "SELECT event_id FROM " + DB + ".errors FINAL" + where + " ORDER BY event_id"));
             // What reached the gateway: 2 accepted and 1 refused; the two held back were counted by the SDK.
             String outcomes = "accepted\t2\nclient_discard:ratelimit_backoff\t2\nquota_exceeded\t1";
-            assertEquals(outcomes, Await.until(ARRIVAL, outcomes, () -> query(
-                    "SELECT outcome, sum(events) FROM " + DB + ".outcomes_1m FINAL" + where + " GROUP BY outcome ORDER BY outcome")));
+            assertEquals(outcomes, pipeline.awaitAnswer(outcomes,
+                    "SELECT outcome, sum(events) FROM " + DB + ".outcomes_1m FINAL" + where + " GROUP BY outcome ORDER BY outcome"));
         }
     }
 
@@ -217,15 +163,13 @@ class SentrySdkEndToEndIT {
      */
     @Test
     void overItsTransactionQuotaTheSdkHoldsBackTransactionsOnlyAndKeepsSendingErrors() throws Exception {
-        ProjectAdmin.NewProject project = newProject("java-sdk-transactions-limited", null);
-        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), values.get("SLUICE_TOPIC_PROJECTS"))) {
+        ProjectAdmin.NewProject project = pipeline.newProject("java-sdk-transactions-limited");
+        try (ProjectAdmin admin = pipeline.projects()) {
             admin.setQuota(project.token(), "transaction", new Quota(1, 1));
         }
         // A gateway of its own (it reads the registry, this quota included, before it serves) allowing a hundredth:
         // one transaction every 100 s, so the 429's wait outlasts the test however slowly it runs; errors have no quota.
-        Map<String, String> hundredth = new HashMap<>(values);
-        hundredth.put("SLUICE_GATEWAY_QUOTA_SHARE", "0.01");
-        try (Gateway limited = Gateway.start(GatewayConfig.from(new Settings(hundredth)))) {
+        try (Gateway limited = pipeline.startGateway(Map.of("SLUICE_GATEWAY_QUOTA_SHARE", "0.01"))) {
             initSdk(project, limited.port());
             String first = transaction("GET /first", "200");
             Sentry.flush(10_000);
@@ -241,13 +185,13 @@ class SentrySdkEndToEndIT {
             // What reached the gateway: four envelopes, one refused ("second"; "third" would have been a second 429).
             Map<Integer, Long> answered = new TreeMap<>(Map.of(200, 3L, 429, 1L));
             assertEquals(answered, Await.until(Duration.ofSeconds(10), answered, () -> answeredByStatus(limited)));
-            assertEquals(sorted(error, last), eventIds(values.get("SLUICE_TOPIC_ERRORS"), project));
-            assertEquals(first, eventIds(values.get("SLUICE_TOPIC_TRANSACTIONS"), project));
+            assertEquals(sorted(error, last), eventIds(pipeline.topics().errors(), project));
+            assertEquals(first, eventIds(pipeline.topics().transactions(), project));
             // Why "third" was not sent, in the SDK's client report: rate limited (its transaction and the span the SDK
             // counts for it, summed), not sampled out or lost.
             String outcomes = "accepted\t3\nclient_discard:ratelimit_backoff\t2\nquota_exceeded\t1";
-            assertEquals(outcomes, Await.until(ARRIVAL, outcomes, () -> query("SELECT outcome, sum(events) FROM " + DB
-                    + ".outcomes_1m FINAL WHERE project = '" + project.token() + "' GROUP BY outcome ORDER BY outcome")));
+            assertEquals(outcomes, pipeline.awaitAnswer(outcomes, "SELECT outcome, sum(events) FROM " + DB
+                    + ".outcomes_1m FINAL WHERE project = '" + project.token() + "' GROUP BY outcome ORDER BY outcome"));
         }
     }
 
@@ -263,7 +207,8 @@ class SentrySdkEndToEndIT {
 
     /** The event ids of the project's records in a raw topic, sorted: what the gateway published. */
     static String eventIds(String topic, ProjectAdmin.NewProject project) {
-        return KafkaRecords.upToEnd(engines, topic, Duration.ofSeconds(10), KafkaRecords.withHeader(EventHeaders.PROJECT, project.token()))
+        return KafkaRecords.upToEnd(pipeline.engines(), topic, Duration.ofSeconds(10),
+                        KafkaRecords.withHeader(EventHeaders.PROJECT, project.token()))
                 .stream().map(record -> KafkaRecords.header(record, EventHeaders.EVENT_ID)).sorted()
                 .collect(Collectors.joining("\n"));
     }

@@ -109,14 +109,8 @@ class OtlpIngestIT {
         return records.stream().map(record -> KafkaRecords.header(record, EventHeaders.EVENT_ID)).sorted().toList();
     }
 
-    static HttpResponse<String> post(ProjectAdmin.NewProject project, String contentType, byte[] body, String... headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(endpoint(gateway, project)))
-                .header("Authorization", "Bearer " + project.key()).header("Content-Type", contentType)
-                .timeout(Duration.ofSeconds(30));
-        for (int i = 0; i < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
-        }
-        return TestGateway.send(request.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+    static HttpResponse<String> post(ProjectAdmin.NewProject project, String contentType, byte[] body) {
+        return gateway.postBytes(project, "otlp/v1/traces", body, "Content-Type", contentType);
     }
 
     @Test
@@ -257,11 +251,7 @@ class OtlpIngestIT {
     @Test
     void overItsQuotaAnExportGets429WithRetryAfter() throws Exception {
         try (TestGateway stingy = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_QUOTA_SHARE", "0.01"))) {
-            ProjectAdmin.NewProject project;
-            try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
-                project = admin.create("otlp-limited", new Quota(1, 1));
-            }
-            stingy.awaitKnown(project);
+            ProjectAdmin.NewProject project = stingy.newProject("otlp-limited", new Quota(1, 1));
             byte[] body = OtelSpans.protobuf(handledRequests().subList(0, 1));
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(endpoint(stingy, project)))
                     .header("Authorization", "Bearer " + project.key()).header("Content-Type", "application/x-protobuf");

@@ -29,7 +29,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.events.EventHeaders;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.projects.Quota;
-import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
@@ -308,7 +307,7 @@ class SentryEndpointsIT {
     @Test
     void anOriginTheKeyDoesNotListGets403AndAListedOneIsEchoed() throws Exception {
         ProjectAdmin.NewProject project = gateway.newProject("origins");
-        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
+        try (ProjectAdmin admin = gateway.projects()) {
             admin.setDsnOrigins(project.token(), project.dsnKey().id(), List.of("https://shop.example"));
         }
         byte[] body = "{}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n".getBytes(StandardCharsets.UTF_8);
@@ -352,11 +351,7 @@ class SentryEndpointsIT {
     void anEnvelopeWhoseTransactionIsOverItsEndpointQuotaIs200ForItsErrorAndNamesTheTransactionCategory() throws Exception {
         try (TestGateway stingy = stingyGateway()) {
             ProjectAdmin.NewProject project = stingy.newProject("partly");
-            try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
-                admin.setQuota(project.token(), "transaction", new Quota(1, 1));
-            }
-            Await.until("gateway has the transaction quota", Duration.ofSeconds(30), true,
-                    () -> stingy.gateway.registry().find(project.token()).endpointQuotas().containsKey("transaction"));
+            stingy.setEndpointQuota(project, "transaction", new Quota(1, 1));
             // The header names the error, as SDKs do (with two events, the header's id is not given to either).
             byte[] body = ("{\"event_id\":\"0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a\"}\n{\"type\":\"event\"}\n"
                     + "{\"event_id\":\"0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a\",\"message\":\"x\"}\n"
@@ -379,11 +374,7 @@ class SentryEndpointsIT {
     void anEnvelopeWhoseFirstEventIsOverQuotaIsAnsweredWithTheIdOfTheEventPublished() throws Exception {
         try (TestGateway stingy = stingyGateway()) {
             ProjectAdmin.NewProject project = stingy.newProject("first-over-quota");
-            try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
-                admin.setQuota(project.token(), "transaction", new Quota(1, 1));
-            }
-            Await.until("gateway has the transaction quota", Duration.ofSeconds(30), true,
-                    () -> stingy.gateway.registry().find(project.token()).endpointQuotas().containsKey("transaction"));
+            stingy.setEndpointQuota(project, "transaction", new Quota(1, 1));
             String transaction = "{\"type\":\"transaction\"}\n{\"event_id\":\"%s\",\"transaction\":\"GET /\"}\n";
             HttpResponse<String> first = post(envelope(stingy, project, "").header("X-Sentry-Auth", sentryAuth(project)),
                     ("{}\n" + transaction.formatted("1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b")).getBytes(StandardCharsets.UTF_8));
@@ -403,11 +394,7 @@ class SentryEndpointsIT {
     @Test
     void aProjectOverItsQuotaGets429WithSentryRateLimits() throws Exception {
         try (TestGateway stingy = stingyGateway()) {
-            ProjectAdmin.NewProject project;
-            try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
-                project = admin.create("limited", new Quota(1, 1));
-            }
-            stingy.awaitKnown(project);
+            ProjectAdmin.NewProject project = stingy.newProject("limited", new Quota(1, 1));
             byte[] body = "{}\n{\"type\":\"event\"}\n{\"message\":\"x\"}\n".getBytes(StandardCharsets.UTF_8);
             long start = System.nanoTime();
             assertEquals(200, post(envelope(stingy, project, "").header("X-Sentry-Auth", sentryAuth(project)), body).statusCode());
@@ -426,11 +413,7 @@ class SentryEndpointsIT {
     @Test
     void anEnvelopeWithoutEventsStillTakesOneEventOfTheQuotaFromItsHead() throws Exception {
         try (TestGateway stingy = stingyGateway()) {
-            ProjectAdmin.NewProject project;
-            try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
-                project = admin.create("reports-only", new Quota(1, 1));
-            }
-            stingy.awaitKnown(project);
+            ProjectAdmin.NewProject project = stingy.newProject("reports-only", new Quota(1, 1));
             byte[] body = "{}\n{\"type\":\"client_report\"}\n{\"discarded_events\":[]}\n".getBytes(StandardCharsets.UTF_8);
             assertEquals(200, post(envelope(stingy, project, "").header("X-Sentry-Auth", sentryAuth(project)), body).statusCode());
             HttpResponse<String> limited = post(envelope(stingy, project, "").header("X-Sentry-Auth", sentryAuth(project)), body);

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.config.Settings;
 import io.sluice.projects.ProjectAdmin;
+import io.sluice.projects.Quota;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.KafkaRecords;
@@ -47,11 +48,30 @@ final class TestGateway implements AutoCloseable {
     }
 
     ProjectAdmin.NewProject newProject(String name) {
-        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
-            ProjectAdmin.NewProject project = admin.create(name);
+        return newProject(name, null);
+    }
+
+    /** A new project with a quota (none when null), once this gateway knows it. */
+    ProjectAdmin.NewProject newProject(String name, Quota quota) {
+        try (ProjectAdmin admin = projects()) {
+            ProjectAdmin.NewProject project = admin.create(name, quota);
             awaitKnown(project);
             return project;
         }
+    }
+
+    /** Sets a quota of one endpoint of the project, and waits until this gateway has it. */
+    void setEndpointQuota(ProjectAdmin.NewProject project, String endpoint, Quota quota) {
+        try (ProjectAdmin admin = projects()) {
+            admin.setQuota(project.token(), endpoint, quota);
+        }
+        Await.until("gateway has the " + endpoint + " quota", Duration.ofSeconds(30), true,
+                () -> gateway.registry().find(project.token()).endpointQuotas().containsKey(endpoint));
+    }
+
+    /** An admin of the registry every test gateway follows; the caller closes it. */
+    ProjectAdmin projects() {
+        return new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects");
     }
 
     /**
