@@ -7,6 +7,12 @@ public record ErrorRouteKey(String project, String environment, String route, St
         return new ErrorRouteKey(fact.project(), fact.environment(), fact.route(), fact.exceptionType());
     }
 
+    /** The route's length first: route and exception type may both hold a NUL. */
+    @Override
+    public String fullSeries() {
+        return route.length() + ":" + route + exceptionType;
+    }
+
     @Override
     public ErrorRouteKey withRoute(String otherRoute) {
         return new ErrorRouteKey(project, environment, otherRoute, exceptionType);

@@ -28,10 +28,19 @@ public record RequestKey(String project, String environment, String op, String r
     /** The kinds of transaction kept by name beyond the limit; any other op then counts as {@link #OTHER_ROUTE} too. */
     static final java.util.Set<String> KNOWN_OPS = java.util.Set.of(HandledRequests.OP, "pageload", "navigation");
 
-    /** The op is the client's too (Sentry's contexts.trace.op): a (op, route) pair is one series. */
+    /**
+     * The op is the client's too (Sentry's contexts.trace.op): a (op, route) pair is one route. The
+     * op's length first: both may hold a NUL, and two pairs must never read the same.
+     */
     @Override
     public String series() {
-        return op + '\0' + route;
+        return op.length() + ":" + op + route;
+    }
+
+    /** The route, then method and status code (neither ever holds a NUL, so the text stays unambiguous). */
+    @Override
+    public String fullSeries() {
+        return series() + '\0' + method + '\0' + statusCode;
     }
 
     /** Beyond the limit, a known op keeps its name (handled requests stay findable), any other becomes {@code <other>}. */

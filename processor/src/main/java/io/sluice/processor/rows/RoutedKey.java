@@ -13,12 +13,19 @@ public interface RoutedKey<K extends RoutedKey<K>> {
     K withRoute(String otherRoute);
 
     /**
-     * What the limit counts as one series of the project: the route, and for requests the kind
+     * What the route limit counts as one route of the project: the route, and for requests the kind
      * ({@code op}) with it, since both come from the client.
      */
     default String series() {
         return route();
     }
+
+    /**
+     * What the series limit counts as one series of the project: every grouping field of the
+     * aggregate's key but the environment (limited on its own) and the time, written so that no two
+     * keys give the same text whatever NULs the client's names hold.
+     */
+    String fullSeries();
 
     /** This key counted beyond the limit: under {@link #OTHER_ROUTE}. */
     default K beyondLimit() {

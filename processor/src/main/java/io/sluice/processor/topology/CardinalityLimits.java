@@ -30,6 +30,14 @@ public record CardinalityLimits(int routesPerDay, int environmentsPerDay, int ex
      */
     public static final int DEFAULT_EXCEPTION_TYPES_PER_DAY = 1_000;
 
+    /**
+     * Series (route with method and status code, or with exception type) a project may bring per day
+     * and raw partition, per route it may bring: a route answers with a few methods and status codes,
+     * far fewer on average than this; without a bound, one route sent with every status code from
+     * 100 to 599 and every method would make a row per event.
+     */
+    public static final int SERIES_PER_ROUTE = 10;
+
     public CardinalityLimits {
         atLeastOne("routes", routesPerDay);
         atLeastOne("environments", environmentsPerDay);
@@ -47,6 +55,11 @@ public record CardinalityLimits(int routesPerDay, int environmentsPerDay, int ex
 
     public static CardinalityLimits defaults() {
         return ofRoutes(DEFAULT_ROUTES_PER_DAY);
+    }
+
+    /** Series per project, day and raw partition: {@link #SERIES_PER_ROUTE} for each route allowed. */
+    public int seriesPerDay() {
+        return (int) Math.min(Integer.MAX_VALUE, (long) routesPerDay * SERIES_PER_ROUTE);
     }
 
     int perDay(LimitedName name) {

@@ -14,22 +14,25 @@ import org.apache.kafka.streams.state.WindowStore;
  * <p>Names known admitted are remembered in memory, so a name met again (nearly every event: a
  * project's routes and environments repeat) costs a hash lookup, not a read of the store. What is
  * remembered only caches a fact of the store that holds for the rest of the day. It is built anew
- * with each task initialisation (a task restored after an aborted transaction starts empty) and
- * forgotten whole when it holds {@link #REMEMBERED} names; names longer than
- * {@link #REMEMBERED_LENGTH} are always read from the store. So it stays under about 1.5 MB a
- * limiter whatever clients send (routes have at most 512 characters, exception types 1,024).
+ * with each task initialisation (a task restored after an aborted transaction starts empty). It
+ * keeps two generations of at most {@link #REMEMBERED} names: when the newer is full it becomes the
+ * older and the oldest is forgotten, and a name found in the older is remembered in the newer, so
+ * the names in use stay while rare ones go. Names longer than {@link #REMEMBERED_LENGTH} are always
+ * read from the store. So it holds at most about 1.5 MB a limiter whatever clients send (a few
+ * hundred bytes a name with its project); a working set beyond it reads the store, as without it.
  */
 final class DailyNames {
-    /** At most this many admitted names remembered: a few hundred bytes each at most, a few limiters per task. */
-    static final int REMEMBERED = 4_096;
-    /** Longer names are not remembered (real routes and environments are far shorter). */
-    static final int REMEMBERED_LENGTH = 256;
+    /** At most this many admitted names in each generation: a few hundred bytes each at most, a few limiters per task. */
+    static final int REMEMBERED = 2_048;
+    /** Longer names are not remembered (normalized routes, environments and exception types are mostly shorter). */
+    static final int REMEMBERED_LENGTH = 160;
     private static final Long ADMITTED = 1L;
     private static final long DAY_MILLIS = RouteLimit.DAY.toMillis();
 
     private final WindowStore<String, Long> store;
     private final String prefix;
-    private final Set<NameOfDay> admitted = new HashSet<>();
+    private Set<NameOfDay> admitted = new HashSet<>();
+    private Set<NameOfDay> admittedBefore = new HashSet<>();
 
     /** A project's name on a day (the day's start, epoch milliseconds). */
     private record NameOfDay(long day, String project, String name) {
@@ -45,6 +48,10 @@ final class DailyNames {
         long day = Math.floorDiv(timestamp, DAY_MILLIS) * DAY_MILLIS;
         NameOfDay nameOfDay = name.length() <= REMEMBERED_LENGTH ? new NameOfDay(day, project, name) : null;
         if (nameOfDay != null && admitted.contains(nameOfDay)) {
+            return true;
+        }
+        if (nameOfDay != null && admittedBefore.contains(nameOfDay)) {
+            remember(nameOfDay);
             return true;
         }
         // A project token has no NUL: the count's key never equals a name's key.
@@ -70,7 +77,8 @@ final class DailyNames {
             return;
         }
         if (admitted.size() >= REMEMBERED) {
-            admitted.clear();
+            admittedBefore = admitted;
+            admitted = new HashSet<>();
         }
         admitted.add(nameOfDay);
     }

@@ -17,7 +17,11 @@ import io.sluice.processor.rows.RoutedKey;
  * The per-project route limit: of the routes a project's events bring in one event-time day (UTC),
  * the first {@code routesPerDay} this task meets are counted under their name, every later one
  * under {@link RoutedKey#OTHER_ROUTE}, so a tenant sending random paths adds at most that many
- * series a day to the aggregates. Runs in the task that reads the raw partition, after first
+ * routes a day to the aggregates. A second bound does the same for series
+ * ({@link RoutedKey#fullSeries}: a route with its method and status code, or its exception type;
+ * {@link CardinalityLimits#seriesPerDay}), so one route sent with every status code and method
+ * cannot make a row per event either; beyond it the event counts under {@code <other>} too (whose
+ * own series are bounded: a known op or {@code <other>}, ten methods, 500 status codes). Runs in the task that reads the raw partition, after first
  * sighting: the decisions follow the partition's order, so a recompute from the same topic makes
  * the same ones, and the store is restored with the rest of the task's state. Each task (raw
  * partition) keeps its own count, so a project's routes of a day are at most partitions × the
@@ -34,7 +38,11 @@ final class RouteLimit<K extends RoutedKey<K>, V> implements Processor<K, V, K, 
 
     private final String storeName;
     private final CardinalityLimits limits;
+    /** Keys of the series' names start with two NULs: a route's key starts with its project, its count's with one NUL. */
+    private static final String SERIES_PREFIX = "\0\0";
+
     private DailyNames routes;
+    private DailyNames series;
     private ProcessorContext<K, Limited<V>> context;
 
     RouteLimit(String storeName, CardinalityLimits limits) {
@@ -63,12 +71,14 @@ final class RouteLimit<K extends RoutedKey<K>, V> implements Processor<K, V, K, 
         this.context = context;
         WindowStore<String, Long> store = context.getStateStore(storeName);
         this.routes = new DailyNames(store, ""); // no prefix: the keys the store always had
+        this.series = new DailyNames(store, SERIES_PREFIX);
     }
 
     @Override
     public void process(Record<K, V> record) {
         K key = record.key();
-        if (routes.admits(key.project(), key.series(), record.timestamp(), limits.routesPerDay())) {
+        if (routes.admits(key.project(), key.series(), record.timestamp(), limits.routesPerDay())
+                && series.admits(key.project(), key.fullSeries(), record.timestamp(), limits.seriesPerDay())) {
             context.forward(record.withValue(Limited.kept(record.value())));
             return;
         }

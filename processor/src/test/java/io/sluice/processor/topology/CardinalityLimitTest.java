@@ -86,13 +86,32 @@ class CardinalityLimitTest {
 
     @Test
     void routesAdmittedBeforeMoreWereRememberedThanMemoryKeepsStayAdmittedAndTheLimitHolds() {
-        int routes = DailyNames.REMEMBERED + 10;
+        int routes = 2 * DailyNames.REMEMBERED + 10; // both generations of the memory turned over
         start(routes, 100, 100);
         for (int i = 0; i < routes; i++) {
             sendTransaction("t" + i, MINUTE.plusSeconds(i % 60), "production", "GET /r" + i);
         }
         sendTransaction("again", MINUTE.plusSeconds(1), "production", "GET /r0"); // forgotten in memory, admitted in the store
         sendTransaction("beyond", MINUTE.plusSeconds(2), "production", "GET /one-too-many");
+        assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:route " + TRANSACTION_COUNTER, 1L), outcomes());
+    }
+
+    @Test
+    void oneRouteSentWithEveryStatusCodeIsBoundedBySeriesNotOneRowPerEvent() {
+        start(1, 100, 100); // one route a day, so ten series
+        for (int status = 200; status < 240; status++) {
+            sendRequest("s" + status, MINUTE, "http.server", "GET /a", status);
+        }
+        Map<String, Long> byRoute = requestsByRoute();
+        assertEquals(Map.of("GET /a", 10L, "<other>", 30L), byRoute);
+        assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:route " + TRANSACTION_COUNTER, 30L), outcomes());
+    }
+
+    @Test
+    void aNulInOpOrRouteCannotMakeTwoRoutesReadAsOne() {
+        start(1, 100, 100);
+        sendRequest("first", MINUTE, "a", "GET b\u0000GET /y", 200);
+        sendRequest("second", MINUTE.plusSeconds(1), "a\u0000GET b", "GET /y", 200);
         assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:route " + TRANSACTION_COUNTER, 1L), outcomes());
     }
 
@@ -197,6 +216,23 @@ class CardinalityLimitTest {
         driver.createOutputTopic(topic, new StringDeserializer(), JsonSerde.of(type).deserializer()).readValuesToList()
                 .forEach(row -> latest.put(key.apply(row), row));
         return latest;
+    }
+
+    /** Requests of the hour by route, summed over op, method and status code. */
+    private Map<String, Long> requestsByRoute() {
+        Map<String, Long> byRoute = new HashMap<>();
+        latest(TOPICS.requests1h(), RequestHourRow.class, row -> row.op() + ' ' + row.route() + ' ' + row.method() + ' ' + row.statusCode())
+                .values().forEach(row -> byRoute.merge(row.route(), row.requests(), Long::sum));
+        return byRoute;
+    }
+
+    private void sendRequest(String eventId, Instant eventTime, String op, String route, int status) {
+        String json = "{\"transaction\": " + RequestAggregatesTest.quoted(route) + ", \"transaction_info\": {\"source\": \"route\"}, "
+                + "\"environment\": \"production\", \"contexts\": {\"trace\": {\"op\": " + RequestAggregatesTest.quoted(op) + "}}, "
+                + "\"tags\": {\"http.status_code\": \"" + status + "\"}}";
+        transactions.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8),
+                RequestAggregatesTest.headers("shop", eventId, eventTime), eventTime));
+        driver.advanceWallClockTime(PartialCounts.FLUSH_INTERVAL);
     }
 
     private void sendTransaction(String eventId, Instant eventTime, String environment, String route) {

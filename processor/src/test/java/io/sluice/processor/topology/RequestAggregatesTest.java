@@ -398,8 +398,8 @@ class RequestAggregatesTest {
         for (char c : value.toCharArray()) {
             if (c == '"' || c == '\\') {
                 out.append('\\').append(c);
-            } else if (Character.isSurrogate(c)) {
-                out.append(String.format("\\u%04x", (int) c)); // a lone surrogate, as JSON may carry it
+            } else if (Character.isSurrogate(c) || c < 0x20) {
+                out.append(String.format("\\u%04x", (int) c)); // a lone surrogate or a control character, as JSON carries them
             } else {
                 out.append(c);
             }
