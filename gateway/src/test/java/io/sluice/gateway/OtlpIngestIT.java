@@ -196,6 +196,19 @@ class OtlpIngestIT {
     }
 
     @Test
+    void aCollectorsDefaultBatchOf8192SpansIsAcceptedAndEverySpanPublished() {
+        ProjectAdmin.NewProject project = gateway.newProject("otlp-collector-batch");
+        List<SpanData> spans = OtelSpans.typicalServerSpans(8192);
+
+        assertTrue(export(OtelSpans.exporter(endpoint(gateway, project), project.key(), false, "gzip"), spans));
+
+        List<String> ids = eventIds(KafkaRecords.upToEnd(engines, "sluice.transactions", Duration.ofSeconds(60),
+                KafkaRecords.withHeader(EventHeaders.PROJECT, project.token())));
+        assertEquals(8192, ids.size());
+        assertEquals(8192, ids.stream().distinct().count());
+    }
+
+    @Test
     void hostileBodiesGet400WithAStatusAndBreakNothing() throws Exception {
         ProjectAdmin.NewProject project = gateway.newProject("otlp-hostile");
         byte[] lyingLength = {0x0a, 0x7f, 0x12, 0x01};

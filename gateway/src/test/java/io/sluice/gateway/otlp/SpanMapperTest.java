@@ -41,16 +41,15 @@ import io.sluice.testkit.OtelSpans;
 
 class SpanMapperTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TraceRequestDecoder DECODER = new TraceRequestDecoder(10_000);
+    private static final ExportReader READER = new ExportReader(10_000);
     private static final long START = 1_764_000_000_123_456_789L;
     private static final long END = START + 125_500_000L; // 125.5 ms later
     private static final long RECEIVED = START / 1_000_000 + 60_000;
     private static final EventValidator VALIDATOR = new EventValidator(Duration.ofDays(30));
 
-    /** The SDK's spans as the gateway reads them: through the exporter's protobuf body and the decoder. */
+    /** The SDK's spans as the gateway reads them: through the exporter's protobuf body and the export's reader. */
     private static List<MappedSpan> mapped(OtelSpans sdk) {
-        ExportTraceServiceRequest request = DECODER.decode(OtelSpans.protobuf(sdk.finished()), OtlpFormat.PROTOBUF);
-        return OtlpSpan.of(request).stream().map(SpanMapper::map).toList();
+        return READER.read(OtelSpans.protobuf(sdk.finished()), OtlpFormat.PROTOBUF);
     }
 
     private static MappedSpan only(OtelSpans sdk) {
@@ -349,9 +348,7 @@ class SpanMapperTest {
     }
 
     private static MappedSpan only(Resource resource, Span span) {
-        ExportTraceServiceRequest request = ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder()
-                .setResource(resource).addScopeSpans(ScopeSpans.newBuilder().addSpans(span))).build();
-        return SpanMapper.map(OtlpSpan.of(request).get(0));
+        return SpanMapper.map(new OtlpSpan(io.sluice.gateway.otlp.Attributes.of(resource.getAttributesList()), span));
     }
 
     private static KeyValue string(String key, String value) {
