@@ -209,6 +209,25 @@ class OtlpIngestIT {
     }
 
     @Test
+    void partialSuccessCountsASpanOnceHoweverManyOfItsEventsWereNotStored() throws Exception {
+        try (TestGateway stingy = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_QUOTA_SHARE", "0.01"))) {
+            ProjectAdmin.NewProject project = stingy.newProject("otlp-rejected-spans", new Quota(1, 1));
+            // The 200 span's transaction takes the one event the quota has; the 500 span's transaction and error are over it.
+            HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint(stingy, project)))
+                    .header("Authorization", "Bearer " + project.key()).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(OtelSpans.json(handledRequests()))).build();
+
+            HttpResponse<String> response = TestGateway.send(request);
+
+            assertEquals(200, response.statusCode(), response.body());
+            JsonNode partial = JSON.readTree(response.body()).get("partialSuccess");
+            assertEquals("1", partial.get("rejectedSpans").asText(), response.body());
+            assertTrue(partial.get("errorMessage").asText().startsWith("1 span was not stored in full: 2 events over the project's "
+                    + "quota"), response.body());
+        }
+    }
+
+    @Test
     void hostileBodiesGet400WithAStatusAndBreakNothing() throws Exception {
         ProjectAdmin.NewProject project = gateway.newProject("otlp-hostile");
         byte[] lyingLength = {0x0a, 0x7f, 0x12, 0x01};
