@@ -67,6 +67,14 @@ class SpanMapperTest {
         return tracer.spanBuilder(name).setSpanKind(SpanKind.SERVER).setStartTimestamp(START, TimeUnit.NANOSECONDS).startSpan();
     }
 
+    /** A server span named for its method and route, with both as attributes. */
+    private static io.opentelemetry.api.trace.Span serverSpan(Tracer tracer, String method, String route) {
+        io.opentelemetry.api.trace.Span span = serverSpan(tracer, method + " " + route);
+        span.setAttribute("http.request.method", method);
+        span.setAttribute("http.route", route);
+        return span;
+    }
+
     private static TransactionFields transactionFields(OtlpItem item) {
         assertEquals(Endpoint.TRANSACTION, item.endpoint());
         return TransactionFields.of(tree(item));
@@ -263,6 +271,67 @@ class SpanMapperTest {
             assertEquals("java.io.IOException", error.exceptionType());
             assertEquals("", error.requestUrl(), "an outgoing call's URL is not the request's");
         }
+    }
+
+    @Test
+    void anExceptionOnAChildSpanIsCountedUnderTheRouteAndNameOfItsServerSpanInTheSameExport() {
+        try (OtelSpans sdk = sdk()) {
+            Tracer tracer = sdk.tracer();
+            io.opentelemetry.api.trace.Span server = serverSpan(tracer, "POST", "/checkout");
+            server.setAttribute("url.path", "/checkout");
+            io.opentelemetry.api.trace.Span call = tracer.spanBuilder("charge").setSpanKind(SpanKind.CLIENT)
+                    .setParent(Context.root().with(server)).startSpan();
+            call.setAttribute("http.request.method", "GET");
+            call.setAttribute("url.full", "https://payments.example/charge");
+            call.recordException(new java.io.IOException("connection reset"));
+            call.end();
+            server.end(END, TimeUnit.NANOSECONDS); // exported after its child, as SDKs do
+
+            List<MappedSpan> spans = mapped(sdk);
+
+            OtlpItem error = spans.get(0).items().get(0);
+            ErrorFields fields = errorFields(error);
+            assertEquals("POST /checkout", fields.route());
+            assertEquals("POST", fields.requestMethod());
+            assertEquals("/checkout", fields.requestUrl());
+            assertEquals("POST /checkout", tree(error).get("transaction").textValue());
+            assertEquals("https://payments.example/charge", tree(error).at("/contexts/trace/data/url").textValue(),
+                    "the call's own URL stays with its span");
+        }
+    }
+
+    @Test
+    void anExceptionDeeperDownFindsItsServerSpanThroughItsParents() {
+        try (OtelSpans sdk = sdk()) {
+            Tracer tracer = sdk.tracer();
+            io.opentelemetry.api.trace.Span server = serverSpan(tracer, "GET", "/users/{id}");
+            io.opentelemetry.api.trace.Span load = tracer.spanBuilder("load user").setParent(Context.root().with(server)).startSpan();
+            io.opentelemetry.api.trace.Span query = tracer.spanBuilder("SELECT users").setSpanKind(SpanKind.CLIENT)
+                    .setParent(Context.root().with(load)).startSpan();
+            query.recordException(new IllegalStateException("timeout"));
+            query.end();
+            load.end();
+            server.end();
+
+            ErrorFields error = errorFields(mapped(sdk).get(0).items().get(0));
+
+            assertEquals("GET /users/{id}", error.route());
+        }
+    }
+
+    @Test
+    void aSpanOfAnotherTraceWithTheSameIdIsNotTheServerSpan() {
+        Span server = TraceRequestDecoderTest.span("GET /a").toBuilder().addAttributes(string("http.route", "/a")).build();
+        Span otherTrace = Span.newBuilder().setTraceId(ByteString.fromHex("0af7651916cd43dd8448eb211c80319c"))
+                .setSpanId(ByteString.fromHex("b7ad6b7169203331")).setParentSpanId(server.getSpanId()).setName("SELECT")
+                .setKind(Span.SpanKind.SPAN_KIND_CLIENT).addEvents(Span.Event.newBuilder().setName("exception")).build();
+        byte[] body = ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder()
+                .addScopeSpans(ScopeSpans.newBuilder().addSpans(otherTrace).addSpans(server))).build().toByteArray();
+
+        OtlpItem error = READER.read(body, OtlpFormat.PROTOBUF).get(0).items().get(0);
+
+        assertNull(tree(error).get("transaction"));
+        assertEquals("", errorFields(error).route());
     }
 
     @Test
