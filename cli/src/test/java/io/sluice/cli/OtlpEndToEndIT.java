@@ -36,9 +36,9 @@ import io.sluice.testkit.RealEngines;
  * The OpenTelemetry Java SDK's OTLP/HTTP exporter, pointed at a project's OTLP endpoint with its
  * key, reports handled requests and exceptions through gateway → Kafka → processor → ClickHouse:
  * server spans land in {@code transactions} and {@code traffic_1m} with their routes, status codes
- * and durations, an exception in {@code errors}, a client span nowhere, and an export sent again
- * (protobuf, then JSON) is counted once. A hostile export, refused or stored within the limits,
- * leaves the same project's next export exact.
+ * and durations, exceptions in {@code errors} (one on a client span under its request's route), a
+ * client span nowhere, and an export sent again (protobuf, then JSON) is counted once. A hostile
+ * export, refused or stored within the limits, leaves the same project's next export exact.
  */
 @ExtendWith(RealEngines.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -91,6 +91,7 @@ class OtlpEndToEndIT {
             Span failed = serverSpan(tracer, "POST", "/checkout", 503, START, 250);
             Span query = tracer.spanBuilder("SELECT orders").setSpanKind(SpanKind.CLIENT)
                     .setParent(Context.root().with(failed)).setStartTimestamp(START, TimeUnit.NANOSECONDS).startSpan();
+            query.recordException(new java.util.concurrent.TimeoutException("the database did not answer"));
             query.end(START + 5_000_000L, TimeUnit.NANOSECONDS);
             failed.recordException(new IllegalStateException("the cart is gone"));
             failed.end(START + 250_000_000L, TimeUnit.NANOSECONDS);
@@ -107,9 +108,11 @@ class OtlpEndToEndIT {
                 + DB + ".transactions FINAL" + where + " ORDER BY route, status_code"));
         String traffic = "3\t1\t1\t1";
         assertEquals(traffic, pipeline.awaitAnswer(traffic, trafficQuery(project)));
-        String errors = "java.lang.IllegalStateException\tthe cart is gone\te2e\tPOST /checkout";
+        // The client span's exception is counted under the route of the request it was raised in.
+        String errors = "java.lang.IllegalStateException\tthe cart is gone\te2e\tPOST /checkout\n"
+                + "java.util.concurrent.TimeoutException\tthe database did not answer\te2e\tPOST /checkout";
         assertEquals(errors, pipeline.awaitAnswer(errors, "SELECT exception_type, exception_value, environment, route FROM "
-                + DB + ".errors FINAL" + where));
+                + DB + ".errors FINAL" + where + " ORDER BY exception_type"));
         String requests = "http.server\t3";
         assertEquals(requests, pipeline.awaitAnswer(requests, "SELECT op, sum(requests) FROM " + DB
                 + ".requests_1m FINAL" + where + " GROUP BY op"));

@@ -164,13 +164,13 @@ public final class Gateway implements AutoCloseable {
                 // address only its share of it.
                 new InFlightBudget(config.maxUnauthenticatedInFlightBytes(), config.maxUnauthenticatedInFlightBytesPerClient(),
                         metrics.unauthenticatedInFlightBytes()),
-                config.maxBodyBytes(), config.maxEnvelopeBytes());
+                config.maxBodyBytes(), config.maxEnvelopeBytes(), config.maxOtlpBytes());
         return new GatewayServices(gate, new BodyDecoder(config.maxDecompressedBytes()),
                 new EventValidator(config.eventTimeHorizon(), config.maxDecompressedBytes(), metrics::scrubbed),
                 publisher, outcomes, metrics, Clock.systemUTC(), draining,
                 new BodyDecoder(config.maxEnvelopeBytes()),
                 new EnvelopeParser(config.maxEnvelopeItems(), config.maxDecompressedBytes()), readers,
-                new ExportReader(config.maxOtlpSpans()));
+                new ExportReader(config.maxOtlpSpans()), new BodyDecoder(config.maxOtlpBytes()));
     }
 
     private void listen() throws InterruptedException {

@@ -22,7 +22,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                             Duration readyTimeout, int ioThreads, int maxEnvelopeBytes, int maxEnvelopeItems,
                             long maxUnauthenticatedInFlightBytes, long maxInFlightBytesPerProject,
                             long maxUnauthenticatedInFlightBytesPerClient, PartitionChooser partitions,
-                            Duration publishFailureWindow, int maxOtlpSpans) {
+                            Duration publishFailureWindow, int maxOtlpSpans, int maxOtlpBytes) {
     public static final Setting HOST = new Setting("SLUICE_GATEWAY_HOST", "127.0.0.1",
             "Address the gateway listens on (0.0.0.0 to accept from other machines).");
     public static final Setting PORT = new Setting("SLUICE_GATEWAY_PORT", "8080", "Port of the ingest API.").between(0, 65535);
@@ -79,7 +79,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "In-flight bytes of envelopes whose only credential is their dsn header (read before they can be checked), apart from the tenants' budget.").atLeast(0);
 
     public static final Setting MAX_IN_FLIGHT_BYTES_PER_PROJECT = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_PROJECT", "0",
-            "In-flight bytes one project may hold (its keys are public in browsers); 0: a quarter of the total, at least the largest envelope and body. "
+            "In-flight bytes one project may hold (its keys are public in browsers); 0: a quarter of the total, at least the largest envelope, OTLP export and body. "
                     + "Never the last eighth of the total, kept for projects holding no more than what stays free.").atLeast(0);
     public static final Setting MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT = new Setting(
             "SLUICE_GATEWAY_MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT", "1048576",
@@ -92,8 +92,10 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
     public static final Setting PUBLISH_FAILURE_WINDOW = new Setting("SLUICE_GATEWAY_PUBLISH_FAILURE_WINDOW", "10s",
             "/readyz fails (and sluice_gateway_publish_failing is 1) while, within this long, at least 5 publishes failed and none succeeded; 0s: /readyz ignores publishes (the gauge too).");
 
-    public static final Setting MAX_OTLP_SPANS = new Setting("SLUICE_GATEWAY_MAX_OTLP_SPANS", "5000",
-            "Most spans in one OTLP export, and most events (transactions and errors) made of them; more gets 413.").atLeast(1);
+    public static final Setting MAX_OTLP_SPANS = new Setting("SLUICE_GATEWAY_MAX_OTLP_SPANS", "10000",
+            "Most spans in one OTLP export, and most events (transactions and errors) made of them; more gets 413. A Collector's batch processor sends 8,192 by default (up to 8,703 with SDKs as its inputs).").atLeast(1);
+    public static final Setting MAX_OTLP_BYTES = new Setting("SLUICE_GATEWAY_MAX_OTLP_BYTES", "33554432",
+            "Largest OTLP export, as sent and decompressed; larger gets 413. 10,000 typical server spans are 6.2 MB in protobuf and 12.1 MB in JSON (under 1 MB gzipped); what reading one holds (its spans decoded one at a time, the events made of them) is taken from the in-flight budget.").atLeast(1);
 
     public static final List<Setting> SETTINGS = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, MAX_BODY_BYTES,
             MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_CLIENT, TRUSTED_PROXIES,
@@ -101,7 +103,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, QUOTA_SHARE, OUTCOMES_INTERVAL, AUTH_FAILURES_PER_MINUTE,
             AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, READY_TIMEOUT, IO_THREADS, MAX_ENVELOPE_BYTES,
             MAX_ENVELOPE_ITEMS, MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_PROJECT,
-            MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT, PARTITION_KEY, PUBLISH_FAILURE_WINDOW, MAX_OTLP_SPANS);
+            MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT, PARTITION_KEY, PUBLISH_FAILURE_WINDOW, MAX_OTLP_SPANS, MAX_OTLP_BYTES);
 
     public static GatewayConfig from(Settings settings) {
         return new GatewayConfig(settings.get(HOST), settings.getInt(PORT), settings.get(ADMIN_HOST),
@@ -119,7 +121,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                 settings.getInt(MAX_ENVELOPE_ITEMS), settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES), perProject(settings),
                 settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT),
                 new PartitionChooser(partitionKey(settings)), settings.getDuration(PUBLISH_FAILURE_WINDOW),
-                settings.getInt(MAX_OTLP_SPANS));
+                settings.getInt(MAX_OTLP_SPANS), settings.getInt(MAX_OTLP_BYTES));
     }
 
     /**
@@ -167,12 +169,13 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
 
     /**
      * The per-project share of the in-flight budget: as set, or a quarter of the total but at
-     * least the largest envelope and body (a request that fits no share could never be taken).
+     * least the largest envelope, OTLP export and body (a request that fits no share could never be taken).
      */
     private static long perProject(Settings settings) {
         long total = settings.getLong(MAX_IN_FLIGHT_BYTES);
         long set = settings.getLong(MAX_IN_FLIGHT_BYTES_PER_PROJECT);
-        long largest = Math.max(settings.getInt(MAX_ENVELOPE_BYTES), settings.getInt(MAX_BODY_BYTES));
+        long largest = Math.max(Math.max(settings.getInt(MAX_ENVELOPE_BYTES), settings.getInt(MAX_BODY_BYTES)),
+                settings.getInt(MAX_OTLP_BYTES));
         return Math.min(total, set > 0 ? set : Math.max(total / 4, largest));
     }
 

@@ -196,6 +196,38 @@ class OtlpIngestIT {
     }
 
     @Test
+    void aCollectorsDefaultBatchOf8192SpansIsAcceptedAndEverySpanPublished() {
+        ProjectAdmin.NewProject project = gateway.newProject("otlp-collector-batch");
+        List<SpanData> spans = OtelSpans.typicalServerSpans(8192);
+
+        assertTrue(export(OtelSpans.exporter(endpoint(gateway, project), project.key(), false, "gzip"), spans));
+
+        List<String> ids = eventIds(KafkaRecords.upToEnd(engines, "sluice.transactions", Duration.ofSeconds(60),
+                KafkaRecords.withHeader(EventHeaders.PROJECT, project.token())));
+        assertEquals(8192, ids.size());
+        assertEquals(8192, ids.stream().distinct().count());
+    }
+
+    @Test
+    void partialSuccessCountsASpanOnceHoweverManyOfItsEventsWereNotStored() throws Exception {
+        try (TestGateway stingy = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_QUOTA_SHARE", "0.01"))) {
+            ProjectAdmin.NewProject project = stingy.newProject("otlp-rejected-spans", new Quota(1, 1));
+            // The 200 span's transaction takes the one event the quota has; the 500 span's transaction and error are over it.
+            HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint(stingy, project)))
+                    .header("Authorization", "Bearer " + project.key()).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(OtelSpans.json(handledRequests()))).build();
+
+            HttpResponse<String> response = TestGateway.send(request);
+
+            assertEquals(200, response.statusCode(), response.body());
+            JsonNode partial = JSON.readTree(response.body()).get("partialSuccess");
+            assertEquals("1", partial.get("rejectedSpans").asText(), response.body());
+            assertTrue(partial.get("errorMessage").asText().startsWith("1 span was not stored in full: 2 events over the project's "
+                    + "quota"), response.body());
+        }
+    }
+
+    @Test
     void hostileBodiesGet400WithAStatusAndBreakNothing() throws Exception {
         ProjectAdmin.NewProject project = gateway.newProject("otlp-hostile");
         byte[] lyingLength = {0x0a, 0x7f, 0x12, 0x01};

@@ -48,6 +48,41 @@ public final class OtelSpans implements SpanExporter, AutoCloseable {
         return List.copyOf(finished);
     }
 
+    /**
+     * {@code count} server spans as the OpenTelemetry Java agent records handled HTTP requests
+     * (its attributes, of typical lengths; a route, a path with an id, a browser's user agent),
+     * under a service's resource as the SDK describes it: what a Collector batches.
+     */
+    public static List<SpanData> typicalServerSpans(int count) {
+        try (OtelSpans sdk = new OtelSpans(Attributes.builder().put("service.name", "shop-api").put("service.version", "2.14.1")
+                .put("deployment.environment.name", "production").put("host.name", "shop-api-7d9f8b6c4-x2kqz")
+                .put("os.type", "linux").put("process.runtime.name", "OpenJDK Runtime Environment")
+                .put("process.runtime.version", "17.0.12+7").build())) {
+            Tracer tracer = sdk.tracer();
+            for (int i = 0; i < count; i++) {
+                io.opentelemetry.api.trace.Span span = tracer.spanBuilder("GET /api/orders/{id}")
+                        .setSpanKind(io.opentelemetry.api.trace.SpanKind.SERVER).startSpan();
+                span.setAttribute("http.request.method", "GET");
+                span.setAttribute("http.route", "/api/orders/{id}");
+                span.setAttribute("url.path", "/api/orders/" + (1_000_000 + i));
+                span.setAttribute("url.scheme", "https");
+                span.setAttribute("http.response.status_code", i % 50 == 0 ? 500L : 200L);
+                span.setAttribute("server.address", "shop.example.com");
+                span.setAttribute("server.port", 443L);
+                span.setAttribute("network.protocol.version", "1.1");
+                span.setAttribute("client.address", "203.0.113." + (i % 250));
+                span.setAttribute("network.peer.address", "10.0.3." + (i % 250));
+                span.setAttribute("network.peer.port", 40_000L + i % 20_000);
+                span.setAttribute("user_agent.original", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+                        + "Chrome/124.0.0.0 Safari/537.36");
+                span.setAttribute("thread.id", 40L + i % 200);
+                span.setAttribute("thread.name", "http-nio-8080-exec-" + (i % 200));
+                span.end();
+            }
+            return sdk.finished();
+        }
+    }
+
     public static byte[] protobuf(Collection<SpanData> spans) {
         return body(spans, false);
     }
@@ -93,6 +128,7 @@ public final class OtelSpans implements SpanExporter, AutoCloseable {
             throw new IllegalStateException("this SDK version builds its exporter otherwise", e);
         }
         return builder.setEndpoint(endpoint).addHeader("Authorization", "Bearer " + key).setCompression(compression)
+                .setTimeout(java.time.Duration.ofSeconds(60)) // a Collector-sized export on a busy test machine
                 .setRetryPolicy(null).build();
     }
 

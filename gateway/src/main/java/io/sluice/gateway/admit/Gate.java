@@ -32,15 +32,17 @@ public final class Gate {
     private final InFlightBudget unauthenticated;
     private final int maxBodyBytes;
     private final int maxEnvelopeBytes;
+    private final int maxOtlpBytes;
     private final AtomicBoolean forwardingIgnoredLogged = new AtomicBoolean();
 
     /**
      * @param maxBodyBytes     the largest v1 body (and store body)
      * @param unauthenticated  the budget of envelopes authenticated only by their {@code dsn} header
      * @param maxEnvelopeBytes the largest envelope as sent
+     * @param maxOtlpBytes     the largest OTLP export as sent
      */
     public Gate(Authenticator authenticator, FailedAuthLimiter failedAuth, TrustedProxies proxies, QuotaLimiter quotas,
-                InFlightBudget budget, InFlightBudget unauthenticated, int maxBodyBytes, int maxEnvelopeBytes) {
+                InFlightBudget budget, InFlightBudget unauthenticated, int maxBodyBytes, int maxEnvelopeBytes, int maxOtlpBytes) {
         this.authenticator = authenticator;
         this.failedAuth = failedAuth;
         this.proxies = proxies;
@@ -49,11 +51,18 @@ public final class Gate {
         this.unauthenticated = unauthenticated;
         this.maxBodyBytes = maxBodyBytes;
         this.maxEnvelopeBytes = maxEnvelopeBytes;
+        this.maxOtlpBytes = maxOtlpBytes;
+    }
+
+    /** OTLP exports held to the v1 body limit. */
+    public Gate(Authenticator authenticator, FailedAuthLimiter failedAuth, TrustedProxies proxies, QuotaLimiter quotas,
+                InFlightBudget budget, InFlightBudget unauthenticated, int maxBodyBytes, int maxEnvelopeBytes) {
+        this(authenticator, failedAuth, proxies, quotas, budget, unauthenticated, maxBodyBytes, maxEnvelopeBytes, maxBodyBytes);
     }
 
     /** The largest body any route takes: the HTTP layer's bound, each request is bounded by its own. */
     public int largestBody() {
-        return Math.max(maxBodyBytes, maxEnvelopeBytes);
+        return Math.max(Math.max(maxBodyBytes, maxEnvelopeBytes), maxOtlpBytes);
     }
 
     /**
@@ -103,10 +112,11 @@ public final class Gate {
         } else {
             quotas.admit(project, route.endpoint(), System.nanoTime());
         }
-        if (head.contentLength() > maxBodyBytes) {
-            throw new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + maxBodyBytes + " bytes");
+        int max = route.otlp() ? maxOtlpBytes : maxBodyBytes;
+        if (head.contentLength() > max) {
+            throw new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + max + " bytes");
         }
-        return new Admitted(route, project, budget.expect(client, project.token(), declared(head)), null, client, maxBodyBytes);
+        return new Admitted(route, project, budget.expect(client, project.token(), declared(head)), null, client, max);
     }
 
     private Admitted admitSentry(IngestRoute route, RequestHead head, InetAddress client) {

@@ -88,8 +88,10 @@ interface FrontDoor {
      * @param unconfirmed  Kafka did not acknowledge every event published (a retry is safe)
      * @param refused      items refused alone ({@link Item.Refused}, {@link Item.Event#refusedAlone})
      * @param firstRefusal why the first of them was, or null when none was
+     * @param rejectedParts the parts of the request ({@link Item.Event#part}: an OTLP export's spans) with an item
+     *                      refused or over quota
      */
     record Handled(String firstEventId, int published, int overQuota, Rejection limited, boolean unconfirmed, int refused,
-                   String firstRefusal) {
+                   String firstRefusal, int rejectedParts) {
     }
 }

@@ -22,23 +22,24 @@ import io.sluice.gateway.validate.EventValidator;
  * @param envelopeDecoder decodes Sentry envelopes, bounded by the envelope limit (events keep the v1 bound)
  * @param readers  reads the bodies whose reading would hold an event loop for long ({@link ReadWorkers});
  *                 null: every body is read on its event loop
- * @param otlp     reads OTLP/HTTP trace exports (within the decoder's bound) into their spans' events
+ * @param otlp     reads OTLP/HTTP trace exports, decompressed, into their spans' events
+ * @param otlpDecoder decompresses OTLP exports, bounded by their own limit
  */
 public record GatewayServices(Gate gate, BodyDecoder decoder, EventValidator validator,
                               EventPublisher publisher, Outcomes outcomes, GatewayMetrics metrics, Clock clock,
                               AtomicBoolean draining, BodyDecoder envelopeDecoder, EnvelopeParser envelopes,
-                              Executor readers, ExportReader otlp) {
+                              Executor readers, ExportReader otlp, BodyDecoder otlpDecoder) {
     /** Without an OTLP reader (the OTLP door is not used). */
     public GatewayServices(Gate gate, BodyDecoder decoder, EventValidator validator, EventPublisher publisher,
                            Outcomes outcomes, GatewayMetrics metrics, Clock clock, AtomicBoolean draining,
                            BodyDecoder envelopeDecoder, EnvelopeParser envelopes, Executor readers) {
-        this(gate, decoder, validator, publisher, outcomes, metrics, clock, draining, envelopeDecoder, envelopes, readers, null);
+        this(gate, decoder, validator, publisher, outcomes, metrics, clock, draining, envelopeDecoder, envelopes, readers, null, null);
     }
 
     /** Without read workers: every body is read on its event loop. */
     public GatewayServices(Gate gate, BodyDecoder decoder, EventValidator validator, EventPublisher publisher,
                            Outcomes outcomes, GatewayMetrics metrics, Clock clock, AtomicBoolean draining,
                            BodyDecoder envelopeDecoder, EnvelopeParser envelopes) {
-        this(gate, decoder, validator, publisher, outcomes, metrics, clock, draining, envelopeDecoder, envelopes, null, null);
+        this(gate, decoder, validator, publisher, outcomes, metrics, clock, draining, envelopeDecoder, envelopes, null, null, null);
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.gateway.http;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -168,6 +169,8 @@ final class IngestPath {
         Rejection limited;
         /** Items refused alone, the request's others standing. */
         final List<Rejection> refusedAlone = new ArrayList<>();
+        /** The parts ({@link Item.Event#part}) of which an item was refused or over quota. */
+        final BitSet rejectedParts = new BitSet();
         boolean firstEvent = true;
 
         /** Events not published because their connection closed first. */
@@ -185,12 +188,14 @@ final class IngestPath {
                 counts.addTo().accept(counted);
             } else if (item instanceof Item.Refused refusal) {
                 refusedAlone.add(refusal.refusal());
+                rejected(refusal.part());
             } else if (item instanceof Item.Event event) {
                 Rejection refused = quota(event.endpoint());
                 firstEvent = false;
                 if (refused != null) {
                     overQuota++;
                     limited = merge(limited, refused);
+                    rejected(event.part());
                     return;
                 }
                 Project project = items.project();
@@ -202,7 +207,14 @@ final class IngestPath {
                         throw invalid;
                     }
                     refusedAlone.add(invalid);
+                    rejected(event.part());
                 }
+            }
+        }
+
+        private void rejected(int part) {
+            if (part != Item.NO_PART) {
+                rejectedParts.set(part);
             }
         }
 
@@ -284,7 +296,7 @@ final class IngestPath {
 
     private static FrontDoor.Handled handled(Taking taking, String firstId, int published, boolean unconfirmed) {
         return new FrontDoor.Handled(firstId, published, taking.overQuota, taking.limited, unconfirmed, taking.refusedAlone.size(),
-                taking.refusedAlone.isEmpty() ? null : taking.refusedAlone.get(0).getMessage());
+                taking.refusedAlone.isEmpty() ? null : taking.refusedAlone.get(0).getMessage(), taking.rejectedParts.cardinality());
     }
 
     /** Both categories' limits in one header value, the later wait for the Retry-After. */

@@ -16,20 +16,25 @@ sealed interface Item {
      * An event of {@code endpoint}. Its payload is read ({@code payload}: the JSON to validate,
      * which may throw a {@link io.sluice.gateway.admit.Rejection} that refuses the whole request,
      * or only this event when {@code refusedAlone}) only once the event took its quota: an event
-     * over quota costs no parse.
+     * over quota costs no parse. {@code part}: which part of its request it was made of (an OTLP
+     * export's span, whose answer counts the spans not stored in full), or {@link #NO_PART}.
      */
-    record Event(Endpoint endpoint, long bytes, Supplier<byte[]> payload, boolean refusedAlone) implements Item {
+    record Event(Endpoint endpoint, long bytes, Supplier<byte[]> payload, boolean refusedAlone, int part) implements Item {
         Event(Endpoint endpoint, long bytes, Supplier<byte[]> payload) {
-            this(endpoint, bytes, payload, false);
+            this(endpoint, bytes, payload, false, NO_PART);
         }
     }
+
+    /** The part of an item that is not part of anything its answer counts. */
+    int NO_PART = -1;
 
     /**
      * What its door refused already (an OTLP span that cannot be read), or, with
      * {@link Event#refusedAlone}, an event whose payload the validator refused: the request's
-     * other items stand, and its answer says how many were refused and why.
+     * other items stand, and its answer says how many were refused and why. {@code part} as an
+     * {@link Event}'s.
      */
-    record Refused(io.sluice.gateway.admit.Rejection refusal) implements Item {
+    record Refused(io.sluice.gateway.admit.Rejection refusal, int part) implements Item {
         @Override
         public long bytes() {
             return 0;

@@ -3,12 +3,15 @@ package io.sluice.gateway.otlp;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -23,6 +26,9 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.resource.v1.Resource;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.sluice.gateway.admit.Rejection;
 import io.sluice.outcomes.Outcome;
@@ -53,14 +59,124 @@ final class OtlpJsonReader {
                 .build();
     }
 
-    /** @throws Rejection 400 when it is not an OTLP/JSON export, 413 beyond {@code maxSpans} spans */
-    ExportTraceServiceRequest read(byte[] body) {
-        ExportTraceServiceRequest.Builder request = ExportTraceServiceRequest.newBuilder();
+    /**
+     * Hands each span of the export to {@code each}, in order, with its resource's attributes,
+     * holding in {@code held} what it takes decoded ({@link DecodedSize}'s costs, counted as it is
+     * read) until {@code each} is done with it: the export is never decoded whole. A span read
+     * before its resource (JSON's members have no order) waits, held, until its
+     * {@code ResourceSpans} ends.
+     *
+     * @throws Rejection 400 when it is not an OTLP/JSON export, 413 beyond {@code maxSpans} spans
+     */
+    void forEachSpan(byte[] body, HeldBytes held, Consumer<OtlpSpan> each) {
+        Reading reading = new Reading(held);
+        try {
+            read(body, parser -> fields(parser, ExportTraceServiceRequest.getDescriptor(), field -> {
+                if (field.getNumber() == ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER) {
+                    objects(parser, field, () -> resourceSpans(parser, reading, each));
+                } else {
+                    parser.skipChildren();
+                }
+            }));
+        } finally {
+            reading.giveBackAll();
+        }
+    }
+
+    private void resourceSpans(JsonParser parser, Reading reading, Consumer<OtlpSpan> each) throws IOException {
+        long start = reading.held();
+        Attributes[] resource = {null};
+        List<Span> waiting = new ArrayList<>();
+        fields(parser, ResourceSpans.getDescriptor(), field -> {
+            if (field.getNumber() == ResourceSpans.RESOURCE_FIELD_NUMBER) {
+                if (parser.currentToken() != JsonToken.START_OBJECT) {
+                    throw invalid("'" + field.getJsonName() + "' must be an object");
+                }
+                Resource.Builder read = Resource.newBuilder();
+                readMessage(parser, read, reading);
+                resource[0] = Attributes.of(read.build().getAttributesList());
+            } else if (field.getNumber() == ResourceSpans.SCOPE_SPANS_FIELD_NUMBER) {
+                objects(parser, field, () -> fields(parser, ScopeSpans.getDescriptor(), scopeField -> {
+                    if (scopeField.getNumber() != ScopeSpans.SPANS_FIELD_NUMBER) {
+                        parser.skipChildren();
+                        return;
+                    }
+                    objects(parser, scopeField, () -> {
+                        reading.span();
+                        long before = reading.held();
+                        Span.Builder span = Span.newBuilder();
+                        readMessage(parser, span, reading);
+                        if (resource[0] == null) {
+                            waiting.add(span.build());
+                        } else {
+                            each.accept(new OtlpSpan(resource[0], span.build()));
+                            reading.release(reading.held() - before);
+                        }
+                    });
+                }));
+            } else {
+                parser.skipChildren();
+            }
+        });
+        for (Span span : waiting) {
+            each.accept(new OtlpSpan(resource[0] == null ? Attributes.NONE : resource[0], span));
+        }
+        reading.release(reading.held() - start);
+    }
+
+    private interface FieldReader {
+        void read(FieldDescriptor field) throws IOException;
+    }
+
+    private interface ElementReader {
+        void read() throws IOException;
+    }
+
+    /**
+     * Reads the fields of the object the parser is in with {@code each}, called at each known field's
+     * value (unknown fields, and null values, are skipped, as the specification asks).
+     */
+    private static void fields(JsonParser parser, Descriptor type, FieldReader each) throws IOException {
+        Map<String, FieldDescriptor> fields = fieldsOf(type);
+        JsonToken token;
+        while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+            FieldDescriptor field = fields.get(parser.currentName());
+            JsonToken value = parser.nextToken();
+            if (field == null || value == JsonToken.VALUE_NULL) {
+                parser.skipChildren();
+                continue;
+            }
+            each.read(field);
+        }
+        if (token != JsonToken.END_OBJECT) {
+            throw invalid("unexpected " + token);
+        }
+    }
+
+    /** Reads the array of objects the parser is at, each with {@code each} called at its start. */
+    private static void objects(JsonParser parser, FieldDescriptor field, ElementReader each) throws IOException {
+        if (parser.currentToken() != JsonToken.START_ARRAY) {
+            throw invalid("'" + field.getJsonName() + "' must be an array");
+        }
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+            if (parser.currentToken() != JsonToken.START_OBJECT) {
+                throw invalid("'" + field.getJsonName() + "' must hold objects");
+            }
+            each.read();
+        }
+    }
+
+    private interface ObjectReader {
+        void read(JsonParser parser) throws IOException;
+    }
+
+    /** Reads the body's one object with {@code reader} (from its start), mapping what is wrong with the JSON to a 400. */
+    private void read(byte[] body, ObjectReader reader) {
         try (JsonParser parser = factory.createParser(body)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw invalid("the body must be a JSON object (an OTLP ExportTraceServiceRequest)");
             }
-            readMessage(parser, request, new int[1]);
+            reader.read(parser);
             if (parser.nextToken() != null) {
                 throw invalid("something follows the JSON object");
             }
@@ -71,11 +187,63 @@ final class OtlpJsonReader {
         } catch (IOException e) {
             throw invalid("the body cannot be read as JSON");
         }
-        return request.build();
     }
 
-    /** Reads the fields of the object the parser is at the start of into {@code builder}; {@code spans[0]} counts the spans read. */
-    private void readMessage(JsonParser parser, Message.Builder builder, int[] spans) throws IOException {
+    /**
+     * One export being read: the spans read so far, and what the messages read and not yet done
+     * with take decoded, taken from {@code held} in steps.
+     */
+    private final class Reading {
+        private static final long STEP = 64 * 1024;
+        private final HeldBytes held;
+        private int spans;
+        private long decoded;
+        private long taken;
+
+        Reading(HeldBytes held) {
+            this.held = held;
+        }
+
+        void decoded(long bytes) {
+            decoded += bytes;
+            if (decoded > taken) {
+                long more = Math.max(decoded - taken, STEP);
+                held.take(more);
+                taken += more;
+            }
+        }
+
+        /** What the messages not yet done with take decoded. */
+        long held() {
+            return decoded;
+        }
+
+        /** Messages taking {@code bytes} decoded are done with; gives back what was taken beyond a step of what is still held. */
+        void release(long bytes) {
+            decoded -= bytes;
+            if (taken - decoded > STEP) {
+                held.giveBack(taken - decoded);
+                taken = decoded;
+            }
+        }
+
+        /** The export is done with. */
+        void giveBackAll() {
+            held.giveBack(taken);
+            taken = 0;
+            decoded = 0;
+        }
+
+        void span() {
+            if (++spans > maxSpans) {
+                throw TraceRequestDecoder.tooManySpans(maxSpans);
+            }
+        }
+    }
+
+    /** Reads the fields of the object the parser is at the start of into {@code builder}, counting what it takes decoded. */
+    private void readMessage(JsonParser parser, Message.Builder builder, Reading reading) throws IOException {
+        reading.decoded(DecodedSize.MESSAGE_BYTES);
         Map<String, FieldDescriptor> fields = fieldsOf(builder.getDescriptorForType());
         JsonToken token;
         while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
@@ -90,13 +258,10 @@ final class OtlpJsonReader {
                     throw invalid("'" + field.getJsonName() + "' must be an array");
                 }
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    if (field.getMessageType() == Span.getDescriptor() && ++spans[0] > maxSpans) {
-                        throw TraceRequestDecoder.tooManySpans(maxSpans);
-                    }
-                    builder.addRepeatedField(field, value(parser, field, builder, spans));
+                    builder.addRepeatedField(field, value(parser, field, builder, reading));
                 }
             } else {
-                builder.setField(field, value(parser, field, builder, spans));
+                builder.setField(field, value(parser, field, builder, reading));
             }
         }
         if (token != JsonToken.END_OBJECT) {
@@ -104,7 +269,7 @@ final class OtlpJsonReader {
         }
     }
 
-    private Object value(JsonParser parser, FieldDescriptor field, Message.Builder parent, int[] spans) throws IOException {
+    private Object value(JsonParser parser, FieldDescriptor field, Message.Builder parent, Reading reading) throws IOException {
         JsonToken token = parser.currentToken();
         String name = field.getJsonName();
         switch (field.getJavaType()) {
@@ -113,11 +278,13 @@ final class OtlpJsonReader {
                     throw invalid("'" + name + "' must be an object");
                 }
                 Message.Builder child = parent.newBuilderForField(field);
-                readMessage(parser, child, spans);
+                readMessage(parser, child, reading);
                 return child.build();
             }
             case STRING -> {
-                return text(parser, name);
+                String text = text(parser, name);
+                reading.decoded(DecodedSize.FIELD_BYTES + 2L * text.length());
+                return text;
             }
             case BOOLEAN -> {
                 if (token == JsonToken.VALUE_TRUE || token == JsonToken.VALUE_FALSE) {
@@ -147,6 +314,7 @@ final class OtlpJsonReader {
             }
             case BYTE_STRING -> {
                 String text = text(parser, name);
+                reading.decoded(DecodedSize.FIELD_BYTES + text.length());
                 try {
                     return ByteString.copyFrom(HEX_FIELDS.contains(field.getName())
                             ? HexFormat.of().parseHex(text) : Base64.getDecoder().decode(text));

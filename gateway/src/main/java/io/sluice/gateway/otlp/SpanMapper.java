@@ -34,7 +34,9 @@ import io.sluice.outcomes.QualifiedOutcome;
  * environment, {@code telemetry.sdk.*} as the SDK, {@code process.runtime.*}, {@code os.*},
  * {@code service.name} and {@code service.version} as tags; {@code user.id}/{@code enduser.id} of the span as the user;
  * <li>each {@code exception} event of any span is an error report: {@code exception.type},
- * {@code exception.message}, and the frames of {@code exception.stacktrace} ({@link StackTraceText}).
+ * {@code exception.message}, and the frames of {@code exception.stacktrace} ({@link StackTraceText}),
+ * with the request it was raised in: its span's own when a server span, else that of its nearest
+ * ancestor that is one in the same export ({@link ServerSpans}).
  * </ul>
  * Other spans are not stored ({@link #NOT_STORED}). Event ids come from the span's ids
  * ({@link SpanEventIds}), so a retried export is counted once.
@@ -62,7 +64,13 @@ public final class SpanMapper {
     private SpanMapper() {
     }
 
+    /** A span alone: an exception on a span other than a server span names no request. */
     public static MappedSpan map(OtlpSpan otlp) {
+        return map(otlp, ServerSpans.NONE);
+    }
+
+    /** @param servers the export's spans, where an exception on a child span finds the request it was raised in */
+    static MappedSpan map(OtlpSpan otlp, ServerSpans servers) {
         Span span = otlp.span;
         if (span.getTraceId().size() != 16 || isZero(span.getTraceId())) {
             return MappedSpan.rejected("a span's trace id must be 16 bytes, not all zero");
@@ -74,6 +82,7 @@ public final class SpanMapper {
         Http http = Http.of(attributes);
         boolean request = isServer(span, attributes);
         List<OtlpItem> items = new ArrayList<>();
+        ServerSpans.Served served = null;
         try {
             if (request) {
                 items.add(new OtlpItem(Endpoint.TRANSACTION, transaction(otlp, attributes, http)));
@@ -86,7 +95,10 @@ public final class SpanMapper {
                 if (exceptions == MAX_EXCEPTIONS_PER_SPAN) {
                     return MappedSpan.rejected("a span may have at most " + MAX_EXCEPTIONS_PER_SPAN + " exception events");
                 }
-                items.add(new OtlpItem(Endpoint.ERROR_REPORT, error(otlp, attributes, http, event, exceptions++, request)));
+                if (served == null) {
+                    served = request ? new ServerSpans.Served(transactionName(span, http), http) : servers.servedBy(span);
+                }
+                items.add(new OtlpItem(Endpoint.ERROR_REPORT, error(otlp, attributes, http, event, exceptions++, request, served)));
             }
         } catch (IOException unwritable) {
             // Not expected: the decoder lets no text through that JSON cannot hold.
@@ -160,7 +172,7 @@ public final class SpanMapper {
             writeRequest(json, http);
             writeClient(json, otlp.resource, attributes, http.statusCode());
             json.writeObjectFieldStart("contexts");
-            writeTrace(json, span, attributes.has("rpc.system") ? "rpc.server" : HTTP_SERVER, http, attributes, Set.of());
+            writeTrace(json, span, attributes.has("rpc.system") ? "rpc.server" : HTTP_SERVER, http, http.route(), attributes, Set.of());
             writeRuntimeAndOs(json, otlp.resource);
             json.writeEndObject();
             json.writeEndObject();
@@ -168,8 +180,9 @@ public final class SpanMapper {
         return out.toByteArray();
     }
 
-    private static byte[] error(OtlpSpan otlp, Attributes spanAttributes, Http http, Span.Event event, int index, boolean request)
-            throws IOException {
+    /** @param served the request the exception was raised in (its span's, or its server span's), or null when not known */
+    private static byte[] error(OtlpSpan otlp, Attributes spanAttributes, Http http, Span.Event event, int index, boolean request,
+                                ServerSpans.Served served) throws IOException {
         Span span = otlp.span;
         Attributes attributes = Attributes.of(event.getAttributesList());
         ByteArrayOutputStream out = new ByteArrayOutputStream(256 + event.getSerializedSize());
@@ -180,10 +193,10 @@ public final class SpanMapper {
             long time = event.getTimeUnixNano() != 0 ? event.getTimeUnixNano()
                     : span.getEndTimeUnixNano() != 0 ? span.getEndTimeUnixNano() : span.getStartTimeUnixNano();
             writeTime(json, "timestamp", time);
-            if (request) {
-                // The request it was raised in; another span's URL is an outgoing call's, not the request's.
-                json.writeStringField("transaction", transactionName(span, http));
-                writeRequest(json, http);
+            if (served != null) {
+                // The request it was raised in; a child span's own URL is an outgoing call's, not the request's.
+                json.writeStringField("transaction", served.transaction());
+                writeRequest(json, served.http());
             }
             writeClient(json, otlp.resource, spanAttributes, null);
             json.writeObjectFieldStart("exception");
@@ -208,7 +221,7 @@ public final class SpanMapper {
                 json.writeEndObject();
             }
             json.writeObjectFieldStart("contexts");
-            writeTrace(json, span, request ? HTTP_SERVER : "", http, attributes,
+            writeTrace(json, span, request ? HTTP_SERVER : "", http, served != null ? served.http().route() : http.route(), attributes,
                     Set.of("exception.type", "exception.message", "exception.stacktrace"));
             writeRuntimeAndOs(json, otlp.resource);
             json.writeEndObject();
@@ -276,9 +289,12 @@ public final class SpanMapper {
         json.writeEndObject();
     }
 
-    /** {@code contexts.trace}: the ids, the op, and the HTTP fields and {@code attributes} (but {@code skipped}) as its data. */
-    private static void writeTrace(JsonGenerator json, Span span, String op, Http http, Attributes attributes, Set<String> skipped)
-            throws IOException {
+    /**
+     * {@code contexts.trace}: the ids, the op, and the HTTP fields, the {@code route} (the request's,
+     * whose route the event is counted under) and {@code attributes} (but {@code skipped}) as its data.
+     */
+    private static void writeTrace(JsonGenerator json, Span span, String op, Http http, String route, Attributes attributes,
+                                   Set<String> skipped) throws IOException {
         json.writeObjectFieldStart("trace");
         json.writeStringField("trace_id", HexFormat.of().formatHex(span.getTraceId().toByteArray()));
         json.writeStringField("span_id", HexFormat.of().formatHex(span.getSpanId().toByteArray()));
@@ -289,7 +305,7 @@ public final class SpanMapper {
         json.writeObjectFieldStart("data");
         writeIfPresent(json, "method", http.method());
         writeIfPresent(json, "url", http.url());
-        writeIfPresent(json, "http.route", http.route());
+        writeIfPresent(json, "http.route", route);
         attributes.writeFields(json, union(DATA_FIELDS, skipped));
         json.writeEndObject();
         json.writeEndObject();

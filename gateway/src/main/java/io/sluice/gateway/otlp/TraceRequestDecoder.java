@@ -1,22 +1,33 @@
 package io.sluice.gateway.otlp;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Parser;
+import com.google.protobuf.WireFormat;
 
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
 import io.sluice.gateway.admit.Rejection;
 import io.sluice.outcomes.Outcome;
 
 /**
- * Reads an OTLP/HTTP trace export, a body already decompressed and within the size limit, in
- * either encoding. What cannot be read is a 400 naming why (a length that runs past the end,
- * invalid UTF-8, nesting deeper than {@link #MAX_DEPTH}, JSON that is not OTLP's); an export of
- * more than {@code maxSpans} spans is a 413, since the exporter must send smaller batches.
- * The decoded request takes a bounded multiple of the body's size: every span costs body bytes.
+ * Reads the spans of an OTLP/HTTP trace export, a body already decompressed and within the size
+ * limit, in either encoding. What cannot be read is a 400 naming why (a length that runs past
+ * the end, invalid UTF-8, nesting deeper than {@link #MAX_DEPTH}, JSON that is not OTLP's); an
+ * export of more than {@code maxSpans} spans is a 413, since the exporter must send smaller batches.
+ *
+ * <p>The spans are handed out one at a time, the export never held decoded whole: protobuf-java's
+ * objects take several times the bytes they were sent in. A protobuf export is walked by hand
+ * down to its spans, each decoded alone (its estimated size held meanwhile, {@link DecodedSize});
+ * a JSON export is read a span at a time too ({@link OtlpJsonReader}).
  */
 public final class TraceRequestDecoder {
     /**
@@ -24,6 +35,11 @@ public final class TraceRequestDecoder {
      * OTLP itself nests 6 levels to a span's attribute; the rest is attribute values in values.
      */
     static final int MAX_DEPTH = 64;
+
+    private static final int RESOURCE_SPANS = lengthDelimited(ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER);
+    private static final int RESOURCE = lengthDelimited(ResourceSpans.RESOURCE_FIELD_NUMBER);
+    private static final int SCOPE_SPANS = lengthDelimited(ResourceSpans.SCOPE_SPANS_FIELD_NUMBER);
+    private static final int SPANS = lengthDelimited(ScopeSpans.SPANS_FIELD_NUMBER);
 
     private final int maxSpans;
     private final OtlpJsonReader json;
@@ -33,48 +49,138 @@ public final class TraceRequestDecoder {
         this.json = new OtlpJsonReader(MAX_DEPTH, maxSpans);
     }
 
-    public int maxSpans() {
-        return maxSpans;
-    }
-
-    /** @throws Rejection 400 when the body is not an export of this format, 413 when it holds more than {@link #maxSpans} spans */
-    public ExportTraceServiceRequest decode(byte[] body, OtlpFormat format) {
-        ExportTraceServiceRequest request = format == OtlpFormat.PROTOBUF ? fromProtobuf(body) : json.read(body);
-        checkSpanCount(request);
-        return request;
-    }
-
-    private static ExportTraceServiceRequest fromProtobuf(byte[] body) {
-        CodedInputStream in = CodedInputStream.newInstance(body);
-        in.setRecursionLimit(MAX_DEPTH);
+    /**
+     * Hands each span of the export to {@code each}, in order, with its resource; holds in
+     * {@code held}, while it does, what the span and its resource take decoded.
+     *
+     * @throws Rejection 400 when the body is not an export of this format, 413 when it holds more
+     *                   than {@link #maxSpans} spans (thrown once the span beyond is reached), or
+     *                   when what it holds could never fit its request's reservation
+     */
+    void forEachSpan(byte[] body, OtlpFormat format, HeldBytes held, Consumer<OtlpSpan> each) {
+        if (format == OtlpFormat.JSON) {
+            json.forEachSpan(body, held, each);
+            return;
+        }
         try {
-            ExportTraceServiceRequest request = ExportTraceServiceRequest.parseFrom(in);
-            in.checkLastTagWas(0);
-            return request;
+            int[] spans = {0};
+            CodedInputStream in = CodedInputStream.newInstance(body);
+            int tag;
+            while ((tag = in.readTag()) != 0) {
+                if (tag == RESOURCE_SPANS) {
+                    int length = lengthWithin(in, body.length);
+                    int offset = in.getTotalBytesRead();
+                    in.skipRawBytes(length);
+                    resourceSpans(body, offset, length, held, each, spans);
+                } else if (!in.skipField(tag)) {
+                    throw DecodedSize.invalidEndTag();
+                }
+            }
         } catch (InvalidProtocolBufferException e) {
-            // protobuf-java's own words for this one address the server's programmer (setRecursionLimit)
-            String why = e.getMessage() != null && e.getMessage().contains("too many levels of nesting")
-                    ? "messages (attribute values in values) nest deeper than " + MAX_DEPTH + " levels" : e.getMessage();
-            throw new Rejection(Outcome.BAD_REQUEST, "the body is not an OTLP ExportTraceServiceRequest in protobuf: " + why);
+            throw notProtobuf(e);
         } catch (IOException e) {
             throw new Rejection(Outcome.BAD_REQUEST, "the body is not an OTLP ExportTraceServiceRequest in protobuf");
         }
     }
 
-    private void checkSpanCount(ExportTraceServiceRequest request) {
-        long spans = 0;
-        for (ResourceSpans resource : request.getResourceSpansList()) {
-            for (ScopeSpans scope : resource.getScopeSpansList()) {
-                spans += scope.getSpansCount();
+    /** One {@code ResourceSpans}: its resource first (wherever it is), then its scopes' spans. */
+    private void resourceSpans(byte[] body, int offset, int length, HeldBytes held, Consumer<OtlpSpan> each, int[] spans)
+            throws IOException {
+        CodedInputStream in = CodedInputStream.newInstance(body, offset, length);
+        int resource = -1;
+        int resourceLength = 0;
+        List<int[]> scopes = new ArrayList<>();
+        int tag;
+        while ((tag = in.readTag()) != 0) {
+            if (tag == RESOURCE || tag == SCOPE_SPANS) {
+                int fieldLength = lengthWithin(in, length);
+                int fieldOffset = offset + in.getTotalBytesRead();
+                in.skipRawBytes(fieldLength);
+                if (tag == RESOURCE) {
+                    resource = fieldOffset; // the last (protobuf-java would merge them; no encoder sends two)
+                    resourceLength = fieldLength;
+                } else {
+                    scopes.add(new int[] {fieldOffset, fieldLength});
+                }
+            } else if (!in.skipField(tag)) {
+                throw DecodedSize.invalidEndTag();
             }
         }
-        if (spans > maxSpans) {
-            throw tooManySpans(maxSpans);
+        long resourceBytes = 0;
+        Attributes attributes = Attributes.NONE;
+        if (resource >= 0) {
+            resourceBytes = DecodedSize.of(body, resource, resourceLength, Resource.getDescriptor(), MAX_DEPTH - 2);
+            held.take(resourceBytes);
+            attributes = Attributes.of(parse(Resource.parser(), body, resource, resourceLength, MAX_DEPTH - 2).getAttributesList());
         }
+        try {
+            for (int[] scope : scopes) {
+                scopeSpans(body, scope[0], scope[1], attributes, held, each, spans);
+            }
+        } finally {
+            held.giveBack(resourceBytes);
+        }
+    }
+
+    private void scopeSpans(byte[] body, int offset, int length, Attributes resource, HeldBytes held, Consumer<OtlpSpan> each,
+                            int[] spans) throws IOException {
+        CodedInputStream in = CodedInputStream.newInstance(body, offset, length);
+        int tag;
+        while ((tag = in.readTag()) != 0) {
+            if (tag != SPANS) {
+                if (!in.skipField(tag)) {
+                    throw DecodedSize.invalidEndTag();
+                }
+                continue;
+            }
+            int spanLength = lengthWithin(in, length);
+            int spanOffset = offset + in.getTotalBytesRead();
+            in.skipRawBytes(spanLength);
+            if (++spans[0] > maxSpans) {
+                throw tooManySpans(maxSpans);
+            }
+            long spanBytes = DecodedSize.of(body, spanOffset, spanLength, Span.getDescriptor(), MAX_DEPTH - 3);
+            held.take(spanBytes);
+            try {
+                each.accept(new OtlpSpan(resource, parse(Span.parser(), body, spanOffset, spanLength, MAX_DEPTH - 3)));
+            } finally {
+                held.giveBack(spanBytes);
+            }
+        }
+    }
+
+    /** The tag of a length-delimited field (a message's): its number, then wire type 2. */
+    private static int lengthDelimited(int fieldNumber) {
+        return fieldNumber << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+    }
+
+    /** A length-delimited field's length, which must not run past the {@code length} bytes of its message. */
+    private static int lengthWithin(CodedInputStream in, int length) throws IOException {
+        int fieldLength = in.readRawVarint32();
+        if (fieldLength < 0 || fieldLength > length - in.getTotalBytesRead()) {
+            throw DecodedSize.truncated();
+        }
+        return fieldLength;
+    }
+
+    private static <T> T parse(Parser<T> parser, byte[] body, int offset, int length, int maxDepth) throws IOException {
+        CodedInputStream in = CodedInputStream.newInstance(body, offset, length);
+        in.setRecursionLimit(maxDepth);
+        T message = parser.parseFrom(in);
+        in.checkLastTagWas(0);
+        return message;
+    }
+
+    private static Rejection notProtobuf(InvalidProtocolBufferException e) {
+        // protobuf-java's own words for this one address the server's programmer (setRecursionLimit)
+        String why = e.getMessage() != null && e.getMessage().contains("too many levels of nesting")
+                ? "messages (attribute values in values) nest deeper than " + MAX_DEPTH + " levels" : e.getMessage();
+        return new Rejection(Outcome.BAD_REQUEST, "the body is not an OTLP ExportTraceServiceRequest in protobuf: " + why);
     }
 
     static Rejection tooManySpans(int maxSpans) {
         return new Rejection(Outcome.BODY_TOO_LARGE, "an export may hold at most " + maxSpans
-                + " spans; send smaller batches (an SDK's batch span processor sends 512 at most by default)");
+                + " spans; send smaller batches (an SDK's batch span processor sends 512 at most by default, a Collector's "
+                + "batch processor 8,192 and a little more: set its send_batch_max_size)");
     }
 }

@@ -209,7 +209,7 @@ class BodiesReadOnWorkersTest {
     private final ReadWorkers readers = new ReadWorkers(1, 4);
 
     /** Everything written to the connection so far, head and body. */
-    private static String written(EmbeddedChannel connection) {
+    static String written(EmbeddedChannel connection) {
         StringBuilder written = new StringBuilder();
         for (String part = answer(connection); !part.equals("none"); part = answer(connection)) {
             written.append(part);
@@ -247,13 +247,18 @@ class BodiesReadOnWorkersTest {
     }
 
     private EmbeddedChannel connect(GatewayServices services) {
+        EmbeddedChannel connection = connection(services);
+        connections.add(connection);
+        return connection;
+    }
+
+    /** A connection with the real handlers, in the gateway's order. */
+    static EmbeddedChannel connection(GatewayServices services) {
         UnsentAnswers.Total total = new UnsentAnswers.Total(new AtomicLong(), 1 << 20);
         UnsentAnswers unsent = new UnsentAnswers(total);
         Admission admission = new Admission(100, services);
-        EmbeddedChannel connection = new EmbeddedChannel(unsent, new HttpServerCodec(), admission,
-                new BodyLimit(gate.largestBody(), admission), new IngestHandler(admission, services, unsent, total));
-        connections.add(connection);
-        return connection;
+        return new EmbeddedChannel(unsent, new HttpServerCodec(), admission,
+                new BodyLimit(services.gate().largestBody(), admission), new IngestHandler(admission, services, unsent, total));
     }
 
     /** The workers run what waited in their queue; the connection's loop then runs what they handed back. */
@@ -281,7 +286,7 @@ class BodiesReadOnWorkersTest {
         return Unpooled.wrappedBuffer(head.getBytes(StandardCharsets.US_ASCII), body);
     }
 
-    private static EventPublisher publisher(MockProducer<byte[], byte[]> kafka) {
+    static EventPublisher publisher(MockProducer<byte[], byte[]> kafka) {
         Topics topics = new Topics("t", "e", "p", "h", "tr", "eh", "e1", "o", "d", "r1", "r1h", "e1h", "tr1h", 1, (short) 1, Duration.ofDays(1));
         EventPublisher publisher = new EventPublisher(kafka, topics, PartitionChooser.development(),
                 new PublishHealth(Duration.ofSeconds(60), System::nanoTime));
@@ -290,7 +295,7 @@ class BodiesReadOnWorkersTest {
     }
 
     /** Every topic the publisher may write to, with one partition. */
-    private static Cluster cluster() {
+    static Cluster cluster() {
         Node node = new Node(0, "h", 1);
         List<PartitionInfo> partitions = new ArrayList<>();
         for (String topic : List.of("t", "e", "h", "tr", "eh", "o")) {
@@ -299,7 +304,7 @@ class BodiesReadOnWorkersTest {
         return new Cluster("c", List.of(node), partitions, Set.of(), Set.of());
     }
 
-    private static ProjectLookup lookup(Project project) {
+    static ProjectLookup lookup(Project project) {
         return new ProjectLookup() {
             public Project find(String token) {
                 return token.equals(project.token()) ? project : null;

@@ -53,4 +53,10 @@ class ReadsLongTest {
         assertTrue(readsLong("/api/1/envelope/", 2_000, "gzip"));
         assertFalse(readsLong("/api/1/envelope/", 2_000, "identity"));
     }
+
+    @Test
+    void aCompressedOtlpExportIsReadOnAWorkerHoweverSmall() {
+        assertTrue(readsLong("/api/v1/shop/otlp/v1/traces", 2_000, "gzip"));
+        assertFalse(readsLong("/api/v1/shop/otlp/v1/traces", 2_000, null));
+    }
 }

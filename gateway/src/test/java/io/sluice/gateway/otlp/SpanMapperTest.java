@@ -41,16 +41,15 @@ import io.sluice.testkit.OtelSpans;
 
 class SpanMapperTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TraceRequestDecoder DECODER = new TraceRequestDecoder(10_000);
+    private static final ExportReader READER = new ExportReader(10_000);
     private static final long START = 1_764_000_000_123_456_789L;
     private static final long END = START + 125_500_000L; // 125.5 ms later
     private static final long RECEIVED = START / 1_000_000 + 60_000;
     private static final EventValidator VALIDATOR = new EventValidator(Duration.ofDays(30));
 
-    /** The SDK's spans as the gateway reads them: through the exporter's protobuf body and the decoder. */
+    /** The SDK's spans as the gateway reads them: through the exporter's protobuf body and the export's reader. */
     private static List<MappedSpan> mapped(OtelSpans sdk) {
-        ExportTraceServiceRequest request = DECODER.decode(OtelSpans.protobuf(sdk.finished()), OtlpFormat.PROTOBUF);
-        return OtlpSpan.of(request).stream().map(SpanMapper::map).toList();
+        return READER.read(OtelSpans.protobuf(sdk.finished()), OtlpFormat.PROTOBUF);
     }
 
     private static MappedSpan only(OtelSpans sdk) {
@@ -66,6 +65,14 @@ class SpanMapperTest {
 
     private static io.opentelemetry.api.trace.Span serverSpan(Tracer tracer, String name) {
         return tracer.spanBuilder(name).setSpanKind(SpanKind.SERVER).setStartTimestamp(START, TimeUnit.NANOSECONDS).startSpan();
+    }
+
+    /** A server span named for its method and route, with both as attributes. */
+    private static io.opentelemetry.api.trace.Span serverSpan(Tracer tracer, String method, String route) {
+        io.opentelemetry.api.trace.Span span = serverSpan(tracer, method + " " + route);
+        span.setAttribute("http.request.method", method);
+        span.setAttribute("http.route", route);
+        return span;
     }
 
     private static TransactionFields transactionFields(OtlpItem item) {
@@ -267,6 +274,67 @@ class SpanMapperTest {
     }
 
     @Test
+    void anExceptionOnAChildSpanIsCountedUnderTheRouteAndNameOfItsServerSpanInTheSameExport() {
+        try (OtelSpans sdk = sdk()) {
+            Tracer tracer = sdk.tracer();
+            io.opentelemetry.api.trace.Span server = serverSpan(tracer, "POST", "/checkout");
+            server.setAttribute("url.path", "/checkout");
+            io.opentelemetry.api.trace.Span call = tracer.spanBuilder("charge").setSpanKind(SpanKind.CLIENT)
+                    .setParent(Context.root().with(server)).startSpan();
+            call.setAttribute("http.request.method", "GET");
+            call.setAttribute("url.full", "https://payments.example/charge");
+            call.recordException(new java.io.IOException("connection reset"));
+            call.end();
+            server.end(END, TimeUnit.NANOSECONDS); // exported after its child, as SDKs do
+
+            List<MappedSpan> spans = mapped(sdk);
+
+            OtlpItem error = spans.get(0).items().get(0);
+            ErrorFields fields = errorFields(error);
+            assertEquals("POST /checkout", fields.route());
+            assertEquals("POST", fields.requestMethod());
+            assertEquals("/checkout", fields.requestUrl());
+            assertEquals("POST /checkout", tree(error).get("transaction").textValue());
+            assertEquals("https://payments.example/charge", tree(error).at("/contexts/trace/data/url").textValue(),
+                    "the call's own URL stays with its span");
+        }
+    }
+
+    @Test
+    void anExceptionDeeperDownFindsItsServerSpanThroughItsParents() {
+        try (OtelSpans sdk = sdk()) {
+            Tracer tracer = sdk.tracer();
+            io.opentelemetry.api.trace.Span server = serverSpan(tracer, "GET", "/users/{id}");
+            io.opentelemetry.api.trace.Span load = tracer.spanBuilder("load user").setParent(Context.root().with(server)).startSpan();
+            io.opentelemetry.api.trace.Span query = tracer.spanBuilder("SELECT users").setSpanKind(SpanKind.CLIENT)
+                    .setParent(Context.root().with(load)).startSpan();
+            query.recordException(new IllegalStateException("timeout"));
+            query.end();
+            load.end();
+            server.end();
+
+            ErrorFields error = errorFields(mapped(sdk).get(0).items().get(0));
+
+            assertEquals("GET /users/{id}", error.route());
+        }
+    }
+
+    @Test
+    void aSpanOfAnotherTraceWithTheSameIdIsNotTheServerSpan() {
+        Span server = TraceRequestDecoderTest.span("GET /a").toBuilder().addAttributes(string("http.route", "/a")).build();
+        Span otherTrace = Span.newBuilder().setTraceId(ByteString.fromHex("0af7651916cd43dd8448eb211c80319c"))
+                .setSpanId(ByteString.fromHex("b7ad6b7169203331")).setParentSpanId(server.getSpanId()).setName("SELECT")
+                .setKind(Span.SpanKind.SPAN_KIND_CLIENT).addEvents(Span.Event.newBuilder().setName("exception")).build();
+        byte[] body = ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder()
+                .addScopeSpans(ScopeSpans.newBuilder().addSpans(otherTrace).addSpans(server))).build().toByteArray();
+
+        OtlpItem error = READER.read(body, OtlpFormat.PROTOBUF).get(0).items().get(0);
+
+        assertNull(tree(error).get("transaction"));
+        assertEquals("", errorFields(error).route());
+    }
+
+    @Test
     void theSameSpanSentAgainHasTheSameEventIdsAndOtherSpansOthers() {
         try (OtelSpans sdk = sdk()) {
             for (int i = 0; i < 2; i++) {
@@ -349,9 +417,7 @@ class SpanMapperTest {
     }
 
     private static MappedSpan only(Resource resource, Span span) {
-        ExportTraceServiceRequest request = ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder()
-                .setResource(resource).addScopeSpans(ScopeSpans.newBuilder().addSpans(span))).build();
-        return SpanMapper.map(OtlpSpan.of(request).get(0));
+        return SpanMapper.map(new OtlpSpan(io.sluice.gateway.otlp.Attributes.of(resource.getAttributesList()), span));
     }
 
     private static KeyValue string(String key, String value) {

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,9 +23,11 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.common.v1.KeyValueList;
+import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
+import io.sluice.gateway.admit.InFlightBudget;
 import io.sluice.gateway.admit.Rejection;
 import io.sluice.testkit.OtelSpans;
 
@@ -35,12 +40,25 @@ class TraceRequestDecoderTest {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static Span onlySpan(ExportTraceServiceRequest request) {
-        return request.getResourceSpans(0).getScopeSpans(0).getSpans(0);
+    /** The spans of a body as the gateway reads them, one at a time. */
+    private static List<OtlpSpan> read(TraceRequestDecoder decoder, byte[] body, OtlpFormat format) {
+        List<OtlpSpan> spans = new ArrayList<>();
+        decoder.forEachSpan(body, format, HeldBytes.NONE, spans::add);
+        return spans;
+    }
+
+    private static List<Span> spans(byte[] body, OtlpFormat format) {
+        return read(DECODER, body, format).stream().map(otlp -> otlp.span).toList();
+    }
+
+    private static Span onlySpan(byte[] body, OtlpFormat format) {
+        List<Span> spans = spans(body, format);
+        assertEquals(1, spans.size());
+        return spans.get(0);
     }
 
     @Test
-    void theSdksProtobufAndJsonBodiesOfTheSameSpansDecodeToTheSameRequest() {
+    void theSdksProtobufAndJsonBodiesOfTheSameSpansDecodeToTheSameSpansAndResource() {
         try (OtelSpans sdk = new OtelSpans(io.opentelemetry.api.common.Attributes.of(
                 AttributeKey.stringKey("service.name"), "shop"))) {
             io.opentelemetry.api.trace.Span span = sdk.tracer().spanBuilder("GET /users/{id}").setSpanKind(SpanKind.SERVER)
@@ -51,24 +69,27 @@ class TraceRequestDecoderTest {
             span.addEvent("exception", io.opentelemetry.api.common.Attributes.of(AttributeKey.stringKey("exception.type"), "E"));
             span.end(1_764_000_000_223_456_789L, TimeUnit.NANOSECONDS);
 
-            ExportTraceServiceRequest fromProtobuf = DECODER.decode(OtelSpans.protobuf(sdk.finished()), OtlpFormat.PROTOBUF);
-            ExportTraceServiceRequest fromJson = DECODER.decode(OtelSpans.json(sdk.finished()), OtlpFormat.JSON);
+            List<OtlpSpan> fromProtobuf = read(DECODER, OtelSpans.protobuf(sdk.finished()), OtlpFormat.PROTOBUF);
+            List<OtlpSpan> fromJson = read(DECODER, OtelSpans.json(sdk.finished()), OtlpFormat.JSON);
 
-            assertEquals(fromProtobuf, fromJson);
-            assertEquals(1_764_000_000_223_456_789L, onlySpan(fromJson).getEndTimeUnixNano());
-            assertEquals(span.getSpanContext().getTraceId(), HexFormat.of().formatHex(onlySpan(fromJson).getTraceId().toByteArray()));
+            assertEquals(1, fromJson.size());
+            assertEquals(fromProtobuf.get(0).span, fromJson.get(0).span);
+            assertEquals("shop", fromJson.get(0).resource.text("service.name"));
+            assertEquals("shop", fromProtobuf.get(0).resource.text("service.name"));
+            assertEquals(1_764_000_000_223_456_789L, fromJson.get(0).span.getEndTimeUnixNano());
+            assertEquals(span.getSpanContext().getTraceId(), HexFormat.of().formatHex(fromJson.get(0).span.getTraceId().toByteArray()));
         }
     }
 
     @Test
     void jsonIdsAreHexIntegersMayBeStringsAndEnumsIntegers() {
-        Span span = onlySpan(DECODER.decode(utf8("""
+        Span span = onlySpan(utf8("""
                 {"resourceSpans": [{"scopeSpans": [{"spans": [{
                   "traceId": "%s", "spanId": "%s", "name": "GET /", "kind": 2,
                   "startTimeUnixNano": "1764000000123456789", "endTimeUnixNano": 1764000000223456789,
                   "attributes": [{"key": "http.response.status_code", "value": {"intValue": "503"}}],
                   "status": {"code": 2}
-                }]}]}]}""".formatted(TRACE_ID, SPAN_ID)), OtlpFormat.JSON));
+                }]}]}]}""".formatted(TRACE_ID, SPAN_ID)), OtlpFormat.JSON);
 
         assertEquals(TRACE_ID, HexFormat.of().formatHex(span.getTraceId().toByteArray()));
         assertEquals(SPAN_ID, HexFormat.of().formatHex(span.getSpanId().toByteArray()));
@@ -80,10 +101,10 @@ class TraceRequestDecoderTest {
 
     @Test
     void jsonFieldNamesAsInTheProtoFileAreReadToo() {
-        Span span = onlySpan(DECODER.decode(utf8("""
+        Span span = onlySpan(utf8("""
                 {"resource_spans": [{"scope_spans": [{"spans": [{
                   "trace_id": "%s", "span_id": "%s", "parent_span_id": "%s", "kind": "SPAN_KIND_CLIENT",
-                  "start_time_unix_nano": "1"}]}]}]}""".formatted(TRACE_ID, SPAN_ID, SPAN_ID)), OtlpFormat.JSON));
+                  "start_time_unix_nano": "1"}]}]}]}""".formatted(TRACE_ID, SPAN_ID, SPAN_ID)), OtlpFormat.JSON);
 
         assertEquals(SPAN_ID, HexFormat.of().formatHex(span.getParentSpanId().toByteArray()));
         assertEquals(Span.SpanKind.SPAN_KIND_CLIENT, span.getKind());
@@ -92,17 +113,17 @@ class TraceRequestDecoderTest {
 
     @Test
     void unknownJsonFieldsAreIgnored() {
-        Span span = onlySpan(DECODER.decode(utf8("""
+        Span span = onlySpan(utf8("""
                 {"future": {"deep": [1, 2]}, "resourceSpans": [{"scopeSpans": [{"spans": [{
                   "traceId": "%s", "spanId": "%s", "newField": "x", "name": "n"}]}]}]}""".formatted(TRACE_ID, SPAN_ID)),
-                OtlpFormat.JSON));
+                OtlpFormat.JSON);
 
         assertEquals("n", span.getName());
     }
 
     @Test
     void jsonIdsThatAreNotHexAreRefusedWith400() {
-        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(utf8("""
+        Rejection refused = assertThrows(Rejection.class, () -> spans(utf8("""
                 {"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "W46/95gDgQPSabYzgT/GDA=="}]}]}]}"""), OtlpFormat.JSON));
 
         assertEquals(400, refused.status());
@@ -114,7 +135,7 @@ class TraceRequestDecoderTest {
         byte[] body = request(span("GET /")).toByteArray();
         body[1] = (byte) 0x7f; // the first ResourceSpans claims 127 bytes, the body has fewer
 
-        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(body, OtlpFormat.PROTOBUF));
+        Rejection refused = assertThrows(Rejection.class, () -> spans(body, OtlpFormat.PROTOBUF));
 
         assertEquals(400, refused.status());
         assertTrue(refused.getMessage().contains("input ended unexpectedly"), refused.getMessage());
@@ -128,7 +149,7 @@ class TraceRequestDecoderTest {
         coded.writeUInt32NoTag(Integer.MAX_VALUE);
         coded.flush();
 
-        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(out.toByteArray(), OtlpFormat.PROTOBUF));
+        Rejection refused = assertThrows(Rejection.class, () -> spans(out.toByteArray(), OtlpFormat.PROTOBUF));
 
         assertEquals(400, refused.status());
     }
@@ -139,7 +160,7 @@ class TraceRequestDecoderTest {
         int at = indexOf(body, new byte[] {(byte) 0xc3, (byte) 0xa9});
         body[at] = (byte) 0xff;
 
-        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(body, OtlpFormat.PROTOBUF));
+        Rejection refused = assertThrows(Rejection.class, () -> spans(body, OtlpFormat.PROTOBUF));
 
         assertEquals(400, refused.status());
         assertTrue(refused.getMessage().contains("UTF-8"), refused.getMessage());
@@ -150,7 +171,7 @@ class TraceRequestDecoderTest {
         byte[] body = utf8("{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{\"name\": \"GET \u00e9\"}]}]}]}");
         body[indexOf(body, new byte[] {(byte) 0xc3, (byte) 0xa9})] = (byte) 0xff;
 
-        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(body, OtlpFormat.JSON));
+        Rejection refused = assertThrows(Rejection.class, () -> spans(body, OtlpFormat.JSON));
 
         assertEquals(400, refused.status());
         assertTrue(refused.getMessage().contains("UTF-8"), refused.getMessage());
@@ -158,7 +179,7 @@ class TraceRequestDecoderTest {
 
     @Test
     void jsonTextWithALoneSurrogateIsRefusedWith400() {
-        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(utf8("""
+        Rejection refused = assertThrows(Rejection.class, () -> spans(utf8("""
                 {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /\\ud800"}]}]}]}"""), OtlpFormat.JSON));
 
         assertEquals(400, refused.status());
@@ -167,8 +188,8 @@ class TraceRequestDecoderTest {
 
     @Test
     void jsonTextWithASurrogatePairIsRead() {
-        Span span = onlySpan(DECODER.decode(utf8("""
-                {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /\\ud83d\\ude00"}]}]}]}"""), OtlpFormat.JSON));
+        Span span = onlySpan(utf8("""
+                {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /\\ud83d\\ude00"}]}]}]}"""), OtlpFormat.JSON);
 
         assertEquals("GET /\ud83d\ude00", span.getName());
     }
@@ -185,7 +206,7 @@ class TraceRequestDecoderTest {
         byte[] spanBytes = concat(span("GET /").toByteArray(), lengthDelimited(9, attribute)); // Span.attributes
         byte[] body = lengthDelimited(1, lengthDelimited(2, lengthDelimited(2, spanBytes))); // resource_spans.scope_spans.spans
 
-        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(body, OtlpFormat.PROTOBUF));
+        Rejection refused = assertThrows(Rejection.class, () -> spans(body, OtlpFormat.PROTOBUF));
 
         assertEquals(400, refused.status());
         assertTrue(refused.getMessage().contains("nest deeper than 64 levels"), refused.getMessage());
@@ -197,7 +218,7 @@ class TraceRequestDecoderTest {
         String body = "{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{\"attributes\": [{\"key\": \"deep\", \"value\": "
                 + value + "}]}]}]}]}";
 
-        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(utf8(body), OtlpFormat.JSON));
+        Rejection refused = assertThrows(Rejection.class, () -> spans(utf8(body), OtlpFormat.JSON));
 
         assertEquals(400, refused.status());
         assertTrue(refused.getMessage().contains("nests too deeply"), refused.getMessage());
@@ -206,9 +227,9 @@ class TraceRequestDecoderTest {
     @Test
     void attributesNestedWithinTheLimitAreRead() {
         // 3 messages a level (value, list, pair), 6 above the attribute: 51 of the 64 allowed
-        ExportTraceServiceRequest request = request(span("GET /").toBuilder().addAttributes(nested(15)).build());
+        Span span = span("GET /").toBuilder().addAttributes(nested(15)).build();
 
-        assertEquals(request, DECODER.decode(request.toByteArray(), OtlpFormat.PROTOBUF));
+        assertEquals(span, onlySpan(request(span).toByteArray(), OtlpFormat.PROTOBUF));
     }
 
     @Test
@@ -221,7 +242,7 @@ class TraceRequestDecoderTest {
         byte[] body = ExportTraceServiceRequest.newBuilder()
                 .addResourceSpans(ResourceSpans.newBuilder().addScopeSpans(scope)).build().toByteArray();
 
-        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(body, OtlpFormat.PROTOBUF));
+        Rejection refused = assertThrows(Rejection.class, () -> spans(body, OtlpFormat.PROTOBUF));
 
         assertEquals(413, refused.status());
         assertTrue(refused.getMessage().contains("at most 10000 spans"), refused.getMessage());
@@ -233,7 +254,7 @@ class TraceRequestDecoderTest {
         // The JSON reader stops at the first span beyond the limit: the rest is never read (here, not even valid).
         String body = "{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [" + (span + ",").repeat(100_000) + "!";
 
-        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(utf8(body), OtlpFormat.JSON));
+        Rejection refused = assertThrows(Rejection.class, () -> spans(utf8(body), OtlpFormat.JSON));
 
         assertEquals(413, refused.status());
     }
@@ -244,14 +265,107 @@ class TraceRequestDecoderTest {
         ExportTraceServiceRequest request = ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder()
                 .addScopeSpans(ScopeSpans.newBuilder().addSpans(span("a")).addSpans(span("b")))).build();
 
-        assertEquals(request, two.decode(request.toByteArray(), OtlpFormat.PROTOBUF));
+        assertEquals(List.of(span("a"), span("b")), read(two, request.toByteArray(), OtlpFormat.PROTOBUF).stream()
+                .map(otlp -> otlp.span).toList());
     }
 
     @Test
     void jsonThatIsNotAnObjectIsRefusedWith400() {
-        Rejection refused = assertThrows(Rejection.class, () -> DECODER.decode(utf8("[]"), OtlpFormat.JSON));
+        Rejection refused = assertThrows(Rejection.class, () -> spans(utf8("[]"), OtlpFormat.JSON));
 
         assertEquals(400, refused.status());
+    }
+
+    @Test
+    void eachSpanIsHeldInTheReservationWhileItIsReadAndGivenBackAfter() {
+        InFlightBudget.Reservation reservation = reservation(1 << 20);
+        byte[] body = ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder()
+                .addScopeSpans(ScopeSpans.newBuilder().addSpans(span("a")).addSpans(span("b")))).build().toByteArray();
+        List<Long> heldWhileRead = new ArrayList<>();
+
+        DECODER.forEachSpan(body, OtlpFormat.PROTOBUF, new HeldBytes(reservation), span -> heldWhileRead.add(reservation.bytes()));
+
+        long one = DecodedSize.MESSAGE_BYTES + 3 * DecodedSize.FIELD_BYTES + 16 + 8 + 1; // a span, its ids and its name
+        assertEquals(List.of(one, one), heldWhileRead);
+        assertEquals(0, reservation.bytes());
+    }
+
+    @Test
+    void aSpanOfEmptyAttributesThatWouldNotFitItsReservationDecodedIsRefusedWith413BeforeItIsDecoded() {
+        Span.Builder span = span("GET /").toBuilder();
+        for (int i = 0; i < 100_000; i++) {
+            span.addAttributes(KeyValue.getDefaultInstance()); // 2 bytes sent, about 100 decoded
+        }
+        byte[] body = request(span.build()).toByteArray();
+        List<OtlpSpan> read = new ArrayList<>();
+
+        Rejection refused = assertThrows(Rejection.class,
+                () -> DECODER.forEachSpan(body, OtlpFormat.PROTOBUF, new HeldBytes(reservation(4 << 20)), read::add));
+
+        assertEquals(413, refused.status(), body.length + " bytes sent");
+        assertEquals(List.of(), read);
+    }
+
+    @Test
+    void jsonOfEmptyAttributesThatWouldNotFitItsReservationDecodedIsRefusedWith413() {
+        String body = "{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{\"attributes\": [" + "{},".repeat(100_000) + "{}]}]}]}]}";
+
+        Rejection refused = assertThrows(Rejection.class,
+                () -> DECODER.forEachSpan(utf8(body), OtlpFormat.JSON, new HeldBytes(reservation(4 << 20)), span -> { }));
+
+        assertEquals(413, refused.status());
+    }
+
+    @Test
+    void aSpanWhoseLengthRunsPastItsScopeIsRefusedWith400() throws Exception {
+        byte[] lying = {0x12, 0x7f, 0x0a, 0x01, 0x61}; // spans, 127 bytes claimed, 3 there
+        byte[] body = lengthDelimited(1, lengthDelimited(2, lying));
+
+        Rejection refused = assertThrows(Rejection.class, () -> spans(body, OtlpFormat.PROTOBUF));
+
+        assertEquals(400, refused.status());
+        assertTrue(refused.getMessage().contains("input ended unexpectedly"), refused.getMessage());
+    }
+
+    @Test
+    void aResourceSentAfterItsSpansIsStillTheirs() throws Exception {
+        byte[] resource = Resource.newBuilder().addAttributes(KeyValue.newBuilder().setKey("service.name")
+                .setValue(AnyValue.newBuilder().setStringValue("shop"))).build().toByteArray();
+        byte[] scope = ScopeSpans.newBuilder().addSpans(span("GET /")).build().toByteArray();
+        byte[] body = lengthDelimited(1, concat(lengthDelimited(2, scope), lengthDelimited(1, resource)));
+
+        List<OtlpSpan> spans = read(DECODER, body, OtlpFormat.PROTOBUF);
+
+        assertEquals(1, spans.size());
+        assertEquals("shop", spans.get(0).resource.text("service.name"));
+    }
+
+    @Test
+    void aJsonResourceSentAfterItsSpansIsStillTheirs() {
+        List<OtlpSpan> spans = read(DECODER, utf8("""
+                {"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "%s", "spanId": "%s"}]}],
+                  "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "shop"}}]}}]}""".formatted(TRACE_ID,
+                SPAN_ID)), OtlpFormat.JSON);
+
+        assertEquals(1, spans.size());
+        assertEquals("shop", spans.get(0).resource.text("service.name"));
+    }
+
+    @Test
+    void aJsonExportHoldsWhileReadAndNothingOnceRead() {
+        InFlightBudget.Reservation reservation = reservation(1 << 20);
+        List<Long> heldWhileRead = new ArrayList<>();
+
+        DECODER.forEachSpan(utf8("""
+                {"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "%s", "spanId": "%s"}]}]}]}""".formatted(TRACE_ID, SPAN_ID)),
+                OtlpFormat.JSON, new HeldBytes(reservation), span -> heldWhileRead.add(reservation.bytes()));
+
+        assertEquals(List.of(64L * 1024), heldWhileRead, "taken in steps of 64 KiB");
+        assertEquals(0, reservation.bytes());
+    }
+
+    private static InFlightBudget.Reservation reservation(long maxBytes) {
+        return new InFlightBudget(maxBytes, maxBytes, new AtomicLong()).expect(null, null, 0);
     }
 
     @Test
