@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -22,11 +23,14 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.events.EventHeaders;
 
 /** The ceiling in the processor's shape does the processor's Kafka work: each event once to history, counted once per minute. */
 class ProcessorShapeTopologyTest {
+    @TempDir
+    Path stateDir;
     private static final Instant MINUTE = Instant.parse("2026-11-23T03:00:00Z");
     private static final byte[] BODY = "{\"transaction\":\"GET /\"}".getBytes(StandardCharsets.UTF_8);
     private TopologyTestDriver driver;
@@ -38,6 +42,7 @@ class ProcessorShapeTopologyTest {
     void start() {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "shape-test");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // not the shared /tmp/kafka-streams: builds may run side by side
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every count update visible at once
         driver = new TopologyTestDriver(ProcessorShapeTopology.build("raw", "history", "counts", Duration.ofHours(1), 8, Map.of()), props);
         raw = driver.createInputTopic("raw", Serdes.String().serializer(), Serdes.ByteArray().serializer());
@@ -76,6 +81,7 @@ class ProcessorShapeTopologyTest {
     void rawRecordsFromTheEndOffsetsOnAreLeftOut() {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "shape-test-ends");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // not the shared /tmp/kafka-streams: builds may run side by side
         try (TopologyTestDriver bounded = new TopologyTestDriver(
                 ProcessorShapeTopology.build("raw", "history", "counts", Duration.ofHours(1), 8, Map.of(0, 1L)), props)) {
             raw = bounded.createInputTopic("raw", Serdes.String().serializer(), Serdes.ByteArray().serializer());

@@ -2,6 +2,7 @@ package io.sluice.processor.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +22,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
@@ -35,6 +37,8 @@ import io.sluice.processor.rows.TransactionFact;
 
 /** The per-project limits of routes, environments and exception types, as the aggregates and the outcomes count them. */
 class CardinalityLimitTest {
+    @TempDir
+    Path stateDir;
     private static final Topics TOPICS = Topics.from(new Settings(Map.of()));
     private static final Instant MINUTE = Instant.parse("2026-11-22T10:15:00Z");
     private static final long MINUTE_SECONDS = MINUTE.getEpochSecond();
@@ -49,6 +53,7 @@ class CardinalityLimitTest {
     private void start(int routesPerDay, int environmentsPerDay, int exceptionTypesPerDay) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "cardinality-test");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // not the shared /tmp/kafka-streams: builds may run side by side
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         limits = CardinalityLimits.of(routesPerDay, environmentsPerDay, exceptionTypesPerDay);

@@ -3,6 +3,7 @@ package io.sluice.processor.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import java.nio.file.Path;
 import java.nio.ByteBuffer;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +31,7 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -49,6 +51,8 @@ import io.sluice.processor.rows.TrafficRow;
 import io.sluice.processor.rows.TransactionFact;
 
 class ProcessorTopologyTest {
+    @TempDir
+    Path stateDir;
     private static final Topics TOPICS = Topics.from(new Settings(Map.of()));
     private static final Instant MINUTE = Instant.parse("2026-11-22T10:15:00Z");
     private static final String TRANSACTION_JSON = "{\"transaction\": \"GET /users/42\", \"environment\": \"production\"}";
@@ -71,6 +75,7 @@ class ProcessorTopologyTest {
     private void start(Duration lateMargin) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // not the shared /tmp/kafka-streams: builds may run side by side
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every update visible at once
         counts = new DeadLetterCounts();

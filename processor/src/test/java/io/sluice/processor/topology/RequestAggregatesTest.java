@@ -3,6 +3,7 @@ package io.sluice.processor.topology;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,6 +27,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
@@ -41,6 +43,8 @@ import io.sluice.processor.rows.TrafficRow;
 
 /** requests_1m, requests_1h, traffic_1h and errors_1h rows, the traffic counting rule and the route limit, without Kafka. */
 class RequestAggregatesTest {
+    @TempDir
+    Path stateDir;
     private static final Topics TOPICS = Topics.from(new Settings(Map.of()));
     private static final Instant HOUR = Instant.parse("2026-11-22T10:00:00Z");
     private static final Instant MINUTE = HOUR.plus(Duration.ofMinutes(15));
@@ -59,6 +63,7 @@ class RequestAggregatesTest {
     private void start(int routesPerDay) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "aggregates-test");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // not the shared /tmp/kafka-streams: builds may run side by side
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0); // every update visible at once
         limits = CardinalityLimits.ofRoutes(routesPerDay);
