@@ -79,7 +79,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "In-flight bytes of envelopes whose only credential is their dsn header (read before they can be checked), apart from the tenants' budget.").atLeast(0);
 
     public static final Setting MAX_IN_FLIGHT_BYTES_PER_PROJECT = new Setting("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES_PER_PROJECT", "0",
-            "In-flight bytes one project may hold (its keys are public in browsers); 0: a quarter of the total, at least the largest envelope, OTLP export and body. "
+            "In-flight bytes one project may hold (its keys are public in browsers); 0: a quarter of the total, at least the largest envelope and body (an OTLP export, with what reading it holds, must fit in it, else 413). "
                     + "Never the last eighth of the total, kept for projects holding no more than what stays free.").atLeast(0);
     public static final Setting MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT = new Setting(
             "SLUICE_GATEWAY_MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT", "1048576",
@@ -169,13 +169,14 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
 
     /**
      * The per-project share of the in-flight budget: as set, or a quarter of the total but at
-     * least the largest envelope, OTLP export and body (a request that fits no share could never be taken).
+     * least the largest envelope and body (a request that fits no share could never be taken). Not
+     * the largest OTLP export: that would raise every project's share whenever an operator lowers the
+     * envelope limit (the defaults are equal); an export that fits no share gets 413.
      */
     private static long perProject(Settings settings) {
         long total = settings.getLong(MAX_IN_FLIGHT_BYTES);
         long set = settings.getLong(MAX_IN_FLIGHT_BYTES_PER_PROJECT);
-        long largest = Math.max(Math.max(settings.getInt(MAX_ENVELOPE_BYTES), settings.getInt(MAX_BODY_BYTES)),
-                settings.getInt(MAX_OTLP_BYTES));
+        long largest = Math.max(settings.getInt(MAX_ENVELOPE_BYTES), settings.getInt(MAX_BODY_BYTES));
         return Math.min(total, set > 0 ? set : Math.max(total / 4, largest));
     }
 

@@ -296,7 +296,7 @@ final class OtlpJsonReader {
                 BigInteger number = integer(parser, name);
                 boolean unsigned = field.getType() == FieldDescriptor.Type.UINT32 || field.getType() == FieldDescriptor.Type.FIXED32;
                 if (number.bitLength() > (unsigned ? 32 : 31) || (unsigned && number.signum() < 0)) {
-                    throw invalid("'" + name + "' is out of range: " + number);
+                    throw invalid("'" + name + "' is out of range: " + cut(number));
                 }
                 return number.intValue();
             }
@@ -304,7 +304,7 @@ final class OtlpJsonReader {
                 BigInteger number = integer(parser, name);
                 boolean unsigned = field.getType() == FieldDescriptor.Type.UINT64 || field.getType() == FieldDescriptor.Type.FIXED64;
                 if (number.bitLength() > (unsigned ? 64 : 63) || (unsigned && number.signum() < 0)) {
-                    throw invalid("'" + name + "' is out of range: " + number);
+                    throw invalid("'" + name + "' is out of range: " + cut(number));
                 }
                 return number.longValue();
             }
@@ -358,23 +358,43 @@ final class OtlpJsonReader {
         return text;
     }
 
-    /** An integer as a JSON number or a decimal string, as protobuf's JSON mapping writes 64-bit ones. */
+    /**
+     * An integer as a JSON number or a decimal string, as protobuf's JSON mapping writes 64-bit ones.
+     * A decimal of more than {@link #INTEGER_DIGITS} integer digits is refused before it is expanded:
+     * {@code 1e10000000} is 167 bytes of JSON and a ten-million-digit integer, seconds of an event loop.
+     */
     private static BigInteger integer(JsonParser parser, String name) throws IOException {
         JsonToken token = parser.currentToken();
         try {
             if (token == JsonToken.VALUE_NUMBER_INT) {
-                return parser.getBigIntegerValue();
+                return parser.getBigIntegerValue(); // at most Jackson's 1,000 digits
             }
             if (token == JsonToken.VALUE_NUMBER_FLOAT) {
-                return parser.getDecimalValue().toBigIntegerExact();
+                return bounded(parser.getDecimalValue(), name);
             }
             if (token == JsonToken.VALUE_STRING && parser.getTextLength() <= 40) {
-                return new BigDecimal(parser.getText().strip()).toBigIntegerExact();
+                return bounded(new BigDecimal(parser.getText().strip()), name);
             }
         } catch (ArithmeticException | NumberFormatException notAnInteger) {
             // answered below
         }
         throw invalid("'" + name + "' must be an integer (a number or a string of one)");
+    }
+
+    /** Integer digits beyond any 64-bit value (20), with room: more is out of range however written. */
+    private static final int INTEGER_DIGITS = 24;
+
+    private static BigInteger bounded(BigDecimal decimal, String name) {
+        if ((long) decimal.precision() - decimal.scale() > INTEGER_DIGITS) {
+            throw invalid("'" + name + "' is out of range");
+        }
+        return decimal.toBigIntegerExact();
+    }
+
+    /** A number for a message: at most 40 characters of it. */
+    private static String cut(BigInteger number) {
+        String text = number.toString();
+        return text.length() <= 40 ? text : text.substring(0, 40) + "…";
     }
 
     private static double floating(JsonParser parser, String name) throws IOException {

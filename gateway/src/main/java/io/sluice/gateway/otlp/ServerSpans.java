@@ -46,17 +46,25 @@ final class ServerSpans {
             SpanMapper.Http http = SpanMapper.Http.of(attributes);
             served = new Served(SpanMapper.transactionName(span, http), http);
         }
-        byId.put(span.getTraceId().concat(span.getSpanId()), new Node(span.getParentSpanId(), served));
+        // Only a parent id of a span id's size is kept: any other finds nothing, and a long one would be held uncounted.
+        ByteString parent = span.getParentSpanId().size() == 8 ? span.getParentSpanId() : ByteString.EMPTY;
+        byId.put(span.getTraceId().concat(span.getSpanId()), new Node(parent, served));
         return ENTRY_BYTES + (served == null ? 0 : served.bytes());
     }
 
     /**
+     * How far up a span's parents the server span is looked for: far deeper than real call trees,
+     * and a bound on the walk per exception (a client's parents may loop, or chain 10,000 deep).
+     */
+    static final int MAX_DEPTH = 64;
+
+    /**
      * The request the span was part of: that of its nearest ancestor that is a server span in
-     * this export (its parents' chain may not loop for ever: at most as many steps as spans), or null.
+     * this export, at most {@link #MAX_DEPTH} parents up, or null.
      */
     Served servedBy(Span span) {
         ByteString parent = span.getParentSpanId();
-        for (int step = 0; step < byId.size() && parent.size() == 8; step++) {
+        for (int step = 0; step < MAX_DEPTH && parent.size() == 8; step++) {
             Node node = byId.get(span.getTraceId().concat(parent));
             if (node == null) {
                 return null;

@@ -320,6 +320,21 @@ class SpanMapperTest {
     }
 
     @Test
+    void parentsThatLoopEndTheWalkWithoutARoute() {
+        ByteString first = ByteString.fromHex("00000000000000a1");
+        ByteString second = ByteString.fromHex("00000000000000a2");
+        Span looping = TraceRequestDecoderTest.span("SELECT").toBuilder().setSpanId(first).setParentSpanId(second)
+                .setKind(Span.SpanKind.SPAN_KIND_CLIENT).addEvents(Span.Event.newBuilder().setName("exception")).build();
+        Span back = looping.toBuilder().setSpanId(second).setParentSpanId(first).clearEvents().build();
+        byte[] body = ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder()
+                .addScopeSpans(ScopeSpans.newBuilder().addSpans(looping).addSpans(back))).build().toByteArray();
+
+        OtlpItem error = READER.read(body, OtlpFormat.PROTOBUF).get(0).items().get(0);
+
+        assertEquals("", errorFields(error).route());
+    }
+
+    @Test
     void aSpanOfAnotherTraceWithTheSameIdIsNotTheServerSpan() {
         Span server = TraceRequestDecoderTest.span("GET /a").toBuilder().addAttributes(string("http.route", "/a")).build();
         Span otherTrace = Span.newBuilder().setTraceId(ByteString.fromHex("0af7651916cd43dd8448eb211c80319c"))

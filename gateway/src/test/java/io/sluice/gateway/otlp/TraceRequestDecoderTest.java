@@ -187,6 +187,20 @@ class TraceRequestDecoderTest {
     }
 
     @Test
+    void aJsonIntegerWithAHugeExponentIsRefusedWith400BeforeItIsExpanded() {
+        for (String time : List.of("\"1e100000000\"", "1e100000000", "1.5e300")) {
+            // Expanded, a hundred-million-digit integer takes minutes: a generous bound, not a timing.
+            Rejection refused = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+                    () -> assertThrows(Rejection.class, () -> spans(utf8("""
+                            {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /", "startTimeUnixNano": %s}]}]}]}"""
+                            .formatted(time)), OtlpFormat.JSON)));
+
+            assertEquals(400, refused.status());
+            assertTrue(refused.getMessage().length() < 200, refused.getMessage().length() + " characters"); // not the number echoed
+        }
+    }
+
+    @Test
     void jsonTextWithASurrogatePairIsRead() {
         Span span = onlySpan(utf8("""
                 {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /\\ud83d\\ude00"}]}]}]}"""), OtlpFormat.JSON);
