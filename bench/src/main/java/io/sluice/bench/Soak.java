@@ -40,12 +40,16 @@ import io.sluice.gateway.GatewayMain;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.projects.Project;
 import io.sluice.projects.ProjectAdmin;
+import io.sluice.projects.Quota;
 
 /**
  * {@code ./sluice bench --soak[=10m]}: the gateway in its own JVM (the bench's 512 MiB heap) under
- * the attacks of issue 29 all at once, for minutes — strangers pipelining CORS preflights who never
- * read an answer, slow uploads, envelope bombs (a 29 KiB gzip that is 28 MiB of JSON) and events
- * whose ids are aimed at one partition — while an ordinary tenant sends steadily. At the end it
+ * every attack at once, for minutes — strangers pipelining CORS preflights who never read an
+ * answer, slow uploads, envelope bombs (a 29 KiB gzip that is 28 MiB of JSON), events whose ids are
+ * aimed at one partition, and OTLP exports that cost most to decode ({@link OtlpAttacks}: a number
+ * with a huge negative exponent, a gzipped export of millions of unknown protobuf fields, 10,000-span
+ * exports from a project with a quota) — while an ordinary tenant sends steadily, every other event
+ * gzipped so that it shares the read workers with the exports. At the end it
  * prints the tenant's success rate and p99 and the gateway's heap (after a full GC) and direct
  * memory, and checks them against {@link #BOUNDS}: a failed bound fails the command.
  */
@@ -62,6 +66,10 @@ public final class Soak {
     private static final int BOMBERS = 2;
     private static final int AIMED_EVENTS_PER_SECOND = 100;
     private static final int PARTITIONS = 4;
+    private static final int EXPORTERS = 2;
+    private static final int EXPORT_SPANS = 10_000;
+    /** The exporting project's quota: one 10,000-span export every two seconds; the rest is over it. */
+    private static final Quota EXPORTER_QUOTA = new Quota(5_000, 10_000);
     private static final long MIB = 1024 * 1024;
     private static final String PREFLIGHT = "OPTIONS /api/%d/envelope/ HTTP/1.1\r\nHost: gateway\r\nOrigin: https://shop.example\r\n"
             + "Access-Control-Request-Method: POST\r\n\r\n";
@@ -94,21 +102,23 @@ public final class Soak {
             TopicSetup.ensureTopics(settings);
             ProjectAdmin.NewProject tenant;
             ProjectAdmin.NewProject attacker;
+            ProjectAdmin.NewProject exporter;
             try (ProjectAdmin admin = new ProjectAdmin(settings)) {
                 tenant = admin.create("tenant");
                 attacker = admin.create("attacker");
+                exporter = admin.create("exporter", EXPORTER_QUOTA);
             }
             try (ChildJvm gateway = ChildJvm.start(GatewayMain.class, env, files.log("soak-gateway"), Optional.empty(), out)) {
                 gateway.awaitReady(ports.get(3));
-                run(gateway, "http://127.0.0.1:" + ports.get(2), "http://127.0.0.1:" + ports.get(3), tenant, attacker);
+                run(gateway, "http://127.0.0.1:" + ports.get(2), "http://127.0.0.1:" + ports.get(3), tenant, attacker, exporter);
             }
         } finally {
             Directories.deleteRecursively(work);
         }
     }
 
-    private void run(ChildJvm gateway, String base, String admin, ProjectAdmin.NewProject tenant, ProjectAdmin.NewProject attacker)
-            throws Exception {
+    private void run(ChildJvm gateway, String base, String admin, ProjectAdmin.NewProject tenant, ProjectAdmin.NewProject attacker,
+                     ProjectAdmin.NewProject exporter) throws Exception {
         int port = URI.create(base).getPort();
         long attackerId = Project.numericIdOf(attacker.token());
         List<Thread> threads = new ArrayList<>();
@@ -124,6 +134,17 @@ public final class Soak {
             threads.add(start("bomber-" + i, () -> bomb(base, attackerId, attacker.dsnKey().publicKey(), bomb)));
         }
         threads.add(start("aimed-ids", () -> aimedIds(base, attacker)));
+        byte[] exponent = OtlpAttacks.negativeExponent();
+        threads.add(start("otlp-exponent", () -> count("otlp exponent " + status(otlp(base, attacker, "application/json", false, exponent)))));
+        byte[] unknownFields = gzip(OtlpAttacks.unknownFields(3, 1_000_000));
+        byte[] export = gzip(OtlpAttacks.largeJsonExport(EXPORT_SPANS));
+        out.printf("  OTLP: %,d bytes of gzip for 3 spans of a million unknown fields, %,d for %,d spans of JSON%n",
+                unknownFields.length, export.length, EXPORT_SPANS);
+        threads.add(start("otlp-unknown-fields", () -> count("otlp unknown fields "
+                + status(otlp(base, attacker, "application/x-protobuf", true, unknownFields)))));
+        for (int i = 0; i < EXPORTERS; i++) {
+            threads.add(start("otlp-exporter-" + i, () -> count("otlp export " + status(otlp(base, exporter, "application/json", true, export)))));
+        }
         List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
         AtomicLong tenantOk = new AtomicLong();
         AtomicLong tenantSent = new AtomicLong();
@@ -277,18 +298,24 @@ public final class Soak {
      */
     private void tenant(String base, ProjectAdmin.NewProject tenant, List<Long> latencies, AtomicLong ok, AtomicLong sent) {
         byte[] body = Payloads.transaction();
+        byte[] gzipped = gzip(body);
         long interval = TimeUnit.SECONDS.toNanos(1) * TENANT_SENDERS / TENANT_EVENTS_PER_SECOND;
         long due = System.nanoTime();
-        while (running.get()) {
+        for (long n = 0; running.get(); n++) {
             long wait = due - System.nanoTime();
             if (wait > 0) {
                 pause(TimeUnit.NANOSECONDS.toMillis(wait));
             } else if (-wait > TimeUnit.SECONDS.toNanos(1)) {
                 due = System.nanoTime();
             }
-            HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/v1/" + tenant.token() + "/transaction"))
+            boolean compressed = n % 2 == 1;
+            HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + "/api/v1/" + tenant.token() + "/transaction"))
                     .header("Authorization", "Bearer " + tenant.key()).header("Content-Type", "application/json")
-                    .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+                    .timeout(Duration.ofSeconds(10));
+            if (compressed) {
+                builder.header("Content-Encoding", "gzip");
+            }
+            HttpRequest request = builder.POST(HttpRequest.BodyPublishers.ofByteArray(compressed ? gzipped : body)).build();
             int status = status(request);
             if (!running.get()) {
                 return; // stopped while this request was under way: not counted
@@ -299,6 +326,24 @@ public final class Soak {
             }
             latencies.add(System.nanoTime() - due);
             due += interval;
+        }
+    }
+
+    private static HttpRequest otlp(String base, ProjectAdmin.NewProject project, String contentType, boolean gzipped, byte[] body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/api/v1/" + project.token() + "/otlp/v1/traces"))
+                .header("Authorization", "Bearer " + project.key()).header("Content-Type", contentType)
+                .timeout(Duration.ofSeconds(60));
+        if (gzipped) {
+            request.header("Content-Encoding", "gzip");
+        }
+        return request.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+    }
+
+    private static byte[] gzip(byte[] body) {
+        try {
+            return Payloads.gzip(body);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
         }
     }
 
