@@ -21,6 +21,9 @@ public final class Usage {
                                                   browser origins allowed to use that DSN key ("" for any)
               projects disable TOKEN | enable TOKEN
               projects set-quota TOKEN --rate N [--burst M] [--endpoint transaction|project]
+              projects set-scrubbing TOKEN [--on|--off] [--sensitive-fields NAME,NAME]
+                                                  scrub secrets from its events before Kafka (--on, the default)
+                                                  or store them as sent (--off); field names on top of the defaults
               projects routes add|remove --token TOKEN --pattern /shops/*/orders/*
               projects routes list --token TOKEN [--json]
                                                   the project's route patterns (* one segment, ** the rest),
@@ -30,21 +33,25 @@ public final class Usage {
               replay --from ISO_TIME [--to ISO_TIME] [--project TOKEN] [--what history|errors|aggregates|all] [--dry-run]
                                                   rebuild ClickHouse rows of that event-time range from Kafka;
                                                   idempotent: rows already there stay single, safe to run twice
-              doctor [--gateway URL]... [--processor URL]... [--json]
+              doctor [--gateway URL]... [--processor URL]... [--timeout 5s] [--json]
                                                   check Kafka, topics, registry, ClickHouse and schema, lag, dead
                                                   letters, readiness: a line each, exit 1 if any fails, with what to do
+                                                  (--bootstrap-server HOST:PORT, --clickhouse-url URL)
               dead-letters list [--since 24h] [--until TIME] [--json]
                                                   dead letters per reason and project
-              dead-letters show PARTITION@OFFSET  one dead letter in full (control characters escaped)
+              dead-letters show PARTITION@OFFSET [--max-chars 4096]
+                                                  one dead letter in full (control characters escaped)
               dead-letters replay [--reason TEXT] [--project TOKEN] [--since 24h] [--dry-run]
                                                   send them back where they came from after a fix; idempotent
+                                                  (dead-letters commands take --bootstrap-server HOST:PORT)
               config                              print every setting with its default (markdown)
-              send-test-event --token T --key K [--url http://127.0.0.1:8080]
+              send-test-event --token T --key K [--url http://127.0.0.1:8080] [--clickhouse-url URL]
                                                   send one error and one transaction, confirm both reach ClickHouse
-              stats --project TOKEN [--since 1h] [--json] [--watch]
+              stats --project TOKEN [--since 1h] [--json] [--watch] [--clickhouse-url URL]
                                                   traffic per minute, status codes, top routes, errors, refusals,
                                                   last requests; --watch redraws every 5 s
-              demo-data [--scale 1] [--json]      fill ClickHouse with synthetic traffic (a huge tenant, 1,000 small
+              demo-data [--scale 1] [--json] [--clickhouse-url URL]
+                                                  fill ClickHouse with synthetic traffic (a huge tenant, 1,000 small
                                                   projects, errors; aggregates computed from the history)
               gateway                             run only the gateway (configured by SLUICE_* variables)
               processor                           run only the processor (configured by SLUICE_* variables)

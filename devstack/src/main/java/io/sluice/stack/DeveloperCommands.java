@@ -45,8 +45,12 @@ public final class DeveloperCommands implements Extension {
                                                       apt-get as root, --yes installs without asking);
                                                       --profile records JFR of gateway and processor in bench-results/;
                                                       --producer-experiments also tries other gateway producer settings
-                  bench --dashboards [--scales 1,2]   only times every dashboard panel and stats' queries on demo data
-                                                      (24 h, 30 days; median of 5) and the storage per million requests
+                  bench --dashboards [--scales 1,2] [--clickhouse-url URL] [--reuse]
+                                                      only times every dashboard panel and stats' queries on demo data
+                                                      (24 h, 30 days; median of 5) and the storage per million requests;
+                                                      --reuse keeps a scale's database that already holds demo data
+                  bench --projects[=1000000]          only writes that many projects, then times a gateway's start
+                                                      (-Xmx256m) and prints its heap
                   bench --tenants                     only the processor with one tenant at 90% of the traffic vs
                                                       100 even tenants, and how many tasks did the counting
                   bench --soak[=10m]                  the gateway under every attack at once while a tenant sends;

@@ -3,10 +3,19 @@ package io.sluice.stack;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+import io.sluice.cli.SluiceCli;
 import io.sluice.cli.Usage;
 import io.sluice.config.Settings;
 
@@ -21,6 +30,53 @@ class DeveloperCliTest {
         assertEquals(Usage.with(new DeveloperCommands()) + "\n", result.out());
         assertTrue(result.out().contains("\n  dev [--reset]") && result.out().contains("\n  bench [--seconds 10] [--profile]"));
         assertEquals(result.out(), DeveloperCliRunner.run(NONE, "--help").out());
+    }
+
+    @Test
+    void helpNamesEveryCommandAndEveryOptionTheCommandLineAccepts() {
+        String help = DeveloperCliRunner.run(NONE, "--help").out();
+        CommandLine root = new SluiceCli(NONE, System.out, System.err, new DeveloperCommands()).commandLine();
+        List<String> missing = new ArrayList<>();
+        root.getSubcommands().values().forEach(command -> unlisted(command, help, missing));
+        assertEquals(List.of(), missing);
+    }
+
+    /** A command's entry is the usage's lines that begin with its top-level name, with their indented continuations. */
+    private static void unlisted(CommandLine command, String help, List<String> missing) {
+        CommandSpec spec = command.getCommandSpec();
+        if (spec.usageMessage().hidden()) {
+            return;
+        }
+        String path = spec.qualifiedName(" ").substring(spec.root().name().length() + 1);
+        String[] words = path.split(" ");
+        String parent = String.join(" ", Arrays.copyOf(words, words.length - 1));
+        String entries = entriesOf(words[0], help);
+        Pattern named = Pattern.compile("(?m)^  " + Pattern.quote(parent) + ".*(?<![\\w-])" + Pattern.quote(words[words.length - 1]) + "(?![\\w-])");
+        if (!named.matcher(entries).find()) {
+            missing.add(path);
+        }
+        for (OptionSpec option : spec.options()) {
+            if (!option.usageHelp() && !option.versionHelp() && !option.hidden() && !entries.contains(option.longestName())) {
+                missing.add(path + " " + option.longestName());
+            }
+        }
+        command.getSubcommands().values().forEach(sub -> unlisted(sub, help, missing));
+    }
+
+    private static String entriesOf(String command, String help) {
+        StringBuilder entries = new StringBuilder();
+        boolean inside = false;
+        for (String line : help.split("\n")) {
+            if (line.startsWith("  ") && !line.startsWith("   ")) {
+                inside = line.startsWith("  " + command + " ") || line.equals("  " + command);
+            } else if (!line.startsWith("   ")) {
+                inside = false;
+            }
+            if (inside) {
+                entries.append(line).append('\n');
+            }
+        }
+        return entries.toString();
     }
 
     @Test
