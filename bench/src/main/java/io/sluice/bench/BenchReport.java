@@ -165,7 +165,7 @@ final class BenchReport {
         }
     }
 
-    /** The JSON file's fields, in the order earlier runs' files have them (docs/performance.md compares them). */
+    /** The JSON file's fields, in the order earlier runs' files have them (docs/notebook/performance-rounds.md compares them). */
     private static Map<String, Object> json(BenchResults r) {
         PipelineResults p = r.pipeline();
         Map<String, Object> json = new LinkedHashMap<>();

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
-/** The README and the pages under docs/: every relative link leads to a file and a heading that exist; the README stays short. */
+/** The README and the pages under docs/ (the notebook's too): every relative link leads to a file and a heading that exist; the README stays short. */
 class DocsLinksTest {
     private static final Path ROOT = Path.of("..");
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)#\\s]*)(?:#([^)\\s]+))?\\)");
@@ -26,7 +26,7 @@ class DocsLinksTest {
 
     private static List<Path> pages() throws IOException {
         List<Path> pages = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("CHANGELOG.md")));
-        try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+        try (Stream<Path> docs = Files.walk(ROOT.resolve("docs"))) {
             docs.filter(path -> path.toString().endsWith(".md")).sorted().forEach(pages::add);
         }
         return pages;

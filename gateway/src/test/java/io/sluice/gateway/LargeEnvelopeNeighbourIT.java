@@ -28,7 +28,7 @@ import io.sluice.testkit.RealEngines;
  * Issue 29's remaining gap: an 8 MB envelope must not stall the other connections of its event
  * loop while it is decompressed and parsed. One event loop serves every connection here; a tenant
  * sends small events one after another while another project sends 8 MB gzip envelopes (eight
- * events of 1 MB of small fields each). Prints the tenant's latencies (docs/performance.md has them).
+ * events of 1 MB of small fields each). Prints the tenant's latencies (docs/notebook/performance-rounds.md has them).
  */
 @ExtendWith(RealEngines.class)
 class LargeEnvelopeNeighbourIT {

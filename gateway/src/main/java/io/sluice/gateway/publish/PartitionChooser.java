@@ -16,7 +16,7 @@ import javax.crypto.spec.SecretKeySpec;
  * Per-project order across events is not kept (and not promised).
  *
  * <p>A changed key moves most ids to another partition: a retry of an event first published
- * under the old key is then counted again (see the README, "The partition key").
+ * under the old key is then counted again (see docs/reliability.md, "The partition key").
  */
 public final class PartitionChooser {
     /** The fixed key of gateways that listen on a loopback address only (`./sluice dev`, tests): public, never for production. */

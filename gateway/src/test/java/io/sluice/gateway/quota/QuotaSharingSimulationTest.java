@@ -23,7 +23,7 @@ import io.sluice.projects.Quota;
  * The options for sharing a quota between gateways, simulated in virtual time with the real
  * {@link QuotaSplit} and {@link QuotaLimiter}: how close each holds a quota of 40/s offered 160/s,
  * by sync interval, with reports arriving 20 ms after they are sent. Prints the table in
- * docs/performance.md; holds the chosen option to ±15% at the interval it runs with, and to what one
+ * docs/notebook/performance-rounds.md; holds the chosen option to ±15% at the interval it runs with, and to what one
  * gateway allows when the traffic comes in spells.
  */
 class QuotaSharingSimulationTest {

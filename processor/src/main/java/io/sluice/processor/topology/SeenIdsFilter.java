@@ -12,7 +12,7 @@ import com.google.common.hash.Funnels;
  * The (project, event id)s of one task's first-sighting store as Bloom filters in memory, so the
  * usual case, an id never seen, is answered without reading the store: a lookup there opens a
  * RocksDB iterator in each of its three to four segments (about a fifth of a record's
- * stream-thread time, docs/performance.md). Never a false "not seen": it answers "maybe" to
+ * stream-thread time, docs/notebook/performance-rounds.md). Never a false "not seen": it answers "maybe" to
  * everything until {@link #complete} (the restored ids are all in: {@link StoreScan}), the rest
  * are added as they are put, and a span's filter is forgotten only a span after the store has
  * dropped the segment. "Maybe seen" (a sighting, or a few percent of the others) is for the store
