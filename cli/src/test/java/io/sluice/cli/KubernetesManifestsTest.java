@@ -85,6 +85,10 @@ class KubernetesManifestsTest {
      */
     private static final long OUTSIDE_THE_CACHE_PER_ROCKSDB = MIB;
 
+    static final String KAFKA_SECRET = "sluice-kafka";
+    static final String KAFKA_TLS_SECRET = "sluice-kafka-tls";
+    static final String KAFKA_TLS_DIRECTORY = "/etc/sluice/kafka";
+
     private static KubernetesManifests base;
     private static KubernetesManifests monitoring;
 
@@ -320,11 +324,34 @@ class KubernetesManifestsTest {
         assertEquals(Path.of("/var/lib/sluice/streams"), processor.stateDir());
     }
 
+    /**
+     * Kafka's SASL/TLS settings come from one optional Secret of SLUICE_KAFKA_PROPERTY_* variables and
+     * the brokers' CA from another, in every server that talks to Kafka: optional, so a cluster
+     * without Kafka security (the small overlay, a dev cluster) needs neither.
+     */
+    @Test
+    void everyServerReadsKafkasSecurityFromOptionalSecrets() {
+        base.servers().forEach((workload, template) -> {
+            Container container = onlyContainer(template);
+            assertTrue(container.getEnvFrom().stream().anyMatch(source -> source.getSecretRef() != null
+                    && source.getSecretRef().getName().equals(KAFKA_SECRET) && Boolean.TRUE.equals(source.getSecretRef().getOptional())),
+                    workload + " takes SLUICE_KAFKA_PROPERTY_* from the optional Secret " + KAFKA_SECRET);
+            VolumeMount mount = container.getVolumeMounts().stream().filter(m -> m.getMountPath().equals(KAFKA_TLS_DIRECTORY))
+                    .findFirst().orElseThrow(() -> new AssertionError(workload + " mounts nothing at " + KAFKA_TLS_DIRECTORY));
+            assertEquals(Boolean.TRUE, mount.getReadOnly(), workload);
+            Volume volume = template.getSpec().getVolumes().stream().filter(v -> v.getName().equals(mount.getName())).findFirst().orElseThrow();
+            assertEquals(KAFKA_TLS_SECRET, volume.getSecret().getSecretName(), workload);
+            assertEquals(Boolean.TRUE, volume.getSecret().getOptional(), workload);
+        });
+    }
+
     @Test
     void theSchemaJobReadsTheClickHouseSettingsTheProcessorReads() {
         Container job = onlyContainer(base.named(Job.class, "sluice-schema").getSpec().getTemplate());
         Container processor = onlyContainer(base.servers().get("StatefulSet/sluice-processor"));
-        assertEquals(processor.getEnvFrom(), job.getEnvFrom(), "the ConfigMap and the ClickHouse password's Secret");
+        assertEquals(processor.getEnvFrom().stream().filter(source -> source.getSecretRef() == null
+                || !source.getSecretRef().getName().equals(KAFKA_SECRET)).toList(), job.getEnvFrom(),
+                "the ConfigMap and the ClickHouse password's Secret (not Kafka's: the Job does not talk to Kafka)");
         assertTrue(job.getEnvFrom().stream().anyMatch(source -> source.getSecretRef() != null
                 && source.getSecretRef().getName().equals(KubernetesOverlaysTest.PASSWORD_SECRET)));
     }

@@ -25,6 +25,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 class KubernetesOverlaysTest {
     static final String PASSWORD_SECRET = "sluice-clickhouse";
     private static final Path OVERLAYS = Path.of("..", "deploy", "overlays");
+    private static final String BASE = "../../kubernetes";
     private static final Path GRAFANA = Path.of("..", "deploy", "grafana");
 
     private static JsonNode kustomization(Path directory) throws IOException {
@@ -38,25 +39,58 @@ class KubernetesOverlaysTest {
     }
 
     @Test
-    void thereAreASmallAndAProductionOverlay() throws IOException {
-        assertEquals(List.of("production", "small"), overlays().stream().map(path -> path.getFileName().toString()).toList());
+    void thereAreASmallAProductionAndAClusterOverlay() throws IOException {
+        assertEquals(List.of("cluster", "production", "small"), overlays().stream().map(path -> path.getFileName().toString()).toList());
     }
 
+    /** Directly, or through one other overlay (the cluster overlay is production's, less the schema Job). */
     @Test
     void everyOverlayBuildsOnTheBaseAndEachOfItsResourcesIsAKustomization() throws IOException {
         for (Path overlay : overlays()) {
-            List<String> resources = new ArrayList<>();
-            kustomization(overlay).path("resources").forEach(resource -> resources.add(resource.asText()));
-            assertTrue(resources.contains("../../kubernetes"), overlay + ": " + resources);
+            List<String> resources = resources(overlay);
+            boolean onTheBase = resources.contains(BASE);
+            for (String resource : resources) {
+                onTheBase |= resource.matches("\\.\\./[a-z]+") && resources(overlay.resolve(resource).normalize()).contains(BASE);
+            }
+            assertTrue(onTheBase, overlay + ": " + resources);
             for (String resource : resources) {
                 assertTrue(Files.isRegularFile(overlay.resolve(resource).resolve("kustomization.yaml")), overlay + ": " + resource);
             }
         }
     }
 
+    private static List<String> resources(Path overlay) throws IOException {
+        List<String> resources = new ArrayList<>();
+        kustomization(overlay).path("resources").forEach(resource -> resources.add(resource.asText()));
+        return resources;
+    }
+
+    /** On a ClickHouse cluster the schema is cluster.sql, applied by hand: schema-job.yaml says to leave the Job out. */
+    @Test
+    void theClusterOverlayIsProductionWithoutTheSchemaJob() throws IOException {
+        Path cluster = OVERLAYS.resolve("cluster");
+        assertEquals(List.of("../production"), resources(cluster));
+        JsonNode patch = kustomization(cluster).at("/patches/0");
+        assertEquals("Job", patch.at("/target/kind").asText());
+        assertEquals("sluice-schema", patch.at("/target/name").asText());
+        assertTrue(patch.path("patch").asText().contains("$patch: delete"), patch.toString());
+    }
+
+    /** The image comes from the operator's registry; the tag stays the base's, the version being deployed. */
+    @Test
+    void theProductionOverlayNamesTheImagesRegistryAndKeepsTheBasesTag() throws IOException {
+        JsonNode image = kustomization(OVERLAYS.resolve("production")).at("/images/0");
+        assertEquals("sluice", image.path("name").asText());
+        assertTrue(image.path("newName").asText().contains("/"), image.toString());
+        assertTrue(image.path("newTag").isMissingNode(), image.toString());
+    }
+
     @Test
     void everyOverlayMergesThePublicUrlIntoTheBasesConfigMap() throws IOException {
         for (Path overlay : overlays()) {
+            if (!resources(overlay).contains(BASE)) {
+                continue; // built on another overlay, whose ConfigMap it takes
+            }
             JsonNode generator = kustomization(overlay).at("/configMapGenerator/0");
             assertEquals("sluice", generator.path("name").asText(), overlay.toString());
             assertEquals("merge", generator.path("behavior").asText(), overlay.toString());
@@ -109,6 +143,7 @@ class KubernetesOverlaysTest {
                 String output = new String(build.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
                 assertEquals(0, build.waitFor(), overlay + ": " + output);
                 assertTrue(output.contains("SLUICE_PUBLIC_URL"), overlay.toString());
+                assertEquals(!overlay.endsWith("cluster"), output.contains("kind: Job"), overlay + ": the schema Job");
                 if (overlay.endsWith("small")) {
                     Matcher secret = Pattern.compile("name: (" + PASSWORD_SECRET + "-[a-z0-9]+)").matcher(output);
                     assertTrue(secret.find(), output);
