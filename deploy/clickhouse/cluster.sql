@@ -36,7 +36,7 @@
 -- are; the history tables need their new columns on the local and the Distributed tables, e.g.
 --   ALTER TABLE sluice.transactions_local ON CLUSTER '{cluster}' ADD COLUMN IF NOT EXISTS route String AFTER transaction, ...
 -- as in sink/src/main/resources/io/sluice/sink/schema/V004__routes_in_history.sql; then fill the
--- new tables with a recompute (README: Replay and recompute). Before V006, the history's index for
+-- new tables with a recompute (docs/operations.md, "Replay and recompute"). Before V006, the history's index for
 -- the freshness panel:
 --   ALTER TABLE sluice.transactions_local ON CLUSTER '{cluster}' ADD INDEX IF NOT EXISTS received_at_minmax received_at TYPE minmax GRANULARITY 1
 
