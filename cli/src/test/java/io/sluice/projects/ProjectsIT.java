@@ -49,7 +49,7 @@ class ProjectsIT {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     /** How long a test waits for a registry change to reach the gateway's follower: generous, for a busy machine. */
     private static final Duration IN_FORCE = Duration.ofSeconds(30);
-    /** A loose bound on the measured time to be in force (the README says within a second): fails a follower that stalls. */
+    /** A loose bound on the measured time to be in force (docs/sending-events.md, Projects and keys): fails a follower that stalls. */
     private static final Duration IN_FORCE_BOUND = Duration.ofSeconds(10);
     private static final String TRANSACTION = "{\"transaction\": \"GET /\", \"tags\": {\"http.status_code\": 200}}";
 
