@@ -200,6 +200,16 @@ public final class Gateway implements AutoCloseable {
         return registry;
     }
 
+    /** The read workers: tests hold one, or see what waits for them. */
+    ReadWorkers readWorkers() {
+        return readers;
+    }
+
+    /** The event loops that serve connections: tests hold one. */
+    EventLoopGroup eventLoops() {
+        return workers;
+    }
+
     /** The port actually bound (differs from the configured one when that was 0). */
     public int port() {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();

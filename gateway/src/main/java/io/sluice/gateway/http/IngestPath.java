@@ -112,11 +112,9 @@ final class IngestPath {
                                                      Channel connection, String token, FrontDoor.Caller caller) {
         Executor loop = connection.eventLoop();
         CompletableFuture<Object> read = new CompletableFuture<>(); // the items taken, or the answer refusing them
-        // A request not authenticated yet (its dsn is in its body) waits within the strangers' share.
-        Executor readers = admitted.project() == null && services.readers() instanceof ReadWorkers workers
-                ? workers.forStrangers() : services.readers();
         try {
-            readers.execute(new ReadWorkers.Read(() -> {
+            // A request not authenticated yet (its dsn is in its body) waits in the strangers' turn, not its path's project's.
+            services.readers().execute(new ReadWorkers.Read(admitted.project() == null ? null : token, () -> {
                 FrontDoor.Items items = null;
                 try {
                     requireOpen(connection); // it may have waited long in the queue

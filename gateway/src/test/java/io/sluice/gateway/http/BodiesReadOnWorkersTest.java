@@ -141,7 +141,7 @@ class BodiesReadOnWorkersTest {
     void strangersBodiesWaitWithinTheirShareOfTheQueueAndTheTenantsStillFindPlaces() throws Exception {
         GatewayServices shared = services(readers); // one worker, 4 places: the strangers' share is 1
         CountDownLatch busy = new CountDownLatch(1);
-        readers.execute(() -> awaitQuietly(busy)); // the worker reads another body meanwhile
+        readers.execute(new ReadWorkers.Read("another", () -> awaitQuietly(busy), () -> { })); // the worker reads another's body
         connect(shared).writeInbound(strangersEnvelope());
         EmbeddedChannel second = connect(shared);
         second.writeInbound(strangersEnvelope());
@@ -160,7 +160,7 @@ class BodiesReadOnWorkersTest {
     void aBodyWaitingForAWorkerWhenTheWorkersStopIsAnswered503ShuttingDownUnreadAndGivesBackItsReservation() {
         GatewayServices shared = services(readers);
         CountDownLatch busy = new CountDownLatch(1);
-        readers.execute(() -> awaitQuietly(busy)); // the one worker reads another body meanwhile
+        readers.execute(new ReadWorkers.Read("another", () -> awaitQuietly(busy), () -> { })); // the one worker reads another's
         EmbeddedChannel connection = connect(shared);
         connection.writeInbound(tenantsEvent());
         try {
