@@ -92,8 +92,9 @@ public final class ReadWorkers implements Executor, AutoCloseable {
     private final int share;
     private final LongSupplier nanoTime;
     private final List<Thread> threads = new ArrayList<>();
-    private int waiting;
-    private int reading;
+    /** Written under the lock, read without it (by /readyz, metrics and the stop). */
+    private volatile int waiting;
+    private volatile int reading;
     private long takes;
     private long arrivals;
     private volatile boolean stopped;
@@ -237,12 +238,7 @@ public final class ReadWorkers implements Executor, AutoCloseable {
 
     /** Bodies waiting for a worker now. */
     public int waiting() {
-        lock.lock();
-        try {
-            return waiting;
-        } finally {
-            lock.unlock();
-        }
+        return waiting;
     }
 
     /**
@@ -276,12 +272,7 @@ public final class ReadWorkers implements Executor, AutoCloseable {
 
     /** Bodies being read now. */
     public int reading() {
-        lock.lock();
-        try {
-            return reading;
-        } finally {
-            lock.unlock();
-        }
+        return reading;
     }
 
     /** Whether {@link #stop} was called: a read under way ends at its next step, refused (see IngestPath). */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -114,6 +116,29 @@ class ReadWorkersTest {
     }
 
     @Test
+    void aProjectsWaitForItsTurnCountsFromItsLastTurnNotFromItsOldestBody() throws Exception {
+        AtomicLong clock = new AtomicLong();
+        try (ReadWorkers timed = new ReadWorkers(1, 64, clock::get)) {
+            holdTheWorker(timed, "flood"); // taken at 0
+            CountDownLatch secondHeld = new CountDownLatch(1);
+            CountDownLatch secondReading = new CountDownLatch(1);
+            timed.execute(body("flood", () -> {
+                secondReading.countDown();
+                awaitQuietly(secondHeld);
+            }));
+            timed.execute(body("flood", () -> { }));
+            clock.set(Duration.ofSeconds(4).toNanos());
+            assertEquals(Duration.ofSeconds(4).toNanos(), timed.longestTurnWaitNanos(), "held since its turn at 0");
+
+            busy.countDown(); // the worker takes the second body at 4 s
+            assertTrue(secondReading.await(30, TimeUnit.SECONDS));
+            clock.set(Duration.ofSeconds(6).toNanos());
+            assertEquals(Duration.ofSeconds(2).toNanos(), timed.longestTurnWaitNanos(), "its third body is 6 s old, its turn 2 s");
+            secondHeld.countDown();
+        }
+    }
+
+    @Test
     void stoppingAnswersEveryBodyWaitingUnread() throws Exception {
         List<String> done = Collections.synchronizedList(new ArrayList<>());
         holdTheWorker(workers, "tenant");
@@ -155,8 +180,12 @@ class ReadWorkersTest {
     }
 
     private void holdTheWorker() {
+        awaitQuietly(busy);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
         try {
-            busy.await();
+            latch.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
