@@ -140,7 +140,7 @@ final class IngestPath {
         } catch (RejectedExecutionException full) {
             request.release();
             return CompletableFuture.completedFuture(refuse(door, token, caller, new Rejection(Outcome.OVERLOADED,
-                    "the gateway is reading as many large bodies as it may; retry later")));
+                    "the gateway is reading as many large or compressed bodies as it may (" + full.getMessage() + "); retry later")));
         }
         return read.thenComposeAsync(result -> result instanceof Taking taking ? publish(door, taking, connection)
                 : CompletableFuture.completedFuture((Answer) result), loop);
