@@ -162,6 +162,18 @@ class CardinalityLimitTest {
     }
 
     @Test
+    void anEnvironmentAndARouteWhoseTextsRunTogetherTheSameAreStillTwoSeries() {
+        start(2, 100, 100); // twenty series
+        for (int status = 200; status < 219; status++) {
+            sendRequest("fill" + status, MINUTE, "production", "http.server", "11:http.server/y", status);
+        }
+        sendRequest("twentieth", MINUTE, "a", "http.server", "11:http.server/y", 200);
+        // "a11:http.server" + "11:http.server" + "/y" runs together as "a" + "11:http.server" + "11:http.server/y"
+        sendRequest("twenty-first", MINUTE, "a11:http.server", "http.server", "/y", 200);
+        assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:route " + TRANSACTION_COUNTER, 1L), outcomes());
+    }
+
+    @Test
     void outcomeRowsAreAbsoluteCountsWhoseVersionIsTheCount() {
         start(1, 100, 100);
         sendTransaction("a", MINUTE, "production", "GET /a");
