@@ -58,6 +58,8 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
      * ones decayed by e^(-t/this), so parts stay split through quiet spells of a few seconds.
      */
     static final Duration DEMAND_TIME_CONSTANT = Duration.ofMillis(750);
+    /** Dropped reports are logged at most once in this long, with how many. */
+    static final Duration REFUSED_LOG_INTERVAL = Duration.ofMinutes(1);
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedQuotas.class);
 
@@ -78,9 +80,13 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
     private volatile boolean stale;
     private volatile String lastError = "none yet";
     private volatile boolean closing;
+    private long refusedUnlogged;
+    private long refusedLoggedNanos;
+    private boolean refusedLogged;
     private final LongAdder reportsPublished = new LongAdder();
     private final LongAdder reportBytesPublished = new LongAdder();
     private final LongAdder reportsRead = new LongAdder();
+    private final LongAdder reportsRefused = new LongAdder();
 
     /** This gateway's part of each quota it was asked for, and of every other. */
     private record Parts(Map<String, Double> byQuota, double otherwise) {
@@ -170,6 +176,11 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
 
     public long reportsRead() {
         return reportsRead.sum();
+    }
+
+    /** Reports of other gateways dropped as read: malformed, or with a count no gateway writes. */
+    public long reportsRefused() {
+        return reportsRefused.sum();
     }
 
     private void follow() {
@@ -266,8 +277,28 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
         try {
             split.received(UsageReport.read(gateway, record.value()), now);
         } catch (IllegalArgumentException e) {
-            LOG.debug("skipped a quota usage record of {}: {}", gateway, e.getMessage());
+            refused(gateway, e.getMessage(), now);
         }
+    }
+
+    /** Counts a dropped report; logs at most once per {@link #REFUSED_LOG_INTERVAL}, naming the gateway, never a quota. */
+    private void refused(String gateway, String why, long now) {
+        reportsRefused.increment();
+        refusedUnlogged++;
+        if (!refusedLogged || now - refusedLoggedNanos >= REFUSED_LOG_INTERVAL.toNanos()) {
+            LOG.warn("dropped {} quota usage report(s) of other gateways since the last such line, the last of gateway {}: {}",
+                    refusedUnlogged, printable(gateway), why);
+            refusedUnlogged = 0;
+            refusedLoggedNanos = now;
+            refusedLogged = true;
+        }
+    }
+
+    /** A gateway id as read, for a log line: at most 64 characters, any but printable ASCII as '?'. */
+    private static String printable(String gateway) {
+        StringBuilder text = new StringBuilder(Math.min(gateway.length(), 64));
+        gateway.codePoints().limit(64).forEach(c -> text.append(c >= 0x20 && c < 0x7f ? (char) c : '?'));
+        return text.toString();
     }
 
     /** Publishes its recent demand and takes this gateway's parts from it and the others' latest. */
