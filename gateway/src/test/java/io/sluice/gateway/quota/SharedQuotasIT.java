@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -28,7 +30,7 @@ import io.sluice.testkit.RealEngines;
 
 /**
  * One gateway's {@link SharedQuotas} on the real broker, fed reports by hand: what it does with a
- * report it must not believe.
+ * report it must not believe, and with reports stamped by a clock that runs ahead.
  */
 @ExtendWith(RealEngines.class)
 @Timeout(120)
@@ -50,6 +52,42 @@ class SharedQuotasIT {
 
             assertEquals(1.0, quotas.shareOf("p"), "nobody else was asked for p");
             assertEquals(1, quotas.reportsRefused());
+        }
+    }
+
+    /**
+     * A gateway whose clock runs 30 s ahead has reported for a while; five others reported, then
+     * died without saying so 2 s ago (longer than {@link SharedQuotas#FORGET_AFTER}). A gateway
+     * that starts then knows two: itself and the one ahead, never the five.
+     */
+    @Test
+    void aGatewayWhoseClockRunsAheadDoesNotMakeAStartingOneCountTheDeparted(Engines engines) throws Exception {
+        KafkaSettings kafka = ownTopic(engines, "quota-ahead");
+        ScheduledExecutorService ahead = Executors.newSingleThreadScheduledExecutor();
+        try (KafkaProducer<byte[], byte[]> others = producer(kafka)) {
+            byte[] aheadReport = new UsageReport("ahead", false, Map.of("p", 1)).value();
+            ahead.scheduleAtFixedRate(() -> send(others, kafka, "ahead", System.currentTimeMillis() + 30_000, aheadReport),
+                    0, SharedQuotas.INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+            Thread.sleep(500);
+            for (int i = 0; i < 5; i++) {
+                send(others, kafka, "departed-" + i, System.currentTimeMillis(),
+                        new UsageReport("departed-" + i, false, Map.of("p", 1000)).value());
+            }
+            others.flush();
+            Thread.sleep(2_000);
+
+            try (SharedQuotas quotas = new SharedQuotas(kafka)) {
+                assertTrue(quotas.awaitFollowing(FOLLOWING));
+                int most = 0;
+                for (long end = System.nanoTime() + SharedQuotas.FORGET_AFTER.toNanos(); System.nanoTime() < end; ) {
+                    most = Math.max(most, quotas.gateways());
+                    Thread.sleep(50);
+                }
+                assertEquals(2, most, "the most gateways it counted in the " + SharedQuotas.FORGET_AFTER.toMillis()
+                        + " ms after it followed");
+            }
+        } finally {
+            ahead.shutdownNow();
         }
     }
 
