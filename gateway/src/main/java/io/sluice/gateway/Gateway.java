@@ -94,7 +94,8 @@ public final class Gateway implements AutoCloseable {
         this.outcomes = outcomes;
         this.quotas = quotas;
         this.metrics = new GatewayMetrics();
-        metrics.watchQuotas(quotas::fallback, quotas::gateways, quotas::reportsPublished, quotas::reportBytesPublished);
+        metrics.watchQuotas(quotas::fallback, quotas::gateways, quotas::reportsPublished, quotas::reportBytesPublished,
+                quotas::reportsRefused);
         metrics.countRegistrySkips(registry::skippedRecords);
         metrics.countUnreadableProjects(() -> registry.unreadableProjects().size());
         metrics.watchRegistry(registry::size, registry::indexBytes, registry::recordBytes);

@@ -59,6 +59,7 @@ public final class GatewayMetrics implements AutoCloseable {
     private volatile LongSupplier quotaGateways = () -> 1;
     private volatile LongSupplier quotaReports = () -> 0;
     private volatile LongSupplier quotaReportBytes = () -> 0;
+    private volatile LongSupplier quotaReportsRefused = () -> 0;
 
     public GatewayMetrics() {
         Gauge.builder("sluice.gateway.in.flight.requests", inFlightRequests, AtomicLong::get)
@@ -103,6 +104,9 @@ public final class GatewayMetrics implements AutoCloseable {
                 .description("Quota usage reports this gateway published (one per interval).").register(registry);
         FunctionCounter.builder("sluice.gateway.quota.report.bytes", this, metrics -> metrics.quotaReportBytes.getAsLong())
                 .baseUnit("bytes").description("Bytes of quota usage reports this gateway published (keys and values).").register(registry);
+        FunctionCounter.builder("sluice.gateway.quota.reports.refused", this, metrics -> metrics.quotaReportsRefused.getAsLong())
+                .description("Other gateways' quota usage reports dropped as read: malformed, or with a negative count (logged at most once a minute).")
+                .register(registry);
     }
 
     /** One answered request: its endpoint ({@code transaction}, {@code project} or {@code other}) and status. */
@@ -182,12 +186,17 @@ public final class GatewayMetrics implements AutoCloseable {
         this.outcomeOverflowEvents = overflow;
     }
 
-    /** Where the shared quotas' state comes from: fallback (split evenly), gateways known, reports and their bytes published. */
-    public void watchQuotas(BooleanSupplier fallback, LongSupplier gateways, LongSupplier reports, LongSupplier reportBytes) {
+    /**
+     * Where the shared quotas' state comes from: fallback (split evenly), gateways known, reports and their bytes
+     * published, others' reports dropped as read.
+     */
+    public void watchQuotas(BooleanSupplier fallback, LongSupplier gateways, LongSupplier reports, LongSupplier reportBytes,
+                            LongSupplier reportsRefused) {
         this.quotasFallback = fallback;
         this.quotaGateways = gateways;
         this.quotaReports = reports;
         this.quotaReportBytes = reportBytes;
+        this.quotaReportsRefused = reportsRefused;
     }
 
     /** Each event loop's lag: how late its heartbeat is ({@code sluice_gateway_event_loop_lag_seconds{loop}}, loop 1 first). */
