@@ -360,8 +360,9 @@ final class OtlpJsonReader {
 
     /**
      * An integer as a JSON number or a decimal string, as protobuf's JSON mapping writes 64-bit ones.
-     * A decimal of more than {@link #INTEGER_DIGITS} integer digits is refused before it is expanded:
-     * {@code 1e10000000} is 167 bytes of JSON and a ten-million-digit integer, seconds of an event loop.
+     * A decimal of more than {@link #INTEGER_DIGITS} integer digits, or with digits after the point,
+     * is refused before it is expanded: {@code 1e10000000} is a ten-million-digit integer, and
+     * telling whether {@code 1e-60000000} is one expands 10^60000000 (43 s of an event loop).
      */
     private static BigInteger integer(JsonParser parser, String name) throws IOException {
         JsonToken token = parser.currentToken();
@@ -378,17 +379,26 @@ final class OtlpJsonReader {
         } catch (ArithmeticException | NumberFormatException notAnInteger) {
             // answered below
         }
-        throw invalid("'" + name + "' must be an integer (a number or a string of one)");
+        throw notAnInteger(name);
+    }
+
+    private static Rejection notAnInteger(String name) {
+        return invalid("'" + name + "' must be an integer (a number or a string of one)");
     }
 
     /** Integer digits beyond any 64-bit value (20), with room: more is out of range however written. */
     private static final int INTEGER_DIGITS = 24;
 
     private static BigInteger bounded(BigDecimal decimal, String name) {
-        if ((long) decimal.precision() - decimal.scale() > INTEGER_DIGITS) {
+        // Digits after the point may be zeros (1500e-2); at most Jackson's 1,000 to strip. Stripped, 0 has scale 0.
+        BigDecimal digits = decimal.scale() > 0 ? decimal.stripTrailingZeros() : decimal;
+        if (digits.scale() > 0) {
+            throw notAnInteger(name); // digits after the point, however many: no integer
+        }
+        if ((long) digits.precision() - digits.scale() > INTEGER_DIGITS) {
             throw invalid("'" + name + "' is out of range");
         }
-        return decimal.toBigIntegerExact();
+        return digits.toBigIntegerExact();
     }
 
     /** A number for a message: at most 40 characters of it. */

@@ -201,6 +201,33 @@ class TraceRequestDecoderTest {
     }
 
     @Test
+    void aNegativeExponentIsRefusedBeforeItIsExpanded() {
+        // Expanded to check it is an integer, 1e-60000000 took 43 s: the bound is generous, not a timing.
+        for (String field : List.of("startTimeUnixNano", "kind")) {
+            for (String number : List.of("1e-60000000", "\"1e-60000000\"")) {
+                Rejection refused = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+                        () -> assertThrows(Rejection.class, () -> spans(utf8("""
+                                {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /", "%s": %s}]}]}]}"""
+                                .formatted(field, number)), OtlpFormat.JSON)), field + ": " + number);
+
+                assertEquals(400, refused.status());
+                assertTrue(refused.getMessage().contains("'" + field + "'"), refused.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aNegativeExponentThatStillMakesAnIntegerIsRead() {
+        Span span = onlySpan(utf8("""
+                {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /", "startTimeUnixNano": "1500e-2",
+                  "endTimeUnixNano": 0e-60000000, "kind": 20e-1}]}]}]}"""), OtlpFormat.JSON);
+
+        assertEquals(15, span.getStartTimeUnixNano());
+        assertEquals(0, span.getEndTimeUnixNano());
+        assertEquals(Span.SpanKind.SPAN_KIND_SERVER, span.getKind());
+    }
+
+    @Test
     void jsonTextWithASurrogatePairIsRead() {
         Span span = onlySpan(utf8("""
                 {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /\\ud83d\\ude00"}]}]}]}"""), OtlpFormat.JSON);
