@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -64,16 +65,17 @@ final class OtlpJsonReader {
      * holding in {@code held} what it takes decoded ({@link DecodedSize}'s costs, counted as it is
      * read) until {@code each} is done with it: the export is never decoded whole. A span read
      * before its resource (JSON's members have no order) waits, held, until its
-     * {@code ResourceSpans} ends.
+     * {@code ResourceSpans} ends. A span {@code decode} refuses (asked with its number, from 0) is
+     * passed over unread.
      *
      * @throws Rejection 400 when it is not an OTLP/JSON export, 413 beyond {@code maxSpans} spans
      */
-    void forEachSpan(byte[] body, HeldBytes held, Consumer<OtlpSpan> each) {
+    void forEachSpan(byte[] body, HeldBytes held, IntPredicate decode, Consumer<OtlpSpan> each) {
         Reading reading = new Reading(held);
         try {
             read(body, parser -> fields(parser, ExportTraceServiceRequest.getDescriptor(), field -> {
                 if (field.getNumber() == ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER) {
-                    objects(parser, field, () -> resourceSpans(parser, reading, each));
+                    objects(parser, field, () -> resourceSpans(parser, reading, decode, each));
                 } else {
                     parser.skipChildren();
                 }
@@ -83,7 +85,8 @@ final class OtlpJsonReader {
         }
     }
 
-    private void resourceSpans(JsonParser parser, Reading reading, Consumer<OtlpSpan> each) throws IOException {
+    private void resourceSpans(JsonParser parser, Reading reading, IntPredicate decode, Consumer<OtlpSpan> each)
+            throws IOException {
         long start = reading.held();
         Attributes[] resource = {null};
         List<Span> waiting = new ArrayList<>();
@@ -102,7 +105,10 @@ final class OtlpJsonReader {
                         return;
                     }
                     objects(parser, scopeField, () -> {
-                        reading.span();
+                        if (!decode.test(reading.span())) {
+                            parser.skipChildren();
+                            return;
+                        }
                         long before = reading.held();
                         Span.Builder span = Span.newBuilder();
                         readMessage(parser, span, reading);
@@ -234,10 +240,12 @@ final class OtlpJsonReader {
             decoded = 0;
         }
 
-        void span() {
+        /** One more span: its number (from 0), or the 413 beyond {@code maxSpans}. */
+        int span() {
             if (++spans > maxSpans) {
                 throw TraceRequestDecoder.tooManySpans(maxSpans);
             }
+            return spans - 1;
         }
     }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.DiscardUnknownFieldsParser;
@@ -67,8 +68,17 @@ public final class TraceRequestDecoder {
      *                   when what it holds could never fit its request's reservation
      */
     void forEachSpan(byte[] body, OtlpFormat format, HeldBytes held, Consumer<OtlpSpan> each) {
+        forEachSpan(body, format, held, span -> true, each);
+    }
+
+    /**
+     * As {@link #forEachSpan(byte[], OtlpFormat, HeldBytes, Consumer)}, decoding only the spans
+     * {@code decode} accepts, asked with each span's number (from 0, in the order sent) before it
+     * is decoded: the others are passed over (counted against {@code maxSpans}), costing no decode.
+     */
+    void forEachSpan(byte[] body, OtlpFormat format, HeldBytes held, IntPredicate decode, Consumer<OtlpSpan> each) {
         if (format == OtlpFormat.JSON) {
-            json.forEachSpan(body, held, each);
+            json.forEachSpan(body, held, decode, each);
             return;
         }
         try {
@@ -80,7 +90,7 @@ public final class TraceRequestDecoder {
                     int length = lengthWithin(in);
                     int offset = in.getTotalBytesRead();
                     in.skipRawBytes(length);
-                    resourceSpans(body, offset, length, held, each, spans);
+                    resourceSpans(body, offset, length, held, decode, each, spans);
                 } else if (!in.skipField(tag)) {
                     throw DecodedSize.invalidEndTag();
                 }
@@ -97,7 +107,8 @@ public final class TraceRequestDecoder {
      * are walked in place, twice over its bytes: passing a scope allocates nothing, however many
      * empty ones are sent (a list of them took 100 MB for a 2 MB body).
      */
-    private void resourceSpans(byte[] body, int offset, int length, HeldBytes held, Consumer<OtlpSpan> each, int[] spans)
+    private void resourceSpans(byte[] body, int offset, int length, HeldBytes held, IntPredicate decode, Consumer<OtlpSpan> each,
+                               int[] spans)
             throws IOException {
         CodedInputStream in = within(body, offset, length);
         int resource = -1;
@@ -124,7 +135,7 @@ public final class TraceRequestDecoder {
             while ((tag = in.readTag()) != 0) {
                 if (tag == SCOPE_SPANS) {
                     int outer = in.pushLimit(lengthWithin(in));
-                    scopeSpans(in, body, offset, attributes, held, each, spans);
+                    scopeSpans(in, body, offset, attributes, held, decode, each, spans);
                     in.popLimit(outer);
                 } else if (!in.skipField(tag)) {
                     throw DecodedSize.invalidEndTag();
@@ -137,7 +148,7 @@ public final class TraceRequestDecoder {
 
     /** The spans of the {@code ScopeSpans} {@code in} is limited to; {@code in} reads {@code body} from {@code offset}. */
     private void scopeSpans(CodedInputStream in, byte[] body, int offset, Attributes resource, HeldBytes held,
-                            Consumer<OtlpSpan> each, int[] spans) throws IOException {
+                            IntPredicate decode, Consumer<OtlpSpan> each, int[] spans) throws IOException {
         int tag;
         while ((tag = in.readTag()) != 0) {
             if (tag != SPANS) {
@@ -151,6 +162,9 @@ public final class TraceRequestDecoder {
             in.skipRawBytes(spanLength);
             if (++spans[0] > maxSpans) {
                 throw tooManySpans(maxSpans);
+            }
+            if (!decode.test(spans[0] - 1)) {
+                continue;
             }
             long spanBytes = DecodedSize.of(body, spanOffset, spanLength, Span.getDescriptor(), MAX_DEPTH - 3);
             held.take(spanBytes);

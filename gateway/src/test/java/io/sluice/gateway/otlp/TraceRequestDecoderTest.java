@@ -497,7 +497,7 @@ class TraceRequestDecoderTest {
         return KeyValue.newBuilder().setKey("deep").setValue(value).build();
     }
 
-    private static byte[] lengthDelimited(int field, byte[] message) throws java.io.IOException {
+    static byte[] lengthDelimited(int field, byte[] message) throws java.io.IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         CodedOutputStream coded = CodedOutputStream.newInstance(out);
         coded.writeByteArray(field, message);
@@ -505,7 +505,7 @@ class TraceRequestDecoderTest {
         return out.toByteArray();
     }
 
-    private static byte[] concat(byte[] a, byte[] b) {
+    static byte[] concat(byte[] a, byte[] b) {
         byte[] both = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, both, a.length, b.length);
         return both;
