@@ -69,46 +69,54 @@ public final class Bench {
             Map<String, Object> machine = Map.of("cores", Runtime.getRuntime().availableProcessors(), "body_bytes", body.length,
                     "gzip_bytes", gzipped.length, "seconds_per_run", seconds);
 
-            out.println("· ceiling: a bare Netty server answering 200");
-            Map<Integer, Wrk.Result> nettyCeiling = BareNettyCeiling.measure(wrk, body, PipelineRun.CONNECTIONS, seconds);
+            BenchStages stages = new BenchStages(out);
+            Map<Integer, Wrk.Result> nettyCeiling = stages.run("ceiling: a bare Netty server answering 200",
+                    () -> BareNettyCeiling.measure(wrk, body, PipelineRun.CONNECTIONS, seconds),
+                    runs -> "req/s by connections: " + requestsPerSecond(runs));
             PipelineRun run = new PipelineRun(env, wrk, seconds, files, profile, out);
-            PipelineResults pipeline = run.measure(project, body, gzipped);
-            out.println("· ceiling: the Kafka producer alone");
-            double producerCeiling = ProducerCeiling.measure(kafka, body, seconds);
-            out.println("· ceiling: Kafka Streams copying the raw topic, exactly once, nothing else");
-            double streamsCeiling = StreamsCeiling.copy(ProcessorConfig.from(settings), kafka.topics().transactions(),
-                    pipeline.published(), work.resolve("streams-ceiling"));
-            out.println("· ceiling: Kafka Streams in the processor's shape (first sighting, history, repartition, count), no parsing");
-            double streamsShapeCeiling = StreamsCeiling.processorShape(ProcessorConfig.from(settings),
-                    kafka.topics().transactions(), pipeline.publishedEndOffsets(), work.resolve("streams-shape-ceiling"));
-            out.println("· the processor's own topology in this JVM, without its sink, over the records it worked off");
-            double processorAlone = StreamsCeiling.processorAlone(ProcessorConfig.from(settings),
-                    kafka.topics().transactions(), pipeline.publishedEndOffsets(), work.resolve("processor-alone"));
-            out.printf("  %,.0f records/s%n", processorAlone); // now: a later stage's failure must not lose it
-            out.println("· the same without the transactions' per-route aggregates (requests_1m, requests_1h): what they cost");
-            double processorAloneWithoutPerRoute = StreamsCeiling.processorAlone(ProcessorConfig.from(settings),
-                    kafka.topics().transactions(), pipeline.publishedEndOffsets(), work.resolve("processor-alone-no-routes"), false);
-            out.printf("  %,.0f records/s: with them %.0f%% of the rate without%n", processorAloneWithoutPerRoute,
-                    100 * processorAlone / processorAloneWithoutPerRoute);
-            out.println("· the processor's own topology again: one tenant at 90% of the traffic, then as many transactions over "
-                    + HugeTenant.SMALL_PROJECTS + " tenants evenly");
-            List<HugeTenant.Result> tenants = HugeTenant.measure(ProcessorConfig.from(settings), HugeTenant.RECORDS, work);
-            out.println("· ceiling: bulk inserts into ClickHouse, RowBinary and JSONEachRow");
-            InsertCeilings insertCeilings = InsertCeilings.measure(ClickHouseSettings.from(settings),
-                    (int) Math.min(pipeline.published(), 200_000));
-
-            out.println("· the sink alone: history rows from Kafka into ClickHouse, vs inserting the same rows");
-            SinkThroughput sink = SinkThroughput.measure(ProcessorConfig.from(settings), 200_000);
-
-            double halfSustained = pipeline.sustained().eventsPerSecond() / 2;
+            PipelineResults pipeline = stages.run("the gateway and the processor", () -> run.measure(project, body, gzipped),
+                    p -> String.format("gateway req/s by connections: %s; processor %,.0f records/s; sustained %,.0f events/s",
+                            requestsPerSecond(p.gateway()), p.processorRate(), p.sustained().eventsPerSecond()));
+            Double producerCeiling = stages.run("ceiling: the Kafka producer alone",
+                    () -> ProducerCeiling.measure(kafka, body, seconds), Bench::recordsPerSecond);
+            Double streamsCeiling = stages.run("ceiling: Kafka Streams copying the raw topic, exactly once, nothing else",
+                    () -> StreamsCeiling.copy(ProcessorConfig.from(settings), kafka.topics().transactions(),
+                            pipeline.published(), work.resolve("streams-ceiling")), Bench::recordsPerSecond);
+            Double streamsShapeCeiling = stages.run(
+                    "ceiling: Kafka Streams in the processor's shape (first sighting, history, repartition, count), no parsing",
+                    () -> StreamsCeiling.processorShape(ProcessorConfig.from(settings), kafka.topics().transactions(),
+                            pipeline.publishedEndOffsets(), work.resolve("streams-shape-ceiling")), Bench::recordsPerSecond);
+            Double processorAlone = stages.run("the processor's own topology in this JVM, without its sink, over the records it worked off",
+                    () -> StreamsCeiling.processorAlone(ProcessorConfig.from(settings), kafka.topics().transactions(),
+                            pipeline.publishedEndOffsets(), work.resolve("processor-alone")), Bench::recordsPerSecond);
+            Double processorAloneWithoutPerRoute = stages.run(
+                    "the same without the transactions' per-route aggregates (requests_1m, requests_1h): what they cost",
+                    () -> StreamsCeiling.processorAlone(ProcessorConfig.from(settings), kafka.topics().transactions(),
+                            pipeline.publishedEndOffsets(), work.resolve("processor-alone-no-routes"), false),
+                    rate -> String.format("%,.0f records/s: with them %.0f%% of the rate without", rate, 100 * processorAlone / rate));
+            List<HugeTenant.Result> tenants = stages.run("the processor's own topology again: one tenant at 90% of the traffic, "
+                            + "then as many transactions over " + HugeTenant.SMALL_PROJECTS + " tenants evenly",
+                    () -> HugeTenant.measure(ProcessorConfig.from(settings), HugeTenant.RECORDS, work),
+                    results -> results.stream().map(result -> String.format("%s: %,.0f records/s", result.shape(), result.recordsPerSecond()))
+                            .collect(java.util.stream.Collectors.joining("; ")));
+            InsertCeilings insertCeilings = stages.run("ceiling: bulk inserts into ClickHouse, RowBinary and JSONEachRow",
+                    () -> InsertCeilings.measure(ClickHouseSettings.from(settings), (int) Math.min(pipeline.published(), 200_000)),
+                    ceilings -> String.format("RowBinary %,.0f rows/s, JSONEachRow %,.0f rows/s", ceilings.rowBinary(),
+                            ceilings.jsonEachRow()));
+            SinkThroughput sink = stages.run("the sink alone: history rows from Kafka into ClickHouse, vs inserting the same rows",
+                    () -> SinkThroughput.measure(ProcessorConfig.from(settings), 200_000),
+                    measured -> String.format("%,.0f rows/s, JSONEachRow insert of the same rows %,.0f rows/s", measured.sink(),
+                            measured.jsonEachRow()));
             List<ProducerExperiments.Variant> experiments = producerExperiments
-                    ? ProducerExperiments.measure(run, wrk, project, body, seconds,
-                            halfSustained > 0 ? halfSustained : ProducerExperiments.DEFAULT_PACED_RATE, out)
+                    ? stages.run("the gateway with other producer settings", () -> ProducerExperiments.measure(run, wrk, project, body,
+                            seconds, pipeline.sustained().eventsPerSecond() > 0 ? pipeline.sustained().eventsPerSecond() / 2
+                                    : ProducerExperiments.DEFAULT_PACED_RATE, out), variants -> variants.size() + " variants")
                     : List.of();
 
             new BenchReport(out).write(new BenchResults(machine, nettyCeiling, pipeline, producerCeiling, streamsCeiling, streamsShapeCeiling,
                     insertCeilings, sink, experiments, processorAlone, processorAloneWithoutPerRoute, tenants,
-                    kafka.topics().partitions()), files);
+                    kafka.topics().partitions(), stages.failure()), files);
+            stages.throwIfFailed();
         } finally {
             Path clickHouseLog = work.resolve("clickhouse.log");
             if (Files.exists(clickHouseLog)) {
@@ -118,6 +126,17 @@ public final class Bench {
         }
         // Gigabytes of Kafka and ClickHouse data; kept (with the logs) only when the run failed.
         Directories.deleteRecursively(work);
+    }
+
+    private static String recordsPerSecond(double rate) {
+        return String.format("%,.0f records/s", rate);
+    }
+
+    private static String requestsPerSecond(Map<Integer, Wrk.Result> runs) {
+        StringBuilder text = new StringBuilder();
+        runs.forEach((connections, result) -> text.append(text.isEmpty() ? "" : ", ")
+                .append(String.format("%d: %,.0f", connections, result.requestsPerSecond())));
+        return text.toString();
     }
 
     /** The settings of the gateway and processor under test (their children get them as environment variables). */

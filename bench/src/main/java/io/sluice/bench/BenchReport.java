@@ -26,12 +26,15 @@ final class BenchReport {
         write(results, files.json(), files.svg());
     }
 
+    /** Writes what was measured: a run that failed in a stage leaves out that stage's rows and fields, and those after it. */
     void write(BenchResults results, Path file, Path chart) throws IOException {
         printTable(results);
         JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), json(results));
-        Files.writeString(chart, BenchChart.svg(results), StandardCharsets.UTF_8);
         out.println();
-        out.println("chart: " + chart);
+        if (results.pipeline() != null) {
+            Files.writeString(chart, BenchChart.svg(results), StandardCharsets.UTF_8);
+            out.println("chart: " + chart);
+        }
         out.println("written to " + file);
     }
 
@@ -40,6 +43,67 @@ final class BenchReport {
         InsertCeilings inserts = r.insertCeilings();
         out.println();
         out.printf("%-34s %12s %12s %8s %9s %9s %9s%n", "run", "req/s", "ceiling", "ratio", "p50 ms", "p99 ms", "p99.9 ms");
+        if (p != null) {
+            printGateway(r);
+        }
+        if (r.producerCeiling() != null) {
+            out.printf("%-34s %12.0f%n", "Kafka producer alone, records/s", r.producerCeiling());
+        }
+        if (p != null) {
+            double rate = p.processorRate();
+            if (inserts != null) {
+                out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d records; ceiling: RowBinary insert)%n", "processor, records/s",
+                        rate, inserts.rowBinary(), 100 * rate / inserts.rowBinary(), p.published());
+                out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: JSONEachRow insert, the sink's format)%n", "",
+                        rate, inserts.jsonEachRow(), 100 * rate / inserts.jsonEachRow());
+            } else {
+                out.printf("%-34s %12.0f   (%d records)%n", "processor, records/s", rate, p.published());
+            }
+            if (r.streamsCeiling() != null) {
+                out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: Kafka Streams copying raw, exactly once)%n", "",
+                        rate, r.streamsCeiling(), 100 * rate / r.streamsCeiling());
+            }
+            if (r.streamsShapeCeiling() != null) {
+                out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: Kafka Streams in the processor's shape, no parsing)%n", "",
+                        rate, r.streamsShapeCeiling(), 100 * rate / r.streamsShapeCeiling());
+            }
+        }
+        if (r.streamsShapeCeiling() != null) {
+            out.printf("%-34s %12.0f %12.0f %7.0f%%   (the shape's own cost: shape vs copy)%n", "Kafka Streams, processor's shape",
+                    r.streamsShapeCeiling(), r.streamsCeiling(), 100 * r.streamsShapeCeiling() / r.streamsCeiling());
+        }
+        if (r.processorAlone() != null) {
+            out.printf("%-34s %12.0f %12.0f %7.0f%%   (its topology alone, no sink, vs the copy: like for like)%n",
+                    "processor's Streams application", r.processorAlone(), r.streamsCeiling(), 100 * r.processorAlone() / r.streamsCeiling());
+        }
+        if (r.processorAloneWithoutPerRoute() != null) {
+            out.printf("%-34s %12.0f %12.0f %7.0f%%   (with the per-route aggregates vs without them, same records)%n",
+                    "", r.processorAlone(), r.processorAloneWithoutPerRoute(), 100 * r.processorAlone() / r.processorAloneWithoutPerRoute());
+        }
+        if (r.tenants() != null) {
+            HugeTenant.print(r.tenants(), r.partitions(), out);
+        }
+        SinkThroughput sink = r.sink();
+        if (sink != null) {
+            out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d rows; ceiling: JSONEachRow insert of the same rows)%n", "sink alone, rows/s",
+                    sink.sink(), sink.jsonEachRow(), 100 * sink.ratioToJsonEachRow(), sink.rows());
+            out.printf("%-34s %12.0f %12.0f %7.0f%%   (JSON converted to RowBinary vs JSONEachRow, sink's batch size)%n", "",
+                    sink.convertedAtSinkBatch(), sink.jsonAtSinkBatch(), 100 * sink.convertedAtSinkBatch() / sink.jsonAtSinkBatch());
+        }
+        if (p != null) {
+            printMemoryAndFreshness(p);
+            printPipeline(p);
+        }
+        printExperiments(r);
+        if (r.failure() != null) {
+            out.println();
+            out.printf("STOPPED at \"%s\": %s; not measured: that stage and those after it%n", r.failure().stage(), r.failure().error());
+        }
+    }
+
+    /** Each gateway run against the bare Netty server at the same connections, then the gzip and overload runs. */
+    private void printGateway(BenchResults r) {
+        PipelineResults p = r.pipeline();
         for (Map.Entry<Integer, Wrk.Result> run : p.gateway().entrySet()) {
             Wrk.Result g = run.getValue();
             Wrk.Result c = r.nettyCeiling().get(run.getKey());
@@ -56,28 +120,9 @@ final class BenchReport {
         out.printf("%-34s %12.0f %12s %8s %9.2f %9.2f %9.2f  (non-2xx %d)%n",
                 "gateway, 3x overload (" + PipelineRun.OVERLOAD_CONNECTIONS + " conn.)",
                 overload.requestsPerSecond(), "", "", overload.p50Millis(), overload.p99Millis(), overload.p999Millis(), overload.non2xx());
-        out.printf("%-34s %12.0f%n", "Kafka producer alone, records/s", r.producerCeiling());
-        double rate = p.processorRate();
-        out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d records; ceiling: RowBinary insert)%n", "processor, records/s",
-                rate, inserts.rowBinary(), 100 * rate / inserts.rowBinary(), p.published());
-        out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: JSONEachRow insert, the sink's format)%n", "",
-                rate, inserts.jsonEachRow(), 100 * rate / inserts.jsonEachRow());
-        out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: Kafka Streams copying raw, exactly once)%n", "",
-                rate, r.streamsCeiling(), 100 * rate / r.streamsCeiling());
-        out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: Kafka Streams in the processor's shape, no parsing)%n", "",
-                rate, r.streamsShapeCeiling(), 100 * rate / r.streamsShapeCeiling());
-        out.printf("%-34s %12.0f %12.0f %7.0f%%   (the shape's own cost: shape vs copy)%n", "Kafka Streams, processor's shape",
-                r.streamsShapeCeiling(), r.streamsCeiling(), 100 * r.streamsShapeCeiling() / r.streamsCeiling());
-        out.printf("%-34s %12.0f %12.0f %7.0f%%   (its topology alone, no sink, vs the copy: like for like)%n",
-                "processor's Streams application", r.processorAlone(), r.streamsCeiling(), 100 * r.processorAlone() / r.streamsCeiling());
-        out.printf("%-34s %12.0f %12.0f %7.0f%%   (with the per-route aggregates vs without them, same records)%n",
-                "", r.processorAlone(), r.processorAloneWithoutPerRoute(), 100 * r.processorAlone() / r.processorAloneWithoutPerRoute());
-        HugeTenant.print(r.tenants(), r.partitions(), out);
-        SinkThroughput sink = r.sink();
-        out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d rows; ceiling: JSONEachRow insert of the same rows)%n", "sink alone, rows/s",
-                sink.sink(), sink.jsonEachRow(), 100 * sink.ratioToJsonEachRow(), sink.rows());
-        out.printf("%-34s %12.0f %12.0f %7.0f%%   (JSON converted to RowBinary vs JSONEachRow, sink's batch size)%n", "",
-                sink.convertedAtSinkBatch(), sink.jsonAtSinkBatch(), 100 * sink.convertedAtSinkBatch() / sink.jsonAtSinkBatch());
+    }
+
+    private void printMemoryAndFreshness(PipelineResults p) {
         out.printf("%-34s %9d MB at full load, %d MB after 3x overload%n", "gateway peak RSS",
                 p.gatewayPeakRssKb() / 1024, p.gatewayOverloadRssKb() / 1024);
         out.printf("%-34s %9d MB working off %d records at full speed, %d MB after the freshness runs%n", "processor peak RSS",
@@ -88,8 +133,6 @@ final class BenchReport {
                     f.freshness().markers(), f.loadRequestsPerSecond(), p.freshnessBestRequestsPerSecond());
             printCounted(f.freshness());
         }
-        printPipeline(p);
-        printExperiments(r);
     }
 
     /** Where a freshness went: the processor's part (2xx to the count committed in Kafka), the sink's the rest. */
@@ -145,7 +188,7 @@ final class BenchReport {
     }
 
     private void printExperiments(BenchResults r) {
-        if (r.producerExperiments().isEmpty()) {
+        if (r.producerExperiments() == null || r.producerExperiments().isEmpty()) {
             return;
         }
         out.println();
@@ -165,11 +208,35 @@ final class BenchReport {
         }
     }
 
-    /** The JSON file's fields, in the order earlier runs' files have them (docs/notebook/performance-rounds.md compares them). */
+    /**
+     * The JSON file's fields, in the order earlier runs' files have them (docs/notebook/performance-rounds.md compares them);
+     * a figure not measured is left out, and {@code failed_stage} names the stage that stopped the run.
+     */
     private static Map<String, Object> json(BenchResults r) {
         PipelineResults p = r.pipeline();
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("machine", r.machine());
+        if (p != null) {
+            pipeline(r, json);
+        }
+        json.put("producer_experiments", experiments(r));
+        json.put("sink", r.sink());
+        json.put("kafka_streams_processor_shape_ceiling_records_per_s", r.streamsShapeCeiling());
+        json.put("processor_streams_alone_records_per_s", r.processorAlone());
+        json.put("processor_streams_alone_without_per_route_records_per_s", r.processorAloneWithoutPerRoute());
+        json.put("processor_tenants", r.tenants());
+        if (p != null && p.withoutRoutes() != null) {
+            json.put("without_per_route_aggregates", Map.of("processor_records_per_s", p.withoutRoutes().processorRate(),
+                    "sustained", sustained(p.withoutRoutes().sustained())));
+        }
+        json.put("failed_stage", r.failure());
+        json.values().removeIf(java.util.Objects::isNull);
+        return json;
+    }
+
+    /** The gateway's and the processor's fields, with the ceilings each is compared to, in their order. */
+    private static void pipeline(BenchResults r, Map<String, Object> json) {
+        PipelineResults p = r.pipeline();
         json.put("freshness_best_requests_per_s", p.freshnessBestRequestsPerSecond());
         json.put("processor_peak_rss_mb", Map.of("working_off_backlog", p.processorBacklogRssKb() / 1024,
                 "after_freshness_runs", p.processorAfterFreshnessRssKb() / 1024));
@@ -182,10 +249,16 @@ final class BenchReport {
         json.put("gateway_gzip_64", p.gzip());
         json.put("gateway_overload_" + PipelineRun.OVERLOAD_CONNECTIONS, p.overload());
         json.put("kafka_producer_records_per_s", r.producerCeiling());
-        json.put("processor", Map.of("records", p.published(), "records_per_s", p.processorRate(),
-                "clickhouse_rowbinary_ceiling_rows_per_s", r.insertCeilings().rowBinary(),
-                "clickhouse_jsoneachrow_ceiling_rows_per_s", r.insertCeilings().jsonEachRow(),
-                "kafka_streams_copy_ceiling_records_per_s", r.streamsCeiling()));
+        Map<String, Object> processor = new LinkedHashMap<>();
+        processor.put("records", p.published());
+        processor.put("records_per_s", p.processorRate());
+        if (r.insertCeilings() != null) {
+            processor.put("clickhouse_rowbinary_ceiling_rows_per_s", r.insertCeilings().rowBinary());
+            processor.put("clickhouse_jsoneachrow_ceiling_rows_per_s", r.insertCeilings().jsonEachRow());
+        }
+        processor.put("kafka_streams_copy_ceiling_records_per_s", r.streamsCeiling());
+        processor.values().removeIf(java.util.Objects::isNull);
+        json.put("processor", processor);
         json.put("gateway_peak_rss_mb", Map.of("full_load", p.gatewayPeakRssKb() / 1024, "after_overload", p.gatewayOverloadRssKb() / 1024));
         // Added with the sustained rate (#18); the fields above keep their names and order.
         json.put("sustained", sustained(p.sustained()));
@@ -194,6 +267,12 @@ final class BenchReport {
         MemoryBudget budget = p.processorBudget();
         json.put("processor_rss_budget_mb", Map.of("heap", budget.heapMb(), "rocksdb", budget.rocksDbMb(),
                 "other", budget.overheadMb(), "total", budget.totalMb()));
+    }
+
+    private static List<Map<String, Object>> experiments(BenchResults r) {
+        if (r.producerExperiments() == null) {
+            return null;
+        }
         List<Map<String, Object>> experiments = new ArrayList<>();
         for (ProducerExperiments.Variant variant : r.producerExperiments()) {
             List<Map<String, Object>> runs = new ArrayList<>();
@@ -201,17 +280,7 @@ final class BenchReport {
                     "ceiling_ratio", g.requestsPerSecond() / r.nettyCeiling().get(connections).requestsPerSecond())));
             experiments.add(Map.of("name", variant.name(), "settings", variant.settings(), "runs", runs, "paced", variant.paced()));
         }
-        json.put("producer_experiments", experiments);
-        json.put("sink", r.sink());
-        json.put("kafka_streams_processor_shape_ceiling_records_per_s", r.streamsShapeCeiling());
-        json.put("processor_streams_alone_records_per_s", r.processorAlone());
-        json.put("processor_streams_alone_without_per_route_records_per_s", r.processorAloneWithoutPerRoute());
-        json.put("processor_tenants", r.tenants());
-        if (p.withoutRoutes() != null) {
-            json.put("without_per_route_aggregates", Map.of("processor_records_per_s", p.withoutRoutes().processorRate(),
-                    "sustained", sustained(p.withoutRoutes().sustained())));
-        }
-        return json;
+        return experiments;
     }
 
     private static Map<String, Object> sustained(SustainedRate.Result sustained) {

@@ -16,6 +16,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.sluice.config.KafkaSettings;
 import io.sluice.config.Topics;
 import io.sluice.events.EventHeaders;
 import io.sluice.events.FieldsHeader;
@@ -101,16 +102,31 @@ final class HugeTenant {
         }
     }
 
-    /** The raw transactions, each with the headers the gateway sets, in the partition it would choose. */
-    private static void write(ProcessorConfig processor, String topic, int partitions, long records, boolean huge) throws Exception {
-        byte[] body = Payloads.transaction();
-        byte[] fields = TransactionFields.of(new ObjectMapper().readTree(body)).toHeader(body.length);
-        PartitionChooser chooser = PartitionChooser.development();
-        Properties props = KafkaClients.producerProperties(processor.kafka(), "bench-tenants");
+    /**
+     * The raw transactions' producer. Not idempotent: on a topic just created the broker may refuse a
+     * partition's first batch (NOT_LEADER_OR_FOLLOWER) and take the next one, accepting any sequence from
+     * a producer it holds no state for; the idempotent client then retries that first batch, sequence 0,
+     * against the broker's later end without bumping its epoch (Kafka 4.3.1, {@code TransactionManager.canRetry})
+     * until its delivery timeout, and the stage fails. A record a retry writes twice is one the
+     * processor's first sighting drops, and the stage ends when at least its records are committed.
+     */
+    private static Properties writerProperties(KafkaSettings kafka) {
+        Properties props = KafkaClients.producerProperties(kafka, "bench-tenants");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         // Not the gateway's short delivery timeout: on a busy machine a record waits rather than fails.
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000);
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
+        return props;
+    }
+
+    /** The raw transactions, each with the headers the gateway sets, in the partition it would choose. */
+    static void write(ProcessorConfig processor, String topic, int partitions, long records, boolean huge) throws Exception {
+        byte[] body = Payloads.transaction();
+        byte[] fields = TransactionFields.of(new ObjectMapper().readTree(body)).toHeader(body.length);
+        PartitionChooser chooser = PartitionChooser.development();
+        Properties props = writerProperties(processor.kafka());
         long start = System.currentTimeMillis() - SPREAD_MILLIS;
         java.util.concurrent.atomic.AtomicReference<Exception> failed = new java.util.concurrent.atomic.AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {

@@ -82,11 +82,16 @@ final class PipelineRun {
                 CpuWindow cpu = CpuWindow.start(gateway.jvm());
                 gatewayResults.put(connections, wrk.run(url, project.key(), body, false, connections, seconds));
                 gatewayCores.put(connections, cpu.coresUsed());
+                printRun(connections + " connections", gatewayResults.get(connections));
+                out.printf("  %d connections: %.2f cores%n", connections, gatewayCores.get(connections));
             }
             Wrk.Result gzip = wrk.run(url, project.key(), gzipped, true, 64, seconds);
+            printRun("gzip body, 64 connections", gzip);
             long peakRss = gateway.jvm().peakRssKb();
             Wrk.Result overload = wrk.run(url, project.key(), body, false, OVERLOAD_CONNECTIONS, seconds);
             long overloadRss = gateway.jvm().peakRssKb();
+            printRun("3x overload, " + OVERLOAD_CONNECTIONS + " connections", overload);
+            out.printf("  gateway peak RSS %,d MB at full load, %,d MB after the overload%n", peakRss / 1024, overloadRss / 1024);
 
             out.println("· the processor on everything the gateway published");
             KafkaSettings kafka = KafkaSettings.from(settings);
@@ -97,6 +102,8 @@ final class PipelineRun {
                  ProcessorLag lag = new ProcessorLag(kafka, ProcessorConfig.from(childSettings).applicationId())) {
                 ProcessorThroughput.Result backlog = ProcessorThroughput.measure(processor, clickHouse, published);
                 long processorBacklogRss = processor.peakRssKb();
+                out.printf("  processor: %,.0f records/s working off %,d records on %.2f cores, peak RSS %,d MB%n",
+                        backlog.recordsPerSecond(), published, backlog.cores(), processorBacklogRss / 1024);
 
                 double best = Math.max(overload.requestsPerSecond(), gatewayResults.values().stream()
                         .mapToDouble(Wrk.Result::requestsPerSecond).max().orElse(0));
@@ -170,6 +177,11 @@ final class PipelineRun {
         }
     }
 
+    private void printRun(String name, Wrk.Result run) {
+        out.printf("  %s: %,.0f req/s, p50 %.2f ms, p99 %.2f ms, non-2xx %d%n", name, run.requestsPerSecond(), run.p50Millis(),
+                run.p99Millis(), run.non2xx());
+    }
+
     /**
      * Waits until the processor has worked off what the run before left (a step that fell behind
      * leaves tens of thousands of records), so freshness measures the load it runs under, not a
@@ -207,7 +219,12 @@ final class PipelineRun {
         }, "freshness-lag-sampler");
         sampler.start();
         try {
-            return measurement.call();
+            LoadedFreshness measured = measurement.call();
+            Freshness.Result f = measured.freshness();
+            out.printf("  freshness p50 %.0f ms, p99 %.0f ms (%d markers, load %,.0f req/s); to the count in the traffic topic "
+                    + "p50 %.0f ms, p99 %.0f ms%n", f.p50Millis(), f.p99Millis(), f.markers(), measured.loadRequestsPerSecond(),
+                    f.countedP50Millis(), f.countedP99Millis());
+            return measured;
         } finally {
             running.set(false);
             sampler.interrupt();

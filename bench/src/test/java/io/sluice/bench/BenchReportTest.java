@@ -47,12 +47,53 @@ class BenchReportTest {
                 halfSustained, new MemoryBudget(512, 256, 200), new PipelineResults.WithoutRoutes(28_000,
                         new SustainedRate.Result(13_000, 25_000, List.of(new SustainedRate.Step(13_000, 13_000, 100, 13_000, true, 0.8, 1.3,
                                 wrk(13_000))))));
-        return new BenchResults(Map.of("cores", 2), ceiling, pipeline, 150_000, 50_000, 31_000, new InsertCeilings(100_000, 400_000),
+        return new BenchResults(Map.of("cores", 2), ceiling, pipeline, 150_000.0, 50_000.0, 31_000.0, new InsertCeilings(100_000, 400_000),
                 new SinkThroughput(200_000, 30_000, 40_000, 80_000, 38_000, 90_000, 34_000),
                 List.of(new ProducerExperiments.Variant("linger 0 ms", Map.of("SLUICE_GATEWAY_PRODUCER_LINGER", "0ms"),
-                        Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5))), 33_000, 40_000,
+                        Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5))), 33_000.0, 40_000.0,
                 List.of(new HugeTenant.Result("one tenant at 90%", 400_000, 30_000, Map.of("0_0", 150_000L, "0_1", 250_000L, "0_2", 0L), 2_000),
-                        new HugeTenant.Result("100 tenants evenly", 400_000, 31_000, Map.of("0_0", 200_000L, "0_1", 200_000L), 8_000)), 4);
+                        new HugeTenant.Result("100 tenants evenly", 400_000, 31_000, Map.of("0_0", 200_000L, "0_1", 200_000L), 8_000)), 4,
+                null);
+    }
+
+    /** {@link #results()} as a run that failed in the huge-tenant stage: what came before it, nothing after. */
+    static BenchResults failedAtHugeTenant() {
+        BenchResults all = results();
+        return new BenchResults(all.machine(), all.nettyCeiling(), all.pipeline(), all.producerCeiling(), all.streamsCeiling(),
+                all.streamsShapeCeiling(), null, null, null, all.processorAlone(), all.processorAloneWithoutPerRoute(), null,
+                all.partitions(), new BenchStages.Failure(HUGE_TENANT_STAGE, "java.lang.IllegalStateException: could not write "
+                        + "the bench's raw transactions to bench.tenants-huge-1.transactions"));
+    }
+
+    private static final String HUGE_TENANT_STAGE = "the processor's own topology again: one tenant at 90% of the traffic";
+
+    @Test
+    void aRunThatFailedInAStagePrintsWhatWasMeasuredBeforeItAndNamesTheStage() throws Exception {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(failedAtHugeTenant(), dir.resolve("run.json"),
+                dir.resolve("run.svg"));
+        List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(List.of("8000", "16000", "50%", "1.50", "9.25", "20.00"), List.of(lines.get(2).substring(34).strip().split("\\s+")));
+        assertTrue(lines.contains("processor's Streams application           33000        50000      66%   (its topology alone, "
+                + "no sink, vs the copy: like for like)"), String.join("\n", lines));
+        assertTrue(lines.contains("STOPPED at \"" + HUGE_TENANT_STAGE + "\": java.lang.IllegalStateException: could not write the "
+                + "bench's raw transactions to bench.tenants-huge-1.transactions; not measured: that stage and those after it"),
+                String.join("\n", lines));
+        assertTrue(lines.stream().noneMatch(line -> line.startsWith("sink alone")), String.join("\n", lines));
+    }
+
+    @Test
+    void aRunThatFailedInAStageWritesItsJsonWithWhatWasMeasuredAndTheFailedStage() throws Exception {
+        Path file = dir.resolve("run.json");
+        new BenchReport(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).write(failedAtHugeTenant(), file,
+                dir.resolve("run.svg"));
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        assertEquals(25_000, json.at("/processor/records_per_s").asDouble());
+        assertEquals(33_000, json.at("/processor_streams_alone_records_per_s").asDouble());
+        assertEquals(HUGE_TENANT_STAGE, json.at("/failed_stage/stage").asText());
+        assertTrue(json.at("/processor_tenants").isMissingNode(), json.toPrettyString());
+        assertTrue(json.at("/sink").isMissingNode(), json.toPrettyString());
+        assertTrue(json.at("/processor/clickhouse_rowbinary_ceiling_rows_per_s").isMissingNode(), json.toPrettyString());
     }
 
     @Test
