@@ -6,8 +6,9 @@ import java.util.regex.Pattern;
 
 /**
  * Secrets inside a text, whatever field holds it: a query parameter or form field with a
- * sensitive name ({@code ?token=…&password=…}, {@code request.query_string}), such a name's value
- * in JSON kept as text ({@code "password": "…"}), a {@code Bearer} token, a card number
+ * sensitive name ({@code ?token=…&password=…}, {@code request.query_string}; a quoted value whole,
+ * {@code password="correct horse"}), such a name's value in JSON or a Python repr kept as text
+ * ({@code "password": "…"}, {@code 'password': '…'}, {@code \"password\": \"…\"}), a {@code Bearer} token, a card number
  * (13 to 19 digits, an issuer's first digit, Luhn's check), a PEM private key, the credentials
  * of a URL ({@code https://user:pass@host}). Each is replaced by {@link Scrubber#MARKER}. Every
  * scan is linear in the text, and skipped at the cost of a character search when the text cannot
@@ -20,16 +21,22 @@ final class SecretsInText {
     static final String BEARER_RULE = "@bearer:filter";
 
     /**
-     * name=value after the text's start or a separator; a name cannot hold a separator, so runs never
-     * overlap. '#' too: OAuth's implicit flow returns {@code #access_token=…} in the URL's fragment.
+     * The name of name=value, after the text's start or a separator; a name cannot hold a separator,
+     * so runs never overlap. '#' too: OAuth's implicit flow returns {@code #access_token=…} in the
+     * URL's fragment. The value is read by hand ({@link #parameters}).
      */
-    private static final Pattern PARAMETER = Pattern.compile("(?<![^?&;#\\s])([^=&?#;\\s]+)=([^&#;\\s]+)");
+    private static final Pattern PARAMETER = Pattern.compile("(?<![^?&;#\\s])([^=&?#;\\s]+)=");
+    /** What ends a parameter's value that is not quoted: a separator or whitespace (the regex's {@code \s}). */
+    private static final String VALUE_ENDS = "&#; \t\n\013\f\r";
     /**
      * The start of {@code "name": "value"} inside a text: a JSON body kept as a string
-     * ({@code request.data}, a logged message). Its value is read by hand, to its closing quote
-     * (a repeated group in a Java regex recurses per character: a long value would overflow the stack).
+     * ({@code request.data}, a logged message), a Python dict's repr ({@code 'name': 'value'}, either
+     * quote on either side), JSON kept as text inside JSON kept as text ({@code \"name\": \"value\"}).
+     * The name is group 1 or 2; group 3 opens the value, which is read by hand ({@link #quotedValue};
+     * a repeated group in a Java regex recurses per character: a long value would overflow the stack).
      */
-    private static final Pattern QUOTED_NAME = Pattern.compile("\"([^\"\\\\]{1,64})\"\\s{0,8}:\\s{0,8}\"");
+    private static final Pattern QUOTED_NAME = Pattern.compile(
+            "(?:\"([^\"\\\\]{1,64})\\\\{0,8}\"|'([^'\\\\]{1,64})\\\\{0,8}')\\s{0,8}:\\s{0,8}(\\\\{0,8}[\"'])");
     /** {@code Bearer <token>} in any text (a logged header): the token is a credential, whatever field holds it. */
     private static final Pattern BEARER = Pattern.compile("(?i)(?<![\\w-])bearer\\s{1,8}([A-Za-z0-9._~+/-]+=*)");
     /** Digits with single spaces or dashes between them, not inside a longer word. */
@@ -51,7 +58,8 @@ final class SecretsInText {
         int run = 0;
         boolean equals = false;
         boolean at = false;
-        boolean quote = false;
+        // quotedName: a quote, up to 8 spaces, a colon, as a quoted name ends
+        boolean quotedName = false;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c >= '0' && c <= '9') {
@@ -66,18 +74,18 @@ final class SecretsInText {
                 equals = true;
             } else if (c == '@') {
                 at = true;
-            } else if (c == '"') {
-                quote = true;
+            } else if (c == ':' && !quotedName) {
+                quotedName = endsQuotedName(text, i);
             }
         }
-        if (digits < 13 && !equals && !at && !quote && text.length() < PEM_SHORTEST) {
+        if (digits < 13 && !equals && !at && !quotedName && text.length() < PEM_SHORTEST) {
             return null;
         }
         String scrubbed = text;
         if (equals) {
             scrubbed = parameters(scrubbed, names, rules);
         }
-        if (quote) {
+        if (quotedName) {
             scrubbed = quotedPairs(scrubbed, names, rules);
         }
         if (digits >= 13) {
@@ -97,6 +105,20 @@ final class SecretsInText {
             scrubbed = urlCredentials(scrubbed, rules);
         }
         return scrubbed == text ? null : scrubbed;
+    }
+
+    /** Whether the colon at {@code colon} follows a quote, with at most 8 spaces between, as in {@link #QUOTED_NAME}. */
+    private static boolean endsQuotedName(String text, int colon) {
+        for (int i = colon - 1; i >= 0 && i >= colon - 9; i--) {
+            char c = text.charAt(i);
+            if (c == '"' || c == '\'') {
+                return true;
+            }
+            if (!Character.isWhitespace(c)) {
+                return false;
+            }
+        }
+        return false;
     }
 
     /** A whole number written as a card number is one (a JSON number with 13 to 19 digits). */
@@ -125,17 +147,35 @@ final class SecretsInText {
         Matcher parameter = PARAMETER.matcher(text);
         StringBuilder out = null;
         int copied = 0;
-        while (parameter.find()) {
+        int from = 0;
+        // Where the run of value characters being read ends: a parameter inside a value
+        // (next=…?token=…) ends where that value does, so no character is read twice.
+        int runEnd = -1;
+        while (from < text.length() && parameter.find(from)) {
+            int at = parameter.end();
+            // A quoted value runs to its closing quote, spaces and separators included.
+            Span value = quotedValue(text, at);
+            if (value == null) {
+                if (runEnd < at) {
+                    runEnd = at;
+                    while (runEnd < text.length() && VALUE_ENDS.indexOf(text.charAt(runEnd)) < 0) {
+                        runEnd++;
+                    }
+                }
+                value = new Span(at, runEnd, runEnd);
+            }
             String rule = names.ruleFor(parameter.group(1));
-            if (rule == null || parameter.group(2).equals(Scrubber.MARKER)) {
+            // A value that stays is searched too: it may hold a URL with its own query (next=…?token=…).
+            from = rule == null ? value.start() : value.next();
+            if (rule == null || value.holdsNothing(text)) {
                 continue;
             }
             rules.accept(rule);
             if (out == null) {
                 out = new StringBuilder(text.length());
             }
-            out.append(text, copied, parameter.start(2)).append(Scrubber.MARKER);
-            copied = parameter.end(2);
+            out.append(text, copied, value.start()).append(Scrubber.MARKER);
+            copied = value.end();
         }
         return out == null ? text : out.append(text, copied, text.length()).toString();
     }
@@ -146,25 +186,59 @@ final class SecretsInText {
         int copied = 0;
         int from = 0;
         while (from < text.length() && name.find(from)) {
-            int start = name.end();
-            int end = start;
-            while (end < text.length() && text.charAt(end) != '"') {
-                end += text.charAt(end) == '\\' ? 2 : 1;
-            }
-            end = Math.min(end, text.length());
-            from = Math.max(end, start);
-            String rule = names.ruleFor(name.group(1));
-            if (rule == null || end == start || text.substring(start, end).equals(Scrubber.MARKER)) {
+            Span value = quotedValue(text, name.start(3));
+            String rule = names.ruleFor(name.group(1) != null ? name.group(1) : name.group(2));
+            // A value that stays is searched too: it may be JSON kept as text inside JSON kept as text.
+            from = rule == null ? value.start() : value.next();
+            if (rule == null || value.holdsNothing(text)) {
                 continue;
             }
             rules.accept(rule);
             if (out == null) {
                 out = new StringBuilder(text.length());
             }
-            out.append(text, copied, start).append(Scrubber.MARKER);
-            copied = end;
+            out.append(text, copied, value.start()).append(Scrubber.MARKER);
+            copied = value.end();
         }
         return out == null ? text : out.append(text, copied, text.length()).toString();
+    }
+
+    /** A value in a text, {@code [start, end)}, and where the text goes on after it (past its closing quote). */
+    private record Span(int start, int end, int next) {
+        /** Empty, or the marker already: nothing to remove. */
+        boolean holdsNothing(String text) {
+            return end == start || (end - start == Scrubber.MARKER.length() && text.startsWith(Scrubber.MARKER, start));
+        }
+    }
+
+    /**
+     * The quoted value that opens at {@code at} (a quote, after the backslashes that escape it in JSON
+     * kept as text inside JSON), or null when no quote opens there. It closes at the same quote with
+     * as many backslashes before it, counted modulo what one more level of escaping adds: at the top
+     * level {@code \"} is inside the value and {@code \\"} closes it; one level down {@code \\\"} is
+     * inside and {@code \"} closes. A value never closed runs to the end of the text.
+     */
+    private static Span quotedValue(String text, int at) {
+        int escapes = 0;
+        while (at + escapes < text.length() && text.charAt(at + escapes) == '\\') {
+            escapes++;
+        }
+        char quote = at + escapes < text.length() ? text.charAt(at + escapes) : 0;
+        if (quote != '"' && quote != '\'') {
+            return null;
+        }
+        int start = at + escapes + 1;
+        int period = 2 * escapes + 2;
+        for (int q = text.indexOf(quote, start); q >= 0; q = text.indexOf(quote, q + 1)) {
+            int run = 0;
+            while (q - run - 1 >= start && text.charAt(q - run - 1) == '\\') {
+                run++;
+            }
+            if (run % period == escapes) {
+                return new Span(start, q - escapes, q + 1);
+            }
+        }
+        return new Span(start, text.length(), text.length());
     }
 
     /** Every match's first group replaced by the marker. */
