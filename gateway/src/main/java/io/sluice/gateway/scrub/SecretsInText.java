@@ -1,5 +1,6 @@
 package io.sluice.gateway.scrub;
 
+import java.util.Arrays;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,8 +40,16 @@ final class SecretsInText {
             "(?:\"([^\"\\\\]{1,64})\\\\{0,8}\"|'([^'\\\\]{1,64})\\\\{0,8}')\\s{0,8}:\\s{0,8}(\\\\{0,8}[\"'])");
     /** {@code Bearer <token>} in any text (a logged header): the token is a credential, whatever field holds it. */
     private static final Pattern BEARER = Pattern.compile("(?i)(?<![\\w-])bearer\\s{1,8}([A-Za-z0-9._~+/-]+=*)");
-    /** Digits with single spaces or dashes between them, not inside a longer word. */
-    private static final Pattern CARD = Pattern.compile("(?<![\\w-])\\d(?:[ -]?\\d){12,18}(?![\\w-])");
+    /**
+     * A run of digits with single spaces or dashes between them, whole (possessive: never a part of
+     * one), not glued to a hex digit nor to a UUID's group of four ({@code abcd-4111…}, {@code …1111-abcd}):
+     * trace ids, hashes and UUIDs hold such runs. A letter past f, an underscore or a dash before a
+     * word ({@code 4111111111111111-exp}) is no such sign.
+     */
+    private static final Pattern CARD_RUN = Pattern.compile(
+            "(?<![0-9A-Fa-f])(?<!\\d[ -])(?<![0-9A-Fa-f]{4}-)\\d(?:[ -]?\\d)*+(?![A-Fa-f])(?!-[0-9A-Fa-f]{4})");
+    /** A card's groups as people write them are 3 digits or more (4-4-4-4, Amex's 4-6-5, a 19-digit card's last 3). */
+    private static final int SHORTEST_GROUP = 3;
     private static final Pattern PEM = Pattern.compile(
             "-----BEGIN[A-Z ]{0,40}PRIVATE KEY-----.*?(?:-----END[A-Z ]{0,40}PRIVATE KEY-----|\\z)", Pattern.DOTALL);
 
@@ -145,8 +154,7 @@ final class SecretsInText {
 
     private static String parameters(String text, SensitiveNames names, Consumer<String> rules) {
         Matcher parameter = PARAMETER.matcher(text);
-        StringBuilder out = null;
-        int copied = 0;
+        Replaced out = new Replaced(text);
         int from = 0;
         // Where the run of value characters being read ends: a parameter inside a value
         // (next=…?token=…) ends where that value does, so no character is read twice.
@@ -171,19 +179,14 @@ final class SecretsInText {
                 continue;
             }
             rules.accept(rule);
-            if (out == null) {
-                out = new StringBuilder(text.length());
-            }
-            out.append(text, copied, value.start()).append(Scrubber.MARKER);
-            copied = value.end();
+            out.replace(value.start(), value.end());
         }
-        return out == null ? text : out.append(text, copied, text.length()).toString();
+        return out.result();
     }
 
     private static String quotedPairs(String text, SensitiveNames names, Consumer<String> rules) {
         Matcher name = QUOTED_NAME.matcher(text);
-        StringBuilder out = null;
-        int copied = 0;
+        Replaced out = new Replaced(text);
         int from = 0;
         while (from < text.length() && name.find(from)) {
             Span value = quotedValue(text, name.start(3));
@@ -194,13 +197,9 @@ final class SecretsInText {
                 continue;
             }
             rules.accept(rule);
-            if (out == null) {
-                out = new StringBuilder(text.length());
-            }
-            out.append(text, copied, value.start()).append(Scrubber.MARKER);
-            copied = value.end();
+            out.replace(value.start(), value.end());
         }
-        return out == null ? text : out.append(text, copied, text.length()).toString();
+        return out.result();
     }
 
     /** A value in a text, {@code [start, end)}, and where the text goes on after it (past its closing quote). */
@@ -244,38 +243,89 @@ final class SecretsInText {
     /** Every match's first group replaced by the marker. */
     private static String replaceGroup(String text, Pattern pattern, Consumer<String> rules, String rule) {
         Matcher match = pattern.matcher(text);
-        StringBuilder out = null;
-        int copied = 0;
+        Replaced out = new Replaced(text);
         while (match.find()) {
             if (match.group(1).equals(Scrubber.MARKER)) {
                 continue;
             }
             rules.accept(rule);
-            if (out == null) {
-                out = new StringBuilder(text.length());
-            }
-            out.append(text, copied, match.start(1)).append(Scrubber.MARKER);
-            copied = match.end(1);
+            out.replace(match.start(1), match.end(1));
         }
-        return out == null ? text : out.append(text, copied, text.length()).toString();
+        return out.result();
     }
 
     private static String cards(String text, Consumer<String> rules) {
-        Matcher card = CARD.matcher(text);
-        StringBuilder out = null;
-        int copied = 0;
-        while (card.find()) {
-            if (!isCardNumber(card.group().replace(" ", "").replace("-", ""))) {
-                continue;
+        Matcher run = CARD_RUN.matcher(text);
+        Replaced out = new Replaced(text);
+        while (run.find()) {
+            if (isCardNumber(digitsOf(text, run.start(), run.end()))) {
+                rules.accept(CARD_RULE);
+                out.replace(run.start(), run.end());
+            } else {
+                cardsAmongGroups(text, run.start(), run.end(), rules, out);
             }
-            rules.accept(CARD_RULE);
-            if (out == null) {
-                out = new StringBuilder(text.length());
-            }
-            out.append(text, copied, card.start()).append(Scrubber.MARKER);
-            copied = card.end();
         }
-        return out == null ? text : out.append(text, copied, text.length()).toString();
+        return out.result();
+    }
+
+    /**
+     * In a run that is not one card, a card beside other numbers ({@code 2 4111 1111 1111 1111},
+     * {@code 4111 1111 1111 1111 12/29 123}): from each group on, the longest window of whole groups,
+     * each of {@link #SHORTEST_GROUP} digits or more, that is a card number.
+     */
+    private static void cardsAmongGroups(String text, int start, int end, Consumer<String> rules, Replaced out) {
+        int[] groups = groupBounds(text, start, end);
+        for (int first = 0; first < groups.length; first += 2) {
+            int digits = 0;
+            int longest = -1;
+            for (int last = first; last < groups.length; last += 2) {
+                int length = groups[last + 1] - groups[last];
+                digits += length;
+                if (length < SHORTEST_GROUP || digits > 19) {
+                    break;
+                }
+                if (digits >= 13 && isCardNumber(digitsOf(text, groups[first], groups[last + 1]))) {
+                    longest = last;
+                }
+            }
+            if (longest >= 0) {
+                rules.accept(CARD_RULE);
+                out.replace(groups[first], groups[longest + 1]);
+                first = longest;
+            }
+        }
+    }
+
+    /** Each group of digits in the run, as start and end pairs. */
+    private static int[] groupBounds(String text, int start, int end) {
+        int[] bounds = new int[16];
+        int count = 0;
+        int i = start;
+        while (i < end) {
+            int groupEnd = i;
+            while (groupEnd < end && text.charAt(groupEnd) >= '0' && text.charAt(groupEnd) <= '9') {
+                groupEnd++;
+            }
+            if (count + 2 > bounds.length) {
+                bounds = Arrays.copyOf(bounds, bounds.length * 2);
+            }
+            bounds[count++] = i;
+            bounds[count++] = groupEnd;
+            i = groupEnd + 1;
+        }
+        return Arrays.copyOf(bounds, count);
+    }
+
+    /** The digits between start and end, without the spaces and dashes between them. */
+    private static String digitsOf(String text, int start, int end) {
+        StringBuilder digits = new StringBuilder(Math.min(end - start, 20));
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
+            if (c != ' ' && c != '-') {
+                digits.append(c);
+            }
+        }
+        return digits.toString();
     }
 
     /**
@@ -283,8 +333,7 @@ final class SecretsInText {
      * each {@code //}: the user part stops at the next {@code /}, so the scans never overlap.
      */
     private static String urlCredentials(String text, Consumer<String> rules) {
-        StringBuilder out = null;
-        int copied = 0;
+        Replaced out = new Replaced(text);
         int from = 0;
         while (true) {
             int slashes = text.indexOf("//", from);
@@ -299,14 +348,10 @@ final class SecretsInText {
             if (end < text.length() && text.charAt(end) == '@' && end > start
                     && !text.substring(start, end).equals(Scrubber.MARKER)) {
                 rules.accept(URL_AUTH_RULE);
-                if (out == null) {
-                    out = new StringBuilder(text.length());
-                }
-                out.append(text, copied, start).append(Scrubber.MARKER);
-                copied = end;
+                out.replace(start, end);
             }
             from = Math.max(end, start);
         }
-        return out == null ? text : out.append(text, copied, text.length()).toString();
+        return out.result();
     }
 }
