@@ -158,6 +158,35 @@ class DataScrubbingEndToEndIT {
     }
 
     @Test
+    void secretsInPairsNamesKeysAndOtherQuotingReachNeitherTheRawTopicNorThePayload() throws Exception {
+        String eventId = "1c5f6a3d7b8e9c0d4e3f2a1b0c9d8e87";
+        String report = "{\"event_id\":\"" + eventId + "\",\"message\":\"sync failed\",\"extra\":{"
+                + "\"rows\":[[\"postgres://admin:S3cretPw@db/prod\",1],[\"login password=hunter2 card 4111 1111 1111 1111\",\"ok\"],"
+                + "[\"http.status_code\",\"200\"]],"
+                + "\"pools\":{\"mysql://root:R00tPw@db2/prod\":4},"
+                + "\"repr\":\"{'user': 'ann', 'password': 'hunter2'}\","
+                + "\"note\":\"card 4111111111111111-exp\","
+                + "\"cmd\":\"password=\\\"correct horse battery\\\" user=ann\"}}";
+        assertEquals(200, pipeline.post(scrubbed, "project", report).statusCode());
+
+        String raw = rawValue(pipeline.topics().errors(), eventId);
+        // TSVRaw: the payload as stored, without the escapes of ClickHouse's TSV (\' for a quote).
+        String row = pipeline.awaitAnyAnswer("SELECT payload FROM " + DB + ".errors FINAL WHERE event_id = '" + eventId
+                + "' FORMAT TSVRaw").strip();
+        for (String stored : List.of(raw, row)) {
+            for (String secret : List.of("S3cretPw", "R00tPw", "hunter2", "4111", "horse", "battery")) {
+                assertFalse(stored.contains(secret), secret + " in " + stored);
+            }
+            assertTrue(stored.contains("\"extra\":{\"rows\":[[\"postgres://[Filtered]@db/prod\",1],"
+                    + "[\"login password=[Filtered] card [Filtered]\",\"[Filtered]\"],[\"http.status_code\",\"200\"]],"
+                    + "\"pools\":{\"mysql://[Filtered]@db2/prod\":4},"
+                    + "\"repr\":\"{'user': 'ann', 'password': '[Filtered]'}\",\"note\":\"card [Filtered]-exp\","
+                    + "\"cmd\":\"password=\\\"[Filtered]\\\" user=ann\"}"), stored);
+            assertTrue(stored.contains("\"sluice_scrubbed\":{\"count\":8,"), stored);
+        }
+    }
+
+    @Test
     void aProjectThatOptedOutKeepsItsEventsAsSent() throws Exception {
         String eventId = "9a4e5b2c6d7f8e9a3b2c1d0e9f8a7b65";
         String report = errorReport(eventId);

@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -22,8 +23,8 @@ import io.sluice.projects.DataScrubbing;
  * Removes secrets from an event before it is published, as Sentry's default data scrubbing does:
  * the value of a field with a sensitive name (headers such as {@code Authorization}, {@code Cookie}
  * and {@code Set-Cookie}, in an object or as a list of {@code [name, value]} pairs; {@code password},
- * {@code api_key}, …; a project's own names), and secrets in any text ({@link SecretsInText}) become
- * {@value #MARKER}. What was removed is listed in the event's {@value #RECORD_FIELD} field, so a
+ * {@code api_key}, …; a project's own names), and secrets in any text ({@link SecretsInText}: values,
+ * object keys and pairs' names alike) become {@value #MARKER}. What was removed is listed in the event's {@value #RECORD_FIELD} field, so a
  * reader sees why a value is missing. Works on the tree the validator parsed, in one walk; the
  * event is serialized again only when something was removed.
  */
@@ -85,6 +86,7 @@ public final class Scrubber {
         private final List<Object> path = new ArrayList<>();
         private final ArrayNode listed = JsonNodeFactory.instance.arrayNode();
         private final Set<String> rulesHere = new LinkedHashSet<>();
+        private final Consumer<String> ruleHeard = rulesHere::add;
         /** Removals per rule: a handful of rules, so a small map. */
         private final Map<String, Integer> perRule = new HashMap<>(8);
         private int count;
@@ -94,15 +96,31 @@ public final class Scrubber {
         }
 
         void object(ObjectNode object) {
+            ScrubbedKeys keys = null;
+            int position = 0;
             Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
             while (fields.hasNext()) {
                 Map.Entry<String, JsonNode> field = fields.next();
-                path.add(field.getKey());
-                JsonNode replacement = field(names.ruleFor(field.getKey()), field.getValue());
+                String key = field.getKey();
+                // A key is text too (a DSN, a logged line used as a key). Its removals are listed under
+                // the key as scrubbed, as is everything beneath it: the record must not repeat the secret.
+                String scrubbedKey = scrubbedText(key);
+                if (scrubbedKey == null) {
+                    path.add(key);
+                } else {
+                    keys = keys == null ? new ScrubbedKeys(object) : keys;
+                    path.add(keys.rename(key, scrubbedKey, position));
+                    rulesHere.forEach(this::removed);
+                }
+                JsonNode replacement = field(names.ruleFor(key), field.getValue());
                 if (replacement != null) {
                     field.setValue(replacement);
                 }
                 path.remove(path.size() - 1);
+                position++;
+            }
+            if (keys != null) {
+                keys.apply();
             }
         }
 
@@ -113,8 +131,15 @@ public final class Scrubber {
                 JsonNode replacement;
                 if (element.isArray() && element.size() == 2 && element.get(0).isTextual()) {
                     // A [name, value] pair: headers, cookies, query strings and tags in Sentry's list shape.
-                    path.add(1);
-                    JsonNode value = field(names.ruleFor(element.get(0).textValue()), element.get(1));
+                    // The name is judged as sent and scanned as any text: it may be a secret itself.
+                    String name = element.get(0).textValue();
+                    path.add(0);
+                    JsonNode scrubbedName = field(null, element.get(0));
+                    if (scrubbedName != null) {
+                        ((ArrayNode) element).set(0, scrubbedName);
+                    }
+                    path.set(path.size() - 1, 1);
+                    JsonNode value = field(names.ruleFor(name), element.get(1));
                     if (value != null) {
                         ((ArrayNode) element).set(1, value);
                     }
@@ -141,8 +166,7 @@ public final class Scrubber {
             } else if (value.isArray()) {
                 array((ArrayNode) value);
             } else if (value.isTextual()) {
-                rulesHere.clear();
-                String scrubbed = SecretsInText.scrub(value.textValue(), names, rulesHere::add);
+                String scrubbed = scrubbedText(value.textValue());
                 if (scrubbed != null) {
                     rulesHere.forEach(this::removed);
                     return TextNode.valueOf(scrubbed);
@@ -152,6 +176,12 @@ public final class Scrubber {
                 return TextNode.valueOf(MARKER);
             }
             return null;
+        }
+
+        /** The text without its secrets, or null when it has none; the rules that applied are left in {@link #rulesHere}. */
+        private String scrubbedText(String text) {
+            rulesHere.clear();
+            return SecretsInText.scrub(text, names, ruleHeard);
         }
 
         /** Null, booleans, empty texts and containers hide nothing: they stay, and say what the client sent. */
