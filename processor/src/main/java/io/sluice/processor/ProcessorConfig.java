@@ -60,7 +60,9 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                     + "<other> in requests_1m, requests_1h and errors_1h (the history keeps every route): at most partitions x this "
                     + "many routes per project and day. Ten times this bounds the series the same way: the keys of those tables "
                     + "with their environment (a route with its op, method and status code, or exception type), <other> ones "
-                    + "included; beyond it the environment is <other> too. Counted in outcomes as cardinality_limited:route.").atLeast(1);
+                    + "included; beyond it the environment is <other> too. Counted in outcomes as cardinality_limited:route. Ten times "
+                    + "this also bounds errors_1m's keys (environment and exception type): beyond it the exception type is <other>, "
+                    + "counted as cardinality_limited:exception_type.").atLeast(1);
     public static final Setting ENVIRONMENTS_PER_DAY = new Setting("SLUICE_PROCESSOR_ENVIRONMENTS_PER_DAY",
             Integer.toString(CardinalityLimits.DEFAULT_ENVIRONMENTS_PER_DAY),
             "Environments a project may bring per event-time day (UTC) and raw partition before further new ones are counted as "

@@ -94,7 +94,8 @@ public final class ProcessorMeters {
                 .register(prometheus.registry());
         FunctionCounter.builder("sluice.processor.exception.types.collapsed", collapsed, c -> c.count(LimitedName.EXCEPTION_TYPE))
                 .description("Errors counted under the exception type <other> in errors_1m and errors_1h: their project had "
-                        + "brought SLUICE_PROCESSOR_EXCEPTION_TYPES_PER_DAY exception types that day in their partition already.")
+                        + "brought SLUICE_PROCESSOR_EXCEPTION_TYPES_PER_DAY exception types (or ten times SLUICE_PROCESSOR_ROUTES_PER_DAY "
+                        + "series of environment and exception type) that day in their partition already.")
                 .register(prometheus.registry());
     }
 }

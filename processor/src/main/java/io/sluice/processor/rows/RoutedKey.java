@@ -33,8 +33,12 @@ public interface RoutedKey<K extends RoutedKey<K>> {
      * no two keys may give the same text.
      */
     default String fullSeries() {
-        String environment = environment();
-        return environment.length() + ":" + environment + seriesInEnvironment();
+        return fullSeries(environment(), seriesInEnvironment());
+    }
+
+    /** A series' text: the environment's length, the environment, then the rest of the key (see {@link #fullSeries()}). */
+    static String fullSeries(String environment, String seriesInEnvironment) {
+        return environment.length() + ":" + environment + seriesInEnvironment;
     }
 
     /**

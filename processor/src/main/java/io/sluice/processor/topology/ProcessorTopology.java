@@ -281,7 +281,8 @@ public final class ProcessorTopology {
         KStream<String, Limited<ErrorFact>> limitedErrors = errors.processValues(
                 () -> new FactLimit<>(ERROR_NAMES, limits, List.of(
                         new FactLimit.Dimension<>(LimitedName.ENVIRONMENT, ErrorFact::environment, ErrorFact::withEnvironment),
-                        new FactLimit.Dimension<>(LimitedName.EXCEPTION_TYPE, ErrorFact::exceptionType, ErrorFact::withExceptionType))),
+                        new FactLimit.Dimension<>(LimitedName.EXCEPTION_TYPE, ErrorFact::exceptionType, ErrorFact::withExceptionType,
+                                fact -> ErrorKey.of(fact).series()))),
                 Named.as("limit-error-names"), ERROR_NAMES);
         KStream<String, ErrorFact> countedErrors = limitedErrors.mapValues(Limited::value, Named.as("error-named"));
         builder.addStateStore(PartialCounts.store(ERROR_PARTIALS));
