@@ -29,6 +29,8 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.sluice.projects.ProjectAdmin;
+import io.sluice.projects.Quota;
+import io.sluice.testkit.OtelSpans;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
 
@@ -46,12 +48,14 @@ class OtlpHostileInputIT {
     static TestGateway gateway;
     static ProjectAdmin.NewProject attacker;
     static ProjectAdmin.NewProject bystander;
+    static ProjectAdmin.NewProject exporter;
 
     @BeforeAll
     static void start(Engines engines) throws Exception {
         gateway = TestGateway.start(engines, Map.of());
         attacker = gateway.newProject("otlp-attacker");
         bystander = gateway.newProject("otlp-bystander");
+        exporter = gateway.newProject("otlp-exporter", new Quota(1, 10));
         assertEquals(200, exportOrdinarySpan().statusCode()); // the first publish waits for Kafka's metadata: not what is timed
     }
 
@@ -129,5 +133,44 @@ class OtlpHostileInputIT {
         assertEquals(413, response.statusCode(), response.body());
         assertTrue(millis < QUICKLY.toMillis(), millis + " ms");
         assertTrue(gateway.admin("/metrics").body().contains("\nsluice_gateway_in_flight_bytes 0.0\n"), "nothing held once answered");
+    }
+
+    @Test
+    void anExportOfTenThousandSpansBeyondItsProjectsQuotaHasTheSpansOverItPassedOverUndecoded() throws Exception {
+        // 10,000 spans against a quota of 10 at once and 1 a second; the last span's name is not UTF-8, which decoding it
+        // would refuse (400 for the whole export): answered 200, that span never decoded, as none of the others over quota.
+        ByteArrayOutputStream export = new ByteArrayOutputStream();
+        export.write(OtelSpans.protobuf(OtelSpans.typicalServerSpans(9_999)));
+        // The last span written by hand: a generated builder checks UTF-8.
+        byte[] span = message(out -> {
+            out.writeByteArray(Span.TRACE_ID_FIELD_NUMBER, ByteString.fromHex("5b8efff798038103d269b633813fc60c").toByteArray());
+            out.writeByteArray(Span.SPAN_ID_FIELD_NUMBER, ByteString.fromHex("eee19b7ec3c1b174").toByteArray());
+            out.writeByteArray(Span.NAME_FIELD_NUMBER, new byte[] {(byte) 0xFF});
+            out.writeUInt32(Span.KIND_FIELD_NUMBER, Span.SpanKind.SPAN_KIND_SERVER_VALUE);
+        });
+        byte[] scope = message(out -> out.writeByteArray(ScopeSpans.SPANS_FIELD_NUMBER, span));
+        byte[] resource = message(out -> out.writeByteArray(ResourceSpans.SCOPE_SPANS_FIELD_NUMBER, scope));
+        export.write(message(out -> out.writeByteArray(ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER, resource)));
+        ByteArrayOutputStream gzipped = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(gzipped)) {
+            gzip.write(export.toByteArray());
+        }
+
+        HttpResponse<String> response = gateway.postBytes(exporter, "otlp/v1/traces", gzipped.toByteArray(),
+                "Content-Type", "application/x-protobuf", "Content-Encoding", "gzip");
+
+        assertEquals(200, response.statusCode(), response.body());
+    }
+
+    private interface Fields {
+        void write(CodedOutputStream out) throws java.io.IOException;
+    }
+
+    private static byte[] message(Fields fields) throws java.io.IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        fields.write(out);
+        out.flush();
+        return bytes.toByteArray();
     }
 }
