@@ -32,9 +32,11 @@ import io.sluice.gateway.http.HttpLimits;
 import io.sluice.gateway.http.ReadWorkers;
 import io.sluice.gateway.http.UnsentAnswers;
 import io.sluice.gateway.envelope.EnvelopeParser;
+import io.sluice.gateway.ops.EventLoopHeartbeats;
 import io.sluice.gateway.ops.GatewayChecks;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.ops.KafkaReachability;
+import io.sluice.gateway.ops.Stalls;
 import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.gateway.publish.Outcomes;
 import io.sluice.gateway.publish.PublishHealth;
@@ -67,6 +69,7 @@ public final class Gateway implements AutoCloseable {
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
     private final ReadWorkers readers;
+    private final EventLoopHeartbeats heartbeats;
     /**
      * Large bodies waiting for a read worker at most; each holds its in-flight reservation, and a
      * connection has one being read at a time, so the budget and the connection cap bound it first.
@@ -91,7 +94,8 @@ public final class Gateway implements AutoCloseable {
         this.outcomes = outcomes;
         this.quotas = quotas;
         this.metrics = new GatewayMetrics();
-        metrics.watchQuotas(quotas::fallback, quotas::gateways, quotas::reportsPublished, quotas::reportBytesPublished);
+        metrics.watchQuotas(quotas::fallback, quotas::gateways, quotas::reportsPublished, quotas::reportBytesPublished,
+                quotas::reportsRefused);
         metrics.countRegistrySkips(registry::skippedRecords);
         metrics.countUnreadableProjects(() -> registry.unreadableProjects().size());
         metrics.watchRegistry(registry::size, registry::indexBytes, registry::recordBytes);
@@ -111,6 +115,9 @@ public final class Gateway implements AutoCloseable {
                 maxHeap / (1024 * 1024), EventLoops.heldPerLoop(config.maxDecompressedBytes()) / (1024 * 1024));
         this.workers = new MultiThreadIoEventLoopGroup(ioThreads, NioIoHandler.newFactory());
         this.readers = new ReadWorkers(ReadWorkers.threadsFor(ioThreads), READ_QUEUE);
+        this.heartbeats = new EventLoopHeartbeats(workers, System::nanoTime);
+        metrics.watchEventLoops(heartbeats);
+        metrics.watchReadWorkers(readers::longestTurnWaitNanos, readers::waiting);
         this.services = services(config, registry, publisher, outcomes, quotas, metrics, draining, readers);
         metrics.bindNetty(acceptor, workers);
     }
@@ -178,7 +185,9 @@ public final class Gateway implements AutoCloseable {
                 config.receiveTimeout());
         try {
             admin = AdminServer.start(config.adminHost(), config.adminPort(), "sluice-gateway-admin",
-                    new GatewayChecks(draining::get, registry, kafka, publishing, quotas::fallbackReason), metrics::scrape);
+                    new GatewayChecks(draining::get, registry, kafka, publishing, quotas::fallbackReason,
+                            new Stalls(heartbeats, readers::longestTurnWaitNanos, config.loopLagLimit(), config.readTurnWaitLimit())),
+                    metrics::scrape);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the gateway's admin port " + config.adminPort(), e);
         }
@@ -198,6 +207,16 @@ public final class Gateway implements AutoCloseable {
     /** The registry this gateway authenticates against: tests wait on it for a new project, spending no request. */
     ProjectRegistry registry() {
         return registry;
+    }
+
+    /** The read workers: tests hold one, or see what waits for them. */
+    ReadWorkers readWorkers() {
+        return readers;
+    }
+
+    /** The event loops that serve connections: tests hold one. */
+    EventLoopGroup eventLoops() {
+        return workers;
     }
 
     /** The port actually bound (differs from the configured one when that was 0). */
@@ -228,6 +247,7 @@ public final class Gateway implements AutoCloseable {
         quotas.close(); // tells the other gateways this one leaves, so its part of every quota goes to them now
         outcomes.close(); // the last counts, before the producer closes
         publisher.close();
+        heartbeats.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         readers.close();
         if (admin != null) {

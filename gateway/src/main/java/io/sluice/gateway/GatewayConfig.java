@@ -22,7 +22,8 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                             Duration readyTimeout, int ioThreads, int maxEnvelopeBytes, int maxEnvelopeItems,
                             long maxUnauthenticatedInFlightBytes, long maxInFlightBytesPerProject,
                             long maxUnauthenticatedInFlightBytesPerClient, PartitionChooser partitions,
-                            Duration publishFailureWindow, int maxOtlpSpans, int maxOtlpBytes) {
+                            Duration publishFailureWindow, int maxOtlpSpans, int maxOtlpBytes,
+                            Duration loopLagLimit, Duration readTurnWaitLimit) {
     public static final Setting HOST = new Setting("SLUICE_GATEWAY_HOST", "127.0.0.1",
             "Address the gateway listens on (0.0.0.0 to accept from other machines).");
     public static final Setting PORT = new Setting("SLUICE_GATEWAY_PORT", "8080", "Port of the ingest API.").between(0, 65535);
@@ -97,13 +98,19 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
     public static final Setting MAX_OTLP_BYTES = new Setting("SLUICE_GATEWAY_MAX_OTLP_BYTES", "33554432",
             "Largest OTLP export, as sent and decompressed; larger gets 413. 10,000 typical server spans are 6.2 MB in protobuf and 12.1 MB in JSON (under 1 MB gzipped); what reading one holds (its spans decoded one at a time, the events made of them) is taken from the in-flight budget.").atLeast(1);
 
+    public static final Setting LOOP_LAG_LIMIT = new Setting("SLUICE_GATEWAY_LOOP_LAG_LIMIT", "5s",
+            "/readyz fails while an event loop is this late running its heartbeat (a task every 0.5 s): one task held it that long, or a backlog of tasks (sluice_gateway_event_loop_lag_seconds); 0s: /readyz ignores it.");
+    public static final Setting READ_TURN_WAIT_LIMIT = new Setting("SLUICE_GATEWAY_READ_TURN_WAIT_LIMIT", "10s",
+            "/readyz fails while a project has waited this long for its turn on the read workers (large and compressed bodies are read there, the projects in turn): a body held them that long, or they are too few (sluice_gateway_read_turn_wait_seconds); 0s: /readyz ignores it.");
+
     public static final List<Setting> SETTINGS = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, MAX_BODY_BYTES,
             MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_CLIENT, TRUSTED_PROXIES,
             IDLE_TIMEOUT, RECEIVE_TIMEOUT,
             PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, QUOTA_SHARE, OUTCOMES_INTERVAL, AUTH_FAILURES_PER_MINUTE,
             AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, READY_TIMEOUT, IO_THREADS, MAX_ENVELOPE_BYTES,
             MAX_ENVELOPE_ITEMS, MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_PROJECT,
-            MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT, PARTITION_KEY, PUBLISH_FAILURE_WINDOW, MAX_OTLP_SPANS, MAX_OTLP_BYTES);
+            MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT, PARTITION_KEY, PUBLISH_FAILURE_WINDOW, MAX_OTLP_SPANS, MAX_OTLP_BYTES,
+            LOOP_LAG_LIMIT, READ_TURN_WAIT_LIMIT);
 
     public static GatewayConfig from(Settings settings) {
         return new GatewayConfig(settings.get(HOST), settings.getInt(PORT), settings.get(ADMIN_HOST),
@@ -121,7 +128,8 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                 settings.getInt(MAX_ENVELOPE_ITEMS), settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES), perProject(settings),
                 settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT),
                 new PartitionChooser(partitionKey(settings)), settings.getDuration(PUBLISH_FAILURE_WINDOW),
-                settings.getInt(MAX_OTLP_SPANS), settings.getInt(MAX_OTLP_BYTES));
+                settings.getInt(MAX_OTLP_SPANS), settings.getInt(MAX_OTLP_BYTES),
+                settings.getDuration(LOOP_LAG_LIMIT), settings.getDuration(READ_TURN_WAIT_LIMIT));
     }
 
     /**

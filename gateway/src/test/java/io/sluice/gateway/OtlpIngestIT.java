@@ -212,7 +212,8 @@ class OtlpIngestIT {
     void partialSuccessCountsASpanOnceHoweverManyOfItsEventsWereNotStored() throws Exception {
         try (TestGateway stingy = TestGateway.start(engines, Map.of("SLUICE_GATEWAY_QUOTA_SHARE", "0.01"))) {
             ProjectAdmin.NewProject project = stingy.newProject("otlp-rejected-spans", new Quota(1, 1));
-            // The 200 span's transaction takes the one event the quota has; the 500 span's transaction and error are over it.
+            // The first span (the 200) takes the one event the quota has, at the head; the client span and the
+            // 500 span (its transaction and error) are over it, each one rejected span.
             HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint(stingy, project)))
                     .header("Authorization", "Bearer " + project.key()).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(OtelSpans.json(handledRequests()))).build();
@@ -221,9 +222,9 @@ class OtlpIngestIT {
 
             assertEquals(200, response.statusCode(), response.body());
             JsonNode partial = JSON.readTree(response.body()).get("partialSuccess");
-            assertEquals("1", partial.get("rejectedSpans").asText(), response.body());
-            assertTrue(partial.get("errorMessage").asText().startsWith("1 span was not stored in full: 2 events over the project's "
-                    + "quota"), response.body());
+            assertEquals("2", partial.get("rejectedSpans").asText(), response.body());
+            assertTrue(partial.get("errorMessage").asText().startsWith("2 spans were not stored in full: 2 spans or events over the "
+                    + "project's quota"), response.body());
         }
     }
 

@@ -58,8 +58,9 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
             Integer.toString(CardinalityLimits.DEFAULT_ROUTES_PER_DAY),
             "Routes a project may bring per event-time day (UTC) and raw partition before further new routes are counted as "
                     + "<other> in requests_1m, requests_1h and errors_1h (the history keeps every route): at most partitions x this "
-                    + "many routes per project and day. Ten times this bounds the series (a route with its method and status "
-                    + "code, or exception type) the same way. Counted in outcomes as cardinality_limited:route.").atLeast(1);
+                    + "many routes per project and day. Ten times this bounds the series the same way: the keys of those tables "
+                    + "with their environment (a route with its op, method and status code, or exception type), <other> ones "
+                    + "included; beyond it the environment is <other> too. Counted in outcomes as cardinality_limited:route.").atLeast(1);
     public static final Setting ENVIRONMENTS_PER_DAY = new Setting("SLUICE_PROCESSOR_ENVIRONMENTS_PER_DAY",
             Integer.toString(CardinalityLimits.DEFAULT_ENVIRONMENTS_PER_DAY),
             "Environments a project may bring per event-time day (UTC) and raw partition before further new ones are counted as "

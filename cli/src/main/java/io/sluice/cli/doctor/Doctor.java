@@ -36,6 +36,7 @@ import io.sluice.projects.ProjectAdmin;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SchemaMigrations;
+import io.sluice.sink.SinkTables;
 
 /**
  * The checks of {@code ./sluice doctor}, in the order a night's diagnosis goes: Kafka, its topics,
@@ -87,7 +88,7 @@ final class Doctor {
             } else if (kafka.ok()) {
                 checks.add(lagFromOffsets(admin, "processor lag", targets.processorGroup(),
                         Set.of(targets.kafka().topics().transactions(), targets.kafka().topics().errors())));
-                checks.add(lagFromOffsets(admin, "sink lag", targets.processorGroup() + "-sink", outputTopics(targets.kafka().topics())));
+                checks.add(lagFromOffsets(admin, "sink lag", targets.processorGroup() + "-sink", sinkTopics()));
             } else {
                 checks.add(Check.notChecked("lag", "Kafka is unreachable (or give --processor URL to read its /metrics)"));
             }
@@ -185,8 +186,9 @@ final class Doctor {
         return all;
     }
 
-    private static Set<String> outputTopics(Topics topics) {
-        return Set.of(topics.history(), topics.traffic(), topics.errorHistory(), topics.errors1m(), topics.outcomes());
+    /** The topics the sink reads, from the sink's own map, so that one it gains is checked too. */
+    private Set<String> sinkTopics() {
+        return SinkTables.of(targets.kafka().topics(), targets.clickHouse().database()).tableByTopic().keySet();
     }
 
     /**

@@ -199,6 +199,14 @@ public final class Gate {
     }
 
     /**
+     * Takes one event from the project's own quota (no endpoint's): what an OTLP span takes before it
+     * is decoded, its kind and events not known yet. Null, or the 429.
+     */
+    public Rejection takeProjectQuota(Project project) {
+        return quotas.takeProject(project, System.nanoTime());
+    }
+
+    /**
      * Takes one event of this endpoint from the project's quota; null, or the 429 (with
      * X-Sentry-Rate-Limits). {@code projectTaken}: the project's share was taken from the head,
      * only the endpoint's is left to take.

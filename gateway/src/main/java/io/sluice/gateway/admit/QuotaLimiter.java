@@ -83,7 +83,7 @@ public final class QuotaLimiter {
             return null;
         }
         shares.asked(bucketKey);
-        double share = scale * shares.shareOf(bucketKey);
+        double share = scale * partOf(bucketKey);
         // At least one event at once: a part of a small burst below one would refuse everything here.
         double rate = Math.max(quota.ratePerSecond() * share, 0.001);
         double burst = Math.max(quota.burst() * share, 1);
@@ -92,6 +92,17 @@ public final class QuotaLimiter {
                 existing != null && existing.quota.equals(quota) ? existing : new TokenBucket(quota, rate, burst, nowNanos));
         long waitSeconds = bucket.take(rate, burst, nowNanos);
         return waitSeconds > 0 ? refusal(quota, scope, waitSeconds) : null;
+    }
+
+    /**
+     * This gateway's part of the quota, in (0, 1]. A part outside it is a broken split, not another
+     * quota: it is taken as the whole, as a gateway alone would, so that it never allows more than
+     * the quota here, nor refuses every event (an infinite or NaN part fills no bucket), nor tells
+     * clients to wait 1,000 s (a part at or below 0).
+     */
+    private double partOf(String bucketKey) {
+        double part = shares.shareOf(bucketKey);
+        return part > 0 && part <= 1 ? part : 1;
     }
 
     private static Rejection refusal(Quota quota, String scope, long waitSeconds) {

@@ -68,7 +68,12 @@ interface FrontDoor {
         /** Its whole quota (project and endpoint): the first event takes nothing more. */
         FIRST_EVENT,
         /** The project's share only: the first event takes its endpoint's. */
-        PROJECT
+        PROJECT,
+        /**
+         * The project's share for each part ({@link Item.Event#part}: an OTLP span), taken by the door
+         * before reading it: a part's first event takes its endpoint's, each further event both.
+         */
+        EACH_PART
     }
 
     /**

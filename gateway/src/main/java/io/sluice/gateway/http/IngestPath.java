@@ -112,11 +112,9 @@ final class IngestPath {
                                                      Channel connection, String token, FrontDoor.Caller caller) {
         Executor loop = connection.eventLoop();
         CompletableFuture<Object> read = new CompletableFuture<>(); // the items taken, or the answer refusing them
-        // A request not authenticated yet (its dsn is in its body) waits within the strangers' share.
-        Executor readers = admitted.project() == null && services.readers() instanceof ReadWorkers workers
-                ? workers.forStrangers() : services.readers();
         try {
-            readers.execute(new ReadWorkers.Read(() -> {
+            // A request not authenticated yet (its dsn is in its body) waits in the strangers' turn, not its path's project's.
+            services.readers().execute(new ReadWorkers.Read(admitted.project() == null ? null : token, () -> {
                 FrontDoor.Items items = null;
                 try {
                     requireOpen(connection); // it may have waited long in the queue
@@ -142,7 +140,7 @@ final class IngestPath {
         } catch (RejectedExecutionException full) {
             request.release();
             return CompletableFuture.completedFuture(refuse(door, token, caller, new Rejection(Outcome.OVERLOADED,
-                    "the gateway is reading as many large bodies as it may; retry later")));
+                    "the gateway is reading as many large or compressed bodies as it may (" + full.getMessage() + "); retry later")));
         }
         return read.thenComposeAsync(result -> result instanceof Taking taking ? publish(door, taking, connection)
                 : CompletableFuture.completedFuture((Answer) result), loop);
@@ -172,6 +170,8 @@ final class IngestPath {
         /** The parts ({@link Item.Event#part}) of which an item was refused or over quota. */
         final BitSet rejectedParts = new BitSet();
         boolean firstEvent = true;
+        /** The part of the event taken last. */
+        int lastPart = Item.NO_PART;
 
         /** Events not published because their connection closed first. */
         int gone;
@@ -189,13 +189,14 @@ final class IngestPath {
             } else if (item instanceof Item.Refused refusal) {
                 refusedAlone.add(refusal.refusal());
                 rejected(refusal.part());
+            } else if (item instanceof Item.OverQuota over) {
+                overQuota(over.limit(), over.part());
             } else if (item instanceof Item.Event event) {
-                Rejection refused = quota(event.endpoint());
+                Rejection refused = quota(event);
                 firstEvent = false;
+                lastPart = event.part();
                 if (refused != null) {
-                    overQuota++;
-                    limited = merge(limited, refused);
-                    rejected(event.part());
+                    overQuota(refused, event.part());
                     return;
                 }
                 Project project = items.project();
@@ -212,18 +213,27 @@ final class IngestPath {
             }
         }
 
+        private void overQuota(Rejection refused, int part) {
+            overQuota++;
+            limited = merge(limited, refused);
+            rejected(part);
+        }
+
         private void rejected(int part) {
             if (part != Item.NO_PART) {
                 rejectedParts.set(part);
             }
         }
 
-        /** One event of the quota, unless the head took it: null, or the 429. */
-        private Rejection quota(Endpoint endpoint) {
-            if (firstEvent && items.headQuota() == FrontDoor.HeadQuota.FIRST_EVENT) {
+        /** One event of the quota, unless the head took it (or the project's share, the head or the door): null, or the 429. */
+        private Rejection quota(Item.Event event) {
+            FrontDoor.HeadQuota head = items.headQuota();
+            if (firstEvent && head == FrontDoor.HeadQuota.FIRST_EVENT) {
                 return null;
             }
-            return services.gate().takeQuota(items.project(), endpoint, firstEvent && items.headQuota() == FrontDoor.HeadQuota.PROJECT);
+            boolean projectTaken = head == FrontDoor.HeadQuota.PROJECT ? firstEvent
+                    : head == FrontDoor.HeadQuota.EACH_PART && event.part() != lastPart;
+            return services.gate().takeQuota(items.project(), event.endpoint(), projectTaken);
         }
     }
 

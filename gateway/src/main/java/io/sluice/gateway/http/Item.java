@@ -42,6 +42,18 @@ sealed interface Item {
     }
 
     /**
+     * An event, or a part of a request ({@code part} as an {@link Event}'s), its door found over its
+     * project's quota before reading it (an OTLP span): counted and answered as an event over the
+     * quota, with {@code limit}, the 429.
+     */
+    record OverQuota(io.sluice.gateway.admit.Rejection limit, int part) implements Item {
+        @Override
+        public long bytes() {
+            return 0;
+        }
+    }
+
+    /**
      * Something not stored, only counted as outcomes: {@code addTo} adds its counts to those of
      * its request so far (client reports cap their sum over the request).
      */

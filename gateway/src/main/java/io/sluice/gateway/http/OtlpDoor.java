@@ -23,8 +23,10 @@ import io.sluice.outcomes.Outcome;
 /**
  * {@code /api/v1/<token>/otlp/v1/traces}: an OTLP/HTTP trace export, protobuf or JSON, with the
  * project's private key. Its spans become events ({@link ExportReader}): each refused alone, so
- * one span's bad status code does not refuse the others; spans not stored are counted. Its head
- * took the project's share of the quota. Answers as OTLP/HTTP asks, in the request's encoding:
+ * one span's bad status code does not refuse the others; spans not stored are counted. Each span
+ * takes the project's share of the quota before it is decoded (the head took the first span's),
+ * each of its events its endpoint's, and each event after a span's first the project's too: a span
+ * over the quota costs no decode. Answers as OTLP/HTTP asks, in the request's encoding:
  * 200 with {@code partial_success} naming how many spans were rejected (a span with any event
  * not stored; each event is a part of its span's number), errors as a {@code google.rpc.Status}.
  */
@@ -42,7 +44,8 @@ final class OtlpDoor implements FrontDoor {
         String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
         OtlpFormat format = OtlpFormat.of(contentType);
         byte[] body = FrontDoor.decodedBody(services.otlpDecoder(), admitted, request);
-        List<MappedSpan> spans = services.otlp().read(body, format, admitted.reservation());
+        List<MappedSpan> spans = services.otlp().read(body, format, admitted.reservation(),
+                span -> span == 0 ? null : services.gate().takeProjectQuota(admitted.project())); // the head took the first's
         // The body is garbage once its spans are mapped (and the request's is released on return):
         // while the events are published, the request holds them, not it.
         admitted.reservation().giveBack(body.length);
@@ -53,13 +56,15 @@ final class OtlpDoor implements FrontDoor {
                 items.add(new Item.Refused(Rejection.invalid("span", span.rejection()), part));
             } else if (span.kind() == MappedSpan.Kind.NOT_STORED) {
                 items.add(NOT_STORED);
+            } else if (span.kind() == MappedSpan.Kind.OVER_QUOTA) {
+                items.add(new Item.OverQuota(span.limit(), part));
             }
             for (OtlpItem event : span.items()) {
                 byte[] json = event.json();
                 items.add(new Item.Event(event.endpoint(), json.length, () -> json, true, part));
             }
         }
-        return new Items(admitted.project(), Caller.of(admitted, request), HeadQuota.PROJECT, items);
+        return new Items(admitted.project(), Caller.of(admitted, request), HeadQuota.EACH_PART, items);
     }
 
     /** Large, or compressed: a Collector's gzip export of 8,192 spans is about 600 KiB sent, 4 MiB decompressed. */
@@ -83,7 +88,8 @@ final class OtlpDoor implements FrontDoor {
         long rejected = handled.rejectedParts();
         String why = "";
         if (handled.overQuota() > 0) {
-            why = handled.overQuota() + " events over the project's quota (" + handled.limited().getMessage() + ")";
+            why = handled.overQuota() + (handled.overQuota() == 1 ? " span or event" : " spans or events")
+                    + " over the project's quota (" + handled.limited().getMessage() + ")";
         }
         if (handled.refused() > 0) {
             why += (why.isEmpty() ? "" : "; ") + handled.refused() + " events or spans refused, the first because "

@@ -15,7 +15,8 @@ import io.sluice.projects.ProjectRegistry;
 
 /**
  * What the gateway's admin port says: ready while the project registry is loaded and still
- * following its topic, Kafka answers, publishes do not all fail and it is not shutting down;
+ * following its topic, Kafka answers, publishes do not all fail, its event loops and read workers
+ * keep up ({@link Stalls}) and it is not shutting down;
  * degraded while a project's registry record cannot be read, or while quotas are not shared between
  * gateways (the shared usage unreachable: each quota split evenly, the gateway still serving).
  */
@@ -25,15 +26,17 @@ public final class GatewayChecks implements AdminChecks {
     private final KafkaReachability kafka;
     private final PublishHealth publishing;
     private final Supplier<String> quotasNotShared;
+    private final Stalls stalls;
 
     /** @param quotasNotShared why quotas are not shared between gateways now, or null while they are */
     public GatewayChecks(BooleanSupplier draining, ProjectRegistry registry, KafkaReachability kafka, PublishHealth publishing,
-                         Supplier<String> quotasNotShared) {
+                         Supplier<String> quotasNotShared, Stalls stalls) {
         this.draining = draining;
         this.registry = registry;
         this.kafka = kafka;
         this.publishing = publishing;
         this.quotasNotShared = quotasNotShared;
+        this.stalls = stalls;
     }
 
     @Override
@@ -64,6 +67,7 @@ public final class GatewayChecks implements AdminChecks {
         if (publishFailing != null) {
             reasons.add(publishFailing);
         }
+        reasons.addAll(stalls.reasons());
         return reasons;
     }
 

@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.Counter;
@@ -58,6 +59,7 @@ public final class GatewayMetrics implements AutoCloseable {
     private volatile LongSupplier quotaGateways = () -> 1;
     private volatile LongSupplier quotaReports = () -> 0;
     private volatile LongSupplier quotaReportBytes = () -> 0;
+    private volatile LongSupplier quotaReportsRefused = () -> 0;
 
     public GatewayMetrics() {
         Gauge.builder("sluice.gateway.in.flight.requests", inFlightRequests, AtomicLong::get)
@@ -102,6 +104,9 @@ public final class GatewayMetrics implements AutoCloseable {
                 .description("Quota usage reports this gateway published (one per interval).").register(registry);
         FunctionCounter.builder("sluice.gateway.quota.report.bytes", this, metrics -> metrics.quotaReportBytes.getAsLong())
                 .baseUnit("bytes").description("Bytes of quota usage reports this gateway published (keys and values).").register(registry);
+        FunctionCounter.builder("sluice.gateway.quota.reports.refused", this, metrics -> metrics.quotaReportsRefused.getAsLong())
+                .description("Other gateways' quota usage reports dropped as read: malformed, or with a negative count (logged at most once a minute).")
+                .register(registry);
     }
 
     /** One answered request: its endpoint ({@code transaction}, {@code project} or {@code other}) and status. */
@@ -181,12 +186,36 @@ public final class GatewayMetrics implements AutoCloseable {
         this.outcomeOverflowEvents = overflow;
     }
 
-    /** Where the shared quotas' state comes from: fallback (split evenly), gateways known, reports and their bytes published. */
-    public void watchQuotas(BooleanSupplier fallback, LongSupplier gateways, LongSupplier reports, LongSupplier reportBytes) {
+    /**
+     * Where the shared quotas' state comes from: fallback (split evenly), gateways known, reports and their bytes
+     * published, others' reports dropped as read.
+     */
+    public void watchQuotas(BooleanSupplier fallback, LongSupplier gateways, LongSupplier reports, LongSupplier reportBytes,
+                            LongSupplier reportsRefused) {
         this.quotasFallback = fallback;
         this.quotaGateways = gateways;
         this.quotaReports = reports;
         this.quotaReportBytes = reportBytes;
+        this.quotaReportsRefused = reportsRefused;
+    }
+
+    /** Each event loop's lag: how late its heartbeat is ({@code sluice_gateway_event_loop_lag_seconds{loop}}, loop 1 first). */
+    public void watchEventLoops(EventLoopHeartbeats heartbeats) {
+        for (int i = 0; i < heartbeats.loops(); i++) {
+            int loop = i;
+            Gauge.builder("sluice.gateway.event.loop.lag", heartbeats, beats -> beats.lagNanos(loop) / 1e9).baseUnit("seconds")
+                    .description("How late the event loop runs its heartbeat (a task every 0.5 s): a task held it that long, or a backlog (see /readyz).")
+                    .tag("loop", Integer.toString(loop + 1)).register(registry);
+        }
+    }
+
+    /** The read workers: the longest a project has waited for its turn, and the bodies waiting. */
+    public void watchReadWorkers(LongSupplier turnWaitNanos, IntSupplier waiting) {
+        Gauge.builder("sluice.gateway.read.turn.wait", turnWaitNanos, nanos -> nanos.getAsLong() / 1e9).baseUnit("seconds")
+                .description("The longest a project with bodies waiting for the read workers has waited for its turn (see /readyz).")
+                .register(registry);
+        Gauge.builder("sluice.gateway.read.waiting.bodies", waiting, IntSupplier::getAsInt)
+                .description("Large or compressed bodies waiting for a read worker.").register(registry);
     }
 
     /** Where the count of outcome rows dropped before Kafka acknowledged them comes from. */

@@ -10,8 +10,11 @@ import com.google.protobuf.WireFormat;
 
 /**
  * The heap a message takes once decoded by protobuf-java, told from its encoding before it is
- * decoded (a walk over its fields, allocating nothing): a fixed cost per message and per string
- * or bytes field, plus the field's bytes. On the wire an attribute with an empty value takes 4
+ * decoded (a walk over its fields, allocating nothing): a fixed cost per message and per field,
+ * plus the field's bytes. Every field is charged, of every wire type, known or not: a number is
+ * held in its message, and an unknown field is not kept ({@link TraceRequestDecoder} discards
+ * them), but a field charged nothing is a field a client can send a million of for free, and a
+ * parser that keeps them takes about 144 bytes each. On the wire an attribute with an empty value takes 4
  * bytes; decoded, a {@code KeyValue}, an {@code AnyValue} and a key string take about 120: the
  * decoded form is not a bounded multiple of the encoded one, so it is estimated from the
  * encoding, and that estimate is what the request holds of the in-flight budget.
@@ -32,9 +35,7 @@ final class DecodedSize {
      * @throws InvalidProtocolBufferException when a length runs past its message, or messages nest deeper than {@code maxDepth}
      */
     static long of(byte[] body, int offset, int length, Descriptor type, int maxDepth) throws IOException {
-        CodedInputStream in = CodedInputStream.newInstance(body, offset, length);
-        in.pushLimit(length); // so a nested length running past the message is a truncation, not the end
-        return of(in, type, maxDepth);
+        return of(TraceRequestDecoder.within(body, offset, length), type, maxDepth);
     }
 
     private static long of(CodedInputStream in, Descriptor type, int depthLeft) throws IOException {
@@ -42,9 +43,11 @@ final class DecodedSize {
         int tag;
         while ((tag = in.readTag()) != 0) {
             if (WireFormat.getTagWireType(tag) != WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+                int start = in.getTotalBytesRead();
                 if (!in.skipField(tag)) {
                     throw invalidEndTag();
                 }
+                bytes += FIELD_BYTES + in.getTotalBytesRead() - start;
                 continue;
             }
             int length = in.readRawVarint32();

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -64,16 +65,17 @@ final class OtlpJsonReader {
      * holding in {@code held} what it takes decoded ({@link DecodedSize}'s costs, counted as it is
      * read) until {@code each} is done with it: the export is never decoded whole. A span read
      * before its resource (JSON's members have no order) waits, held, until its
-     * {@code ResourceSpans} ends.
+     * {@code ResourceSpans} ends. A span {@code decode} refuses (asked with its number, from 0) is
+     * passed over unread.
      *
      * @throws Rejection 400 when it is not an OTLP/JSON export, 413 beyond {@code maxSpans} spans
      */
-    void forEachSpan(byte[] body, HeldBytes held, Consumer<OtlpSpan> each) {
+    void forEachSpan(byte[] body, HeldBytes held, IntPredicate decode, Consumer<OtlpSpan> each) {
         Reading reading = new Reading(held);
         try {
             read(body, parser -> fields(parser, ExportTraceServiceRequest.getDescriptor(), field -> {
                 if (field.getNumber() == ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER) {
-                    objects(parser, field, () -> resourceSpans(parser, reading, each));
+                    objects(parser, field, () -> resourceSpans(parser, reading, decode, each));
                 } else {
                     parser.skipChildren();
                 }
@@ -83,7 +85,8 @@ final class OtlpJsonReader {
         }
     }
 
-    private void resourceSpans(JsonParser parser, Reading reading, Consumer<OtlpSpan> each) throws IOException {
+    private void resourceSpans(JsonParser parser, Reading reading, IntPredicate decode, Consumer<OtlpSpan> each)
+            throws IOException {
         long start = reading.held();
         Attributes[] resource = {null};
         List<Span> waiting = new ArrayList<>();
@@ -102,7 +105,10 @@ final class OtlpJsonReader {
                         return;
                     }
                     objects(parser, scopeField, () -> {
-                        reading.span();
+                        if (!decode.test(reading.span())) {
+                            parser.skipChildren();
+                            return;
+                        }
                         long before = reading.held();
                         Span.Builder span = Span.newBuilder();
                         readMessage(parser, span, reading);
@@ -234,10 +240,12 @@ final class OtlpJsonReader {
             decoded = 0;
         }
 
-        void span() {
+        /** One more span: its number (from 0), or the 413 beyond {@code maxSpans}. */
+        int span() {
             if (++spans > maxSpans) {
                 throw TraceRequestDecoder.tooManySpans(maxSpans);
             }
+            return spans - 1;
         }
     }
 
@@ -360,8 +368,9 @@ final class OtlpJsonReader {
 
     /**
      * An integer as a JSON number or a decimal string, as protobuf's JSON mapping writes 64-bit ones.
-     * A decimal of more than {@link #INTEGER_DIGITS} integer digits is refused before it is expanded:
-     * {@code 1e10000000} is 167 bytes of JSON and a ten-million-digit integer, seconds of an event loop.
+     * A decimal of more than {@link #INTEGER_DIGITS} integer digits, or with digits after the point,
+     * is refused before it is expanded: {@code 1e10000000} is a ten-million-digit integer, and
+     * telling whether {@code 1e-60000000} is one expands 10^60000000 (43 s of an event loop).
      */
     private static BigInteger integer(JsonParser parser, String name) throws IOException {
         JsonToken token = parser.currentToken();
@@ -378,17 +387,26 @@ final class OtlpJsonReader {
         } catch (ArithmeticException | NumberFormatException notAnInteger) {
             // answered below
         }
-        throw invalid("'" + name + "' must be an integer (a number or a string of one)");
+        throw notAnInteger(name);
+    }
+
+    private static Rejection notAnInteger(String name) {
+        return invalid("'" + name + "' must be an integer (a number or a string of one)");
     }
 
     /** Integer digits beyond any 64-bit value (20), with room: more is out of range however written. */
     private static final int INTEGER_DIGITS = 24;
 
     private static BigInteger bounded(BigDecimal decimal, String name) {
-        if ((long) decimal.precision() - decimal.scale() > INTEGER_DIGITS) {
+        // Digits after the point may be zeros (1500e-2); at most Jackson's 1,000 to strip. Stripped, 0 has scale 0.
+        BigDecimal digits = decimal.scale() > 0 ? decimal.stripTrailingZeros() : decimal;
+        if (digits.scale() > 0) {
+            throw notAnInteger(name); // digits after the point, however many: no integer
+        }
+        if ((long) digits.precision() - digits.scale() > INTEGER_DIGITS) {
             throw invalid("'" + name + "' is out of range");
         }
-        return decimal.toBigIntegerExact();
+        return digits.toBigIntegerExact();
     }
 
     /** A number for a message: at most 40 characters of it. */

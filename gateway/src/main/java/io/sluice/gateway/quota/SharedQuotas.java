@@ -2,13 +2,13 @@ package io.sluice.gateway.quota;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
@@ -16,7 +16,6 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -58,6 +57,13 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
      * ones decayed by e^(-t/this), so parts stay split through quiet spells of a few seconds.
      */
     static final Duration DEMAND_TIME_CONSTANT = Duration.ofMillis(750);
+    /**
+     * How long after it begins reading a report of its own must have been sent for its reading back
+     * to prove this gateway's view current: every gateway there reports within it.
+     */
+    static final Duration VIEW_SPAN = INTERVAL.multipliedBy(2);
+    /** Dropped reports are logged at most once in this long, with how many. */
+    static final Duration REFUSED_LOG_INTERVAL = Duration.ofMinutes(1);
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedQuotas.class);
 
@@ -78,9 +84,18 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
     private volatile boolean stale;
     private volatile String lastError = "none yet";
     private volatile boolean closing;
+    /** Whether the follower reads the topic, and since when, by {@code nanoClock}: its own thread's. */
+    private boolean reading;
+    private long readingSinceNanos;
+    /** Offset of its first report sent {@link #VIEW_SPAN} after reading began, -1 until acknowledged. */
+    private final AtomicLong viewCurrentFrom = new AtomicLong(-1);
+    private long refusedUnlogged;
+    private long refusedLoggedNanos;
+    private boolean refusedLogged;
     private final LongAdder reportsPublished = new LongAdder();
     private final LongAdder reportBytesPublished = new LongAdder();
     private final LongAdder reportsRead = new LongAdder();
+    private final LongAdder reportsRefused = new LongAdder();
 
     /** This gateway's part of each quota it was asked for, and of every other. */
     private record Parts(Map<String, Double> byQuota, double otherwise) {
@@ -134,7 +149,10 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
         asking.asked(quotaKey);
     }
 
-    /** Waits until this gateway's first report is read back (its view of the others is then current); false after {@code timeout}. */
+    /**
+     * Waits until a report of its own sent {@link #VIEW_SPAN} after it began reading is read back (its view of the
+     * others is then current); false after {@code timeout}.
+     */
     public boolean awaitFollowing(Duration timeout) throws InterruptedException {
         return firstReadBack.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -172,13 +190,17 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
         return reportsRead.sum();
     }
 
+    /** Reports of other gateways dropped as read: malformed, or with a count no gateway writes. */
+    public long reportsRefused() {
+        return reportsRefused.sum();
+    }
+
     private void follow() {
         try {
             long nextTick = nanoClock.getAsLong();
-            boolean assigned = false;
             while (!closing) {
-                if (!assigned) {
-                    assigned = assign();
+                if (!reading) {
+                    reading = assign();
                 }
                 long now = nanoClock.getAsLong();
                 if (now - nextTick >= 0) {
@@ -186,7 +208,7 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
                     nextTick = Math.max(nextTick + INTERVAL.toNanos(), now);
                 }
                 long wait = Math.max(1_000_000, nextTick - nanoClock.getAsLong());
-                if (!assigned) {
+                if (!reading) {
                     sleepNanos(wait);
                     continue;
                 }
@@ -199,7 +221,7 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
                 } catch (RuntimeException e) {
                     // The topic deleted, a partition gone: assign again, from its latest reports.
                     lastError = e.toString();
-                    assigned = false;
+                    reading = false;
                     sleepNanos(INTERVAL.toNanos());
                 }
             }
@@ -220,7 +242,13 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
         }
     }
 
-    /** Reads from where the reports still count, {@link #FORGET_AFTER} back; false while the topic is not to be found. */
+    /**
+     * Reads from the end of the topic; false while the topic is not to be found. Not from a time
+     * back: a record's time is its writer's clock, and one gateway's clock ahead would take a seek
+     * by time back to reports of gateways long gone, each then counted as there. The others are
+     * known once a report of its own sent {@link #VIEW_SPAN} later comes back (one partition: all
+     * sent before it were read).
+     */
     private boolean assign() {
         try {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(2)).stream()
@@ -230,18 +258,11 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
                 return false;
             }
             consumer.assign(partitions);
-            long since = System.currentTimeMillis() - FORGET_AFTER.toMillis();
-            Map<TopicPartition, Long> times = new HashMap<>();
-            partitions.forEach(p -> times.put(p, since));
-            Map<TopicPartition, OffsetAndTimestamp> offsets = consumer.offsetsForTimes(times, Duration.ofSeconds(2));
-            for (TopicPartition partition : partitions) {
-                OffsetAndTimestamp offset = offsets.get(partition);
-                if (offset == null) {
-                    consumer.seekToEnd(List.of(partition));
-                } else {
-                    consumer.seek(partition, offset.offset());
-                }
-            }
+            consumer.seekToEnd(partitions);
+            // The end as of now, not of the first poll: the view's span starts here.
+            partitions.forEach(p -> consumer.position(p, Duration.ofSeconds(2)));
+            readingSinceNanos = nanoClock.getAsLong();
+            viewCurrentFrom.set(-1);
             return true;
         } catch (WakeupException e) {
             throw e;
@@ -260,20 +281,44 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
         String gateway = new String(record.key(), StandardCharsets.UTF_8);
         if (gateway.equals(id)) {
             lastReadBackNanos = now;
-            firstReadBack.countDown();
+            long currentFrom = viewCurrentFrom.get();
+            if (currentFrom >= 0 && record.offset() >= currentFrom) {
+                firstReadBack.countDown();
+            }
             return;
         }
         try {
             split.received(UsageReport.read(gateway, record.value()), now);
         } catch (IllegalArgumentException e) {
-            LOG.debug("skipped a quota usage record of {}: {}", gateway, e.getMessage());
+            refused(gateway, e.getMessage(), now);
         }
+    }
+
+    /** Counts a dropped report; logs at most once per {@link #REFUSED_LOG_INTERVAL}, naming the gateway, never a quota. */
+    private void refused(String gateway, String why, long now) {
+        reportsRefused.increment();
+        refusedUnlogged++;
+        if (!refusedLogged || now - refusedLoggedNanos >= REFUSED_LOG_INTERVAL.toNanos()) {
+            LOG.warn("dropped {} quota usage report(s) of other gateways since the last such line, the last of gateway {}: {}",
+                    refusedUnlogged, printable(gateway), why);
+            refusedUnlogged = 0;
+            refusedLoggedNanos = now;
+            refusedLogged = true;
+        }
+    }
+
+    /** A gateway id as read, for a log line: at most 64 characters, any but printable ASCII as '?'. */
+    private static String printable(String gateway) {
+        StringBuilder text = new StringBuilder(Math.min(gateway.length(), 64));
+        gateway.codePoints().limit(64).forEach(c -> text.append(c >= 0x20 && c < 0x7f ? (char) c : '?'));
+        return text.toString();
     }
 
     /** Publishes its recent demand and takes this gateway's parts from it and the others' latest. */
     private void tick(long now) {
         Map<String, Integer> mine = demand.next(asking.drain());
-        publish(new UsageReport(id, false, mine));
+        boolean provesView = firstReadBack.getCount() > 0 && reading && now - readingSinceNanos >= VIEW_SPAN.toNanos();
+        publish(new UsageReport(id, false, mine), provesView);
         boolean wasStale = stale;
         stale = now - lastReadBackNanos > STALE_AFTER.toNanos();
         if (stale != wasStale) {
@@ -293,12 +338,15 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
         }
     }
 
-    private void publish(UsageReport report) {
+    /** Sends the report; with {@code provesView}, its offset, once acknowledged, is the one whose reading back proves the view. */
+    private void publish(UsageReport report, boolean provesView) {
         byte[] value = report.value();
         try {
             producer.send(new ProducerRecord<>(topic, idBytes, value), (metadata, error) -> {
                 if (error != null) {
                     lastError = error.toString();
+                } else if (provesView) {
+                    viewCurrentFrom.compareAndSet(-1, metadata.offset());
                 }
             });
             reportsPublished.increment();

@@ -22,8 +22,15 @@ public record UsageReport(String gateway, boolean leaving, Map<String, Integer> 
     public static final int MAX_QUOTAS = 20_000;
     private static final byte VERSION = 1;
 
+    /** Refuses a negative count (IllegalArgumentException): the split divides by the counts' sum. */
     public UsageReport {
         asked = Map.copyOf(asked);
+        for (int events : asked.values()) {
+            if (events < 0) {
+                // Not the quota's key: it is a project's token.
+                throw new IllegalArgumentException("quota usage record with a negative count (" + events + ")");
+            }
+        }
     }
 
     public byte[] value() {
@@ -44,8 +51,9 @@ public record UsageReport(String gateway, boolean leaving, Map<String, Integer> 
 
     /**
      * The report in a record's value, its first {@link #MAX_QUOTAS} quotas only (no gateway writes
-     * more; a record that says so is not let grow this one's memory); an unknown version or a
-     * malformed value throws IllegalArgumentException.
+     * more; a record that says so is not let grow this one's memory); an unknown version, unknown
+     * flags, a negative count or a malformed value throws IllegalArgumentException, whose message
+     * names no quota.
      */
     public static UsageReport read(String gateway, byte[] value) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
@@ -53,7 +61,11 @@ public record UsageReport(String gateway, boolean leaving, Map<String, Integer> 
             if (version != VERSION) {
                 throw new IllegalArgumentException("quota usage record of version " + version + ", this gateway reads " + VERSION);
             }
-            boolean leaving = in.readByte() == 1;
+            byte flags = in.readByte();
+            if (flags != 0 && flags != 1) {
+                throw new IllegalArgumentException("quota usage record with flags " + flags + ", this gateway reads 0 or 1");
+            }
+            boolean leaving = flags == 1;
             int count = in.readInt();
             if (count < 0 || count > value.length) {
                 throw new IllegalArgumentException("quota usage record names " + count + " quotas in " + value.length + " bytes");

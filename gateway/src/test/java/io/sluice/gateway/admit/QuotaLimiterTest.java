@@ -46,6 +46,27 @@ class QuotaLimiterTest {
     }
 
     @Test
+    void aShareAboveOneAllowsTheWholeQuotaAndNoMore() {
+        share.set(Double.POSITIVE_INFINITY);
+        assertEquals(40, admitted(60, 0), "the burst of 40");
+        assertEquals(40, admitted(60, SECOND), "40/s, a second later");
+    }
+
+    @Test
+    void aShareThatIsNotAboveZeroIsTakenAsTheWholeQuotaNotAWaitOf1000Seconds() {
+        share.set(-1.0);
+        assertEquals(40, admitted(60, 0), "the burst of 40");
+        Rejection refused = limiter.tryAdmit(project, Endpoint.TRANSACTION, 0);
+        assertEquals(1, refused.retryAfterSeconds(), "one token back at 40/s");
+    }
+
+    @Test
+    void aShareThatIsNotANumberIsTakenAsTheWholeQuota() {
+        share.set(Double.NaN);
+        assertEquals(40, admitted(60, 0), "the burst of 40");
+    }
+
+    @Test
     void everyEventAskedIsCountedForTheSplitAdmittedOrNot() {
         admitted(25, 0);
         assertEquals(Map.of(project.token(), 25), asked);

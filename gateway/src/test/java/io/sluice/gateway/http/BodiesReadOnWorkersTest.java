@@ -49,7 +49,7 @@ import io.sluice.projects.Secrets;
  * Bodies read on a read worker. A connection that closes while its body waits for a worker (the
  * worker busy with others' bodies): the body stays counted, in the budget and in flight, until the
  * worker is done with it, and the worker drops it unread, publishing nothing. Strangers' bodies
- * wait within their share of the queue. Once the workers stop (the gateway's drain timeout passed),
+ * wait within their share of the queue, and a project's within its own. Once the workers stop (the gateway's drain timeout passed),
  * a body waiting for them, or handed to them later, is answered 503 shutting_down unread and gives
  * its reservation back. The real handlers of a connection, in the gateway's order; the read
  * workers' queue is held by the test.
@@ -141,7 +141,7 @@ class BodiesReadOnWorkersTest {
     void strangersBodiesWaitWithinTheirShareOfTheQueueAndTheTenantsStillFindPlaces() throws Exception {
         GatewayServices shared = services(readers); // one worker, 4 places: the strangers' share is 1
         CountDownLatch busy = new CountDownLatch(1);
-        readers.execute(() -> awaitQuietly(busy)); // the worker reads another body meanwhile
+        readers.execute(new ReadWorkers.Read("another", () -> awaitQuietly(busy), () -> { })); // the worker reads another's body
         connect(shared).writeInbound(strangersEnvelope());
         EmbeddedChannel second = connect(shared);
         second.writeInbound(strangersEnvelope());
@@ -157,10 +157,34 @@ class BodiesReadOnWorkersTest {
     }
 
     @Test
+    void aTenantsBodyBeyondItsShareOfTheWorkersPlacesIsAnswered503OverloadedAndCounted() {
+        GatewayServices shared = services(readers); // one worker, 4 places: a project's share is 1
+        CountDownLatch busy = new CountDownLatch(1);
+        readers.execute(new ReadWorkers.Read("another", () -> awaitQuietly(busy), () -> { })); // the worker reads another's body
+        EmbeddedChannel first = connect(shared);
+        first.writeInbound(tenantsEvent());
+        EmbeddedChannel second = connect(shared);
+        second.writeInbound(tenantsEvent());
+        try {
+            assertEquals("none", answer(first), "waits for the worker");
+            String refused = written(second);
+            assertTrue(refused.startsWith("HTTP/1.1 503"), refused);
+            assertTrue(refused.contains("\"error\":\"overloaded\""), refused);
+            assertTrue(refused.contains("the project holds its share of the read workers' places"), refused);
+            assertTrue(refused.toLowerCase(java.util.Locale.ROOT).contains("\r\nretry-after: 1\r\n"), refused);
+            assertTrue(metrics.prometheusText().contains("sluice_gateway_rejections_total{reason=\"overloaded\"} 1.0"),
+                    metrics.prometheusText());
+        } finally {
+            busy.countDown();
+            shared.outcomes().close();
+        }
+    }
+
+    @Test
     void aBodyWaitingForAWorkerWhenTheWorkersStopIsAnswered503ShuttingDownUnreadAndGivesBackItsReservation() {
         GatewayServices shared = services(readers);
         CountDownLatch busy = new CountDownLatch(1);
-        readers.execute(() -> awaitQuietly(busy)); // the one worker reads another body meanwhile
+        readers.execute(new ReadWorkers.Read("another", () -> awaitQuietly(busy), () -> { })); // the one worker reads another's
         EmbeddedChannel connection = connect(shared);
         connection.writeInbound(tenantsEvent());
         try {

@@ -63,25 +63,45 @@ class OtlpAnswersTest {
 
     @Test
     void aSpanIsOneRejectedSpanHoweverManyOfItsEventsWereNotStored() {
-        // The first span's transaction takes the one event of the quota; the second's transaction and error are over it.
+        // The span's share of the quota (the head's) stands for its transaction; its two errors are over the quota.
         String body = """
                 {"resourceSpans": [{"scopeSpans": [{"spans": [
-                  {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174", "kind": 2, "name": "GET /a",
-                   "attributes": [{"key": "http.response.status_code", "value": {"intValue": "200"}}]},
                   {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b175", "kind": 2, "name": "GET /b",
                    "attributes": [{"key": "http.response.status_code", "value": {"intValue": "500"}}],
-                   "events": [{"name": "exception", "attributes": [{"key": "exception.type", "value": {"stringValue": "E"}}]}]}
+                   "events": [{"name": "exception", "attributes": [{"key": "exception.type", "value": {"stringValue": "E"}}]},
+                              {"name": "exception", "attributes": [{"key": "exception.type", "value": {"stringValue": "F"}}]}]}
                 ]}]}]}""";
+
+        String answer = send(body);
+
+        assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+        assertTrue(answer.contains("{\"partialSuccess\":{\"rejectedSpans\":\"1\",\"errorMessage\":\"1 span was not stored in full: "
+                + "2 spans or events over the project's quota"), answer);
+    }
+
+    @Test
+    void spansBeyondTheProjectsQuotaAreAnsweredAsOverQuotaWithoutBeingDecoded() {
+        // The head's event of the quota is the first span's; the second span is over the quota, and
+        // decoded it would refuse the whole export (its trace id is not hex).
+        String body = """
+                {"resourceSpans": [{"scopeSpans": [{"spans": [
+                  {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174", "kind": 2, "name": "GET /a"},
+                  {"traceId": "not hex", "spanId": "eee19b7ec3c1b175", "kind": 2, "name": "GET /b"}
+                ]}]}]}""";
+
+        String answer = send(body);
+
+        assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+        assertTrue(answer.contains("{\"partialSuccess\":{\"rejectedSpans\":\"1\",\"errorMessage\":\"1 span was not stored in full: "
+                + "1 span or event over the project's quota"), answer);
+    }
+
+    private String send(String body) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         String head = "POST /api/v1/" + project.token() + "/otlp/v1/traces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + key
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n\r\n";
-
         connection.writeInbound(Unpooled.wrappedBuffer(head.getBytes(StandardCharsets.US_ASCII), bytes));
         connection.runPendingTasks();
-
-        String answer = BodiesReadOnWorkersTest.written(connection);
-        assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
-        assertTrue(answer.contains("{\"partialSuccess\":{\"rejectedSpans\":\"1\",\"errorMessage\":\"1 span was not stored in full: "
-                + "2 events over the project's quota"), answer);
+        return BodiesReadOnWorkersTest.written(connection);
     }
 }

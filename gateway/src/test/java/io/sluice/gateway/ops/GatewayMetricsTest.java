@@ -27,6 +27,7 @@ class GatewayMetricsTest {
             metrics.openConnections().set(7);
             metrics.countRegistrySkips(() -> 5);
             metrics.countOutcomeRowsDropped(() -> 6);
+            metrics.watchQuotas(() -> true, () -> 2, () -> 8, () -> 9, () -> 10);
 
             String text = metrics.prometheusText();
             for (String line : List.of(
@@ -40,7 +41,12 @@ class GatewayMetricsTest {
                     "sluice_gateway_in_flight_bytes 4096.0",
                     "sluice_gateway_open_connections 7.0",
                     "sluice_gateway_registry_skipped_records_total 5.0",
-                    "sluice_gateway_outcome_rows_dropped_total 6.0")) {
+                    "sluice_gateway_outcome_rows_dropped_total 6.0",
+                    "sluice_gateway_quota_fallback 1.0",
+                    "sluice_gateway_quota_gateways 2.0",
+                    "sluice_gateway_quota_reports_total 8.0",
+                    "sluice_gateway_quota_report_bytes_total 9.0",
+                    "sluice_gateway_quota_reports_refused_total 10.0")) {
                 assertTrue(text.contains("\n" + line + "\n"), line + " in\n" + text);
             }
         }

@@ -54,7 +54,7 @@ class OtlpDefaultsTest {
             reservation.extend(body.length); // the body as it arrived
 
             byte[] decompressed = new BodyDecoder(DEFAULTS.maxOtlpBytes()).decode(Unpooled.wrappedBuffer(body), "gzip", reservation);
-            List<MappedSpan> mapped = new ExportReader(DEFAULTS.maxOtlpSpans()).read(decompressed, format, reservation);
+            List<MappedSpan> mapped = new ExportReader(DEFAULTS.maxOtlpSpans()).read(decompressed, format, reservation, ExportReader.SpanQuota.NONE);
 
             assertEquals(SPANS.size(), mapped.size());
             System.out.printf("%s: %,d bytes held once read, of the project's %,d%n", format, reservation.bytes(),

@@ -201,6 +201,95 @@ class TraceRequestDecoderTest {
     }
 
     @Test
+    void aNegativeExponentIsRefusedBeforeItIsExpanded() {
+        // Expanded to check it is an integer, 1e-60000000 took 43 s: the bound is generous, not a timing.
+        for (String field : List.of("startTimeUnixNano", "kind")) {
+            for (String number : List.of("1e-60000000", "\"1e-60000000\"")) {
+                Rejection refused = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+                        () -> assertThrows(Rejection.class, () -> spans(utf8("""
+                                {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /", "%s": %s}]}]}]}"""
+                                .formatted(field, number)), OtlpFormat.JSON)), field + ": " + number);
+
+                assertEquals(400, refused.status());
+                assertTrue(refused.getMessage().contains("'" + field + "'"), refused.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aNegativeExponentThatStillMakesAnIntegerIsRead() {
+        Span span = onlySpan(utf8("""
+                {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /", "startTimeUnixNano": "1500e-2",
+                  "endTimeUnixNano": 0e-60000000, "kind": 20e-1}]}]}]}"""), OtlpFormat.JSON);
+
+        assertEquals(15, span.getStartTimeUnixNano());
+        assertEquals(0, span.getEndTimeUnixNano());
+        assertEquals(Span.SpanKind.SPAN_KIND_SERVER, span.getKind());
+    }
+
+    @Test
+    void unknownFieldsOfASpanAreNotKeptOnceItIsDecoded() throws Exception {
+        byte[] spanBytes = concat(span("GET /").toByteArray(), unknownVarints(1_000));
+
+        Span decoded = onlySpan(lengthDelimited(1, lengthDelimited(2, lengthDelimited(2, spanBytes))), OtlpFormat.PROTOBUF);
+
+        assertEquals(0, decoded.getUnknownFields().asMap().size());
+        assertEquals(span("GET /"), decoded);
+    }
+
+    @Test
+    void everyFieldOfASpanIsChargedItsBytesAndAFieldsCostIncludingVarintsFixedOnesAndGroups() throws Exception {
+        InFlightBudget.Reservation reservation = reservation(1 << 30);
+        ByteArrayOutputStream unknown = new ByteArrayOutputStream();
+        CodedOutputStream coded = CodedOutputStream.newInstance(unknown);
+        coded.writeFixed64(1001, 7); // 2 bytes of tag, 8 of value
+        coded.writeFixed32(1002, 7); // 4 of value
+        coded.writeTag(1003, com.google.protobuf.WireFormat.WIRETYPE_START_GROUP); // a group holding one varint, 1 byte
+        coded.writeUInt64(1, 1);
+        coded.writeTag(1003, com.google.protobuf.WireFormat.WIRETYPE_END_GROUP);
+        coded.flush();
+        byte[] spanBytes = concat(concat(span("GET /").toByteArray(), unknownVarints(1_000)), unknown.toByteArray());
+        byte[] body = lengthDelimited(1, lengthDelimited(2, lengthDelimited(2, spanBytes)));
+        List<Long> heldWhileRead = new ArrayList<>();
+
+        DECODER.forEachSpan(body, OtlpFormat.PROTOBUF, new HeldBytes(reservation), span -> heldWhileRead.add(reservation.bytes()));
+
+        long known = DecodedSize.MESSAGE_BYTES + 4 * DecodedSize.FIELD_BYTES + 16 + 8 + 5 + 1; // ids, name, kind
+        long unknownFields = 1_000 * (DecodedSize.FIELD_BYTES + 1) + DecodedSize.FIELD_BYTES + 8 + DecodedSize.FIELD_BYTES + 4
+                + DecodedSize.FIELD_BYTES + 4; // the group: its varint's tag and value, and its end tag of 2 bytes
+        assertEquals(List.of(known + unknownFields), heldWhileRead);
+    }
+
+    @Test
+    void aMillionEmptyScopesAllocateNothingEachWhileTheirSpansAreFound() throws Exception {
+        byte[] scopes = new byte[2_000_000];
+        for (int i = 0; i < scopes.length; i += 2) {
+            scopes[i] = 0x12; // scope_spans, empty
+        }
+        byte[] body = lengthDelimited(1, concat(scopes, lengthDelimited(2, lengthDelimited(2, span("GET /").toByteArray()))));
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        read(DECODER, body, OtlpFormat.PROTOBUF); // warmed up: classes loaded
+
+        long before = threads.getCurrentThreadAllocatedBytes();
+        List<OtlpSpan> spans = read(DECODER, body, OtlpFormat.PROTOBUF);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+        assertEquals(1, spans.size());
+        assertTrue(allocated < 1 << 20, allocated + " bytes allocated for a million empty scopes");
+    }
+
+    /** Fields 1000 and on, unknown to a span, each a varint of one byte. */
+    private static byte[] unknownVarints(int count) throws java.io.IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        CodedOutputStream coded = CodedOutputStream.newInstance(out);
+        for (int i = 0; i < count; i++) {
+            coded.writeUInt64(1_000_000 + i, 1);
+        }
+        coded.flush();
+        return out.toByteArray();
+    }
+
+    @Test
     void jsonTextWithASurrogatePairIsRead() {
         Span span = onlySpan(utf8("""
                 {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "GET /\\ud83d\\ude00"}]}]}]}"""), OtlpFormat.JSON);
@@ -299,7 +388,7 @@ class TraceRequestDecoderTest {
 
         DECODER.forEachSpan(body, OtlpFormat.PROTOBUF, new HeldBytes(reservation), span -> heldWhileRead.add(reservation.bytes()));
 
-        long one = DecodedSize.MESSAGE_BYTES + 3 * DecodedSize.FIELD_BYTES + 16 + 8 + 1; // a span, its ids and its name
+        long one = DecodedSize.MESSAGE_BYTES + 4 * DecodedSize.FIELD_BYTES + 16 + 8 + 1 + 1; // a span, its ids, name and kind
         assertEquals(List.of(one, one), heldWhileRead);
         assertEquals(0, reservation.bytes());
     }
@@ -408,7 +497,7 @@ class TraceRequestDecoderTest {
         return KeyValue.newBuilder().setKey("deep").setValue(value).build();
     }
 
-    private static byte[] lengthDelimited(int field, byte[] message) throws java.io.IOException {
+    static byte[] lengthDelimited(int field, byte[] message) throws java.io.IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         CodedOutputStream coded = CodedOutputStream.newInstance(out);
         coded.writeByteArray(field, message);
@@ -416,7 +505,7 @@ class TraceRequestDecoderTest {
         return out.toByteArray();
     }
 
-    private static byte[] concat(byte[] a, byte[] b) {
+    static byte[] concat(byte[] a, byte[] b) {
         byte[] both = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, both, a.length, b.length);
         return both;

@@ -32,6 +32,22 @@ class UsageReportTest {
     }
 
     @Test
+    void aReportWithANegativeCountIsRefusedWithoutNamingItsQuota() {
+        byte[] value = new UsageReport("g", false, Map.of("6WBs8YTmGIWkG53K-8Q2ww", 1)).value();
+        java.nio.ByteBuffer.wrap(value).putInt(value.length - 4, -1);
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> UsageReport.read("g", value));
+        assertEquals("quota usage record with a negative count (-1)", refused.getMessage());
+    }
+
+    @Test
+    void aReportWithFlagsOtherThanLeavingIsRefused() {
+        byte[] value = new UsageReport("g", false, Map.of()).value();
+        value[1] = 2;
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> UsageReport.read("g", value));
+        assertEquals("quota usage record with flags 2, this gateway reads 0 or 1", refused.getMessage());
+    }
+
+    @Test
     void aReportNamingMoreThanMaxQuotasIsReadUpToMaxQuotas() {
         Map<String, Integer> asked = new java.util.HashMap<>();
         for (int i = 0; i <= UsageReport.MAX_QUOTAS; i++) {

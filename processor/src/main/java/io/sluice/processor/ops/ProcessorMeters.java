@@ -85,7 +85,8 @@ public final class ProcessorMeters {
         CardinalityLimits.Collapsed collapsed = limits.collapsed();
         FunctionCounter.builder("sluice.processor.routes.collapsed", collapsed, c -> c.count(LimitedName.ROUTE))
                 .description("Transactions and errors counted under the route <other> in requests_1m, requests_1h and errors_1h: "
-                        + "their project had brought SLUICE_PROCESSOR_ROUTES_PER_DAY routes that day in their partition already.")
+                        + "their project had brought SLUICE_PROCESSOR_ROUTES_PER_DAY routes (or ten times as many series) that day "
+                        + "in their partition already.")
                 .register(prometheus.registry());
         FunctionCounter.builder("sluice.processor.environments.collapsed", collapsed, c -> c.count(LimitedName.ENVIRONMENT))
                 .description("Transactions and errors counted under the environment <other> in the aggregates: their project had "

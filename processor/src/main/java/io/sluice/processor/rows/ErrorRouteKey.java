@@ -9,12 +9,17 @@ public record ErrorRouteKey(String project, String environment, String route, St
 
     /** The route's length first: route and exception type may both hold a NUL. */
     @Override
-    public String fullSeries() {
+    public String seriesInEnvironment() {
         return route.length() + ":" + route + exceptionType;
     }
 
     @Override
     public ErrorRouteKey withRoute(String otherRoute) {
         return new ErrorRouteKey(project, environment, otherRoute, exceptionType);
+    }
+
+    @Override
+    public ErrorRouteKey withEnvironment(String otherEnvironment) {
+        return new ErrorRouteKey(project, otherEnvironment, route, exceptionType);
     }
 }

@@ -25,6 +25,11 @@ public record RequestKey(String project, String environment, String op, String r
         return new RequestKey(project, environment, op, otherRoute, method, statusCode);
     }
 
+    @Override
+    public RequestKey withEnvironment(String otherEnvironment) {
+        return new RequestKey(project, otherEnvironment, op, route, method, statusCode);
+    }
+
     /** The kinds of transaction kept by name beyond the limit; any other op then counts as {@link #OTHER_ROUTE} too. */
     static final java.util.Set<String> KNOWN_OPS = java.util.Set.of(HandledRequests.OP, "pageload", "navigation");
 
@@ -39,7 +44,7 @@ public record RequestKey(String project, String environment, String op, String r
 
     /** The route, then method and status code (neither ever holds a NUL, so the text stays unambiguous). */
     @Override
-    public String fullSeries() {
+    public String seriesInEnvironment() {
         return series() + '\0' + method + '\0' + statusCode;
     }
 

@@ -31,10 +31,11 @@ public record CardinalityLimits(int routesPerDay, int environmentsPerDay, int ex
     public static final int DEFAULT_EXCEPTION_TYPES_PER_DAY = 1_000;
 
     /**
-     * Series (route with method and status code, or with exception type) a project may bring per day
-     * and raw partition, per route it may bring: a route answers with a few methods and status codes,
-     * far fewer on average than this; without a bound, one route sent with every status code from
-     * 100 to 599 and every method would make a row per event.
+     * Series (a whole key of a per-route aggregate but its time: environment, route with op, method
+     * and status code, or with exception type) a project may bring per day and raw partition, per
+     * route it may bring: a route answers with a few methods and status codes in a few environments,
+     * far fewer on average than this; without a bound, one route sent with every status code in
+     * every environment would make a row per event.
      */
     public static final int SERIES_PER_ROUTE = 10;
 

@@ -18,15 +18,19 @@ import io.sluice.processor.rows.RoutedKey;
  * the first {@code routesPerDay} this task meets are counted under their name, every later one
  * under {@link RoutedKey#OTHER_ROUTE}, so a tenant sending random paths adds at most that many
  * routes a day to the aggregates. A second bound does the same for series
- * ({@link RoutedKey#fullSeries}: a route with its method and status code, or its exception type;
- * {@link CardinalityLimits#seriesPerDay}), so one route sent with every status code and method
- * cannot make a row per event either; beyond it the event counts under {@code <other>} too (whose
- * own series are bounded: a known op or {@code <other>}, ten methods, 500 status codes). Runs in the task that reads the raw partition, after first
+ * ({@link RoutedKey#fullSeries}: every field of the aggregate's key, the environment included;
+ * {@link CardinalityLimits#seriesPerDay}), so that no mix of routes, methods, status codes,
+ * exception types and environments makes more keys than it: beyond it the event counts under
+ * {@code <other>} too. The series under {@code <other>} take room in the same allowance; an event
+ * whose {@code <other>} series finds none counts in environment {@code <other>} as well, among keys
+ * made only of names bounded on their own (a known op or {@code <other>}, HTTP's methods, the status
+ * codes; or the exception types). Runs in the task that reads the raw partition, after first
  * sighting: the decisions follow the partition's order, so a recompute from the same topic makes
  * the same ones, and the store is restored with the rest of the task's state. Each task (raw
- * partition) keeps its own count, so a project's routes of a day are at most partitions × the
- * limit in the aggregates (a project's events are spread over every partition: dividing the limit
- * by the partitions would cut its common routes, which every partition meets, to a fraction).
+ * partition) keeps its own count, so a project's routes and series of a day are at most
+ * partitions × the limit in the aggregates (a project's events are spread over every partition:
+ * dividing the limit by the partitions would cut its common routes, which every partition meets,
+ * to a fraction).
  *
  * <p>A window store of one-day windows holds, per (project, day), the admitted routes and their
  * count ({@link DailyNames}); whole days older than the retention are dropped as event time moves on.
@@ -38,8 +42,12 @@ final class RouteLimit<K extends RoutedKey<K>, V> implements Processor<K, V, K, 
 
     private final String storeName;
     private final CardinalityLimits limits;
-    /** Keys of the series' names start with two NULs: a route's key starts with its project, its count's with one NUL. */
-    private static final String SERIES_PREFIX = "\0\0";
+    /**
+     * Keys of the series start with a NUL and a word: a route's key starts with its project, its
+     * count's with one NUL. Series counted without their environment were kept under two NULs: a
+     * store that holds them leaves them to age out with their day, so they take no room in this count.
+     */
+    private static final String SERIES_PREFIX = "\0series\0";
 
     private DailyNames routes;
     private DailyNames series;
@@ -77,12 +85,17 @@ final class RouteLimit<K extends RoutedKey<K>, V> implements Processor<K, V, K, 
     @Override
     public void process(Record<K, V> record) {
         K key = record.key();
-        if (routes.admits(key.project(), key.series(), record.timestamp(), limits.routesPerDay())
-                && series.admits(key.project(), key.fullSeries(), record.timestamp(), limits.seriesPerDay())) {
+        String project = key.project();
+        long time = record.timestamp();
+        int seriesPerDay = limits.seriesPerDay();
+        if (routes.admits(project, key.series(), time, limits.routesPerDay())
+                && series.admits(project, key.fullSeries(), time, seriesPerDay)) {
             context.forward(record.withValue(Limited.kept(record.value())));
             return;
         }
+        K beyond = key.beyondLimit();
+        K counted = series.admits(project, beyond.fullSeries(), time, seriesPerDay) ? beyond : key.beyondSeriesLimit();
         limits.collapsed().add(LimitedName.ROUTE);
-        context.forward(record.withKey(key.beyondLimit()).withValue(new Limited<>(record.value(), COLLAPSED)));
+        context.forward(record.withKey(counted).withValue(new Limited<>(record.value(), COLLAPSED)));
     }
 }

@@ -107,9 +107,50 @@ class CardinalityLimitTest {
         for (int status = 200; status < 240; status++) {
             sendRequest("s" + status, MINUTE, "http.server", "GET /a", status);
         }
-        Map<String, Long> byRoute = requestsByRoute();
-        assertEquals(Map.of("GET /a", 10L, "<other>", 30L), byRoute);
+        assertEquals(Map.of("GET /a", 10L, "<other>", 30L), requestsBy(requestHourRows(), RequestHourRow::route));
         assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:route " + TRANSACTION_COUNTER, 30L), outcomes());
+    }
+
+    @Test
+    void oneRouteSentInEveryEnvironmentWithEveryStatusCodeIsBoundedBySeriesNotEnvironmentsTimesSeries() {
+        start(1, 100, 100); // one route a day, so ten series, whatever their environments
+        for (int environment = 0; environment < 100; environment++) {
+            for (int status = 200; status < 210; status++) {
+                sendRequest("s" + environment + "-" + status, MINUTE, "env-" + environment, "http.server", "GET /a", status);
+            }
+        }
+        List<RequestHourRow> rows = requestHourRows();
+        assertEquals(20, rows.size(), "ten series as sent, ten under <other> (one per status code)");
+        assertEquals(Map.of("GET /a", 10L, "<other>", 990L), requestsBy(rows, RequestHourRow::route));
+        assertEquals(Map.of("env-0", 10L, "<other>", 990L), requestsBy(rows, RequestHourRow::environment));
+        assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:route " + TRANSACTION_COUNTER, 990L), outcomes());
+    }
+
+    @Test
+    void anEventBeyondTheRouteLimitKeepsItsEnvironmentWhileTheSeriesLimitHasRoom() {
+        start(1, 100, 100);
+        sendRequest("a", MINUTE, "production", "http.server", "GET /a", 200);
+        sendRequest("b", MINUTE, "staging", "http.server", "GET /b", 200);
+        List<RequestHourRow> rows = requestHourRows();
+        assertEquals(Map.of("production", 1L, "staging", 1L), requestsBy(rows, RequestHourRow::environment));
+        assertEquals(Map.of("GET /a", 1L, "<other>", 1L), requestsBy(rows, RequestHourRow::route));
+    }
+
+    @Test
+    void oneRouteSentInEveryEnvironmentWithEveryExceptionTypeIsBoundedBySeriesInErrorsByRoute() {
+        start(1, 100, 100); // ten series of errors_1h, whatever their environments
+        for (int environment = 0; environment < 10; environment++) {
+            for (int type = 0; type < 10; type++) {
+                sendError("e" + environment + "-" + type, MINUTE, "env-" + environment, "GET /a", "Error" + type);
+            }
+        }
+        Map<String, ErrorHourRow> rows = latest(TOPICS.errors1h(), ErrorHourRow.class,
+                row -> row.environment() + ' ' + row.route() + ' ' + row.exceptionType());
+        assertEquals(20, rows.size(), "ten series as sent, ten under <other> (one per exception type)");
+        Map<String, Long> byEnvironment = new HashMap<>();
+        rows.values().forEach(row -> byEnvironment.merge(row.environment(), row.errors(), Long::sum));
+        assertEquals(Map.of("env-0", 10L, "<other>", 90L), byEnvironment);
+        assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:route " + ERROR_COUNTER, 90L), outcomes());
     }
 
     @Test
@@ -117,6 +158,18 @@ class CardinalityLimitTest {
         start(1, 100, 100);
         sendRequest("first", MINUTE, "a", "GET b\u0000GET /y", 200);
         sendRequest("second", MINUTE.plusSeconds(1), "a\u0000GET b", "GET /y", 200);
+        assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:route " + TRANSACTION_COUNTER, 1L), outcomes());
+    }
+
+    @Test
+    void anEnvironmentAndARouteWhoseTextsRunTogetherTheSameAreStillTwoSeries() {
+        start(2, 100, 100); // twenty series
+        for (int status = 200; status < 219; status++) {
+            sendRequest("fill" + status, MINUTE, "production", "http.server", "11:http.server/y", status);
+        }
+        sendRequest("twentieth", MINUTE, "a", "http.server", "11:http.server/y", 200);
+        // "a11:http.server" + "11:http.server" + "/y" runs together as "a" + "11:http.server" + "11:http.server/y"
+        sendRequest("twenty-first", MINUTE, "a11:http.server", "http.server", "/y", 200);
         assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:route " + TRANSACTION_COUNTER, 1L), outcomes());
     }
 
@@ -223,17 +276,26 @@ class CardinalityLimitTest {
         return latest;
     }
 
-    /** Requests of the hour by route, summed over op, method and status code. */
-    private Map<String, Long> requestsByRoute() {
-        Map<String, Long> byRoute = new HashMap<>();
-        latest(TOPICS.requests1h(), RequestHourRow.class, row -> row.op() + ' ' + row.route() + ' ' + row.method() + ' ' + row.statusCode())
-                .values().forEach(row -> byRoute.merge(row.route(), row.requests(), Long::sum));
-        return byRoute;
+    /** The latest requests_1h row of each key (the output topic is read once: reading takes its records). */
+    private List<RequestHourRow> requestHourRows() {
+        return List.copyOf(latest(TOPICS.requests1h(), RequestHourRow.class,
+                row -> row.environment() + ' ' + row.op() + ' ' + row.route() + ' ' + row.method() + ' ' + row.statusCode()).values());
+    }
+
+    /** Requests by one field of the key, summed over the rest. */
+    private static Map<String, Long> requestsBy(List<RequestHourRow> rows, Function<RequestHourRow, String> field) {
+        Map<String, Long> sums = new HashMap<>();
+        rows.forEach(row -> sums.merge(field.apply(row), row.requests(), Long::sum));
+        return sums;
     }
 
     private void sendRequest(String eventId, Instant eventTime, String op, String route, int status) {
+        sendRequest(eventId, eventTime, "production", op, route, status);
+    }
+
+    private void sendRequest(String eventId, Instant eventTime, String environment, String op, String route, int status) {
         String json = "{\"transaction\": " + RequestAggregatesTest.quoted(route) + ", \"transaction_info\": {\"source\": \"route\"}, "
-                + "\"environment\": \"production\", \"contexts\": {\"trace\": {\"op\": " + RequestAggregatesTest.quoted(op) + "}}, "
+                + "\"environment\": " + RequestAggregatesTest.quoted(environment) + ", \"contexts\": {\"trace\": {\"op\": " + RequestAggregatesTest.quoted(op) + "}}, "
                 + "\"tags\": {\"http.status_code\": \"" + status + "\"}}";
         transactions.pipeInput(new TestRecord<>("shop", json.getBytes(StandardCharsets.UTF_8),
                 RequestAggregatesTest.headers("shop", eventId, eventTime), eventTime));
