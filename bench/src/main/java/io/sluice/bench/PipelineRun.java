@@ -16,6 +16,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
+import io.sluice.config.Aggregate;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Setting;
 import io.sluice.config.Settings;
@@ -156,8 +157,9 @@ final class PipelineRun {
                 + " then the sustained rate");
         Map<String, String> variantEnv = new HashMap<>(env);
         String prefix = "bench.no-routes.";
-        for (Setting topic : List.of(Topics.ERRORS, Topics.HISTORY, Topics.TRAFFIC, Topics.ERROR_HISTORY, Topics.ERRORS_1M,
-                Topics.OUTCOMES, Topics.DEAD_LETTERS, Topics.REQUESTS_1M, Topics.REQUESTS_1H, Topics.ERRORS_1H, Topics.TRAFFIC_1H)) {
+        List<Setting> topics = new ArrayList<>(List.of(Topics.ERRORS, Topics.HISTORY, Topics.ERROR_HISTORY, Topics.DEAD_LETTERS));
+        Aggregate.ALL.forEach(aggregate -> topics.add(aggregate.topic()));
+        for (Setting topic : topics) {
             variantEnv.put(topic.name(), prefix + topic.defaultValue());
         }
         variantEnv.put(ProcessorConfig.APPLICATION_ID.name(), "sluice-processor-no-routes");

@@ -32,6 +32,7 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
 
+import io.sluice.config.Aggregate;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Topics;
 import io.sluice.kafka.KafkaClients;
@@ -115,10 +116,11 @@ final class StreamsCeiling {
     /** The processor's topics under {@code prefix}, but for the projects topic: what {@link #processorOn} reads and writes. */
     static Topics aloneTopics(ProcessorConfig processor, String prefix) {
         Topics real = processor.kafka().topics();
-        return new Topics(prefix + "transactions", prefix + "errors", real.projects(), prefix + "history",
-                prefix + "traffic", prefix + "error-history", prefix + "errors-1m", prefix + "outcomes", prefix + "dead-letters",
-                prefix + "requests-1m", prefix + "requests-1h", prefix + "errors-1h", prefix + "traffic-1h",
-                real.partitions(), real.replicationFactor(), real.rawRetention(), real.minInsyncReplicas(), real.quotaUsage());
+        Map<Aggregate, String> aggregates = new HashMap<>();
+        Aggregate.ALL.forEach(aggregate -> aggregates.put(aggregate, prefix + aggregate.name()));
+        return new Topics(prefix + "transactions", prefix + "errors", real.projects(), prefix + "history", prefix + "error-history",
+                prefix + "dead-letters", aggregates, real.partitions(), real.replicationFactor(), real.rawRetention(),
+                real.minInsyncReplicas(), real.quotaUsage());
     }
 
     /**
@@ -131,10 +133,9 @@ final class StreamsCeiling {
         Topology topology = ProcessorTopology.build(alone, processor.eventTimeHorizon(), processor.generation(),
                 processor.lateMargin(), new DeadLetterCounts(), new RecordsReadFromJson(),
                 new FilterMemory(processor.dedupFilterBytes()), processor.cardinalityLimits(), preAggregation, perRouteTransactions);
-        return measure(processor, applicationId, topology, alone.transactions(), List.of(alone.errors(),
-                alone.history(), alone.traffic(), alone.errorHistory(), alone.errors1m(), alone.deadLetters(),
-                alone.requests1m(), alone.requests1h(), alone.errors1h(), alone.traffic1h(), alone.outcomes()),
-                true, records, stateDir);
+        List<String> outputs = new ArrayList<>(List.of(alone.errors(), alone.history(), alone.errorHistory(), alone.deadLetters()));
+        outputs.addAll(alone.aggregates().values());
+        return measure(processor, applicationId, topology, alone.transactions(), outputs, true, records, stateDir);
     }
 
     /** The records of {@code from} below {@code endOffsets}, to the same partitions of {@code to}, headers and timestamps kept. */

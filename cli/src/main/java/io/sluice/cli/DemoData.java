@@ -19,8 +19,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import com.clickhouse.client.api.Client;
+
+import io.sluice.config.Aggregate;
 
 /**
  * {@code ./sluice demo-data}: fills ClickHouse with synthetic traffic, generated inside ClickHouse
@@ -42,8 +45,8 @@ public final class DemoData {
     private static final int SMALL_ERRORS_PER_MILLE = 20;
     /** Rows per INSERT: each statement ends well within the client's timeouts, and the user sees progress. */
     private static final long CHUNK = 10_000_000;
-    private static final List<String> TABLES = List.of("transactions", "errors", "requests_1m", "requests_1h", "traffic_1m",
-            "traffic_1h", "errors_1m", "errors_1h", "outcomes_1m");
+    private static final List<String> TABLES = Stream.concat(Stream.of("transactions", "errors"),
+            Aggregate.ALL.stream().map(Aggregate::table)).toList();
     private static final Pattern DATABASE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     private final Client clickHouse;
@@ -82,7 +85,7 @@ public final class DemoData {
 
         for (String table : TABLES) {
             execute("DELETE FROM " + db + "." + table + " WHERE startsWith(project, 'demo-')"
-                    + (table.equals("outcomes_1m") ? " OR gateway = 'demo'" : ""), Map.of());
+                    + (table.equals(Aggregate.OUTCOMES_1M.table()) ? " OR gateway = 'demo'" : ""), Map.of());
         }
         String transactions = resource("transactions.sql");
         String errors = resource("errors.sql");

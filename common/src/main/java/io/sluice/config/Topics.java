@@ -1,15 +1,19 @@
 package io.sluice.config;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Topic names and shapes. Raw topics carry what clients sent; derived topics carry what the
- * processor computed; the projects topic is the compacted project registry.
+ * processor computed, each aggregate's rows on its own topic ({@link Aggregate}); the projects
+ * topic is the compacted project registry.
  */
-public record Topics(String transactions, String errors, String projects,
-                     String history, String traffic, String errorHistory, String errors1m, String outcomes,
-                     String deadLetters, String requests1m, String requests1h, String errors1h, String traffic1h,
+public record Topics(String transactions, String errors, String projects, String history, String errorHistory,
+                     String deadLetters, Map<Aggregate, String> aggregates,
                      int partitions, short replicationFactor, Duration rawRetention, int minInsyncReplicas,
                      String quotaUsage) {
     public static final Setting TRANSACTIONS = new Setting("SLUICE_TOPIC_TRANSACTIONS",
@@ -20,24 +24,17 @@ public record Topics(String transactions, String errors, String projects,
             "sluice.projects", "Compacted project registry (key: project token).");
     public static final Setting HISTORY = new Setting("SLUICE_TOPIC_HISTORY",
             "sluice.history", "Processor output: one deduplicated, parsed row per accepted transaction.");
-    public static final Setting TRAFFIC = new Setting("SLUICE_TOPIC_TRAFFIC",
-            "sluice.traffic-1m", "Processor output: absolute per-minute traffic counts.");
+    public static final Setting TRAFFIC = Aggregate.TRAFFIC_1M.topic();
     public static final Setting ERROR_HISTORY = new Setting("SLUICE_TOPIC_ERROR_HISTORY",
             "sluice.error-history", "Processor output: one deduplicated, parsed row per accepted error report.");
-    public static final Setting ERRORS_1M = new Setting("SLUICE_TOPIC_ERRORS_1M",
-            "sluice.errors-1m", "Processor output: absolute per-minute error counts by exception type.");
-    public static final Setting OUTCOMES = new Setting("SLUICE_TOPIC_OUTCOMES",
-            "sluice.outcomes", "Gateway output: per project, minute and outcome, how many requests were accepted or refused why.");
+    public static final Setting ERRORS_1M = Aggregate.ERRORS_1M.topic();
+    public static final Setting OUTCOMES = Aggregate.OUTCOMES_1M.topic();
     public static final Setting DEAD_LETTERS = new Setting("SLUICE_TOPIC_DEAD_LETTERS",
             "sluice.dead-letters", "Records the processor could not process, with the reason in headers.");
-    public static final Setting REQUESTS_1M = new Setting("SLUICE_TOPIC_REQUESTS_1M",
-            "sluice.requests-1m", "Processor output: absolute per-minute request counts and durations by op, route, method and status code.");
-    public static final Setting REQUESTS_1H = new Setting("SLUICE_TOPIC_REQUESTS_1H",
-            "sluice.requests-1h", "Processor output: absolute per-hour request counts and durations by op, route, method and status code.");
-    public static final Setting ERRORS_1H = new Setting("SLUICE_TOPIC_ERRORS_1H",
-            "sluice.errors-1h", "Processor output: absolute per-hour error counts by route and exception type.");
-    public static final Setting TRAFFIC_1H = new Setting("SLUICE_TOPIC_TRAFFIC_1H",
-            "sluice.traffic-1h", "Processor output: absolute per-hour traffic counts (traffic-1m's rows per hour).");
+    public static final Setting REQUESTS_1M = Aggregate.REQUESTS_1M.topic();
+    public static final Setting REQUESTS_1H = Aggregate.REQUESTS_1H.topic();
+    public static final Setting ERRORS_1H = Aggregate.ERRORS_1H.topic();
+    public static final Setting TRAFFIC_1H = Aggregate.TRAFFIC_1H.topic();
     public static final Setting QUOTA_USAGE = new Setting("SLUICE_TOPIC_QUOTA_USAGE",
             "sluice.quota-usage", "Gateways' recent demand per quota, which every gateway reads to share each quota with the others (one partition, kept a minute).");
     public static final Setting PARTITIONS = new Setting("SLUICE_TOPIC_PARTITIONS",
@@ -50,22 +47,65 @@ public record Topics(String transactions, String errors, String projects,
     public static final Setting MIN_INSYNC_REPLICAS = new Setting("SLUICE_TOPIC_MIN_INSYNC_REPLICAS",
             "0", "min.insync.replicas of topics Sluice creates (and expects of existing ones); 0: 2, or 1 with a replication factor of 1.");
 
-    public static final List<Setting> SETTINGS = List.of(TRANSACTIONS, ERRORS, PROJECTS, HISTORY, TRAFFIC,
-            ERROR_HISTORY, ERRORS_1M, OUTCOMES, DEAD_LETTERS, REQUESTS_1M, REQUESTS_1H, ERRORS_1H, TRAFFIC_1H, QUOTA_USAGE, PARTITIONS, REPLICATION_FACTOR, RAW_RETENTION,
-            MIN_INSYNC_REPLICAS);
+    public static final List<Setting> SETTINGS = Stream.of(
+            Stream.of(TRANSACTIONS, ERRORS, PROJECTS, HISTORY, ERROR_HISTORY, DEAD_LETTERS),
+            Aggregate.ALL.stream().map(Aggregate::topic),
+            Stream.of(QUOTA_USAGE, PARTITIONS, REPLICATION_FACTOR, RAW_RETENTION, MIN_INSYNC_REPLICAS)).flatMap(s -> s).toList();
+
+    public Topics {
+        aggregates = Map.copyOf(aggregates);
+        if (!aggregates.keySet().equals(Set.copyOf(Aggregate.ALL))) {
+            throw new IllegalArgumentException("every aggregate needs its topic: " + aggregates.keySet());
+        }
+    }
 
     /** Topics whose min.insync.replicas follows the replication factor (the default). */
     public Topics(String transactions, String errors, String projects, String history, String traffic, String errorHistory,
                   String errors1m, String outcomes, String deadLetters, String requests1m, String requests1h, String errors1h,
                   String traffic1h, int partitions, short replicationFactor, Duration rawRetention) {
-        this(transactions, errors, projects, history, traffic, errorHistory, errors1m, outcomes, deadLetters, requests1m,
-                requests1h, errors1h, traffic1h, partitions, replicationFactor, rawRetention, 0, QUOTA_USAGE.defaultValue());
+        this(transactions, errors, projects, history, errorHistory, deadLetters, Map.of(Aggregate.TRAFFIC_1M, traffic,
+                        Aggregate.ERRORS_1M, errors1m, Aggregate.OUTCOMES_1M, outcomes, Aggregate.REQUESTS_1M, requests1m,
+                        Aggregate.REQUESTS_1H, requests1h, Aggregate.ERRORS_1H, errors1h, Aggregate.TRAFFIC_1H, traffic1h),
+                partitions, replicationFactor, rawRetention, 0, QUOTA_USAGE.defaultValue());
+    }
+
+    /** The topic that carries the aggregate's rows. */
+    public String of(Aggregate aggregate) {
+        return aggregates.get(aggregate);
+    }
+
+    public String traffic() {
+        return of(Aggregate.TRAFFIC_1M);
+    }
+
+    public String errors1m() {
+        return of(Aggregate.ERRORS_1M);
+    }
+
+    public String outcomes() {
+        return of(Aggregate.OUTCOMES_1M);
+    }
+
+    public String requests1m() {
+        return of(Aggregate.REQUESTS_1M);
+    }
+
+    public String requests1h() {
+        return of(Aggregate.REQUESTS_1H);
+    }
+
+    public String errors1h() {
+        return of(Aggregate.ERRORS_1H);
+    }
+
+    public String traffic1h() {
+        return of(Aggregate.TRAFFIC_1H);
     }
 
     /** The same topics with another history topic. */
     public Topics withHistory(String otherHistory) {
-        return new Topics(transactions, errors, projects, otherHistory, traffic, errorHistory, errors1m, outcomes, deadLetters,
-                requests1m, requests1h, errors1h, traffic1h, partitions, replicationFactor, rawRetention, minInsyncReplicas, quotaUsage);
+        return new Topics(transactions, errors, projects, otherHistory, errorHistory, deadLetters, aggregates, partitions,
+                replicationFactor, rawRetention, minInsyncReplicas, quotaUsage);
     }
 
     /**
@@ -77,10 +117,10 @@ public record Topics(String transactions, String errors, String projects,
     }
 
     public static Topics from(Settings settings) {
-        return new Topics(settings.get(TRANSACTIONS), settings.get(ERRORS), settings.get(PROJECTS),
-                settings.get(HISTORY), settings.get(TRAFFIC), settings.get(ERROR_HISTORY), settings.get(ERRORS_1M),
-                settings.get(OUTCOMES), settings.get(DEAD_LETTERS),
-                settings.get(REQUESTS_1M), settings.get(REQUESTS_1H), settings.get(ERRORS_1H), settings.get(TRAFFIC_1H),
+        Map<Aggregate, String> aggregates = new LinkedHashMap<>();
+        Aggregate.ALL.forEach(aggregate -> aggregates.put(aggregate, settings.get(aggregate.topic())));
+        return new Topics(settings.get(TRANSACTIONS), settings.get(ERRORS), settings.get(PROJECTS), settings.get(HISTORY),
+                settings.get(ERROR_HISTORY), settings.get(DEAD_LETTERS), aggregates,
                 settings.getInt(PARTITIONS), (short) settings.getInt(REPLICATION_FACTOR),
                 settings.getDuration(RAW_RETENTION), minInsyncReplicas(settings), settings.get(QUOTA_USAGE));
     }

@@ -24,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.sluice.config.KafkaSettings;
+import io.sluice.config.Aggregate;
 import io.sluice.config.Topics;
 
 /**
@@ -164,14 +165,10 @@ public final class TopicSetup {
         wanted.add(topic(topics.transactions(), topics.partitions(), topics, raw));
         wanted.add(topic(topics.errors(), topics.partitions(), topics, raw));
         wanted.add(topic(topics.history(), topics.partitions(), topics, raw));
-        wanted.add(topic(topics.traffic(), topics.partitions(), topics, latestPerKey));
         wanted.add(topic(topics.errorHistory(), topics.partitions(), topics, raw));
-        wanted.add(topic(topics.errors1m(), topics.partitions(), topics, latestPerKey));
-        wanted.add(topic(topics.outcomes(), topics.partitions(), topics, latestPerKey));
-        wanted.add(topic(topics.requests1m(), topics.partitions(), topics, latestPerKey));
-        wanted.add(topic(topics.requests1h(), topics.partitions(), topics, latestPerKey));
-        wanted.add(topic(topics.traffic1h(), topics.partitions(), topics, latestPerKey));
-        wanted.add(topic(topics.errors1h(), topics.partitions(), topics, latestPerKey));
+        for (Aggregate aggregate : Aggregate.ALL) {
+            wanted.add(topic(topics.of(aggregate), topics.partitions(), topics, latestPerKey));
+        }
         wanted.add(topic(topics.deadLetters(), 1, topics, raw));
         // One partition: the registry is small and every gateway reads all of it.
         wanted.add(topic(topics.projects(), 1, topics, compacted));

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import io.sluice.config.Aggregate;
 import io.sluice.config.Topics;
 
 /**
@@ -35,13 +36,8 @@ public record SinkTables(Table transactions, Table errors, List<Table> aggregate
     public static SinkTables of(Topics topics, String database) {
         return new SinkTables(new Table(topics.history(), database + ".transactions", HISTORY_TIME),
                 new Table(topics.errorHistory(), database + ".errors", HISTORY_TIME),
-                List.of(new Table(topics.traffic(), database + ".traffic_1m", "minute"),
-                        new Table(topics.errors1m(), database + ".errors_1m", "minute"),
-                        new Table(topics.outcomes(), database + ".outcomes_1m", "minute"),
-                        new Table(topics.requests1m(), database + ".requests_1m", "minute"),
-                        new Table(topics.requests1h(), database + ".requests_1h", "hour"),
-                        new Table(topics.errors1h(), database + ".errors_1h", "hour"),
-                        new Table(topics.traffic1h(), database + ".traffic_1h", "hour")));
+                Aggregate.ALL.stream().map(aggregate -> new Table(topics.of(aggregate), database + "." + aggregate.table(),
+                        aggregate.window().timeColumn())).toList());
     }
 
     /**

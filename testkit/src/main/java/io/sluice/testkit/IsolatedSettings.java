@@ -2,15 +2,22 @@ package io.sluice.testkit;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
+
+import io.sluice.config.Aggregate;
+import io.sluice.config.Setting;
+import io.sluice.config.Topics;
 
 /**
  * Settings (SLUICE_* values) for one test's pipeline on the shared engines: its own topics,
  * database, application id, state directory and free ports, so test classes in one JVM never meet.
  */
 public final class IsolatedSettings {
-    private static final String[] TOPICS = {"TRANSACTIONS", "ERRORS", "PROJECTS", "HISTORY", "TRAFFIC", "ERROR_HISTORY",
-            "ERRORS_1M", "OUTCOMES", "DEAD_LETTERS", "REQUESTS_1M", "REQUESTS_1H", "ERRORS_1H", "TRAFFIC_1H", "QUOTA_USAGE"};
+    private static final List<Setting> TOPICS = Stream.concat(Stream.of(Topics.TRANSACTIONS, Topics.ERRORS, Topics.PROJECTS,
+            Topics.HISTORY, Topics.ERROR_HISTORY, Topics.DEAD_LETTERS, Topics.QUOTA_USAGE), Aggregate.ALL.stream().map(Aggregate::topic)).toList();
+    private static final String TOPIC_PREFIX = "SLUICE_TOPIC_";
 
     private IsolatedSettings() {
     }
@@ -35,8 +42,8 @@ public final class IsolatedSettings {
         // Tests wait for new projects by retrying (401 until the registry has them): a big budget.
         values.put("SLUICE_GATEWAY_AUTH_FAILURE_BURST", "100000");
         values.put("SLUICE_TOPIC_PARTITIONS", "3");
-        for (String topic : TOPICS) {
-            values.put("SLUICE_TOPIC_" + topic, name + "." + topic.toLowerCase().replace('_', '-'));
+        for (Setting topic : TOPICS) {
+            values.put(topic.name(), name + "." + topic.name().substring(TOPIC_PREFIX.length()).toLowerCase().replace('_', '-'));
         }
         return values;
     }

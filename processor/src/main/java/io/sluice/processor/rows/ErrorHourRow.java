@@ -6,13 +6,13 @@ package io.sluice.processor.rows;
  * {@link ErrorRow}.
  */
 public record ErrorHourRow(String project, String environment, long hour, String route, String exceptionType, long errors,
-                           long version) {
+                           long version) implements AggregateRow {
     public static ErrorHourRow of(ErrorRouteKey key, long hourStartMillis, long count, int generation) {
         return new ErrorHourRow(key.project(), key.environment(), hourStartMillis / 1000, key.route(), key.exceptionType(), count,
                 Generations.version(generation, count));
     }
 
-    /** The output record's key: the row's key columns, so compaction keeps the newest of each row. */
+    @Override
     public String topicKey() {
         return RowKeys.of(project, environment, hour, route, exceptionType);
     }

@@ -17,4 +17,19 @@ final class RowKeys {
         }
         return key.toString();
     }
+
+    /**
+     * The key of traffic-1m's and errors-1m's rows: the columns joined with {@code /}. Their topics
+     * hold rows under these keys, and a row's newer copy must replace the older under the same key.
+     */
+    static String joined(Object... columns) {
+        StringBuilder key = new StringBuilder();
+        for (Object column : columns) {
+            if (!key.isEmpty()) {
+                key.append('/');
+            }
+            key.append(column);
+        }
+        return key.toString();
+    }
 }

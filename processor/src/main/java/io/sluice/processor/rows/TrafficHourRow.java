@@ -12,14 +12,14 @@ public record TrafficHourRow(String project, String environment, long hour, long
                              @JsonProperty("status_3xx") long status3xx,
                              @JsonProperty("status_4xx") long status4xx,
                              @JsonProperty("status_5xx") long status5xx,
-                             long statusNone, long version) {
+                             long statusNone, long version) implements AggregateRow {
     public static TrafficHourRow of(TrafficKey key, long hourStartMillis, TrafficCounts counts, int generation) {
         return new TrafficHourRow(key.project(), key.environment(), hourStartMillis / 1000, counts.requests(),
                 counts.status1xx(), counts.status2xx(), counts.status3xx(), counts.status4xx(), counts.status5xx(),
                 counts.statusNone(), Generations.version(generation, counts.requests()));
     }
 
-    /** The output record's key: the row's key columns, so compaction keeps the newest of each row. */
+    @Override
     public String topicKey() {
         return RowKeys.of(project, environment, hour);
     }

@@ -15,10 +15,15 @@ public record TrafficRow(String project, String environment, long minute, long r
                          @JsonProperty("status_3xx") long status3xx,
                          @JsonProperty("status_4xx") long status4xx,
                          @JsonProperty("status_5xx") long status5xx,
-                         long statusNone, long version) {
+                         long statusNone, long version) implements AggregateRow {
     public static TrafficRow of(TrafficKey key, long minuteStartMillis, TrafficCounts counts, int generation) {
         return new TrafficRow(key.project(), key.environment(), minuteStartMillis / 1000, counts.requests(),
                 counts.status1xx(), counts.status2xx(), counts.status3xx(), counts.status4xx(), counts.status5xx(),
                 counts.statusNone(), Generations.version(generation, counts.requests()));
+    }
+
+    @Override
+    public String topicKey() {
+        return RowKeys.joined(project, environment, minute);
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.processor.topology;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -11,35 +12,24 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Grouped;
-import org.apache.kafka.streams.kstream.KGroupedStream;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.kstream.TimeWindows;
 
+import io.sluice.config.Aggregate;
 import io.sluice.config.Topics;
 import io.sluice.processor.parse.ErrorParser;
 import io.sluice.processor.parse.RawParser;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.parse.TransactionParser;
 import io.sluice.processor.rows.ErrorFact;
-import io.sluice.processor.rows.ErrorHourRow;
 import io.sluice.processor.rows.ErrorKey;
 import io.sluice.processor.rows.ErrorRouteKey;
-import io.sluice.processor.rows.ErrorRow;
 import io.sluice.processor.rows.Fact;
 import io.sluice.processor.rows.Generations;
 import io.sluice.processor.rows.HandledRequests;
-import io.sluice.processor.rows.RequestCounts;
-import io.sluice.processor.rows.RequestHourRow;
 import io.sluice.processor.rows.RequestKey;
-import io.sluice.processor.rows.RequestRow;
-import io.sluice.processor.rows.TrafficCounts;
-import io.sluice.processor.rows.TrafficHourRow;
 import io.sluice.processor.rows.TrafficKey;
-import io.sluice.processor.rows.TrafficRow;
 import io.sluice.processor.rows.TransactionFact;
 
 /**
@@ -71,22 +61,12 @@ import io.sluice.processor.rows.TransactionFact;
 public final class ProcessorTopology {
     static final String SEEN_TRANSACTIONS = "seen-transactions";
     static final String SEEN_ERRORS = "seen-errors";
-    static final String TRAFFIC_1M = "traffic-1m";
-    static final String TRAFFIC_1H = "traffic-1h";
-    static final String ERRORS_1M = "errors-1m";
-    static final String REQUESTS_1M = "requests-1m";
-    static final String REQUESTS_1H = "requests-1h";
-    static final String ERRORS_1H = "errors-1h";
     static final String TRANSACTION_ROUTES = "transaction-routes";
     static final String ERROR_ROUTES = "error-routes";
     static final String TRANSACTION_NAMES = "transaction-names";
     static final String ERROR_NAMES = "error-names";
     static final String TRANSACTION_OUTCOMES = "transaction-outcomes";
     static final String ERROR_OUTCOMES = "error-outcomes";
-    static final String TRAFFIC_PARTIALS = "traffic-partials";
-    static final String REQUEST_PARTIALS = "request-partials";
-    static final String ERROR_PARTIALS = "error-partials";
-    static final String ERROR_ROUTE_PARTIALS = "error-route-partials";
     /**
      * How long a minute stays open beyond the horizon, unless configured. Stream time is the latest
      * event time seen, which runs ahead of a gateway's clock by the 60 s an event may lie in the
@@ -99,21 +79,6 @@ public final class ProcessorTopology {
     public static final Duration DEFAULT_LATE_MARGIN = Duration.ofHours(2);
     private static final Serde<TransactionFact> TRANSACTIONS = JsonSerde.of(TransactionFact.class);
     private static final Serde<ErrorFact> ERRORS = JsonSerde.of(ErrorFact.class);
-    /**
-     * The grouping keys: their JSON is the repartition records' key and the window stores' key,
-     * so it stays as it always was (it decides partitions and finds stored counts), only made once per key.
-     */
-    private static final Serde<TrafficKey> TRAFFIC_KEYS = MemoizedSerde.of(JsonSerde.of(TrafficKey.class));
-    private static final Serde<ErrorKey> ERROR_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorKey.class));
-    private static final Serde<RequestKey> REQUEST_KEYS = MemoizedSerde.of(JsonSerde.of(RequestKey.class));
-    private static final Serde<ErrorRouteKey> ERROR_ROUTE_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorRouteKey.class));
-    /** A transaction's duration when it had none (what {@link RequestCounts#add} takes for none). */
-    private static final double NO_DURATION = -1;
-    /** What travels through the repartition topics: partial sums ({@link PartialCounts}). */
-    private static final Serde<TrafficCounts> TRAFFIC_SUMS = PartialSerdes.traffic();
-    private static final Serde<RequestCounts> REQUEST_SUMS = PartialSerdes.requests();
-    private static final Serde<Long> ERROR_SUMS = PartialSerdes.errors();
-
     private ProcessorTopology() {
     }
 
@@ -173,14 +138,7 @@ public final class ProcessorTopology {
                                  DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory,
                                  CardinalityLimits limits, PreAggregation preAggregation, boolean perRouteTransactions) {
         StreamsBuilder builder = new StreamsBuilder();
-        Duration minute = Duration.ofMinutes(1);
-        Duration hour = Duration.ofHours(1);
-        TimeWindows minutes = TimeWindows.ofSizeAndGrace(minute, horizon.plus(lateMargin));
-        TimeWindows hours = TimeWindows.ofSizeAndGrace(hour, horizon.plus(lateMargin));
-        Duration countsRetention = countsRetention(horizon, lateMargin);
-        Duration formerRetention = countsFormerRetention(horizon);
-        Duration hourlyRetention = hourlyRetention(horizon, lateMargin);
-        Duration hourlyFormerRetention = hourlyFormerRetention(horizon);
+        Duration outcomesRetention = WindowChain.retention(Aggregate.OUTCOMES_1M, horizon, lateMargin);
 
         KStream<String, TransactionFact> transactions = firstSightings(builder, topics.transactions(),
                 new TransactionParser(readFromJson), SEEN_TRANSACTIONS, topics.deadLetters(), horizon, lateMargin, deadLetters,
@@ -196,39 +154,11 @@ public final class ProcessorTopology {
         // (so <other> is summed too): only the sums travel through the repartition topic, so a
         // project's traffic is counted by every raw partition's task.
         // One grouping feeds both windows, as for requests: the hour its own absolute count.
-        builder.addStateStore(PartialCounts.store(TRAFFIC_PARTIALS));
-        KGroupedStream<TrafficKey, TrafficCounts> traffic = countedTransactions
+        WindowChain.count(builder, countedTransactions
                 .filter((token, fact) -> HandledRequests.is(fact), Named.as("handled-requests"))
                 .map((token, fact) -> KeyValue.pair(new TrafficKey(fact.project(), fact.environment()),
-                        fact.statusCode() == null ? 0 : fact.statusCode()), Named.as("traffic-status"))
-                .process(() -> new PartialCounts<TrafficKey, Integer, TrafficCounts>(TRAFFIC_PARTIALS, minute, TrafficCounts.NONE,
-                                (counts, status) -> counts.add(status == 0 ? null : status), TRAFFIC_KEYS, TRAFFIC_SUMS,
-                                PreAggregation.Tally.NONE),
-                        Named.as("traffic-partials"), TRAFFIC_PARTIALS)
-                .groupByKey(Grouped.with("traffic-by-environment", TRAFFIC_KEYS, TRAFFIC_SUMS));
-        traffic.windowedBy(minutes)
-                .aggregate(() -> TrafficCounts.NONE, (key, partial, counts) -> counts.plus(partial),
-                        Named.as("count-traffic"),
-                        Materialized.<TrafficKey, TrafficCounts>as(
-                                        WindowStores.timestamped(TRAFFIC_1M, countsRetention, minute, formerRetention))
-                                .withKeySerde(TRAFFIC_KEYS).withValueSerde(TrafficCountsSerde.create()))
-                .toStream(Named.as("traffic-changes"))
-                .map((window, counts) -> {
-                    TrafficRow row = TrafficRow.of(window.key(), window.window().start(), counts, generation);
-                    return KeyValue.pair(row.project() + '/' + row.environment() + '/' + row.minute(), row);
-                }, Named.as("traffic-row"))
-                .to(topics.traffic(), Produced.with(Serdes.String(), JsonSerde.of(TrafficRow.class)).withName("traffic-1m-out"));
-        traffic.windowedBy(hours)
-                .aggregate(() -> TrafficCounts.NONE, (key, partial, counts) -> counts.plus(partial), Named.as("count-traffic-1h"),
-                        Materialized.<TrafficKey, TrafficCounts>as(
-                                        WindowStores.timestamped(TRAFFIC_1H, hourlyRetention, hour, hourlyFormerRetention))
-                                .withKeySerde(TRAFFIC_KEYS).withValueSerde(TrafficCountsSerde.create()))
-                .toStream(Named.as("traffic-1h-changes"))
-                .map((window, counts) -> {
-                    TrafficHourRow row = TrafficHourRow.of(window.key(), window.window().start(), counts, generation);
-                    return KeyValue.pair(row.topicKey(), row);
-                }, Named.as("traffic-1h-row"))
-                .to(topics.traffic1h(), Produced.with(Serdes.String(), JsonSerde.of(TrafficHourRow.class)).withName("traffic-1h-out"));
+                        fact.statusCode() == null ? 0 : fact.statusCode()), Named.as("traffic-status")),
+                CountedAggregates.TRAFFIC, PreAggregation.Tally.NONE, topics, horizon, lateMargin, generation);
 
         KStream<String, LimitedName> transactionCollapses = collapsedNames(limitedTransactions, "transaction");
         if (perRouteTransactions) {
@@ -236,43 +166,16 @@ public final class ProcessorTopology {
             // after its route is limited. One grouping feeds both windows: one repartition topic, the
             // hour its own absolute count (a minute's sum, timestamped at the minute's start, falls into its hour).
             builder.addStateStore(RouteLimit.store(TRANSACTION_ROUTES, horizon, lateMargin));
-            builder.addStateStore(PartialCounts.store(REQUEST_PARTIALS));
             KStream<RequestKey, Limited<Double>> limitedRequests = countedTransactions
-                    .map((token, fact) -> KeyValue.pair(RequestKey.of(fact), fact.durationMs() == null ? NO_DURATION : fact.durationMs()),
+                    .map((token, fact) -> KeyValue.pair(RequestKey.of(fact), fact.durationMs() == null ? CountedAggregates.NO_DURATION : fact.durationMs()),
                             Named.as("request-key"))
                     .process(() -> new RouteLimit<RequestKey, Double>(TRANSACTION_ROUTES, limits), Named.as("limit-request-routes"),
                             TRANSACTION_ROUTES);
             transactionCollapses = transactionCollapses.merge(collapsedRoutes(limitedRequests, "request"), Named.as(TRANSACTION_OUTCOMES + "-collapsed"));
-            KGroupedStream<RequestKey, RequestCounts> requests = limitedRequests
-                    .mapValues(Limited::value, Named.as("request-routed"))
-                    .process(() -> new PartialCounts<RequestKey, Double, RequestCounts>(REQUEST_PARTIALS, minute, RequestCounts.NONE,
-                                    RequestCounts::add, REQUEST_KEYS, REQUEST_SUMS, preAggregation.transactions()),
-                            Named.as("request-partials"), REQUEST_PARTIALS)
-                    .groupByKey(Grouped.with("requests-by-route", REQUEST_KEYS, REQUEST_SUMS));
-            requests.windowedBy(minutes)
-                    .aggregate(() -> RequestCounts.NONE, (key, partial, counts) -> counts.plus(partial), Named.as("count-requests-1m"),
-                            Materialized.<RequestKey, RequestCounts>as(
-                                            WindowStores.timestamped(REQUESTS_1M, countsRetention, minute, formerRetention))
-                                    .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
-                    .toStream(Named.as("requests-1m-changes"))
-                    .map((window, counts) -> {
-                        RequestRow row = RequestRow.of(window.key(), window.window().start(), counts, generation);
-                        return KeyValue.pair(row.topicKey(), row);
-                    }, Named.as("requests-1m-row"))
-                    .to(topics.requests1m(), Produced.with(Serdes.String(), JsonSerde.of(RequestRow.class)).withName("requests-1m-out"));
-            requests.windowedBy(hours)
-                    .aggregate(() -> RequestCounts.NONE, (key, partial, counts) -> counts.plus(partial), Named.as("count-requests-1h"),
-                            Materialized.<RequestKey, RequestCounts>as(
-                                            WindowStores.timestamped(REQUESTS_1H, hourlyRetention, hour, hourlyFormerRetention))
-                                    .withKeySerde(REQUEST_KEYS).withValueSerde(RequestCountsSerde.create()))
-                    .toStream(Named.as("requests-1h-changes"))
-                    .map((window, counts) -> {
-                        RequestHourRow row = RequestHourRow.of(window.key(), window.window().start(), counts, generation);
-                        return KeyValue.pair(row.topicKey(), row);
-                    }, Named.as("requests-1h-row"))
-                    .to(topics.requests1h(), Produced.with(Serdes.String(), JsonSerde.of(RequestHourRow.class)).withName("requests-1h-out"));
+            WindowChain.count(builder, limitedRequests.mapValues(Limited::value, Named.as("request-routed")),
+                    CountedAggregates.REQUESTS, preAggregation.transactions(), topics, horizon, lateMargin, generation);
         }
-        countCollapsed(builder, transactionCollapses, TRANSACTION_OUTCOMES, topics.outcomes(), countsRetention);
+        countCollapsed(builder, transactionCollapses, TRANSACTION_OUTCOMES, topics.outcomes(), outcomesRetention);
 
         KStream<String, ErrorFact> errors = firstSightings(builder, topics.errors(),
                 new ErrorParser(readFromJson), SEEN_ERRORS, topics.deadLetters(), horizon, lateMargin, deadLetters, filterMemory);
@@ -285,46 +188,18 @@ public final class ProcessorTopology {
                                 fact -> ErrorKey.of(fact).series()))),
                 Named.as("limit-error-names"), ERROR_NAMES);
         KStream<String, ErrorFact> countedErrors = limitedErrors.mapValues(Limited::value, Named.as("error-named"));
-        builder.addStateStore(PartialCounts.store(ERROR_PARTIALS));
-        countedErrors.map((token, fact) -> KeyValue.pair(new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), 1L),
-                        Named.as("error-type"))
-                .process(() -> new PartialCounts<ErrorKey, Long, Long>(ERROR_PARTIALS, minute, 0L, Long::sum, ERROR_KEYS, ERROR_SUMS,
-                                PreAggregation.Tally.NONE),
-                        Named.as("error-partials"), ERROR_PARTIALS)
-                .groupByKey(Grouped.with("errors-by-type", ERROR_KEYS, ERROR_SUMS))
-                .windowedBy(minutes)
-                .aggregate(() -> 0L, (key, partial, count) -> count + partial, Named.as("count-errors"), Materialized.<ErrorKey, Long>as(
-                        WindowStores.timestamped(ERRORS_1M, countsRetention, minute, formerRetention))
-                        .withKeySerde(ERROR_KEYS).withValueSerde(Serdes.Long()))
-                .toStream(Named.as("error-changes"))
-                .map((window, count) -> {
-                    ErrorRow row = ErrorRow.of(window.key(), window.window().start(), count, generation);
-                    return KeyValue.pair(row.project() + '/' + row.environment() + '/' + row.minute() + '/' + row.exceptionType(), row);
-                }, Named.as("error-row"))
-                .to(topics.errors1m(), Produced.with(Serdes.String(), JsonSerde.of(ErrorRow.class)).withName("errors-1m-out"));
+        WindowChain.count(builder, countedErrors.map((token, fact) -> KeyValue.pair(
+                        new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), 1L), Named.as("error-type")),
+                CountedAggregates.ERRORS, PreAggregation.Tally.NONE, topics, horizon, lateMargin, generation);
 
         builder.addStateStore(RouteLimit.store(ERROR_ROUTES, horizon, lateMargin));
-        builder.addStateStore(PartialCounts.store(ERROR_ROUTE_PARTIALS));
         KStream<ErrorRouteKey, Limited<Long>> limitedErrorRoutes = countedErrors
                 .map((token, fact) -> KeyValue.pair(ErrorRouteKey.of(fact), 1L), Named.as("error-route-key"))
                 .process(() -> new RouteLimit<ErrorRouteKey, Long>(ERROR_ROUTES, limits), Named.as("limit-error-routes"), ERROR_ROUTES);
         countCollapsed(builder, collapsedNames(limitedErrors, "error").merge(collapsedRoutes(limitedErrorRoutes, "error-route"),
-                Named.as(ERROR_OUTCOMES + "-collapsed")), ERROR_OUTCOMES, topics.outcomes(), countsRetention);
-        limitedErrorRoutes.mapValues(Limited::value, Named.as("error-routed"))
-                .process(() -> new PartialCounts<ErrorRouteKey, Long, Long>(ERROR_ROUTE_PARTIALS, hour, 0L, Long::sum, ERROR_ROUTE_KEYS,
-                                ERROR_SUMS, PreAggregation.Tally.NONE),
-                        Named.as("error-route-partials"), ERROR_ROUTE_PARTIALS)
-                .groupByKey(Grouped.with("errors-by-route", ERROR_ROUTE_KEYS, ERROR_SUMS))
-                .windowedBy(hours)
-                .aggregate(() -> 0L, (key, partial, count) -> count + partial, Named.as("count-errors-1h"), Materialized.<ErrorRouteKey, Long>as(
-                                WindowStores.timestamped(ERRORS_1H, hourlyRetention, hour, hourlyFormerRetention))
-                        .withKeySerde(ERROR_ROUTE_KEYS).withValueSerde(Serdes.Long()))
-                .toStream(Named.as("errors-1h-changes"))
-                .map((window, count) -> {
-                    ErrorHourRow row = ErrorHourRow.of(window.key(), window.window().start(), count, generation);
-                    return KeyValue.pair(row.topicKey(), row);
-                }, Named.as("errors-1h-row"))
-                .to(topics.errors1h(), Produced.with(Serdes.String(), JsonSerde.of(ErrorHourRow.class)).withName("errors-1h-out"));
+                Named.as(ERROR_OUTCOMES + "-collapsed")), ERROR_OUTCOMES, topics.outcomes(), outcomesRetention);
+        WindowChain.count(builder, limitedErrorRoutes.mapValues(Limited::value, Named.as("error-routed")),
+                CountedAggregates.ERROR_ROUTES, PreAggregation.Tally.NONE, topics, horizon, lateMargin, generation);
 
         return builder.build();
     }
@@ -335,35 +210,14 @@ public final class ProcessorTopology {
      * plus {@code windowstore.changelog.additional.retention.ms}, and never changes it afterwards.
      */
     public static Map<String, Duration> windowStoreRetentions(Duration horizon, Duration lateMargin) {
-        Duration counts = countsRetention(horizon, lateMargin);
-        Duration hourly = hourlyRetention(horizon, lateMargin);
+        Duration outcomes = WindowChain.retention(Aggregate.OUTCOMES_1M, horizon, lateMargin);
         Duration seen = FirstSighting.retention(horizon, lateMargin);
         Duration routes = RouteLimit.retention(horizon, lateMargin);
-        return Map.ofEntries(Map.entry(TRAFFIC_1M, counts), Map.entry(ERRORS_1M, counts), Map.entry(REQUESTS_1M, counts),
-                Map.entry(REQUESTS_1H, hourly), Map.entry(ERRORS_1H, hourly), Map.entry(TRAFFIC_1H, hourly), Map.entry(SEEN_TRANSACTIONS, seen),
-                Map.entry(SEEN_ERRORS, seen), Map.entry(TRANSACTION_ROUTES, routes), Map.entry(ERROR_ROUTES, routes),
-                Map.entry(TRANSACTION_NAMES, routes), Map.entry(ERROR_NAMES, routes), Map.entry(TRANSACTION_OUTCOMES, counts),
-                Map.entry(ERROR_OUTCOMES, counts));
-    }
-
-    /** Kept for size + grace, what an open minute needs. */
-    private static Duration countsRetention(Duration horizon, Duration lateMargin) {
-        return Duration.ofMinutes(1).plus(horizon).plus(lateMargin);
-    }
-
-    /** Before the margin, the counts were kept a minute + horizon (it sets the segments). */
-    private static Duration countsFormerRetention(Duration horizon) {
-        return Duration.ofMinutes(1).plus(horizon);
-    }
-
-    /** Kept for size + grace, what an open hour needs. */
-    private static Duration hourlyRetention(Duration horizon, Duration lateMargin) {
-        return Duration.ofHours(1).plus(horizon).plus(lateMargin);
-    }
-
-    /** Sets the hourly stores' segments: from the horizon only, so a changed margin keeps them (see {@link WindowStores}). */
-    private static Duration hourlyFormerRetention(Duration horizon) {
-        return Duration.ofHours(1).plus(horizon);
+        Map<String, Duration> retentions = new HashMap<>();
+        CountedAggregates.counted().forEach(aggregate -> retentions.put(aggregate.name(), WindowChain.retention(aggregate, horizon, lateMargin)));
+        retentions.putAll(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes,
+                TRANSACTION_NAMES, routes, ERROR_NAMES, routes, TRANSACTION_OUTCOMES, outcomes, ERROR_OUTCOMES, outcomes));
+        return Map.copyOf(retentions);
     }
 
     /**
@@ -371,14 +225,14 @@ public final class ProcessorTopology {
      * segments), by store name: what sizing an instance's memory counts per partition it owns.
      */
     public static Map<String, Long> rocksDbInstancesAtMost(Duration horizon, Duration lateMargin) {
-        long counts = WindowStores.segmentsAtMost(countsRetention(horizon, lateMargin), countsFormerRetention(horizon));
-        long hourly = WindowStores.segmentsAtMost(hourlyRetention(horizon, lateMargin), hourlyFormerRetention(horizon));
         long seen = WindowStores.segmentsAtMost(FirstSighting.retention(horizon, lateMargin), FirstSighting.formerRetention(horizon));
         long routes = WindowStores.segmentsAtMost(RouteLimit.retention(horizon, lateMargin), RouteLimit.formerRetention(horizon));
-        return Map.ofEntries(Map.entry(TRAFFIC_1M, counts), Map.entry(ERRORS_1M, counts), Map.entry(REQUESTS_1M, counts),
-                Map.entry(REQUESTS_1H, hourly), Map.entry(ERRORS_1H, hourly), Map.entry(TRAFFIC_1H, hourly), Map.entry(SEEN_TRANSACTIONS, seen),
-                Map.entry(SEEN_ERRORS, seen), Map.entry(TRANSACTION_ROUTES, routes), Map.entry(ERROR_ROUTES, routes),
-                Map.entry(TRANSACTION_NAMES, routes), Map.entry(ERROR_NAMES, routes));
+        Map<String, Long> instances = new HashMap<>();
+        CountedAggregates.counted().forEach(aggregate -> instances.put(aggregate.name(), WindowStores.segmentsAtMost(
+                WindowChain.retention(aggregate, horizon, lateMargin), WindowChain.formerRetention(aggregate, horizon))));
+        instances.putAll(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes,
+                TRANSACTION_NAMES, routes, ERROR_NAMES, routes));
+        return Map.copyOf(instances);
     }
 
     /** (project, name) for each name of a fact the limit counted under {@code <other>}. */

@@ -21,7 +21,7 @@ public record ReplayRequest(Instant from, Instant to, String project, Set<What> 
         HISTORY,
         /** sluice.errors, from the error-history topic. */
         ERRORS,
-        /** sluice.traffic_1m, sluice.errors_1m and sluice.outcomes_1m, from their per-minute topics. */
+        /** Every aggregate table ({@link io.sluice.config.Aggregate#ALL}), from its topic. */
         AGGREGATES;
 
         public static Set<What> parse(String text) {

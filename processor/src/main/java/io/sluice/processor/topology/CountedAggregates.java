@@ -1,0 +1,67 @@
+package io.sluice.processor.topology;
+
+import java.util.List;
+
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+import io.sluice.config.Aggregate;
+import io.sluice.processor.rows.ErrorHourRow;
+import io.sluice.processor.rows.ErrorKey;
+import io.sluice.processor.rows.ErrorRouteKey;
+import io.sluice.processor.rows.ErrorRow;
+import io.sluice.processor.rows.RequestCounts;
+import io.sluice.processor.rows.RequestHourRow;
+import io.sluice.processor.rows.RequestKey;
+import io.sluice.processor.rows.RequestRow;
+import io.sluice.processor.rows.TrafficCounts;
+import io.sluice.processor.rows.TrafficHourRow;
+import io.sluice.processor.rows.TrafficKey;
+import io.sluice.processor.rows.TrafficRow;
+
+/**
+ * The processor's side of {@link Aggregate#ALL}: each aggregate it counts, with its key, its sums
+ * and its row, in the groupings that feed them. Store, repartition and processor names are what
+ * running deployments hold (their state and changelogs): never change one.
+ */
+final class CountedAggregates {
+    /**
+     * The grouping keys: their JSON is the repartition records' key and the window stores' key,
+     * so it stays as it always was (it decides partitions and finds stored counts), only made once per key.
+     */
+    private static final Serde<TrafficKey> TRAFFIC_KEYS = MemoizedSerde.of(JsonSerde.of(TrafficKey.class));
+    private static final Serde<ErrorKey> ERROR_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorKey.class));
+    private static final Serde<RequestKey> REQUEST_KEYS = MemoizedSerde.of(JsonSerde.of(RequestKey.class));
+    private static final Serde<ErrorRouteKey> ERROR_ROUTE_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorRouteKey.class));
+    /** A handled request's status code, 0 for none. */
+    static final Grouping<TrafficKey, Integer, TrafficCounts> TRAFFIC = new Grouping<>("traffic-partials", "traffic-by-environment",
+            TRAFFIC_KEYS, PartialSerdes.traffic(), TrafficCountsSerde::create, TrafficCounts.NONE,
+            (counts, status) -> counts.add(status == 0 ? null : status), TrafficCounts::plus,
+            List.of(new Counted<>(Aggregate.TRAFFIC_1M, TrafficRow::of, TrafficRow.class),
+                    new Counted<>(Aggregate.TRAFFIC_1H, TrafficHourRow::of, TrafficHourRow.class)));
+    /** A transaction's duration in milliseconds, or {@link #NO_DURATION}. */
+    static final Grouping<RequestKey, Double, RequestCounts> REQUESTS = new Grouping<>("request-partials", "requests-by-route",
+            REQUEST_KEYS, PartialSerdes.requests(), RequestCountsSerde::create, RequestCounts.NONE, RequestCounts::add,
+            RequestCounts::plus, List.of(new Counted<>(Aggregate.REQUESTS_1M, RequestRow::of, RequestRow.class),
+                    new Counted<>(Aggregate.REQUESTS_1H, RequestHourRow::of, RequestHourRow.class)));
+    /** One error. */
+    static final Grouping<ErrorKey, Long, Long> ERRORS = new Grouping<>("error-partials", "errors-by-type", ERROR_KEYS,
+            PartialSerdes.errors(), Serdes::Long, 0L, Long::sum, Long::sum,
+            List.of(new Counted<>(Aggregate.ERRORS_1M, ErrorRow::of, ErrorRow.class)));
+    /** One error. */
+    static final Grouping<ErrorRouteKey, Long, Long> ERROR_ROUTES = new Grouping<>("error-route-partials", "errors-by-route",
+            ERROR_ROUTE_KEYS, PartialSerdes.errors(), Serdes::Long, 0L, Long::sum, Long::sum,
+            List.of(new Counted<>(Aggregate.ERRORS_1H, ErrorHourRow::of, ErrorHourRow.class)));
+    /** A transaction's duration when it had none (what {@link RequestCounts#add} takes for none). */
+    static final double NO_DURATION = -1;
+
+    static final List<Grouping<?, ?, ?>> ALL = List.of(TRAFFIC, REQUESTS, ERRORS, ERROR_ROUTES);
+
+    private CountedAggregates() {
+    }
+
+    /** Every aggregate the processor counts, each the name of its window store. */
+    static List<Aggregate> counted() {
+        return ALL.stream().flatMap(grouping -> grouping.aggregates().stream()).map(Counted::aggregate).toList();
+    }
+}
