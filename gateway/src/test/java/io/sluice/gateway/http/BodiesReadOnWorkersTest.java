@@ -141,7 +141,7 @@ class BodiesReadOnWorkersTest {
     void strangersBodiesWaitWithinTheirShareOfTheQueueAndTheTenantsStillFindPlaces() throws Exception {
         GatewayServices shared = services(readers); // one worker, 4 places: the strangers' share is 1
         CountDownLatch busy = new CountDownLatch(1);
-        readers.execute(new ReadWorkers.Read("another", () -> awaitQuietly(busy), () -> { })); // the worker reads another's body
+        occupyTheWorker(busy); // the worker reads another's body
         connect(shared).writeInbound(strangersEnvelope());
         EmbeddedChannel second = connect(shared);
         second.writeInbound(strangersEnvelope());
@@ -160,7 +160,7 @@ class BodiesReadOnWorkersTest {
     void aTenantsBodyBeyondItsShareOfTheWorkersPlacesIsAnswered503OverloadedAndCounted() {
         GatewayServices shared = services(readers); // one worker, 4 places: a project's share is 1
         CountDownLatch busy = new CountDownLatch(1);
-        readers.execute(new ReadWorkers.Read("another", () -> awaitQuietly(busy), () -> { })); // the worker reads another's body
+        occupyTheWorker(busy); // the worker reads another's body
         EmbeddedChannel first = connect(shared);
         first.writeInbound(tenantsEvent());
         EmbeddedChannel second = connect(shared);
@@ -184,7 +184,7 @@ class BodiesReadOnWorkersTest {
     void aBodyWaitingForAWorkerWhenTheWorkersStopIsAnswered503ShuttingDownUnreadAndGivesBackItsReservation() {
         GatewayServices shared = services(readers);
         CountDownLatch busy = new CountDownLatch(1);
-        readers.execute(new ReadWorkers.Read("another", () -> awaitQuietly(busy), () -> { })); // the one worker reads another's
+        occupyTheWorker(busy); // the one worker reads another's
         EmbeddedChannel connection = connect(shared);
         connection.writeInbound(tenantsEvent());
         try {
@@ -249,6 +249,20 @@ class BodiesReadOnWorkersTest {
             if (answer != null) {
                 answer.release();
             }
+        }
+    }
+
+    /** The one worker reads another project's body until {@code busy} opens; returns once it has taken it. */
+    private void occupyTheWorker(CountDownLatch busy) {
+        CountDownLatch taken = new CountDownLatch(1);
+        readers.execute(new ReadWorkers.Read("another", () -> {
+            taken.countDown();
+            awaitQuietly(busy);
+        }, () -> { }));
+        try {
+            assertTrue(taken.await(10, java.util.concurrent.TimeUnit.SECONDS), "the worker took another's body");
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
         }
     }
 
