@@ -37,7 +37,8 @@ class DocsLinksTest {
         return heading.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}\\- _]", "").replace(' ', '-');
     }
 
-    private static Set<String> anchors(Path page) throws IOException {
+    /** The anchors a page offers: its headings' (outside code blocks) and its {@code <a id>} ones. */
+    static Set<String> anchors(Path page) throws IOException {
         Set<String> anchors = new HashSet<>();
         boolean fence = false;
         for (String line : Files.readAllLines(page)) {
