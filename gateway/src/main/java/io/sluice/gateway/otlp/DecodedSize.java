@@ -12,7 +12,7 @@ import com.google.protobuf.WireFormat;
  * The heap a message takes once decoded by protobuf-java, told from its encoding before it is
  * decoded (a walk over its fields, allocating nothing): a fixed cost per message and per field,
  * plus the field's bytes. Every field is charged, of every wire type, known or not: a number is
- * held in its message, and an unknown field is not kept ({@link TraceRequestDecoder} discards
+ * held in its message, and an unknown field is not kept ({@link ExportDecoder} discards
  * them), but a field charged nothing is a field a client can send a million of for free, and a
  * parser that keeps them takes about 144 bytes each. On the wire an attribute with an empty value takes 4
  * bytes; decoded, a {@code KeyValue}, an {@code AnyValue} and a key string take about 120: the
@@ -35,7 +35,7 @@ final class DecodedSize {
      * @throws InvalidProtocolBufferException when a length runs past its message, or messages nest deeper than {@code maxDepth}
      */
     static long of(byte[] body, int offset, int length, Descriptor type, int maxDepth) throws IOException {
-        return of(TraceRequestDecoder.within(body, offset, length), type, maxDepth);
+        return of(ExportDecoder.within(body, offset, length), type, maxDepth);
     }
 
     private static long of(CodedInputStream in, Descriptor type, int depthLeft) throws IOException {

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -26,11 +25,7 @@ import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.resource.v1.Resource;
-import io.opentelemetry.proto.trace.v1.ResourceSpans;
-import io.opentelemetry.proto.trace.v1.ScopeSpans;
-import io.opentelemetry.proto.trace.v1.Span;
 import io.sluice.gateway.admit.Rejection;
 import io.sluice.outcomes.Outcome;
 
@@ -45,77 +40,83 @@ import io.sluice.outcomes.Outcome;
  * base64, and brings Gson and Guava for it.
  */
 final class OtlpJsonReader {
-    /** The bytes fields that OTLP/JSON writes in hex (the trace's, a link's ids). */
+    /** The bytes fields that OTLP/JSON writes in hex (the trace's, a link's, a log record's, an exemplar's ids). */
     private static final Set<String> HEX_FIELDS = Set.of("trace_id", "span_id", "parent_span_id");
     private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS = new ConcurrentHashMap<>();
 
     private final JsonFactory factory;
-    private final int maxSpans;
+    private final int maxItems;
 
     /** @param maxDepth messages nested at most so deep (JSON nests twice per message: an object in an array) */
-    OtlpJsonReader(int maxDepth, int maxSpans) {
-        this.maxSpans = maxSpans;
+    OtlpJsonReader(int maxDepth, int maxItems) {
+        this.maxItems = maxItems;
         this.factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(2 * maxDepth + 2).build())
                 .build();
     }
 
     /**
-     * Hands each span of the export to {@code each}, in order, with its resource's attributes,
-     * holding in {@code held} what it takes decoded ({@link DecodedSize}'s costs, counted as it is
-     * read) until {@code each} is done with it: the export is never decoded whole. A span read
-     * before its resource (JSON's members have no order) waits, held, until its
-     * {@code ResourceSpans} ends. A span {@code decode} refuses (asked with its number, from 0) is
-     * passed over unread.
+     * Hands each item (span, log record, metric: {@code shape}'s) of the export to {@code each}, in
+     * order, with its resource's attributes, holding in {@code held} what it takes decoded
+     * ({@link DecodedSize}'s costs, counted as it is read) until {@code each} is done with it: the
+     * export is never decoded whole. An item read before its resource (JSON's members have no
+     * order) waits, held, until its {@code ResourceSpans} (or logs, or metrics) ends. An item
+     * {@code decode} refuses (asked with its number, from 0) is passed over unread.
      *
-     * @throws Rejection 400 when it is not an OTLP/JSON export, 413 beyond {@code maxSpans} spans
+     * @throws Rejection 400 when it is not an OTLP/JSON export, 413 beyond {@code maxItems} items
      */
-    void forEachSpan(byte[] body, HeldBytes held, IntPredicate decode, Consumer<OtlpSpan> each) {
-        Reading reading = new Reading(held);
+    <T extends Message> void forEachItem(byte[] body, ExportShape<T> shape, HeldBytes held, IntPredicate decode,
+                                         ExportDecoder.ItemConsumer<T> each) {
+        Reading reading = new Reading(held, shape);
         try {
-            read(body, parser -> fields(parser, ExportTraceServiceRequest.getDescriptor(), field -> {
-                if (field.getNumber() == ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER) {
-                    objects(parser, field, () -> resourceSpans(parser, reading, decode, each));
+            read(body, parser -> fields(parser, shape.request(), field -> {
+                if (field.getNumber() == ExportShape.RESOURCE_ITEMS) {
+                    objects(parser, field, () -> resourceItems(parser, shape, reading, decode, each));
                 } else {
                     parser.skipChildren();
                 }
             }));
+        } catch (NotOtlpJson e) {
+            throw new Rejection(Outcome.INVALID_JSON, "the body is not an OTLP/JSON " + shape.request().getName() + ": "
+                    + e.getMessage());
         } finally {
             reading.giveBackAll();
         }
     }
 
-    private void resourceSpans(JsonParser parser, Reading reading, IntPredicate decode, Consumer<OtlpSpan> each)
-            throws IOException {
+    private <T extends Message> void resourceItems(JsonParser parser, ExportShape<T> shape, Reading reading, IntPredicate decode,
+                                                   ExportDecoder.ItemConsumer<T> each) throws IOException {
         long start = reading.held();
         Attributes[] resource = {null};
-        List<Span> waiting = new ArrayList<>();
-        fields(parser, ResourceSpans.getDescriptor(), field -> {
-            if (field.getNumber() == ResourceSpans.RESOURCE_FIELD_NUMBER) {
+        List<T> waiting = new ArrayList<>();
+        fields(parser, shape.resourceItems(), field -> {
+            if (field.getNumber() == ExportShape.RESOURCE) {
                 if (parser.currentToken() != JsonToken.START_OBJECT) {
                     throw invalid("'" + field.getJsonName() + "' must be an object");
                 }
                 Resource.Builder read = Resource.newBuilder();
                 readMessage(parser, read, reading);
                 resource[0] = Attributes.of(read.build().getAttributesList());
-            } else if (field.getNumber() == ResourceSpans.SCOPE_SPANS_FIELD_NUMBER) {
-                objects(parser, field, () -> fields(parser, ScopeSpans.getDescriptor(), scopeField -> {
-                    if (scopeField.getNumber() != ScopeSpans.SPANS_FIELD_NUMBER) {
+            } else if (field.getNumber() == ExportShape.SCOPE_ITEMS) {
+                objects(parser, field, () -> fields(parser, shape.scopeItems(), scopeField -> {
+                    if (scopeField.getNumber() != ExportShape.ITEMS) {
                         parser.skipChildren();
                         return;
                     }
                     objects(parser, scopeField, () -> {
-                        if (!decode.test(reading.span())) {
+                        if (!decode.test(reading.item())) {
                             parser.skipChildren();
                             return;
                         }
                         long before = reading.held();
-                        Span.Builder span = Span.newBuilder();
-                        readMessage(parser, span, reading);
+                        Message.Builder item = shape.builder().get();
+                        readMessage(parser, item, reading);
+                        @SuppressWarnings("unchecked") // the shape's builder builds its item type
+                        T built = (T) item.build();
                         if (resource[0] == null) {
-                            waiting.add(span.build());
+                            waiting.add(built);
                         } else {
-                            each.accept(new OtlpSpan(resource[0], span.build()));
+                            each.accept(resource[0], built);
                             reading.release(reading.held() - before);
                         }
                     });
@@ -124,8 +125,8 @@ final class OtlpJsonReader {
                 parser.skipChildren();
             }
         });
-        for (Span span : waiting) {
-            each.accept(new OtlpSpan(resource[0] == null ? Attributes.NONE : resource[0], span));
+        for (T item : waiting) {
+            each.accept(resource[0] == null ? Attributes.NONE : resource[0], item);
         }
         reading.release(reading.held() - start);
     }
@@ -180,7 +181,7 @@ final class OtlpJsonReader {
     private void read(byte[] body, ObjectReader reader) {
         try (JsonParser parser = factory.createParser(body)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
-                throw invalid("the body must be a JSON object (an OTLP ExportTraceServiceRequest)");
+                throw invalid("the body must be a JSON object");
             }
             reader.read(parser);
             if (parser.nextToken() != null) {
@@ -196,18 +197,20 @@ final class OtlpJsonReader {
     }
 
     /**
-     * One export being read: the spans read so far, and what the messages read and not yet done
+     * One export being read: the items read so far, and what the messages read and not yet done
      * with take decoded, taken from {@code held} in steps.
      */
     private final class Reading {
         private static final long STEP = 64 * 1024;
         private final HeldBytes held;
-        private int spans;
+        private final ExportShape<?> shape;
+        private int items;
         private long decoded;
         private long taken;
 
-        Reading(HeldBytes held) {
+        Reading(HeldBytes held, ExportShape<?> shape) {
             this.held = held;
+            this.shape = shape;
         }
 
         void decoded(long bytes) {
@@ -240,12 +243,12 @@ final class OtlpJsonReader {
             decoded = 0;
         }
 
-        /** One more span: its number (from 0), or the 413 beyond {@code maxSpans}. */
-        int span() {
-            if (++spans > maxSpans) {
-                throw TraceRequestDecoder.tooManySpans(maxSpans);
+        /** One more item: its number (from 0), or the 413 beyond {@code maxItems}. */
+        int item() {
+            if (++items > maxItems) {
+                throw shape.tooMany(maxItems);
             }
-            return spans - 1;
+            return items - 1;
         }
     }
 
@@ -390,7 +393,7 @@ final class OtlpJsonReader {
         throw notAnInteger(name);
     }
 
-    private static Rejection notAnInteger(String name) {
+    private static NotOtlpJson notAnInteger(String name) {
         return invalid("'" + name + "' must be an integer (a number or a string of one)");
     }
 
@@ -457,7 +460,14 @@ final class OtlpJsonReader {
         });
     }
 
-    private static Rejection invalid(String message) {
-        return new Rejection(Outcome.INVALID_JSON, "the body is not an OTLP/JSON ExportTraceServiceRequest: " + message);
+    /** What is wrong with the JSON; answered as a 400 naming the export it is not ({@link #forEachItem}). */
+    private static NotOtlpJson invalid(String message) {
+        return new NotOtlpJson(message);
+    }
+
+    private static final class NotOtlpJson extends RuntimeException {
+        NotOtlpJson(String message) {
+            super(message, null, false, false);
+        }
     }
 }
