@@ -28,11 +28,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.logs.Severity;
+import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.logs.data.LogRecordData;
+import io.opentelemetry.sdk.logs.export.LogRecordExporter;
+import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.metrics.export.MetricExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.sluice.events.EventHeaders;
@@ -40,6 +50,8 @@ import io.sluice.projects.ProjectAdmin;
 import io.sluice.projects.Quota;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.KafkaRecords;
+import io.sluice.testkit.OtelLogs;
+import io.sluice.testkit.OtelMetrics;
 import io.sluice.testkit.OtelSpans;
 import io.sluice.testkit.RealEngines;
 
@@ -296,5 +308,77 @@ class OtlpIngestIT {
             assertEquals(429, limited.statusCode(), limited.body());
             assertTrue(limited.headers().firstValue("Retry-After").orElse("").matches("[0-9]+"), limited.headers().toString());
         }
+    }
+
+    static String endpoint(TestGateway gateway, ProjectAdmin.NewProject project, String signal) {
+        return "http://127.0.0.1:" + gateway.port() + "/api/v1/" + project.token() + "/otlp/v1/" + signal;
+    }
+
+    /** Two records as the Java agent's log appender sends them (one with an exception, under a span) and a plain one. */
+    static List<LogRecordData> loggedWhileHandlingARequest() {
+        try (OtelLogs sdk = new OtelLogs(Attributes.of(AttributeKey.stringKey("service.name"), "shop"))) {
+            SpanContext span = SpanContext.create("5b8efff798038103d269b633813fc60c", "eee19b7ec3c1b174", TraceFlags.getSampled(),
+                    TraceState.getDefault());
+            IllegalStateException declined = new IllegalStateException("card declined");
+            java.io.StringWriter stack = new java.io.StringWriter();
+            declined.printStackTrace(new java.io.PrintWriter(stack));
+            sdk.logger().logRecordBuilder().setSeverity(Severity.INFO).setBody("checkout started")
+                    .setContext(Context.root().with(Span.wrap(span))).emit();
+            sdk.logger().logRecordBuilder().setSeverity(Severity.ERROR).setBody("checkout failed")
+                    .setContext(Context.root().with(Span.wrap(span)))
+                    .setAttribute(AttributeKey.stringKey("exception.type"), declined.getClass().getName())
+                    .setAttribute(AttributeKey.stringKey("exception.message"), declined.getMessage())
+                    .setAttribute(AttributeKey.stringKey("exception.stacktrace"), stack.toString()).emit();
+            sdk.logger().logRecordBuilder().setSeverity(Severity.INFO).setBody("checkout done").emit();
+            return sdk.emitted();
+        }
+    }
+
+    @Test
+    void theSdksLogExporterPublishesAnExceptionLogAsOneErrorWhoseIdARetriedExportRepeats() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("otlp-logs");
+        List<LogRecordData> records = loggedWhileHandlingARequest();
+
+        for (String compression : new String[] {"none", "gzip"}) { // the same export, sent again
+            LogRecordExporter exporter = OtelLogs.exporter(endpoint(gateway, project, "logs"), project.key(), compression);
+            assertTrue(exporter.export(records).join(30, TimeUnit.SECONDS).isSuccess(), compression);
+            exporter.shutdown();
+        }
+
+        List<ConsumerRecord<byte[], byte[]>> errors = published("sluice.errors", project, 2);
+        assertEquals(2, errors.size());
+        assertEquals(1, eventIds(errors).stream().distinct().count(), "the processor keeps one: " + eventIds(errors));
+        JsonNode error = JSON.readTree(errors.get(0).value());
+        assertEquals("java.lang.IllegalStateException", error.at("/exception/values/0/type").textValue());
+        assertEquals("card declined", error.at("/exception/values/0/value").textValue());
+        assertEquals("5b8efff798038103d269b633813fc60c", error.at("/contexts/trace/trace_id").textValue());
+        assertEquals(Map.of("accepted", 2L, "unsupported_item:otlp_log", 4L),
+                TestGateway.outcomes(engines, project, Map.of("accepted", 2L, "unsupported_item:otlp_log", 4L)));
+    }
+
+    @Test
+    void theSdksMetricExporterGetsAMetricsResponseOfFullSuccessAndEachDataPointIsCounted() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("otlp-metrics");
+        List<MetricData> metrics;
+        try (OtelMetrics sdk = new OtelMetrics(Attributes.of(AttributeKey.stringKey("service.name"), "shop"))) {
+            LongCounter orders = sdk.meter().counterBuilder("orders").build();
+            orders.add(1, Attributes.of(AttributeKey.stringKey("status"), "paid"));
+            orders.add(1, Attributes.of(AttributeKey.stringKey("status"), "declined"));
+            sdk.meter().histogramBuilder("checkout.duration").build().record(0.25);
+            metrics = sdk.collect();
+        }
+        MetricExporter exporter = OtelMetrics.exporter(endpoint(gateway, project, "metrics"), project.key(), "gzip");
+
+        assertTrue(exporter.export(metrics).join(30, TimeUnit.SECONDS).isSuccess());
+        exporter.shutdown();
+        HttpResponse<String> answer = TestGateway.send(HttpRequest.newBuilder(URI.create(endpoint(gateway, project, "metrics")))
+                .header("Authorization", "Bearer " + project.key()).header("Content-Type", "application/x-protobuf")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(ExportMetricsServiceRequest.getDefaultInstance().toByteArray())).build());
+
+        assertEquals(200, answer.statusCode());
+        assertEquals("application/x-protobuf", answer.headers().firstValue("Content-Type").orElse(""));
+        assertEquals("", answer.body(), "an ExportMetricsServiceResponse without partial_success: no field, no byte");
+        assertEquals(Map.of("unsupported_item:otlp_metric", 3L),
+                TestGateway.outcomes(engines, project, Map.of("unsupported_item:otlp_metric", 3L)));
     }
 }

@@ -104,7 +104,7 @@ public final class Gate {
         // Every authenticated request takes from its project's quota, whatever becomes of it; one
         // over the quota holds no memory and its body is never read. An OTLP export's events are
         // transactions and errors: the head takes the project's share, each event its endpoint's.
-        if (route.otlp()) {
+        if (route.isOtlp()) {
             Rejection overQuota = quotas.takeProject(project, System.nanoTime());
             if (overQuota != null) {
                 throw overQuota;
@@ -112,7 +112,7 @@ public final class Gate {
         } else {
             quotas.admit(project, route.endpoint(), System.nanoTime());
         }
-        int max = route.otlp() ? maxOtlpBytes : maxBodyBytes;
+        int max = route.isOtlp() ? maxOtlpBytes : maxBodyBytes;
         if (head.contentLength() > max) {
             throw new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + max + " bytes");
         }

@@ -4,42 +4,51 @@ import io.sluice.outcomes.Outcome;
 
 /**
  * A request's target. Either the Sluice API, {@code /api/v1/<token>/<endpoint>} ({@code token}
- * and {@code endpoint} set), or its OTLP/HTTP traces, {@code /api/v1/<token>/otlp/v1/traces}
- * ({@code token} set, {@code otlp}), or a Sentry SDK endpoint, {@code /api/<numeric id>/envelope/} or
+ * and {@code endpoint} set), or its OTLP/HTTP traces, logs or metrics, {@code /api/v1/<token>/otlp/v1/traces}
+ * ({@code token} and the {@code otlp} signal set), or a Sentry SDK endpoint, {@code /api/<numeric id>/envelope/} or
  * {@code /store/} ({@code sentry} and {@code projectId} set; the token is known once the DSN key
  * is checked). {@code preflight}: a browser's CORS {@code OPTIONS} on a Sentry endpoint.
  */
 public record IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry, long projectId, boolean preflight,
-                          boolean otlp) {
+                          OtlpSignal otlp) {
     private static final String PREFIX = "/api/v1/";
     private static final String SENTRY_PREFIX = "/api/";
     /** Numeric ids are 48-bit: at most 15 digits. */
     private static final int MAX_ID_DIGITS = 15;
 
-    /** What an OpenTelemetry SDK appends to {@code OTEL_EXPORTER_OTLP_ENDPOINT} ({@code …/api/v1/<token>/otlp}). */
-    private static final String OTLP_TRACES = "otlp/v1/traces";
-
     public IngestRoute(String token, Endpoint endpoint) {
-        this(token, endpoint, null, 0, false, false);
+        this(token, endpoint, null, 0, false, null);
     }
 
     public IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry, long projectId, boolean preflight) {
-        this(token, endpoint, sentry, projectId, preflight, false);
+        this(token, endpoint, sentry, projectId, preflight, null);
     }
 
     /** The OTLP/HTTP traces endpoint of a project. */
     public static IngestRoute otlpTraces(String token) {
-        return new IngestRoute(token, null, null, 0, false, true);
+        return otlp(token, OtlpSignal.TRACES);
+    }
+
+    /** A project's OTLP/HTTP endpoint of {@code signal}. */
+    public static IngestRoute otlp(String token, OtlpSignal signal) {
+        return new IngestRoute(token, null, null, 0, false, signal);
     }
 
     public boolean isSentry() {
         return sentry != null;
     }
 
-    /** The endpoint's name in metrics and in answers: {@code transaction}, {@code project}, {@code otlp_traces}, {@code envelope}, {@code store}. */
+    public boolean isOtlp() {
+        return otlp != null;
+    }
+
+    /**
+     * The endpoint's name in metrics and in answers: {@code transaction}, {@code project}, {@code otlp_traces},
+     * {@code otlp_logs}, {@code otlp_metrics}, {@code envelope}, {@code store}.
+     */
     public String name() {
-        if (otlp) {
-            return "otlp_traces";
+        if (otlp != null) {
+            return otlp.endpointName();
         }
         return sentry != null ? sentry.pathSegment() : endpoint.pathSegment();
     }
@@ -68,8 +77,10 @@ public record IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry
         }
         String rest = path.substring(PREFIX.length());
         int slash = rest.indexOf('/');
-        if (slash > 0 && rest.startsWith(OTLP_TRACES, slash + 1) && rest.length() == slash + 1 + OTLP_TRACES.length()) {
-            return otlpTraces(rest.substring(0, slash));
+        for (OtlpSignal signal : OtlpSignal.values()) {
+            if (slash > 0 && rest.startsWith(signal.path(), slash + 1) && rest.length() == slash + 1 + signal.path().length()) {
+                return otlp(rest.substring(0, slash), signal);
+            }
         }
         if (slash <= 0 || rest.indexOf('/', slash + 1) >= 0) {
             return null;
@@ -87,7 +98,7 @@ public record IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry
             return new IngestRoute(token, endpoint, sentry, projectId, true);
         }
         throw new Rejection(Outcome.METHOD_NOT_ALLOWED, method + " is not allowed here; send the "
-                + (isSentry() ? "envelope" : otlp ? "export" : "event") + " with POST");
+                + (isSentry() ? "envelope" : isOtlp() ? "export" : "event") + " with POST");
     }
 
     /** {@code /api/<digits>/envelope} or {@code /store} (trailing slash already cut), or null. */

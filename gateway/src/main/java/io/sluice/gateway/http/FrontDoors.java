@@ -1,25 +1,31 @@
 package io.sluice.gateway.http;
 
+import java.util.EnumMap;
+import java.util.Map;
+
 import io.sluice.gateway.admit.IngestRoute;
+import io.sluice.gateway.admit.OtlpSignal;
 
 /** Which {@link FrontDoor} a route comes in by: the one place a new door is routed to. */
 final class FrontDoors {
     private final FrontDoor v1;
     private final FrontDoor sentryStore;
     private final FrontDoor sentryEnvelope;
-    private final FrontDoor otlp;
+    private final Map<OtlpSignal, FrontDoor> otlp = new EnumMap<>(OtlpSignal.class);
 
     FrontDoors(GatewayServices services) {
         this.v1 = new V1Door(services);
         this.sentryStore = new SentryStoreDoor(services);
         this.sentryEnvelope = new SentryEnvelopeDoor(services);
-        this.otlp = new OtlpDoor(services);
+        for (OtlpSignal signal : OtlpSignal.values()) {
+            otlp.put(signal, new OtlpDoor(services, signal));
+        }
     }
 
     /** @param route a request's route, or null when its path names none (its refusal is answered as v1's) */
     FrontDoor of(IngestRoute route) {
-        if (route != null && route.otlp()) {
-            return otlp;
+        if (route != null && route.isOtlp()) {
+            return otlp.get(route.otlp());
         }
         if (route == null || !route.isSentry()) {
             return v1;

@@ -11,32 +11,39 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.sluice.gateway.admit.Admitted;
+import io.sluice.gateway.admit.OtlpSignal;
 import io.sluice.gateway.admit.Rejection;
 import io.sluice.gateway.otlp.ExportAnswers;
 import io.sluice.gateway.otlp.ExportReader;
+import io.sluice.gateway.otlp.LogRecordMapper;
 import io.sluice.gateway.otlp.MappedSpan;
+import io.sluice.gateway.otlp.MetricPoints;
 import io.sluice.gateway.otlp.OtlpFormat;
 import io.sluice.gateway.otlp.OtlpItem;
 import io.sluice.gateway.otlp.SpanMapper;
 import io.sluice.outcomes.Outcome;
+import io.sluice.outcomes.QualifiedOutcome;
 
 /**
- * {@code /api/v1/<token>/otlp/v1/traces}: an OTLP/HTTP trace export, protobuf or JSON, with the
- * project's private key. Its spans become events ({@link ExportReader}): each refused alone, so
- * one span's bad status code does not refuse the others; spans not stored are counted. Each span
- * takes the project's share of the quota before it is decoded (the head took the first span's),
- * each of its events its endpoint's, and each event after a span's first the project's too: a span
- * over the quota costs no decode. Answers as OTLP/HTTP asks, in the request's encoding:
- * 200 with {@code partial_success} naming how many spans were rejected (a span with any event
- * not stored; each event is a part of its span's number), errors as a {@code google.rpc.Status}.
+ * {@code /api/v1/<token>/otlp/v1/traces}, {@code …/logs} and {@code …/metrics}: an OTLP/HTTP export
+ * of its {@link OtlpSignal}, protobuf or JSON, with the project's private key. A trace export's
+ * spans become events ({@link ExportReader}): each refused alone, so one span's bad status code
+ * does not refuse the others; spans not stored are counted. Each span takes the project's share
+ * of the quota before it is decoded (the head took the first span's), each of its events its
+ * endpoint's, and each event after a span's first the project's too: a span over the quota costs
+ * no decode. A log export's records go the same way (a record with an exception is an error, the
+ * others are counted); a metric export's data points are all counted, none stored, and its
+ * metrics take no quota beyond the head's. Answers as OTLP/HTTP asks, in the request's encoding:
+ * 200 with {@code partial_success} naming how many spans (log records) were rejected (a span with
+ * any event not stored; each event is a part of its span's number), errors as a {@code google.rpc.Status}.
  */
 final class OtlpDoor implements FrontDoor {
-    private static final Item NOT_STORED = new Item.Counted(counts -> counts.merge(SpanMapper.NOT_STORED, 1L, Long::sum));
-
     private final GatewayServices services;
+    private final OtlpSignal signal;
 
-    OtlpDoor(GatewayServices services) {
+    OtlpDoor(GatewayServices services, OtlpSignal signal) {
         this.services = services;
+        this.signal = signal;
     }
 
     @Override
@@ -44,18 +51,36 @@ final class OtlpDoor implements FrontDoor {
         String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
         OtlpFormat format = OtlpFormat.of(contentType);
         byte[] body = FrontDoor.decodedBody(services.otlpDecoder(), admitted, request);
-        List<MappedSpan> spans = services.otlp().read(body, format, admitted.reservation(),
-                span -> span == 0 ? null : services.gate().takeProjectQuota(admitted.project())); // the head took the first's
-        // The body is garbage once its spans are mapped (and the request's is released on return):
+        ExportReader.SpanQuota quota = item -> item == 0 ? null : services.gate().takeProjectQuota(admitted.project()); // the head took the first's
+        List<Item> items = new ArrayList<>();
+        switch (signal) {
+            case TRACES -> addParts(services.otlp().read(body, format, admitted.reservation(), quota), "span", SpanMapper.NOT_STORED,
+                    items);
+            case LOGS -> addParts(services.otlp().readLogs(body, format, admitted.reservation(), quota), "log_record",
+                    LogRecordMapper.NOT_STORED, items);
+            case METRICS -> {
+                long points = services.otlp().metricPoints(body, format, admitted.reservation());
+                items.add(new Item.Counted(counts -> counts.merge(MetricPoints.NOT_STORED, points, Long::sum)));
+            }
+        }
+        // The body is garbage once its items are mapped (and the request's is released on return):
         // while the events are published, the request holds them, not it.
         admitted.reservation().giveBack(body.length);
-        List<Item> items = new ArrayList<>();
-        for (int part = 0; part < spans.size(); part++) {
-            MappedSpan span = spans.get(part);
+        return new Items(admitted.project(), Caller.of(admitted, request), HeadQuota.EACH_PART, items);
+    }
+
+    /**
+     * The items of what each span (log record) became, each its own part: refused ({@code field}
+     * named), counted as {@code notStored}, over the quota, and its events.
+     */
+    private static void addParts(List<MappedSpan> parts, String field, QualifiedOutcome notStored, List<Item> items) {
+        Item counted = new Item.Counted(counts -> counts.merge(notStored, 1L, Long::sum));
+        for (int part = 0; part < parts.size(); part++) {
+            MappedSpan span = parts.get(part);
             if (span.kind() == MappedSpan.Kind.REJECTED) {
-                items.add(new Item.Refused(Rejection.invalid("span", span.rejection()), part));
+                items.add(new Item.Refused(Rejection.invalid(field, span.rejection()), part));
             } else if (span.kind() == MappedSpan.Kind.NOT_STORED) {
-                items.add(NOT_STORED);
+                items.add(counted);
             } else if (span.kind() == MappedSpan.Kind.OVER_QUOTA) {
                 items.add(new Item.OverQuota(span.limit(), part));
             }
@@ -64,7 +89,6 @@ final class OtlpDoor implements FrontDoor {
                 items.add(new Item.Event(event.endpoint(), json.length, () -> json, true, part));
             }
         }
-        return new Items(admitted.project(), Caller.of(admitted, request), HeadQuota.EACH_PART, items);
     }
 
     /** Large, or compressed: a Collector's gzip export of 8,192 spans is about 600 KiB sent, 4 MiB decompressed. */
@@ -84,19 +108,20 @@ final class OtlpDoor implements FrontDoor {
         if (handled.published() == 0 && handled.refused() == 0 && handled.limited() != null) {
             return status(format, handled.limited()); // every event over quota: 429, which exporters retry
         }
-        // OTLP counts rejected spans; a span's events (a transaction, an error per exception) are its parts.
+        // OTLP counts rejected spans (log records); a span's events (a transaction, an error per exception) are its parts.
         long rejected = handled.rejectedParts();
+        String item = signal == OtlpSignal.LOGS ? "log record" : "span";
         String why = "";
         if (handled.overQuota() > 0) {
-            why = handled.overQuota() + (handled.overQuota() == 1 ? " span or event" : " spans or events")
+            why = handled.overQuota() + " " + item + (handled.overQuota() == 1 ? " or event" : "s or events")
                     + " over the project's quota (" + handled.limited().getMessage() + ")";
         }
         if (handled.refused() > 0) {
-            why += (why.isEmpty() ? "" : "; ") + handled.refused() + " events or spans refused, the first because "
+            why += (why.isEmpty() ? "" : "; ") + handled.refused() + " events or " + item + "s refused, the first because "
                     + handled.firstRefusal();
         }
-        return response(HttpResponseStatus.OK, format, ExportAnswers.success(format, rejected,
-                rejected == 0 ? "" : rejected + (rejected == 1 ? " span was" : " spans were") + " not stored in full: " + why));
+        return response(HttpResponseStatus.OK, format, ExportAnswers.success(format, signal, rejected,
+                rejected == 0 ? "" : rejected + " " + item + (rejected == 1 ? " was" : "s were") + " not stored in full: " + why));
     }
 
     @Override

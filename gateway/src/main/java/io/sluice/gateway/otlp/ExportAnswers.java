@@ -8,13 +8,18 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.google.protobuf.CodedOutputStream;
 
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsPartialSuccess;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.sluice.gateway.admit.OtlpSignal;
 
 /**
  * The bodies of OTLP/HTTP answers, in the request's encoding as the specification asks: an
- * {@code ExportTraceServiceResponse} (with {@code partial_success} when spans were rejected) for
- * a 200, a {@code google.rpc.Status} for an error. Status is two fields, written by hand: its
+ * {@code ExportTraceServiceResponse} (with {@code partial_success} when spans were rejected), or
+ * the logs' or metrics' response, for a 200, a {@code google.rpc.Status} for an error. Status is two fields, written by hand: its
  * class is in Google's common-protos, a jar for one message.
  */
 public final class ExportAnswers {
@@ -23,20 +28,35 @@ public final class ExportAnswers {
     private ExportAnswers() {
     }
 
-    /** A 200's body: {@code partial_success} naming the rejected spans and why, when there are any. */
-    public static byte[] success(OtlpFormat format, long rejectedSpans, String why) {
+    /**
+     * A 200's body: {@code partial_success} naming the rejected items (spans, log records, data
+     * points: the signal's) and why, when there are any.
+     */
+    public static byte[] success(OtlpFormat format, OtlpSignal signal, long rejected, String why) {
         if (format == OtlpFormat.PROTOBUF) {
-            ExportTraceServiceResponse.Builder response = ExportTraceServiceResponse.newBuilder();
-            if (rejectedSpans > 0) {
-                response.setPartialSuccess(ExportTracePartialSuccess.newBuilder().setRejectedSpans(rejectedSpans).setErrorMessage(why));
+            if (rejected == 0) {
+                return new byte[0]; // every signal's response, with no partial_success
             }
-            return response.build().toByteArray();
+            return switch (signal) {
+                case TRACES -> ExportTraceServiceResponse.newBuilder().setPartialSuccess(
+                        ExportTracePartialSuccess.newBuilder().setRejectedSpans(rejected).setErrorMessage(why)).build().toByteArray();
+                case LOGS -> ExportLogsServiceResponse.newBuilder().setPartialSuccess(
+                        ExportLogsPartialSuccess.newBuilder().setRejectedLogRecords(rejected).setErrorMessage(why)).build().toByteArray();
+                case METRICS -> ExportMetricsServiceResponse.newBuilder().setPartialSuccess(
+                        ExportMetricsPartialSuccess.newBuilder().setRejectedDataPoints(rejected).setErrorMessage(why)).build()
+                        .toByteArray();
+            };
         }
+        String rejectedField = switch (signal) {
+            case TRACES -> "rejectedSpans";
+            case LOGS -> "rejectedLogRecords";
+            case METRICS -> "rejectedDataPoints";
+        };
         return json(json -> {
             json.writeStartObject();
-            if (rejectedSpans > 0) {
+            if (rejected > 0) {
                 json.writeObjectFieldStart("partialSuccess");
-                json.writeStringField("rejectedSpans", Long.toString(rejectedSpans)); // an int64, as OTLP/JSON writes them
+                json.writeStringField(rejectedField, Long.toString(rejected)); // an int64, as OTLP/JSON writes them
                 json.writeStringField("errorMessage", why);
                 json.writeEndObject();
             }

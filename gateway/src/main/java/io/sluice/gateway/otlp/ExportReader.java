@@ -5,15 +5,19 @@ import java.util.BitSet;
 import java.util.Iterator;
 import java.util.List;
 
+import io.opentelemetry.proto.logs.v1.LogRecord;
+import io.opentelemetry.proto.metrics.v1.Metric;
 import io.sluice.gateway.admit.InFlightBudget;
 import io.sluice.gateway.admit.Rejection;
 import io.sluice.outcomes.Outcome;
 
 /**
- * An OTLP/HTTP trace export, a body already decompressed, read into what its spans became, in
- * order: its spans decoded one at a time ({@link TraceRequestDecoder}) twice: first
- * into the index of its server spans ({@link ServerSpans}), then each into its events
- * ({@link SpanMapper}). At most {@code maxSpans} spans, and as many events made of them (a span
+ * OTLP/HTTP exports, a body already decompressed, read with the limits: a trace export into what
+ * its spans became, a log export into what its log records became ({@link LogRecordMapper}), a
+ * metric export into the number of its data points (none stored, {@link MetricPoints}). Each
+ * holds at most {@code maxSpans} items (spans, log records, metrics). A trace export, in order:
+ * its spans decoded one at a time ({@link TraceRequestDecoder}) twice: first into the index of
+ * its server spans ({@link ServerSpans}), then each into its events ({@link SpanMapper}). At most {@code maxSpans} spans, and as many events made of them (a span
  * may make a transaction and errors): so the events an export holds in memory at once are
  * bounded by the limit, not by how many tiny exception events fit in its body. Beyond either, a 413.
  *
@@ -29,7 +33,7 @@ import io.sluice.outcomes.Outcome;
  * answered). Decoding the export whole would hold about 8 times its protobuf size.
  */
 public final class ExportReader {
-    /** Takes a span's share of its project's quota, before the span is decoded. */
+    /** Takes a span's (or a log record's) share of its project's quota, before it is decoded. */
     @FunctionalInterface
     public interface SpanQuota {
         /** Takes none: every span is decoded (tests, tools). */
@@ -40,10 +44,14 @@ public final class ExportReader {
     }
 
     private final TraceRequestDecoder spans;
+    private final ExportDecoder<LogRecord> logs;
+    private final ExportDecoder<Metric> metrics;
     private final int maxEvents;
 
     public ExportReader(int maxSpans) {
         this.spans = new TraceRequestDecoder(maxSpans);
+        this.logs = new ExportDecoder<>(ExportShape.LOGS, maxSpans);
+        this.metrics = new ExportDecoder<>(ExportShape.METRICS, maxSpans);
         this.maxEvents = maxSpans;
     }
 
@@ -72,12 +80,40 @@ public final class ExportReader {
                 held.take(bytes);
                 indexed[0] += bytes;
             });
-            Mapping mapping = new Mapping(servers, held);
-            spans.forEachSpan(body, format, held, overQuota::took, mapping::add);
+            Mapping mapping = new Mapping(held);
+            spans.forEachSpan(body, format, held, overQuota::took, span -> mapping.add(SpanMapper.map(span, servers)));
             return overQuota.inOrder(mapping.spans);
         } finally {
             held.giveBack(indexed[0]); // garbage once the spans are mapped
         }
+    }
+
+    /**
+     * A log export: what each of its records became, in order; each takes its share of the quota
+     * before it is decoded, as a span does.
+     *
+     * @throws Rejection as {@link #read(byte[], OtlpFormat, InFlightBudget.Reservation, SpanQuota)}
+     */
+    public List<MappedSpan> readLogs(byte[] body, OtlpFormat format, InFlightBudget.Reservation reservation, SpanQuota quota) {
+        HeldBytes held = new HeldBytes(reservation);
+        OverQuota overQuota = new OverQuota(quota);
+        Mapping mapping = new Mapping(held);
+        logs.forEachItem(body, format, held, overQuota::takes, (resource, record) -> mapping.add(LogRecordMapper.map(resource, record)));
+        return overQuota.inOrder(mapping.spans);
+    }
+
+    /**
+     * A metric export: how many data points it holds. Nothing of it is stored, so its metrics take
+     * no quota (the request took its one share at the head), only the decode's bounds.
+     *
+     * @throws Rejection 400 when the body is not an export, 413 beyond the bytes or metrics allowed,
+     *                   503 when what decoding a metric holds does not fit the budget now
+     */
+    public long metricPoints(byte[] body, OtlpFormat format, InFlightBudget.Reservation reservation) {
+        long[] points = {0};
+        metrics.forEachItem(body, format, new HeldBytes(reservation), metric -> true,
+                (resource, metric) -> points[0] += MetricPoints.of(metric));
+        return points[0];
     }
 
     /** The spans of an export over its quota: asked once each, on the first reading, and remembered for the second. */
@@ -121,20 +157,17 @@ public final class ExportReader {
         }
     }
 
-    /** The spans mapped so far, and their events, held until the request is answered. */
+    /** The spans (or log records) mapped so far, and their events, held until the request is answered. */
     private final class Mapping {
-        final ServerSpans servers;
         final HeldBytes held;
         final List<MappedSpan> spans = new ArrayList<>();
         long events;
 
-        Mapping(ServerSpans servers, HeldBytes held) {
-            this.servers = servers;
+        Mapping(HeldBytes held) {
             this.held = held;
         }
 
-        void add(OtlpSpan span) {
-            MappedSpan mapped = SpanMapper.map(span, servers);
+        void add(MappedSpan mapped) {
             events += mapped.items().size();
             if (events > maxEvents) {
                 throw new Rejection(Outcome.BODY_TOO_LARGE, "an export may make at most " + maxEvents

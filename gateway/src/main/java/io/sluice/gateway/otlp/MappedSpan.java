@@ -7,13 +7,16 @@ import io.sluice.gateway.admit.Rejection;
 /**
  * What a span became: a handled request (a transaction, and an error per exception event), or
  * another span, not stored itself (its exception events still are errors), or refused, with why,
- * or over its project's quota, with the 429 ({@code limit}), not decoded.
+ * or over its project's quota, with the 429 ({@code limit}), not decoded. A log record becomes
+ * the same: an error, or not stored, or refused, or over the quota.
  */
 public record MappedSpan(Kind kind, List<OtlpItem> items, String rejection, Rejection limit) {
     public enum Kind {
         /** A server span: one handled request. */
         REQUEST,
-        /** Any other span: not stored, counted as such. */
+        /** A log record that carries an exception: an error. */
+        ERROR,
+        /** Any other span or log record: not stored, counted as such. */
         NOT_STORED,
         /** A span that cannot be read (its ids, its text): nothing of it is stored. */
         REJECTED,

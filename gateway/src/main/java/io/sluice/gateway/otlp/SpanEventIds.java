@@ -6,15 +6,19 @@ import java.util.HexFormat;
 
 import com.google.protobuf.ByteString;
 
+import io.opentelemetry.proto.logs.v1.LogRecord;
+
 /**
- * The event ids of what a span becomes, derived from its trace and span ids: an exporter that
- * sends the same span again (a retried export) sends the same events, which the processor
- * counts once. 128 bits of SHA-256 over the ids, the kind of event and its position among the
- * span's exception events.
+ * The event ids of what a span or a log record becomes, derived from what was sent: an exporter
+ * that sends the same span or record again (a retried export) sends the same events, which the
+ * processor counts once. 128 bits of SHA-256 over a span's ids, the kind of event and its
+ * position among the span's exception events; or over the log record, whole (it has no id of its
+ * own, and its trace and span ids, when it has them, are shared by the span's other records).
  */
 final class SpanEventIds {
     private static final byte TRANSACTION = 't';
     private static final byte EXCEPTION = 'e';
+    private static final byte LOG_RECORD = 'l';
 
     private SpanEventIds() {
     }
@@ -29,17 +33,28 @@ final class SpanEventIds {
         return id(traceId, spanId, EXCEPTION, index);
     }
 
+    /** The id of the error a log record is: its encoding (unknown fields discarded, so JSON's and protobuf's agree). */
+    static String logRecord(LogRecord record) {
+        MessageDigest sha256 = sha256();
+        sha256.update(LOG_RECORD);
+        sha256.update(record.toByteArray());
+        return HexFormat.of().formatHex(sha256.digest(), 0, 16);
+    }
+
     private static String id(ByteString traceId, ByteString spanId, byte kind, int index) {
-        MessageDigest sha256;
-        try {
-            sha256 = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException everyJavaHasIt) {
-            throw new IllegalStateException(everyJavaHasIt);
-        }
+        MessageDigest sha256 = sha256();
         sha256.update(traceId.toByteArray());
         sha256.update(spanId.toByteArray());
         sha256.update(kind);
         sha256.update(new byte[] {(byte) (index >>> 24), (byte) (index >>> 16), (byte) (index >>> 8), (byte) index});
         return HexFormat.of().formatHex(sha256.digest(), 0, 16);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException everyJavaHasIt) {
+            throw new IllegalStateException(everyJavaHasIt);
+        }
     }
 }

@@ -54,12 +54,14 @@ public final class SpanMapper {
     /** The outcome of a span that is not stored (neither a request nor an error). */
     public static final QualifiedOutcome NOT_STORED = QualifiedOutcome.of(Outcome.UNSUPPORTED_ITEM, "otlp_span");
 
-    private static final JsonFactory JSON = JsonFactory.builder().enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).build();
+    static final JsonFactory JSON = JsonFactory.builder().enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).build();
     private static final String HTTP_SERVER = "http.server";
     private static final Set<String> HTTP_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE",
             "PATCH");
     /** The names written into {@code contexts.trace.data} by this class, so a span's attribute of the same name is not written twice. */
     private static final Set<String> DATA_FIELDS = Set.of("method", "url", "http.route");
+    /** The attributes an error's {@code exception} is written from, not written again as its data. */
+    static final Set<String> EXCEPTION_FIELDS = Set.of("exception.type", "exception.message", "exception.stacktrace");
 
     private SpanMapper() {
     }
@@ -199,35 +201,43 @@ public final class SpanMapper {
                 writeRequest(json, served.http());
             }
             writeClient(json, otlp.resource, spanAttributes, null);
-            json.writeObjectFieldStart("exception");
-            json.writeArrayFieldStart("values");
-            json.writeStartObject();
-            String type = attributes.text("exception.type");
-            if (!type.isEmpty()) {
-                json.writeStringField("type", type);
-            }
-            String message = attributes.text("exception.message");
-            if (!message.isEmpty()) {
-                json.writeStringField("value", message);
-            }
-            String stacktrace = attributes.text("exception.stacktrace");
-            writeFrames(json, StackTraceText.frames(stacktrace));
-            json.writeEndObject();
-            json.writeEndArray();
-            json.writeEndObject();
-            if (!stacktrace.isEmpty()) {
-                json.writeObjectFieldStart("extra");
-                json.writeStringField("exception.stacktrace", cut(stacktrace, StackTraceText.MAX_CHARS));
-                json.writeEndObject();
-            }
+            writeException(json, attributes);
             json.writeObjectFieldStart("contexts");
             writeTrace(json, span, request ? HTTP_SERVER : "", http, served != null ? served.http().route() : http.route(), attributes,
-                    Set.of("exception.type", "exception.message", "exception.stacktrace"));
+                    EXCEPTION_FIELDS);
             writeRuntimeAndOs(json, otlp.resource);
             json.writeEndObject();
             json.writeEndObject();
         }
         return out.toByteArray();
+    }
+
+    /**
+     * The error's {@code exception} from OpenTelemetry's exception attributes ({@code exception.type},
+     * {@code exception.message}, {@code exception.stacktrace}: its frames, and the text as sent, cut, in {@code extra}).
+     */
+    static void writeException(JsonGenerator json, Attributes attributes) throws IOException {
+        json.writeObjectFieldStart("exception");
+        json.writeArrayFieldStart("values");
+        json.writeStartObject();
+        String type = attributes.text("exception.type");
+        if (!type.isEmpty()) {
+            json.writeStringField("type", type);
+        }
+        String message = attributes.text("exception.message");
+        if (!message.isEmpty()) {
+            json.writeStringField("value", message);
+        }
+        String stacktrace = attributes.text("exception.stacktrace");
+        writeFrames(json, StackTraceText.frames(stacktrace));
+        json.writeEndObject();
+        json.writeEndArray();
+        json.writeEndObject();
+        if (!stacktrace.isEmpty()) {
+            json.writeObjectFieldStart("extra");
+            json.writeStringField("exception.stacktrace", cut(stacktrace, StackTraceText.MAX_CHARS));
+            json.writeEndObject();
+        }
     }
 
     /**
@@ -260,7 +270,7 @@ public final class SpanMapper {
     }
 
     /** Environment, user, SDK and tags: who sent it, from the resource (and the span's user). */
-    private static void writeClient(JsonGenerator json, Attributes resource, Attributes span, AnyValue statusCode) throws IOException {
+    static void writeClient(JsonGenerator json, Attributes resource, Attributes span, AnyValue statusCode) throws IOException {
         writeIfPresent(json, "environment", cut(firstNonEmpty(
                 resource.text("deployment.environment.name", "deployment.environment"),
                 span.text("deployment.environment.name", "deployment.environment"))));
@@ -311,7 +321,7 @@ public final class SpanMapper {
         json.writeEndObject();
     }
 
-    private static void writeRuntimeAndOs(JsonGenerator json, Attributes resource) throws IOException {
+    static void writeRuntimeAndOs(JsonGenerator json, Attributes resource) throws IOException {
         String runtime = cut(resource.text("process.runtime.name"));
         if (!runtime.isEmpty()) {
             json.writeObjectFieldStart("runtime");
@@ -328,7 +338,7 @@ public final class SpanMapper {
         }
     }
 
-    private static void writeFrames(JsonGenerator json, List<StackTraceText.Frame> frames) throws IOException {
+    static void writeFrames(JsonGenerator json, List<StackTraceText.Frame> frames) throws IOException {
         if (frames.isEmpty()) {
             return;
         }
@@ -349,14 +359,14 @@ public final class SpanMapper {
     }
 
     /** Epoch nanoseconds (unsigned, as OTLP has them) as epoch seconds, as Sentry events have them; nothing for 0 (unset). */
-    private static void writeTime(JsonGenerator json, String field, long unixNanos) throws IOException {
+    static void writeTime(JsonGenerator json, String field, long unixNanos) throws IOException {
         if (unixNanos != 0) {
             json.writeFieldName(field);
             json.writeNumber(new BigDecimal(new BigInteger(Long.toUnsignedString(unixNanos)), 9));
         }
     }
 
-    private static void writeIfPresent(JsonGenerator json, String field, String value) throws IOException {
+    static void writeIfPresent(JsonGenerator json, String field, String value) throws IOException {
         if (value != null && !value.isEmpty()) {
             json.writeStringField(field, value);
         }

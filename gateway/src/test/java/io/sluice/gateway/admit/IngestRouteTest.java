@@ -34,10 +34,23 @@ class IngestRouteTest {
         assertEquals(IngestRoute.otlpTraces("shop"), IngestRoute.ofPath("/api/v1/shop/otlp/v1/traces/"));
         assertEquals(Outcome.METHOD_NOT_ALLOWED, assertThrows(Rejection.class,
                 () -> IngestRoute.of("GET", "/api/v1/shop/otlp/v1/traces")).outcome());
-        for (String other : new String[] {"/api/v1/shop/otlp/v1/metrics", "/api/v1/shop/otlp", "/api/v1//otlp/v1/traces",
-                "/api/v1/shop/otlp/v1/traces/x"}) {
+        for (String other : new String[] {"/api/v1/shop/otlp/v1/profiles", "/api/v1/shop/otlp", "/api/v1//otlp/v1/traces",
+                "/api/v1/shop/otlp/v1/traces/x", "/api/v1/shop/otlp/v1/logs/x"}) {
             assertEquals(null, IngestRoute.ofPath(other), other);
         }
+    }
+
+    @Test
+    void theOtlpLogsAndMetricsPathsAreRoutesOfTheirSignal() {
+        IngestRoute logs = IngestRoute.of("POST", "/api/v1/shop/otlp/v1/logs");
+        IngestRoute metrics = IngestRoute.of("POST", "/api/v1/shop/otlp/v1/metrics/");
+
+        assertEquals("shop", logs.token());
+        assertEquals(OtlpSignal.LOGS, logs.otlp());
+        assertEquals("otlp_logs", logs.name());
+        assertEquals("shop", metrics.token());
+        assertEquals(OtlpSignal.METRICS, metrics.otlp());
+        assertEquals("otlp_metrics", metrics.name());
     }
 
     @Test

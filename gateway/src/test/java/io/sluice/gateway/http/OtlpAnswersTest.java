@@ -1,5 +1,6 @@
 package io.sluice.gateway.http;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -46,10 +47,12 @@ class OtlpAnswersTest {
             1 << 20, 32 << 20, 32 << 20);
     private final MockProducer<byte[], byte[]> kafka = new MockProducer<>(BodiesReadOnWorkersTest.cluster(), true, null,
             new ByteArraySerializer(), new ByteArraySerializer());
+    private final MockProducer<byte[], byte[]> outcomeRecords = new MockProducer<>(true, null, new ByteArraySerializer(),
+            new ByteArraySerializer());
     private final GatewayMetrics metrics = new GatewayMetrics();
     private final GatewayServices services = new GatewayServices(gate, new BodyDecoder(1 << 20),
             new EventValidator(Duration.ofDays(3650)), BodiesReadOnWorkersTest.publisher(kafka),
-            TestOutcomes.to(new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer())), metrics,
+            TestOutcomes.to(outcomeRecords), metrics,
             Clock.systemUTC(), new AtomicBoolean(), new BodyDecoder(32 << 20), null, null, new ExportReader(10_000),
             new BodyDecoder(32 << 20));
     private final EmbeddedChannel connection = BodiesReadOnWorkersTest.connection(services);
@@ -96,9 +99,77 @@ class OtlpAnswersTest {
                 + "1 span or event over the project's quota"), answer);
     }
 
+    @Test
+    void aMetricExportIsAnsweredWithAMetricsResponseOfFullSuccessAndEachDataPointIsCountedNotStored() {
+        String body = """
+                {"resourceMetrics": [{"scopeMetrics": [{"metrics": [
+                  {"name": "queue.depth", "gauge": {"dataPoints": [{"asInt": "3"}, {"asInt": "4"}]}},
+                  {"name": "requests", "sum": {"dataPoints": [{"asDouble": 1.5}], "isMonotonic": true}}
+                ]}]}]}""";
+
+        String answer = send("metrics", body);
+
+        assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+        assertTrue(answer.endsWith("\r\n\r\n{}"), answer);
+        assertEquals(Map.of("unsupported_item:otlp_metric", 3L), countedNotStored());
+        assertEquals(0, kafka.history().size());
+    }
+
+    @Test
+    void aLogRecordWithoutAnExceptionIsAnsweredWithFullSuccessAndCountedNotStored() {
+        // One record: the project's quota is one event at a time (OtlpIngestIT counts several).
+        String body = """
+                {"resourceLogs": [{"scopeLogs": [{"logRecords": [
+                  {"timeUnixNano": "1764000000123456789", "body": {"stringValue": "order placed"}}
+                ]}]}]}""";
+
+        String answer = send("logs", body);
+
+        assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+        assertTrue(answer.endsWith("\r\n\r\n{}"), answer);
+        assertEquals(Map.of("unsupported_item:otlp_log", 1L), countedNotStored());
+        assertEquals(0, kafka.history().size());
+    }
+
+    @Test
+    void anExceptionLogIsPublishedAndOneOverTheQuotaIsARejectedLogRecord() {
+        // The head's event of the quota is the first record's; the second is over the quota.
+        String record = """
+                {"timeUnixNano": "%s", "severityNumber": 17,
+                 "attributes": [{"key": "exception.type", "value": {"stringValue": "E"}}]}""";
+        String body = "{\"resourceLogs\": [{\"scopeLogs\": [{\"logRecords\": [" + record.formatted("1764000000123456789") + ", "
+                + record.formatted("1764000000223456789") + "]}]}]}";
+
+        String answer = send("logs", body);
+
+        assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+        assertTrue(answer.contains("{\"partialSuccess\":{\"rejectedLogRecords\":\"1\",\"errorMessage\":\"1 log record was not stored "
+                + "in full: 1 log record or event over the project's quota"), answer);
+        assertEquals(1, kafka.history().size());
+    }
+
+    /** The outcomes of items not stored, by code, once flushed. */
+    private Map<String, Long> countedNotStored() {
+        services.outcomes().close();
+        Map<String, Long> counted = new java.util.TreeMap<>();
+        for (var record : outcomeRecords.history()) {
+            String row = new String(record.value(), StandardCharsets.UTF_8);
+            java.util.regex.Matcher outcome = java.util.regex.Pattern.compile("\"outcome\":\"(unsupported_item:[a-z_]+)\".*\"events\":(\\d+)")
+                    .matcher(row);
+            if (outcome.find()) {
+                counted.merge(outcome.group(1), Long.parseLong(outcome.group(2)), Math::max);
+            }
+        }
+        return counted;
+    }
+
     private String send(String body) {
+        return send("traces", body);
+    }
+
+    private String send(String signal, String body) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        String head = "POST /api/v1/" + project.token() + "/otlp/v1/traces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + key
+        String head = "POST /api/v1/" + project.token() + "/otlp/v1/" + signal + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + key
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n\r\n";
         connection.writeInbound(Unpooled.wrappedBuffer(head.getBytes(StandardCharsets.US_ASCII), bytes));
         connection.runPendingTasks();

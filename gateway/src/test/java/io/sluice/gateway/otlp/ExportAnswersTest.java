@@ -9,18 +9,19 @@ import org.junit.jupiter.api.Test;
 import com.google.protobuf.CodedInputStream;
 
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.sluice.gateway.admit.OtlpSignal;
 
 class ExportAnswersTest {
     @Test
     void aFullSuccessIsAnEmptyResponse() throws Exception {
-        assertEquals(0, ExportAnswers.success(OtlpFormat.PROTOBUF, 0, "").length);
-        assertEquals("{}", new String(ExportAnswers.success(OtlpFormat.JSON, 0, ""), StandardCharsets.UTF_8));
+        assertEquals(0, ExportAnswers.success(OtlpFormat.PROTOBUF, OtlpSignal.TRACES, 0, "").length);
+        assertEquals("{}", new String(ExportAnswers.success(OtlpFormat.JSON, OtlpSignal.TRACES, 0, ""), StandardCharsets.UTF_8));
     }
 
     @Test
     void aPartialSuccessNamesTheRejectedSpansAndWhyInProtobuf() throws Exception {
         ExportTraceServiceResponse response = ExportTraceServiceResponse.parseFrom(
-                ExportAnswers.success(OtlpFormat.PROTOBUF, 3, "over quota"));
+                ExportAnswers.success(OtlpFormat.PROTOBUF, OtlpSignal.TRACES, 3, "over quota"));
 
         assertEquals(3, response.getPartialSuccess().getRejectedSpans());
         assertEquals("over quota", response.getPartialSuccess().getErrorMessage());
@@ -29,7 +30,7 @@ class ExportAnswersTest {
     @Test
     void aPartialSuccessNamesTheRejectedSpansAndWhyInJson() {
         assertEquals("{\"partialSuccess\":{\"rejectedSpans\":\"3\",\"errorMessage\":\"over quota\"}}",
-                new String(ExportAnswers.success(OtlpFormat.JSON, 3, "over quota"), StandardCharsets.UTF_8));
+                new String(ExportAnswers.success(OtlpFormat.JSON, OtlpSignal.TRACES, 3, "over quota"), StandardCharsets.UTF_8));
     }
 
     @Test

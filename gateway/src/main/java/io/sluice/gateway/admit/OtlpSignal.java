@@ -1,0 +1,28 @@
+package io.sluice.gateway.admit;
+
+/**
+ * The OTLP/HTTP signals a project takes, by the path an OpenTelemetry SDK appends to
+ * {@code OTEL_EXPORTER_OTLP_ENDPOINT} ({@code …/api/v1/<token>/otlp}): {@code v1/traces},
+ * {@code v1/logs}, {@code v1/metrics}.
+ */
+public enum OtlpSignal {
+    TRACES("traces"),
+    LOGS("logs"),
+    METRICS("metrics");
+
+    private final String path;
+
+    OtlpSignal(String signal) {
+        this.path = "otlp/v1/" + signal;
+    }
+
+    /** The path after the token: {@code otlp/v1/traces}. */
+    String path() {
+        return path;
+    }
+
+    /** The signal's endpoint's name in metrics and in answers: {@code otlp_traces}. */
+    String endpointName() {
+        return "otlp_" + name().toLowerCase(java.util.Locale.ROOT);
+    }
+}
