@@ -94,7 +94,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "/readyz fails (and sluice_gateway_publish_failing is 1) while, within this long, at least 5 publishes failed and none succeeded; 0s: /readyz ignores publishes (the gauge too).");
 
     public static final Setting MAX_OTLP_SPANS = new Setting("SLUICE_GATEWAY_MAX_OTLP_SPANS", "10000",
-            "Most spans in one OTLP export, and most events (transactions and errors) made of them; more gets 413. A Collector's batch processor sends 8,192 by default (up to 8,703 with SDKs as its inputs).").atLeast(1);
+            "Most spans (or log records, or metrics) in one OTLP export, and most events (transactions and errors) made of them; more gets 413. A Collector's batch processor sends 8,192 by default (up to 8,703 with SDKs as its inputs).").atLeast(1);
     public static final Setting MAX_OTLP_BYTES = new Setting("SLUICE_GATEWAY_MAX_OTLP_BYTES", "33554432",
             "Largest OTLP export, as sent and decompressed; larger gets 413. 10,000 typical server spans are 6.2 MB in protobuf and 12.1 MB in JSON (under 1 MB gzipped); what reading one holds (its spans decoded one at a time, the events made of them) is taken from the in-flight budget.").atLeast(1);
 
