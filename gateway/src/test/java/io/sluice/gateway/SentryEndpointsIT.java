@@ -209,6 +209,25 @@ class SentryEndpointsIT {
                 outcomes(project, Map.of("accepted", 1L, "unsupported_item:session", 1L, "unsupported_item:other", 1L)));
     }
 
+    @Test
+    void logTraceMetricAndSpanContainersCountEachThingTheyHoldAndAStandaloneSpanOne() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("containers");
+        String body = "{}\n"
+                + "{\"type\":\"log\",\"item_count\":3,\"content_type\":\"application/vnd.sentry.items.log+json\"}\n"
+                + "{\"items\":[{},{},{}]}\n"
+                + "{\"type\":\"trace_metric\",\"item_count\":2,\"content_type\":\"application/vnd.sentry.items.trace-metric+json\"}\n"
+                + "{\"items\":[{},{}]}\n"
+                + "{\"type\":\"span\"}\n"
+                + "{\"op\":\"ui.interaction.click\",\"description\":\"body > button\"}\n";
+
+        HttpResponse<String> response = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)),
+                body.getBytes(StandardCharsets.UTF_8));
+
+        assertEquals(200, response.statusCode(), response.body());
+        Map<String, Long> expected = Map.of("unsupported_item:log", 3L, "unsupported_item:trace_metric", 2L, "unsupported_item:span", 1L);
+        assertEquals(expected, outcomes(project, expected));
+    }
+
     /** The EVENT_ID headers of every record of the project on the topic, in the order published. */
     static List<String> publishedIds(String topic, ProjectAdmin.NewProject project) {
         return KafkaRecords.upToEnd(engines, topic, Duration.ofSeconds(30),

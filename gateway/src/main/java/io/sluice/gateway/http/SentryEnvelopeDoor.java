@@ -84,7 +84,8 @@ final class SentryEnvelopeDoor extends SentryDoor {
             if (item.type().equals("client_report")) {
                 items.add(new Item.Counted(counted -> ClientReports.count(item, counted)));
             } else if (!isEvent(item.type())) {
-                items.add(new Item.Counted(counted -> counted.merge(ItemTypes.unsupported(item.type()), 1L, Long::sum)));
+                items.add(new Item.Counted(counted -> counted.merge(ItemTypes.unsupported(item.type()), ItemTypes.count(item),
+                        Long::sum)));
             } else {
                 Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
                 items.add(new Item.Event(endpoint, item.length(), () -> payload(item, headerId)));
