@@ -20,15 +20,20 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.logs.Severity;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
+import io.opentelemetry.sdk.logs.data.LogRecordData;
+import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
+import io.sluice.testkit.OtelLogs;
+import io.sluice.testkit.OtelMetrics;
 import io.sluice.testkit.OtelSpans;
 import io.sluice.testkit.RealEngines;
 
@@ -173,6 +178,54 @@ class OtlpEndToEndIT {
         assertEquals(traffic, pipeline.awaitAnswer(traffic, trafficQuery(project)));
         String outcomes = "accepted\t4";
         assertEquals(outcomes, pipeline.awaitAnswer(outcomes, outcomesQuery(project)));
+    }
+
+    /**
+     * The SDK's log and metric exporters, pointed where OTEL_EXPORTER_OTLP_ENDPOINT makes them post,
+     * report no failed export; an exception log, exported twice (a retry), lands once in
+     * {@code errors} (no route: a log export holds no spans), the other log records and the metric
+     * points only in the outcomes.
+     */
+    @Test
+    void theSdksLogAndMetricExportersSucceedAndAnExceptionLogLandsOnceInErrors() throws Exception {
+        ProjectAdmin.NewProject project = pipeline.newProject("otel-logs");
+        List<LogRecordData> records;
+        try (OtelLogs sdk = new OtelLogs(Attributes.of(AttributeKey.stringKey("deployment.environment.name"), "e2e"))) {
+            sdk.logger().logRecordBuilder().setTimestamp(START, TimeUnit.NANOSECONDS).setSeverity(Severity.INFO)
+                    .setBody("checkout started").emit();
+            sdk.logger().logRecordBuilder().setTimestamp(START + 1_000_000L, TimeUnit.NANOSECONDS).setSeverity(Severity.ERROR)
+                    .setBody("checkout failed")
+                    .setAttribute(AttributeKey.stringKey("exception.type"), "java.lang.IllegalStateException")
+                    .setAttribute(AttributeKey.stringKey("exception.message"), "the card was declined")
+                    .setAttribute(AttributeKey.stringKey("exception.stacktrace"),
+                            "java.lang.IllegalStateException: the card was declined\n\tat shop.Checkout.pay(Checkout.java:42)\n")
+                    .emit();
+            records = sdk.emitted();
+        }
+        List<MetricData> metrics;
+        try (OtelMetrics sdk = new OtelMetrics(Attributes.of(AttributeKey.stringKey("deployment.environment.name"), "e2e"))) {
+            sdk.meter().counterBuilder("orders").build().add(2);
+            metrics = sdk.collect();
+        }
+        String logs = pipeline.url("/api/v1/" + project.token() + "/otlp/v1/logs");
+        Await.until("the log export accepted", ARRIVAL, true, () -> succeeded(OtelLogs.exporter(logs, project.key(), "gzip")
+                .export(records)));
+        assertTrue(succeeded(OtelLogs.exporter(logs, project.key(), "none").export(records)), "the export, sent again");
+        assertTrue(succeeded(OtelMetrics.exporter(pipeline.url("/api/v1/" + project.token() + "/otlp/v1/metrics"), project.key(),
+                "gzip").export(metrics)));
+
+        String where = " WHERE project = '" + project.token() + "'";
+        String errors = "java.lang.IllegalStateException\tthe card was declined\te2e\t\t1";
+        assertEquals(errors, pipeline.awaitAnswer(errors, "SELECT exception_type, exception_value, environment, route, count() FROM "
+                + DB + ".errors" + where + " GROUP BY exception_type, exception_value, environment, route"));
+        String perMinute = "1";
+        assertEquals(perMinute, pipeline.awaitAnswer(perMinute, "SELECT sum(errors) FROM " + DB + ".errors_1m FINAL" + where));
+        String outcomes = "accepted\t2\nunsupported_item:otlp_log\t2\nunsupported_item:otlp_metric\t1";
+        assertEquals(outcomes, pipeline.awaitAnswer(outcomes, outcomesQuery(project)));
+    }
+
+    private static boolean succeeded(io.opentelemetry.sdk.common.CompletableResultCode export) {
+        return export.join(30, TimeUnit.SECONDS).isSuccess();
     }
 
     /** The project's requests, and those answered 2xx, 4xx and 5xx, from {@code traffic_1m}. */
