@@ -1,7 +1,6 @@
 package io.sluice.testkit;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -19,8 +18,7 @@ import io.opentelemetry.sdk.resources.Resource;
  * Log records made by the OpenTelemetry Java SDK, collected as they are emitted, and its OTLP/HTTP
  * log record exporter, to send them to a gateway (as {@link OtelSpans} does for spans).
  */
-public final class OtelLogs implements LogRecordExporter, AutoCloseable {
-    private final List<LogRecordData> emitted = new ArrayList<>();
+public final class OtelLogs extends CollectingExporter<LogRecordData> implements LogRecordExporter, AutoCloseable {
     private final SdkLoggerProvider provider;
 
     public OtelLogs(Attributes resource) {
@@ -35,8 +33,8 @@ public final class OtelLogs implements LogRecordExporter, AutoCloseable {
     }
 
     /** The records emitted so far, oldest first. */
-    public synchronized List<LogRecordData> emitted() {
-        return List.copyOf(emitted);
+    public List<LogRecordData> emitted() {
+        return kept();
     }
 
     /**
@@ -50,19 +48,8 @@ public final class OtelLogs implements LogRecordExporter, AutoCloseable {
     }
 
     @Override
-    public synchronized CompletableResultCode export(Collection<LogRecordData> records) {
-        emitted.addAll(records);
-        return CompletableResultCode.ofSuccess();
-    }
-
-    @Override
-    public CompletableResultCode flush() {
-        return CompletableResultCode.ofSuccess();
-    }
-
-    @Override
-    public CompletableResultCode shutdown() {
-        return CompletableResultCode.ofSuccess();
+    public CompletableResultCode export(Collection<LogRecordData> records) {
+        return keep(records);
     }
 
     @Override

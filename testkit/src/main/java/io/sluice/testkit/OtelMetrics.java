@@ -1,7 +1,6 @@
 package io.sluice.testkit;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -22,8 +21,7 @@ import io.opentelemetry.sdk.resources.Resource;
  * Metrics recorded with the OpenTelemetry Java SDK, collected when asked ({@link #collect()}), and
  * its OTLP/HTTP metric exporter, to send them to a gateway (as {@link OtelSpans} does for spans).
  */
-public final class OtelMetrics implements MetricExporter, AutoCloseable {
-    private final List<MetricData> collected = new ArrayList<>();
+public final class OtelMetrics extends CollectingExporter<MetricData> implements MetricExporter, AutoCloseable {
     private final SdkMeterProvider provider;
 
     public OtelMetrics(Attributes resource) {
@@ -39,13 +37,9 @@ public final class OtelMetrics implements MetricExporter, AutoCloseable {
 
     /** The metrics recorded so far, as the SDK's reader collects them for an export. */
     public List<MetricData> collect() {
-        synchronized (this) {
-            collected.clear();
-        }
+        forget();
         provider.forceFlush().join(30, TimeUnit.SECONDS); // exports to this, perhaps on the reader's thread
-        synchronized (this) {
-            return List.copyOf(collected);
-        }
+        return kept();
     }
 
     /**
@@ -59,24 +53,13 @@ public final class OtelMetrics implements MetricExporter, AutoCloseable {
     }
 
     @Override
-    public synchronized CompletableResultCode export(Collection<MetricData> metrics) {
-        collected.addAll(metrics);
-        return CompletableResultCode.ofSuccess();
+    public CompletableResultCode export(Collection<MetricData> metrics) {
+        return keep(metrics);
     }
 
     @Override
     public AggregationTemporality getAggregationTemporality(InstrumentType instrumentType) {
         return AggregationTemporality.CUMULATIVE;
-    }
-
-    @Override
-    public CompletableResultCode flush() {
-        return CompletableResultCode.ofSuccess();
-    }
-
-    @Override
-    public CompletableResultCode shutdown() {
-        return CompletableResultCode.ofSuccess();
     }
 
     @Override

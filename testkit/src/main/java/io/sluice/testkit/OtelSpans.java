@@ -3,7 +3,6 @@ package io.sluice.testkit;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -28,8 +27,7 @@ import io.opentelemetry.sdk.trace.export.SpanExporter;
  * sends of them (its own marshaler, protobuf and JSON: real client bytes without a server); and
  * its OTLP/HTTP exporter itself, to send them to a gateway.
  */
-public final class OtelSpans implements SpanExporter, AutoCloseable {
-    private final List<SpanData> finished = new ArrayList<>();
+public final class OtelSpans extends CollectingExporter<SpanData> implements SpanExporter, AutoCloseable {
     private final SdkTracerProvider provider;
 
     public OtelSpans(Attributes resource) {
@@ -44,8 +42,8 @@ public final class OtelSpans implements SpanExporter, AutoCloseable {
     }
 
     /** The spans ended so far, oldest first. */
-    public synchronized List<SpanData> finished() {
-        return List.copyOf(finished);
+    public List<SpanData> finished() {
+        return kept();
     }
 
     /**
@@ -133,19 +131,8 @@ public final class OtelSpans implements SpanExporter, AutoCloseable {
     }
 
     @Override
-    public synchronized CompletableResultCode export(Collection<SpanData> spans) {
-        finished.addAll(spans);
-        return CompletableResultCode.ofSuccess();
-    }
-
-    @Override
-    public CompletableResultCode flush() {
-        return CompletableResultCode.ofSuccess();
-    }
-
-    @Override
-    public CompletableResultCode shutdown() {
-        return CompletableResultCode.ofSuccess();
+    public CompletableResultCode export(Collection<SpanData> spans) {
+        return keep(spans);
     }
 
     @Override
