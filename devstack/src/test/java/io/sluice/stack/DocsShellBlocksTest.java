@@ -21,15 +21,16 @@ class DocsShellBlocksTest {
         List<String> notRun = new ArrayList<>();
         for (Path page : PAGES) {
             for (ShellBlocks.Block block : ShellBlocks.of(page).blocks()) {
-                (block.run() ? run : notRun).add(page.getFileName() + ":" + block.line() + (block.run() ? "" : " " + block.notRun()));
+                // By page, not line: the pages grow, and a test of where a block is would fail at every edit above it.
+                (block.run() ? run : notRun).add(page.getFileName() + (block.run() ? "" : ": " + block.notRun()));
             }
         }
         assertEquals(7, run.size(), "run: " + run);
-        assertEquals(List.of("README.md:29 starts the stack the other blocks run against",
-                "operations.md:389 settings for a secured Kafka, with placeholders",
-                "operations.md:535 a synopsis: options in brackets",
-                "deployment.md:27 needs Docker and its compose plugin",
-                "deployment.md:92 needs a Kubernetes cluster with the base applied"), notRun);
+        assertEquals(List.of("README.md: starts the stack the other blocks run against",
+                "operations.md: settings for a secured Kafka, with placeholders",
+                "operations.md: a synopsis: options in brackets",
+                "deployment.md: needs Docker and its compose plugin",
+                "deployment.md: needs a Kubernetes cluster with the base applied"), notRun);
     }
 
     @Test
