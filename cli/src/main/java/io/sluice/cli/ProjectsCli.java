@@ -100,6 +100,8 @@ final class ProjectsCli extends CliCommand {
         String burst;
         @Option(names = "--json", description = "Print one JSON object: token, key, name, id, dsn.")
         boolean json;
+        @Option(names = "--export", description = "Print one line for the shell: export TOKEN=... KEY=... (eval \"$(...)\").")
+        boolean export;
 
         Create(Registry registry) {
             super(registry);
@@ -108,8 +110,13 @@ final class ProjectsCli extends CliCommand {
         @Override
         public Integer call() {
             String projectName = ServerCommands.required("name", name);
+            if (json && export) {
+                throw new UsageException("projects create takes --json or --export, not both");
+            }
             Quota quota = rate != null || burst != null ? ProjectsCommand.quota(rate, burst) : null;
-            use(projects -> projects.create(projectName, quota, json));
+            ProjectsCommand.CreatedAs format = json ? ProjectsCommand.CreatedAs.JSON
+                    : export ? ProjectsCommand.CreatedAs.EXPORT : ProjectsCommand.CreatedAs.TEXT;
+            use(projects -> projects.create(projectName, quota, format));
             return 0;
         }
     }

@@ -81,11 +81,16 @@ final class ProjectsCommand {
         print(admin.get(token), json);
     }
 
+    /** How {@code projects create} prints what it made. */
+    enum CreatedAs { TEXT, JSON, EXPORT }
+
     /** @param quota null for none */
-    void create(String name, Quota quota, boolean json) {
+    void create(String name, Quota quota, CreatedAs format) {
         ProjectAdmin.NewProject project = admin.create(name, quota);
         String dsn = publicUrl.dsn(project.dsnKey().publicKey(), project.numericId());
-        if (json) {
+        if (format == CreatedAs.EXPORT) {
+            out.println(ShellVariables.exportLine(project.token(), project.key()));
+        } else if (format == CreatedAs.JSON) {
             // The id is a JSON number: 48 bits, exact in every JSON reader (JavaScript's too).
             out.println(JSON.createObjectNode().put("token", project.token()).put("key", project.key()).put("name", project.name())
                     .put("id", project.numericId()).put("dsn", dsn));

@@ -5,9 +5,10 @@ public final class Usage {
     public static final String TEXT = """
             usage: ./sluice <command> [options]
 
-              projects create --name NAME [--rate N --burst M] [--json]
+              projects create --name NAME [--rate N --burst M] [--json | --export]
                                                   create a project; prints its token and private key (shown once),
-                                                  its numeric id and its DSN for Sentry SDKs (from SLUICE_PUBLIC_URL)
+                                                  its numeric id and its DSN for Sentry SDKs (from SLUICE_PUBLIC_URL);
+                                                  --export: one line, export TOKEN=... KEY=... (eval "$(...)")
               projects list [--json]              every project (no secrets): id, state, quota, DSN
               projects show TOKEN [--json]        one project: id, keys (ids, expiry), DSN keys, quota, state
               projects rotate-key TOKEN [--grace 24h] [--json]

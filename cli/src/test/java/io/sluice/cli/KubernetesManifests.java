@@ -25,6 +25,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
@@ -43,7 +44,7 @@ record KubernetesManifests(Path directory, List<String> resources, List<HasMetad
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
             "ConfigMap", ConfigMap.class, "Secret", Secret.class, "Service", Service.class,
-            "Deployment", Deployment.class, "StatefulSet", StatefulSet.class, "Job", Job.class,
+            "Deployment", Deployment.class, "StatefulSet", StatefulSet.class, "Job", Job.class, "CronJob", CronJob.class,
             "HorizontalPodAutoscaler", HorizontalPodAutoscaler.class, "PodDisruptionBudget", PodDisruptionBudget.class,
             "NetworkPolicy", NetworkPolicy.class);
 
@@ -142,19 +143,20 @@ record KubernetesManifests(Path directory, List<String> resources, List<HasMetad
                 .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name + " in " + directory));
     }
 
-    /** The pod templates of the Deployments, StatefulSets and Jobs, by "Kind/name". */
+    /** The pod templates of the Deployments, StatefulSets, Jobs and CronJobs, by "Kind/name". */
     Map<String, PodTemplateSpec> podTemplates() {
         Map<String, PodTemplateSpec> templates = new java.util.LinkedHashMap<>();
         all(Deployment.class).forEach(d -> templates.put("Deployment/" + d.getMetadata().getName(), d.getSpec().getTemplate()));
         all(StatefulSet.class).forEach(s -> templates.put("StatefulSet/" + s.getMetadata().getName(), s.getSpec().getTemplate()));
         all(Job.class).forEach(j -> templates.put("Job/" + j.getMetadata().getName(), j.getSpec().getTemplate()));
+        all(CronJob.class).forEach(c -> templates.put("CronJob/" + c.getMetadata().getName(), c.getSpec().getJobTemplate().getSpec().getTemplate()));
         return templates;
     }
 
     /** The long-running workloads (Deployments and StatefulSets): their pod templates, by "Kind/name". */
     Map<String, PodTemplateSpec> servers() {
         Map<String, PodTemplateSpec> templates = new java.util.LinkedHashMap<>(podTemplates());
-        templates.keySet().removeIf(key -> key.startsWith("Job/"));
+        templates.keySet().removeIf(key -> key.startsWith("Job/") || key.startsWith("CronJob/"));
         return templates;
     }
 

@@ -56,6 +56,7 @@ import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
@@ -88,6 +89,8 @@ class KubernetesManifestsTest {
     static final String KAFKA_SECRET = "sluice-kafka";
     static final String KAFKA_TLS_SECRET = "sluice-kafka-tls";
     static final String KAFKA_TLS_DIRECTORY = "/etc/sluice/kafka";
+    /** The CronJob that runs the command line in the cluster (doctor, replay, dead-letters). */
+    static final String OPS = "sluice-ops";
 
     private static KubernetesManifests base;
     private static KubernetesManifests monitoring;
@@ -108,7 +111,7 @@ class KubernetesManifestsTest {
             }
             assertEquals(files, Set.copyOf(manifests.resources()), "files of " + manifests.directory() + " vs its kustomization");
         }
-        assertEquals(Map.of("ConfigMap", 1L, "Service", 2L, "Deployment", 1L, "StatefulSet", 1L, "Job", 1L,
+        assertEquals(Map.of("ConfigMap", 1L, "Service", 2L, "Deployment", 1L, "StatefulSet", 1L, "Job", 1L, "CronJob", 1L,
                         "HorizontalPodAutoscaler", 1L, "PodDisruptionBudget", 2L, "NetworkPolicy", 2L),
                 base.objects().stream().collect(Collectors.groupingBy(object -> object.getKind(), Collectors.counting())));
     }
@@ -142,7 +145,7 @@ class KubernetesManifestsTest {
                         where + " seccomp");
             }
         });
-        assertEquals(3, base.podTemplates().size(), "gateway, processor, schema job");
+        assertEquals(4, base.podTemplates().size(), "gateway, processor, schema job, ops");
     }
 
     @Test
@@ -354,6 +357,54 @@ class KubernetesManifestsTest {
                 "the ConfigMap and the ClickHouse password's Secret (not Kafka's: the Job does not talk to Kafka)");
         assertTrue(job.getEnvFrom().stream().anyMatch(source -> source.getSecretRef() != null
                 && source.getSecretRef().getName().equals(KubernetesOverlaysTest.PASSWORD_SECRET)));
+    }
+
+    /** The ops CronJob is a template for `kubectl create job --from=cronjob/sluice-ops`: applying the base runs nothing. */
+    @Test
+    void theOpsCronJobNeverRunsByItself() {
+        CronJob ops = base.named(CronJob.class, OPS);
+        assertEquals(Boolean.TRUE, ops.getSpec().getSuspend());
+        assertEquals("Never", ops.getSpec().getJobTemplate().getSpec().getTemplate().getSpec().getRestartPolicy());
+    }
+
+    /** Its default command is one of the command line's, the image's entrypoint running it. */
+    @Test
+    void theOpsJobRunsTheDoctorOfTheCommandLine() {
+        Container ops = onlyContainer(opsTemplate());
+        assertEquals(List.of("doctor"), ops.getArgs());
+        assertEquals(List.of(), Optional.ofNullable(ops.getCommand()).orElse(List.of()), "the image's entrypoint, which runs the command line");
+        assertTrue(Usage.TEXT.contains("\n  doctor "), "doctor is in the usage");
+    }
+
+    /** doctor --gateway/--processor reads /readyz and /metrics: the admin ports admit only labelled pods of the namespace. */
+    @Test
+    void theOpsPodReachesTheAdminPortOfEveryServer() {
+        Map<String, String> opsLabels = opsTemplate().getMetadata().getLabels();
+        base.servers().forEach((workload, template) -> {
+            ContainerPort admin = port(onlyContainer(template), "admin");
+            assertTrue(ingressRules(template).stream().filter(rule -> admits(rule, admin))
+                    .flatMap(rule -> Optional.ofNullable(rule.getFrom()).orElse(List.of()).stream())
+                    .anyMatch(peer -> peer.getNamespaceSelector() == null && selects(peer.getPodSelector(), opsLabels)),
+                    workload + ": the ops pod " + opsLabels + " reaches port " + admin.getContainerPort());
+        });
+    }
+
+    /** doctor, replay and dead-letters talk to Kafka and ClickHouse as the processor does: its settings, Secrets and Kafka CA. */
+    @Test
+    void theOpsPodReadsTheProcessorsSettingsSecretsAndKafkaCa() {
+        PodTemplateSpec processor = base.servers().get("StatefulSet/sluice-processor");
+        Container ops = onlyContainer(opsTemplate());
+        assertEquals(onlyContainer(processor).getEnvFrom(), ops.getEnvFrom());
+        VolumeMount kafkaCa = ops.getVolumeMounts().stream().filter(mount -> mount.getMountPath().equals(KAFKA_TLS_DIRECTORY))
+                .findFirst().orElseThrow(() -> new AssertionError("the ops pod mounts nothing at " + KAFKA_TLS_DIRECTORY));
+        assertEquals(Boolean.TRUE, kafkaCa.getReadOnly());
+        Volume volume = opsTemplate().getSpec().getVolumes().stream().filter(v -> v.getName().equals(kafkaCa.getName())).findFirst().orElseThrow();
+        assertEquals(KAFKA_TLS_SECRET, volume.getSecret().getSecretName());
+        assertEquals(Boolean.TRUE, volume.getSecret().getOptional());
+    }
+
+    private static PodTemplateSpec opsTemplate() {
+        return base.named(CronJob.class, OPS).getSpec().getJobTemplate().getSpec().getTemplate();
     }
 
     /** JAVA_OPTS replaces the image's default, so each keeps its exit on the first OutOfMemoryError (a supervisor restarts it). */

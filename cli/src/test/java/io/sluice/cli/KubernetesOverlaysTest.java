@@ -148,7 +148,7 @@ class KubernetesOverlaysTest {
                     Matcher secret = Pattern.compile("name: (" + PASSWORD_SECRET + "-[a-z0-9]+)").matcher(output);
                     assertTrue(secret.find(), output);
                     String name = secret.group(1);
-                    assertEquals(3, countOf(output, name), "the Secret, and the processor's and the schema job's envFrom, name it");
+                    assertEquals(4, countOf(output, name), "the Secret, and the processor's, the schema job's and the ops job's envFrom, name it");
                 }
             }
         } finally {

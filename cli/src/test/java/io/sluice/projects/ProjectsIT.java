@@ -85,6 +85,16 @@ class ProjectsIT {
         assertEquals(200, inForce("the new key", 200, () -> send(project, TRANSACTION).statusCode()));
     }
 
+    /** docker compose's first project: `eval "$(… projects create --name demo --export)"` sets what the README's curl uses. */
+    @Test
+    void createWithExportPrintsOneShellLineWhoseKeyWorksAtOnce() throws Exception {
+        String out = cli("projects", "create", "--name", "exported", "--export");
+        java.util.regex.Matcher line = java.util.regex.Pattern.compile("export TOKEN=([A-Za-z0-9_-]+) KEY=(slk_[A-Za-z0-9_-]+)\n").matcher(out);
+        assertTrue(line.matches(), out);
+        JsonNode project = JSON.createObjectNode().put("token", line.group(1)).put("key", line.group(2));
+        assertEquals(200, inForce("the exported key", 200, () -> send(project, TRANSACTION).statusCode()));
+    }
+
     @Test
     void listAndShowNeverPrintAKeyOrItsHash() throws Exception {
         JsonNode project = cliJson("projects", "create", "--name", "listed", "--json");

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.sluice.cli.ShellVariables;
 import io.sluice.projects.ProjectAdmin;
 
 /**
@@ -44,15 +45,15 @@ public record DemoProject(String token, String key) {
     }
 
     /**
-     * What to paste next: the shell variables the README's commands use (a token and a key are URL-safe
-     * base64 with a prefix, so they need no quoting), both endpoints, plain and gzip, then the checks.
+     * What to paste next: the shell variables the README's commands use, both endpoints, plain and
+     * gzip, then the checks.
      */
     public void printTryIt(PrintStream out, int gatewayPort) {
         String base = "http://127.0.0.1:" + gatewayPort + "/api/v1/" + token;
         String auth = "-H 'Authorization: Bearer " + key + "' -H 'Content-Type: application/json'";
         out.println("Demo project: token " + token + "  key " + key + "  (local only; real keys are shown once)");
         out.println("For the commands in the README, in the terminal you send from:");
-        out.println("  export TOKEN=" + token + " KEY=" + key);
+        out.println("  " + ShellVariables.exportLine(token, key));
         out.println();
         out.println("Send a transaction:");
         out.println("  curl -s " + base + "/transaction " + auth

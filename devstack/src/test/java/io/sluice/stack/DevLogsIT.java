@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.sluice.engines.Ports;
 import io.sluice.testkit.Await;
 
 /** {@code ./sluice dev} in its own JVM: the terminal shows only progress, the log file everything from INFO up. */
@@ -36,17 +34,7 @@ class DevLogsIT {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder builder = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
                 DeveloperCli.class.getName(), "dev");
-        builder.environment().putAll(Map.of(
-                "SLUICE_HOME", home.toString(),
-                "SLUICE_GATEWAY_PORT", Integer.toString(Ports.free()),
-                "SLUICE_GATEWAY_ADMIN_PORT", "0",
-                "SLUICE_DEV_KAFKA_PORT", Integer.toString(Ports.free()),
-                "SLUICE_DEV_KAFKA_CONTROLLER_PORT", Integer.toString(Ports.free()),
-                "SLUICE_DEV_CLICKHOUSE_HTTP_PORT", Integer.toString(Ports.free()),
-                "SLUICE_DEV_CLICKHOUSE_TCP_PORT", Integer.toString(Ports.free()),
-                "SLUICE_TOPIC_PARTITIONS", "1",
-                "SLUICE_PROCESSOR_THREADS", "1",
-                "SLUICE_PROCESSOR_ADMIN_PORT", "0"));
+        builder.environment().putAll(StackOnFreePorts.variables(home));
         builder.redirectErrorStream(true).redirectOutput(terminal.toFile());
         Process dev = builder.start();
         try {

@@ -3,8 +3,6 @@ package io.sluice.stack;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -13,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -25,7 +22,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.config.Settings;
-import io.sluice.engines.Ports;
 import io.sluice.testkit.Await;
 
 /** {@code ./sluice dev} as a user runs it: start, create a project, send, see it; restart keeps it. */
@@ -38,22 +34,12 @@ class LocalStackIT {
 
     @Test
     void aTransactionSentToTheLocalStackIsCountedAndSurvivesARestart() throws Exception {
-        Settings settings = new Settings(Map.of(
-                "SLUICE_HOME", home.toString(),
-                "SLUICE_GATEWAY_PORT", Integer.toString(Ports.free()),
-                "SLUICE_GATEWAY_ADMIN_PORT", "0",
-                "SLUICE_DEV_KAFKA_PORT", Integer.toString(Ports.free()),
-                "SLUICE_DEV_KAFKA_CONTROLLER_PORT", Integer.toString(Ports.free()),
-                "SLUICE_DEV_CLICKHOUSE_HTTP_PORT", Integer.toString(Ports.free()),
-                "SLUICE_DEV_CLICKHOUSE_TCP_PORT", Integer.toString(Ports.free()),
-                "SLUICE_TOPIC_PARTITIONS", "2",
-                "SLUICE_PROCESSOR_THREADS", "1",
-                "SLUICE_PROCESSOR_ADMIN_PORT", "0"));
-        StackConfig config = StackConfig.from(settings);
-        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        StackOnFreePorts ports = StackOnFreePorts.in(home);
+        Settings settings = ports.settings();
+        StackConfig config = ports.config();
 
         String clickHouse;
-        try (LocalStack stack = new LocalStack(config, settings, quiet).start()) {
+        try (LocalStack stack = ports.start()) {
             clickHouse = stack.clickHouseUrl();
             DeveloperCliRunner.Result created = DeveloperCliRunner.run(settings, "projects", "create", "--name", "demo", "--json",
                     "--bootstrap-server", stack.kafkaBootstrapServers());
@@ -82,7 +68,7 @@ class LocalStackIT {
             assertEquals("1", Await.until(Duration.ofSeconds(60), "1", requests));
         }
 
-        try (LocalStack restarted = new LocalStack(config, settings, quiet).start()) {
+        try (LocalStack restarted = ports.start()) {
             assertEquals(clickHouse, restarted.clickHouseUrl());
             assertEquals("1", query(clickHouse, "SELECT sum(requests) FROM sluice.traffic_1m FINAL"));
             assertEquals("1", query(clickHouse, "SELECT count() FROM sluice.transactions FINAL"));
@@ -90,7 +76,7 @@ class LocalStackIT {
         assertTrue(home.resolve("logs/clickhouse.log").toFile().exists(), "ClickHouse logs into SLUICE_HOME/logs");
     }
 
-    private static int status(HttpRequest request) {
+    static int status(HttpRequest request) {
         try {
             return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (Exception e) {

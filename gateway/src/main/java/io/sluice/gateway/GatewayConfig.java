@@ -50,7 +50,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
     public static final Setting SHUTDOWN_TIMEOUT = new Setting("SLUICE_GATEWAY_SHUTDOWN_TIMEOUT", "20s",
             "On SIGTERM, how long in-flight requests may take to finish.");
     public static final Setting QUOTA_SHARE = new Setting("SLUICE_GATEWAY_QUOTA_SHARE", "1.0",
-            "Part of each project's quota the gateways allow together. Leave it at 1: quotas hold across all gateways by themselves (they share their counts through SLUICE_TOPIC_QUOTA_USAGE), so it is no longer 1/N; below 1 holds every project under its quota (tests use it).").between(0.001, 1);
+            "Part of each project's quota all gateways together allow: at 1 the whole quota, which they split among themselves by demand (through SLUICE_TOPIC_QUOTA_USAGE); below 1 holds every project under that part of it (tests use it).").between(0.001, 1);
     public static final Setting OUTCOMES_INTERVAL = new Setting("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "5s",
             "How often per-project outcome counts (accepted, refused and why) are published.");
     public static final Setting AUTH_FAILURES_PER_MINUTE = new Setting("SLUICE_GATEWAY_AUTH_FAILURES_PER_MINUTE", "60",
