@@ -223,6 +223,13 @@ public final class ProjectAdmin implements AutoCloseable {
         return changed;
     }
 
+    /** Which of this project's events the gateways filter before quota: the built-in filters on, and its patterns. */
+    public Project setInboundFilters(String token, InboundFilters inboundFilters) {
+        Project changed = get(token).withInboundFilters(inboundFilters);
+        save(changed);
+        return changed;
+    }
+
     /** @param endpoint {@code transaction}, {@code project}, or null for all events */
     public Project setQuota(String token, String endpoint, Quota quota) {
         Project changed = get(token).withQuota(endpoint, quota);

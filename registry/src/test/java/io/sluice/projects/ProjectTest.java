@@ -3,6 +3,7 @@ package io.sluice.projects;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
@@ -180,6 +181,35 @@ class ProjectTest {
         String text = new String(json, java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(text.contains("\"data_scrubbing\":{\"disabled\":true,\"sensitive_fields\":[\"iban\",\"x-shop-pin\"]}"), text);
         assertEquals(project, ProjectJson.read(json));
+    }
+
+    @Test
+    void aRecordWrittenBeforeInboundFiltersFiltersAsSentryDoesForANewProject() throws Exception {
+        String old = "{\"token\":\"t\",\"name\":\"shop\",\"disabled\":false,\"keys\":[],"
+                + "\"created_at\":\"2026-11-22T12:00:00Z\"}";
+        Project project = ProjectJson.read(old.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(InboundFilters.DEFAULT, project.inboundFilters());
+        assertEquals(List.of(InboundFilter.HEALTH_CHECK, InboundFilter.BROWSER_EXTENSIONS, InboundFilter.WEB_CRAWLERS,
+                InboundFilter.LEGACY_BROWSERS), List.copyOf(project.inboundFilters().on()));
+    }
+
+    @Test
+    void inboundFiltersSurviveTheRegistryRecord() throws Exception {
+        Project project = project(ProjectKey.of("k1", Secrets.newKey(), null))
+                .withInboundFilters(new InboundFilters(java.util.Set.of(InboundFilter.LOCALHOST, InboundFilter.HEALTH_CHECK),
+                        Globs.of(List.of("ChunkLoadError: *")), Globs.of(List.of("*-dev"))));
+        byte[] json = ProjectJson.write(project);
+        String text = new String(json, java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(text.contains("\"inbound_filters\":{\"on\":[\"health_check\",\"localhost\"],"
+                + "\"error_messages\":[\"ChunkLoadError: *\"],\"releases\":[\"*-dev\"]}"), text);
+        assertEquals(project, ProjectJson.read(json));
+    }
+
+    @Test
+    void aFilterOfPatternsCannotBeSwitchedOn() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> new InboundFilters(java.util.Set.of(InboundFilter.RELEASE), Globs.NONE, Globs.NONE));
+        assertEquals("'release' is not switched on or off: it applies the project's patterns", refused.getMessage());
     }
 
     private static Project project(ProjectKey key) {
