@@ -57,11 +57,7 @@ public record TransactionFields(
         // The method is a grouping key of the per-route aggregates: one of HTTP's, else OTHER, so a
         // client cannot add a series per event with invented ones.
         method = method.isEmpty() || HTTP_METHODS.contains(method) ? method : OTHER_METHOD;
-        // OpenTelemetry-style SDKs put the URL in url.full (http.url before semantic conventions 1.21).
-        String url = firstNonEmpty(SentryFields.text(event, "/contexts/trace/data/url"),
-                SentryFields.text(event, "/contexts/trace/data/url.full"),
-                SentryFields.text(event, "/contexts/trace/data/http.url"),
-                SentryFields.text(event, "/request/url"));
+        String url = url(event);
         String path = firstNonEmpty(pathOf(url), nameMethod.isEmpty() ? "" : nameParts[1]);
         String op = SentryFields.text(event, "/contexts/trace/op");
         return new TransactionFields(SentryFields.text(event, "/environment"), name, method, url, path, status,
@@ -70,6 +66,15 @@ public record TransactionFields(
                 SentryFields.text(event, "/contexts/runtime/name"), SentryFields.text(event, "/contexts/runtime/version"),
                 SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"),
                 Routes.of(event, method, name, path, rules), op, SentryFields.durationMs(event));
+    }
+
+    /** A transaction's request URL: its trace context's, else its request's; "" when it has none. */
+    public static String url(JsonNode event) {
+        // OpenTelemetry-style SDKs put the URL in url.full (http.url before semantic conventions 1.21).
+        return firstNonEmpty(SentryFields.text(event, "/contexts/trace/data/url"),
+                SentryFields.text(event, "/contexts/trace/data/url.full"),
+                SentryFields.text(event, "/contexts/trace/data/http.url"),
+                SentryFields.text(event, "/request/url"));
     }
 
     private static final int FIELDS = TransactionFields.class.getRecordComponents().length;

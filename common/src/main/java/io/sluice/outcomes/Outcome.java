@@ -54,11 +54,17 @@ public enum Outcome {
      */
     CLIENT_GONE("client_gone"),
 
-    // Counted, never answered: always qualified (see QualifiedOutcome), as client_discard:<reason>.
+    // Counted, never answered: always qualified (see QualifiedOutcome), as client_discard:<reason>, filtered:<filter>.
     /** Events an SDK reports it dropped itself (a Sentry client report), per reason. */
     CLIENT_DISCARD("client_discard"),
     /** A Sentry envelope item Sluice accepts and does not store, per item type. */
     UNSUPPORTED_ITEM("unsupported_item"),
+    /**
+     * An event one of its project's inbound filters dropped (a health check, a browser extension's
+     * error, …), per filter: answered as accepted, never stored, and it took no quota (Relay's
+     * {@code Outcome::Filtered}).
+     */
+    FILTERED("filtered"),
 
     // Counted by the processor, never answered: always qualified by the name, as cardinality_limited:<name>.
     /**

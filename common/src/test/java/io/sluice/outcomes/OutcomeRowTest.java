@@ -29,7 +29,7 @@ class OutcomeRowTest {
                 "too_many_failed_attempts", "not_found", "method_not_allowed", "bad_request", "uri_too_long",
                 "headers_too_large", "body_too_large", "request_timeout", "unsupported_media_type", "unsupported_encoding",
                 "corrupt_body", "invalid_json", "invalid_field", "invalid_envelope", "origin_not_allowed", "overloaded",
-                "shutting_down", "unavailable", "project_unavailable", "client_gone", "client_discard", "unsupported_item",
+                "shutting_down", "unavailable", "project_unavailable", "client_gone", "client_discard", "unsupported_item", "filtered",
                 "cardinality_limited"),
                 Arrays.stream(Outcome.values()).map(Outcome::code).toList());
     }

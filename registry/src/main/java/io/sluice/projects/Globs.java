@@ -22,6 +22,11 @@ public final class Globs {
     public static final int MAX_PATTERNS = 50;
     /** Longest pattern, in characters. */
     public static final int MAX_PATTERN_LENGTH = 256;
+    /**
+     * Characters of a text matched at most: a pattern of several {@code *} backtracks over the text
+     * (its cost grows with the square of the length), and an event's texts are the sender's.
+     */
+    public static final int MAX_TEXT = 1024;
     public static final Globs NONE = new Globs(List.of(), null);
 
     private final List<String> patterns;
@@ -73,9 +78,13 @@ public final class Globs {
         return patterns.isEmpty();
     }
 
-    /** Whether a pattern matches the whole of {@code text}; false for null. */
+    /**
+     * Whether a pattern matches the whole of {@code text}, of which the first {@link #MAX_TEXT}
+     * characters only are read; false for null.
+     */
     public boolean matches(String text) {
-        return compiled != null && text != null && compiled.matcher(text).matches();
+        return compiled != null && text != null
+                && compiled.matcher(text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) : text).matches();
     }
 
     /** A glob as a regular expression; what is not a glob's own syntax matches itself. */

@@ -216,6 +216,14 @@ public final class Gate {
                 : quotas.tryAdmit(project, endpoint, System.nanoTime());
     }
 
+    /**
+     * Gives back the project's and the endpoint's event that an event took, wherever it took them (its
+     * head, its door or {@link #takeQuota}): an event filtered once read takes no quota.
+     */
+    public void giveBackQuota(Project project, Endpoint endpoint) {
+        quotas.giveBack(project, endpoint);
+    }
+
     /** The token of a route (a Sentry route's numeric id looked up), or null: to count a refusal under. */
     public String tokenOf(IngestRoute route) {
         if (route == null) {

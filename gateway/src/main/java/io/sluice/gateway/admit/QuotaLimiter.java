@@ -47,15 +47,8 @@ public final class QuotaLimiter {
      * categories to hold back: both for the project's quota, the endpoint's for an endpoint quota.
      */
     public Rejection tryAdmit(Project project, Endpoint endpoint, long nowNanos) {
-        Rejection refused = take(project.token(), project.quota(), "project", nowNanos);
-        if (refused != null) {
-            return refused.withSentryRateLimits(SentryRateLimits.of(refused.retryAfterSeconds(), null));
-        }
-        Quota endpointQuota = project.endpointQuotas().get(endpoint.pathSegment());
-        refused = take(project.token() + "/" + endpoint.pathSegment(), endpointQuota, endpoint.pathSegment() + " endpoint",
-                nowNanos);
-        return refused == null ? null
-                : refused.withSentryRateLimits(SentryRateLimits.of(refused.retryAfterSeconds(), endpoint));
+        Rejection refused = takeProject(project, nowNanos);
+        return refused != null ? refused : tryAdmitEndpoint(project, endpoint, nowNanos);
     }
 
     /**
@@ -72,10 +65,30 @@ public final class QuotaLimiter {
     /** Takes one event from the endpoint's quota only (the project's was taken by {@link #takeProject}); null or the 429. */
     public Rejection tryAdmitEndpoint(Project project, Endpoint endpoint, long nowNanos) {
         Quota endpointQuota = project.endpointQuotas().get(endpoint.pathSegment());
-        Rejection refused = take(project.token() + "/" + endpoint.pathSegment(), endpointQuota, endpoint.pathSegment() + " endpoint",
-                nowNanos);
+        Rejection refused = take(endpointKey(project, endpoint), endpointQuota, endpoint.pathSegment() + " endpoint", nowNanos);
         return refused == null ? null
                 : refused.withSentryRateLimits(SentryRateLimits.of(refused.retryAfterSeconds(), endpoint));
+    }
+
+    /**
+     * Gives back the one event an event of this endpoint took from the project's quota and from the
+     * endpoint's (an event filtered once read, which takes none): each bucket gets its token back, up to
+     * its capacity. A bucket that changed since (a new quota) is left as it is.
+     */
+    public void giveBack(Project project, Endpoint endpoint) {
+        giveBack(project.token(), project.quota());
+        giveBack(endpointKey(project, endpoint), project.endpointQuotas().get(endpoint.pathSegment()));
+    }
+
+    private void giveBack(String bucketKey, Quota quota) {
+        TokenBucket bucket = quota == null ? null : buckets.get(bucketKey);
+        if (bucket != null && bucket.quota.equals(quota)) {
+            bucket.giveBack();
+        }
+    }
+
+    private static String endpointKey(Project project, Endpoint endpoint) {
+        return project.token() + "/" + endpoint.pathSegment();
     }
 
     private Rejection take(String bucketKey, Quota quota, String scope, long nowNanos) {
@@ -142,6 +155,10 @@ public final class QuotaLimiter {
                 return 0;
             }
             return Math.max(1, (long) Math.ceil((1 - tokens) / rate));
+        }
+
+        synchronized void giveBack() {
+            tokens = Math.min(capacity, tokens + 1);
         }
     }
 }

@@ -12,6 +12,8 @@ import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -20,15 +22,18 @@ import io.sluice.gateway.admit.Endpoint;
 import io.sluice.gateway.admit.IngestRoute;
 import io.sluice.gateway.admit.Rejection;
 import io.sluice.gateway.admit.SentryRateLimits;
+import io.sluice.gateway.filter.EventFilters;
 import io.sluice.gateway.validate.AcceptedEvent;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
+import io.sluice.projects.InboundFilter;
 import io.sluice.projects.Project;
 
 /**
  * The one ingest path every front door feeds (Relay's shape): the request's {@link FrontDoor}
  * reads it into {@link Item}s; here, for every door alike, each event takes its quota before its
- * payload is parsed (one over quota is counted and costs no parse), is validated, and published;
+ * payload is parsed (one over quota is counted and costs no parse), is filtered ({@link EventFilters}: a
+ * filtered event gives its quota back), is validated, and published;
  * what is not an event is counted; the outcomes are recorded ({@link OutcomeRecorder}); and the
  * door writes its answer once Kafka acknowledged every event published. Items are read and
  * published a slice of {@link #SLICE_BYTES} per event-loop task ({@link Slices}), so a large
@@ -201,7 +206,14 @@ final class IngestPath {
                 }
                 Project project = items.project();
                 try {
-                    events.add(new Taken(event.endpoint(), services.validator().validate(event.endpoint(), event.payload().get(),
+                    byte[] json = event.payload().get();
+                    JsonNode parsed = services.validator().parse(json);
+                    InboundFilter filter = EventFilters.filteredBy(event.endpoint(), parsed, project.inboundFilters());
+                    if (filter != null) {
+                        filtered(project, event.endpoint(), filter);
+                        return;
+                    }
+                    events.add(new Taken(event.endpoint(), services.validator().validate(event.endpoint(), json, parsed,
                             receivedAt, project.routeRules(), project.dataScrubbing())));
                 } catch (Rejection invalid) {
                     if (!event.refusedAlone()) {
@@ -211,6 +223,15 @@ final class IngestPath {
                     rejected(event.part());
                 }
             }
+        }
+
+        /**
+         * An event a filter dropped: it gives back the quota it took before it could be read (a
+         * filtered event takes none), is counted as {@code filtered:<filter>} and answered as accepted.
+         */
+        private void filtered(Project project, Endpoint endpoint, InboundFilter filter) {
+            services.gate().giveBackQuota(project, endpoint);
+            counted.merge(QualifiedOutcome.of(Outcome.FILTERED, filter.code()), 1L, Long::sum);
         }
 
         private void overQuota(Rejection refused, int part) {

@@ -91,7 +91,12 @@ public final class EventValidator {
      */
     public AcceptedEvent validate(Endpoint endpoint, byte[] json, long receivedAtMillis, RouteRules routeRules,
                                   DataScrubbing scrubbing) {
-        JsonNode event = parse(json);
+        return validate(endpoint, json, parse(json), receivedAtMillis, routeRules, scrubbing);
+    }
+
+    /** @param event {@code json} as {@link #parse} read it (scrubbing changes it) */
+    public AcceptedEvent validate(Endpoint endpoint, byte[] json, JsonNode event, long receivedAtMillis, RouteRules routeRules,
+                                  DataScrubbing scrubbing) {
         json = Scrubber.scrub(json, (ObjectNode) event, scrubbing, scrubbed);
         byte[] fields = endpoint == Endpoint.TRANSACTION ? transactionFields(event, json.length, routeRules)
                 : errorFields(event, json.length, routeRules);
@@ -105,7 +110,8 @@ public final class EventValidator {
         return new AcceptedEvent(eventId, clientTime, false, fields, json);
     }
 
-    JsonNode parse(byte[] json) {
+    /** The event's JSON as a tree, within the limits; refused ({@link Rejection}) unless it is one JSON object. */
+    public JsonNode parse(byte[] json) {
         JsonNode event;
         try {
             event = mapper.readTree(json);

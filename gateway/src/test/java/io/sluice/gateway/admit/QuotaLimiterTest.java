@@ -72,6 +72,30 @@ class QuotaLimiterTest {
         assertEquals(Map.of(project.token(), 25), asked);
     }
 
+    @Test
+    void anEventGivenBackLeavesItsTokenForTheNext() {
+        share.set(1.0);
+        Project withEndpointQuota = project.withQuota("transaction", new Quota(5, 5));
+        for (int i = 0; i < 100; i++) {
+            assertEquals(null, limiter.tryAdmit(withEndpointQuota, Endpoint.TRANSACTION, 0), "event " + i + " of 100 given back");
+            limiter.giveBack(withEndpointQuota, Endpoint.TRANSACTION);
+        }
+        int admitted = 0;
+        for (int i = 0; i < 10; i++) {
+            admitted += limiter.tryAdmit(withEndpointQuota, Endpoint.TRANSACTION, 0) == null ? 1 : 0;
+        }
+        assertEquals(5, admitted, "the endpoint's whole burst of 5 is left");
+    }
+
+    @Test
+    void givingBackNeverFillsABucketBeyondItsBurst() {
+        share.set(1.0);
+        limiter.tryAdmit(project, Endpoint.TRANSACTION, 0);
+        limiter.giveBack(project, Endpoint.TRANSACTION);
+        limiter.giveBack(project, Endpoint.TRANSACTION);
+        assertEquals(40, admitted(60, 0), "the burst of 40, not 41");
+    }
+
     private int admitted(int asking, long nowNanos) {
         int admitted = 0;
         for (int i = 0; i < asking; i++) {

@@ -1,0 +1,57 @@
+package io.sluice.gateway.filter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.sluice.events.SentryFields;
+import io.sluice.gateway.admit.Endpoint;
+import io.sluice.projects.InboundFilter;
+import io.sluice.projects.InboundFilters;
+
+/**
+ * The one place that decides whether an event is filtered (Relay's inbound filters): read from its
+ * parsed JSON, before it takes its project's quota. Each filter reads only the fields it needs; the
+ * user-agent filters run only when the event names a user agent. Stateless: shared by every event loop.
+ */
+public final class EventFilters {
+    /**
+     * Characters of a user agent read at most: browsers' are under 300, and the patterns' cost grows
+     * with the length of the sender's text.
+     */
+    static final int MAX_USER_AGENT = 512;
+
+    private EventFilters() {
+    }
+
+    /** The filter that drops this event, or null when it is kept. */
+    public static InboundFilter filteredBy(Endpoint endpoint, JsonNode event, InboundFilters filters) {
+        boolean transaction = endpoint == Endpoint.TRANSACTION;
+        if (transaction && filters.isOn(InboundFilter.HEALTH_CHECK) && HealthChecks.matches(event)) {
+            return InboundFilter.HEALTH_CHECK;
+        }
+        if (filters.isOn(InboundFilter.LOCALHOST) && Localhost.matches(event, transaction)) {
+            return InboundFilter.LOCALHOST;
+        }
+        if (!transaction && filters.isOn(InboundFilter.BROWSER_EXTENSIONS) && BrowserExtensions.matches(event)) {
+            return InboundFilter.BROWSER_EXTENSIONS;
+        }
+        if (filters.isOn(InboundFilter.WEB_CRAWLERS) || filters.isOn(InboundFilter.LEGACY_BROWSERS)) {
+            String userAgent = RequestHeaders.value(event, "User-Agent");
+            if (userAgent != null) {
+                userAgent = userAgent.length() > MAX_USER_AGENT ? userAgent.substring(0, MAX_USER_AGENT) : userAgent;
+                if (filters.isOn(InboundFilter.WEB_CRAWLERS) && WebCrawlers.matches(userAgent)) {
+                    return InboundFilter.WEB_CRAWLERS;
+                }
+                if (filters.isOn(InboundFilter.LEGACY_BROWSERS) && LegacyBrowsers.matches(userAgent)) {
+                    return InboundFilter.LEGACY_BROWSERS;
+                }
+            }
+        }
+        if (!transaction && !filters.errorMessages().isEmpty() && ErrorMessages.matches(event, filters.errorMessages())) {
+            return InboundFilter.ERROR_MESSAGE;
+        }
+        if (!filters.releases().isEmpty() && filters.releases().matches(SentryFields.text(event, "/release"))) {
+            return InboundFilter.RELEASE;
+        }
+        return null;
+    }
+}
