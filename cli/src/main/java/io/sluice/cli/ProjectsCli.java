@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
         "and fails when Kafka does not answer within $SLUICE_CLI_KAFKA_TIMEOUT."})
 final class ProjectsCli extends CliCommand {
     static final String ACTIONS = "create, list, show, rotate-key, revoke-key, rotate-dsn-key, revoke-dsn-key, "
-            + "set-dsn-origins, disable, enable, set-quota, set-scrubbing, routes";
+            + "set-dsn-origins, disable, enable, set-quota, set-scrubbing, set-filters, routes";
 
     /** {@code projects} with its actions. */
     static CommandLine create(Settings settings, PrintStream out) {
@@ -32,7 +32,8 @@ final class ProjectsCli extends CliCommand {
         CommandLine projects = new CommandLine(new ProjectsCli());
         for (Object action : List.of(new Create(registry), new ListAll(registry), new Show(registry), new RotateKey(registry),
                 new RevokeKey(registry), new RotateDsnKey(registry), new RevokeDsnKey(registry), new SetDsnOrigins(registry),
-                new Disable(registry, true), new Disable(registry, false), new SetQuota(registry), new SetScrubbing(registry))) {
+                new Disable(registry, true), new Disable(registry, false), new SetQuota(registry), new SetScrubbing(registry),
+                new SetFilters(registry))) {
             CommandLine command = new CommandLine(action);
             // disable and enable share a class: the name is the one given here
             projects.addSubcommand(action instanceof Disable disable ? disable.name() : command.getCommandName(), command);
@@ -51,7 +52,7 @@ final class ProjectsCli extends CliCommand {
     }
 
     /** Opens the registry for one action. */
-    private record Registry(Settings settings, PrintStream out) {
+    record Registry(Settings settings, PrintStream out) {
         void use(String bootstrapServers, Consumer<ProjectsCommand> action) {
             PublicUrl publicUrl = PublicUrl.from(settings); // a wrong SLUICE_PUBLIC_URL fails before any change
             Duration timeout = CliKafkaTimeout.from(settings);
@@ -64,7 +65,7 @@ final class ProjectsCli extends CliCommand {
     }
 
     /** What every action shares: the registry and {@code --bootstrap-server}. */
-    private abstract static class Action extends CliCommand {
+    abstract static class Action extends CliCommand {
         final Registry registry;
         @Option(names = "--bootstrap-server", paramLabel = "HOST:PORT", description = "Kafka (default $SLUICE_KAFKA_BOOTSTRAP_SERVERS).")
         String bootstrapServers;

@@ -14,6 +14,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.sluice.projects.DataScrubbing;
 import io.sluice.projects.DsnKey;
+import io.sluice.projects.Globs;
+import io.sluice.projects.InboundFilter;
+import io.sluice.projects.InboundFilters;
 import io.sluice.projects.Project;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.projects.ProjectKey;
@@ -75,6 +78,23 @@ final class ProjectsCommand {
             return "off (events are stored as sent, secrets included)";
         }
         return "on (defaults" + (scrubbing.sensitiveFields().isEmpty() ? "" : " + " + String.join(", ", scrubbing.sensitiveFields())) + ")";
+    }
+
+    /**
+     * @param errorMessages the project's error-message patterns, or null to keep them
+     * @param releases      its release patterns, or null to keep them
+     */
+    void setFilters(String token, List<InboundFilter> on, List<InboundFilter> off, Globs errorMessages, Globs releases) {
+        InboundFilters current = admin.get(token).inboundFilters().switched(on, off);
+        Project project = admin.setInboundFilters(token, new InboundFilters(current.on(),
+                errorMessages == null ? current.errorMessages() : errorMessages, releases == null ? current.releases() : releases));
+        out.println("inbound filters of " + project.name() + " (" + project.token() + "): " + filters(project.inboundFilters()));
+    }
+
+    private static String filters(InboundFilters filters) {
+        String on = filters.on().isEmpty() ? "none" : String.join(", ", filters.on().stream().map(InboundFilter::code).toList());
+        return on + (filters.errorMessages().isEmpty() ? "" : "; error messages " + filters.errorMessages())
+                + (filters.releases().isEmpty() ? "" : "; releases " + filters.releases());
     }
 
     void show(String token, boolean json) {
@@ -197,6 +217,7 @@ final class ProjectsCommand {
         project.endpointQuotas().forEach((endpoint, quota) -> out.println("  quota " + endpoint + ": " + quota));
         project.routeRules().patterns().forEach(pattern -> out.println("  route rule: " + pattern));
         out.println("  scrubbing: " + scrubbing(project.dataScrubbing()));
+        out.println("  filters:   " + filters(project.inboundFilters()));
         for (ProjectKey key : project.keys()) {
             out.println("  key " + key.id() + (key.expiresAt() == null ? "" : "  expires " + key.expiresAt()));
         }
@@ -222,6 +243,11 @@ final class ProjectsCommand {
         ObjectNode scrubbing = node.putObject("data_scrubbing").put("disabled", project.dataScrubbing().disabled());
         ArrayNode sensitiveFields = scrubbing.putArray("sensitive_fields");
         project.dataScrubbing().sensitiveFields().forEach(sensitiveFields::add);
+        ObjectNode filters = node.putObject("inbound_filters");
+        ArrayNode on = filters.putArray("on");
+        project.inboundFilters().on().forEach(filter -> on.add(filter.code()));
+        project.inboundFilters().errorMessages().patterns().forEach(filters.putArray("error_messages")::add);
+        project.inboundFilters().releases().patterns().forEach(filters.putArray("releases")::add);
         ArrayNode keys = node.putArray("keys");
         project.keys().forEach(key -> {
             ObjectNode entry = keys.addObject().put("id", key.id());

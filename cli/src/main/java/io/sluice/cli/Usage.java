@@ -25,6 +25,10 @@ public final class Usage {
               projects set-scrubbing TOKEN [--on|--off] [--sensitive-fields NAME,NAME]
                                                   scrub secrets from its events before Kafka (--on, the default)
                                                   or store them as sent (--off); field names on top of the defaults
+              projects set-filters TOKEN [--on NAME,NAME] [--off NAME,NAME] [--error-messages GLOB,GLOB] [--releases GLOB,GLOB]
+                                                  drop its health checks, localhost, browser extensions' errors, web
+                                                  crawlers, legacy browsers before quota (all but localhost on by
+                                                  default), and errors or releases the patterns match
               projects routes add|remove --token TOKEN --pattern /shops/*/orders/*
               projects routes list --token TOKEN [--json]
                                                   the project's route patterns (* one segment, ** the rest),

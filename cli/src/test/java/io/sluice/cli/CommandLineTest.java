@@ -30,7 +30,7 @@ class CommandLineTest {
     void theServersCommandTreeHoldsEveryCommand() {
         assertEquals(List.of("projects", "projects create", "projects list", "projects show", "projects rotate-key",
                         "projects revoke-key", "projects rotate-dsn-key", "projects revoke-dsn-key", "projects set-dsn-origins",
-                        "projects disable", "projects enable", "projects set-quota", "projects set-scrubbing", "projects routes", "projects routes add",
+                        "projects disable", "projects enable", "projects set-quota", "projects set-scrubbing", "projects set-filters", "projects routes", "projects routes add",
                         "projects routes list", "projects routes remove", "schema", "schema apply", "replay",
                         "doctor", "dead-letters", "dead-letters list", "dead-letters show", "dead-letters replay", "send-test-event", "stats", "demo-data", "gateway", "processor", "config", "completion", "help", "dev", "bench"),
                 commandPaths(new SluiceCli(NONE, System.out, System.err).commandLine()));
@@ -139,6 +139,27 @@ class CommandLineTest {
                 List.of("projects", "set-scrubbing", "tok"), "sluice: set-scrubbing needs TOKEN and --on, --off or --sensitive-fields",
                 List.of("projects", "set-scrubbing", "tok", "--on", "--off"), "sluice: set-scrubbing takes --on or --off, not both",
                 List.of("projects", "set-scrubbing", "tok", "--sensitive-fields", tooMany), "sluice: at most 50 sensitive field names, got 51");
+        wrong.forEach((argv, message) -> {
+            CliRunner.Result result = CliRunner.run(NONE, argv.toArray(String[]::new));
+            assertEquals(2, result.exitCode(), argv + ": " + result.err());
+            assertTrue(result.err().startsWith(message), argv + ": " + result.err());
+        });
+    }
+
+    @Test
+    void setFiltersCalledWronglyExits2BeforeReachingKafka() {
+        java.util.Map<List<String>, String> wrong = java.util.Map.of(
+                List.of("projects", "set-filters", "--on", "localhost"), "sluice: Missing required parameter: 'TOKEN'",
+                List.of("projects", "set-filters", "tok"),
+                "sluice: set-filters needs TOKEN and --on, --off, --error-messages or --releases",
+                List.of("projects", "set-filters", "tok", "--on", "robots"), "sluice: no inbound filter is called 'robots'; there are "
+                        + "health_check, localhost, browser_extensions, web_crawlers, legacy_browsers",
+                List.of("projects", "set-filters", "tok", "--on", "release"),
+                "sluice: 'release' is set with its patterns (--error-messages, --releases), not switched",
+                List.of("projects", "set-filters", "tok", "--on", "localhost", "--off", "localhost"),
+                "sluice: set-filters cannot switch a filter both --on and --off",
+                List.of("projects", "set-filters", "tok", "--releases", "x".repeat(257)),
+                "sluice: --releases: a pattern has at most 256 characters, got 257");
         wrong.forEach((argv, message) -> {
             CliRunner.Result result = CliRunner.run(NONE, argv.toArray(String[]::new));
             assertEquals(2, result.exitCode(), argv + ": " + result.err());
