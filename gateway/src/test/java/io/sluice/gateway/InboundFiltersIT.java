@@ -106,6 +106,42 @@ class InboundFiltersIT {
         assertEquals(expected, TestGateway.outcomes(engines, project, expected));
     }
 
+    @Test
+    void openTelemetryProbeSpansAreFilteredNotNamedAsRejectedAndGiveTheirQuotaBack() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("otlp-probed", new Quota(1, 10));
+        // The probes take the whole burst of 10 before they are decoded, and give it back once filtered: the ten
+        // orders after them have it (without it, 1 token a second would have come back meanwhile).
+        HttpResponse<String> probes = exportSpans(project, spans("GET /healthz", 0xa0));
+        assertEquals(200, probes.statusCode(), probes.body());
+        assertEquals(false, probes.body().contains("partialSuccess"), probes.body());
+        HttpResponse<String> orders = exportSpans(project, spans("GET /orders", 0xb0));
+        assertEquals(200, orders.statusCode(), orders.body());
+        assertEquals(false, orders.body().contains("partialSuccess"), orders.body());
+        List<String> published = KafkaRecords.upToEnd(engines, "sluice.transactions", Duration.ofSeconds(30),
+                        r -> project.token().equals(new String(r.key(), StandardCharsets.UTF_8))).stream()
+                .map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
+        assertEquals(10, published.size(), published.toString());
+        assertEquals(0, published.stream().filter(json -> json.contains("healthz")).count(), published.toString());
+        Map<String, Long> expected = Map.of("accepted", 10L, "filtered:health_check", 10L);
+        assertEquals(expected, TestGateway.outcomes(engines, project, expected));
+    }
+
+    /** Ten server spans (kind 2) of handled requests of this name. */
+    private static String spans(String name, int firstSpan) {
+        List<String> spans = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            spans.add("{\"traceId\": \"5b8efff798038103d269b633813fc60c\", \"spanId\": \"" + String.format("aaa19b7ec3c1b%03x", firstSpan + i)
+                    + "\", \"kind\": 2, \"name\": \"" + name
+                    + "\", \"attributes\": [{\"key\": \"http.response.status_code\", \"value\": {\"intValue\": \"200\"}}]}");
+        }
+        return String.join(",", spans);
+    }
+
+    private static HttpResponse<String> exportSpans(ProjectAdmin.NewProject project, String spans) {
+        String body = "{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [" + spans + "]}]}]}";
+        return gateway.postBytes(project, "otlp/v1/traces", body.getBytes(StandardCharsets.UTF_8), "Content-Type", "application/json");
+    }
+
     /** A browser SDK's error whose last frame is in {@code source}. */
     private static String error(String eventId, String source) {
         return "{\"event_id\":\"" + eventId + "\",\"platform\":\"javascript\",\"exception\":{\"values\":[{\"type\":\"TypeError\","
