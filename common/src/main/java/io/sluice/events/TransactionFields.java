@@ -29,7 +29,8 @@ public record TransactionFields(
         String osVersion,
         String route,
         String op,
-        Double durationMs) {
+        Double durationMs,
+        SampleRate sampleRate) {
     /** What a method that is none of HTTP's is stored as. */
     public static final String OTHER_METHOD = "OTHER";
     private static final Set<String> HTTP_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT",
@@ -69,7 +70,7 @@ public record TransactionFields(
                 SentryFields.text(event, "/sdk/name"), SentryFields.text(event, "/sdk/version"),
                 SentryFields.text(event, "/contexts/runtime/name"), SentryFields.text(event, "/contexts/runtime/version"),
                 SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"),
-                Routes.of(event, method, name, path, rules), op, SentryFields.durationMs(event));
+                Routes.of(event, method, name, path, rules), op, SentryFields.durationMs(event), SampleRate.of(event));
     }
 
     private static final int FIELDS = TransactionFields.class.getRecordComponents().length;
@@ -78,7 +79,8 @@ public record TransactionFields(
     public byte[] toHeader(int jsonBytes) {
         return FieldsHeader.encode(jsonBytes, FieldsHeader.TRANSACTION, environment, transaction, method, url, path,
                 statusCode == null ? null : statusCode.toString(), userId, sdkName, sdkVersion, runtimeName, runtimeVersion,
-                osName, osVersion, route, op, durationMs == null ? null : durationMs.toString());
+                osName, osVersion, route, op, durationMs == null ? null : durationMs.toString(),
+                sampleRate.rate() == 1 ? null : Double.toString(sampleRate.rate()));
     }
 
     /** From the record's {@link FieldsHeader}; null when it has none this version can read. */
@@ -102,8 +104,12 @@ public record TransactionFields(
         } catch (NumberFormatException e) {
             return null;
         }
+        SampleRate sampleRate = v[16] == null ? SampleRate.NONE : SampleRate.of(v[16]);
+        if (sampleRate == null) {
+            return null; // not what a gateway writes: read the JSON, which decides
+        }
         return new TransactionFields(v[0], v[1], v[2], v[3], v[4], status, v[6], v[7], v[8], v[9], v[10], v[11], v[12],
-                v[13], v[14], duration);
+                v[13], v[14], duration, sampleRate);
     }
 
     /**
