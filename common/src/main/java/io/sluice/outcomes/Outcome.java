@@ -59,6 +59,12 @@ public enum Outcome {
     CLIENT_DISCARD("client_discard"),
     /** A Sentry envelope item Sluice accepts and does not store, per item type. */
     UNSUPPORTED_ITEM("unsupported_item"),
+    /**
+     * An accepted transaction whose sample rate was not a number in (0, 1]: counted as one request
+     * in the estimates (as if not sampled), per where the rate was read ({@code sample_rate} or
+     * {@code trace_data}). Counted beside {@code accepted}, not instead of it.
+     */
+    INVALID_SAMPLE_RATE("invalid_sample_rate"),
 
     // Counted by the processor, never answered: always qualified by the name, as cardinality_limited:<name>.
     /**

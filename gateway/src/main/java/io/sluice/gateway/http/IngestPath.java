@@ -201,8 +201,12 @@ final class IngestPath {
                 }
                 Project project = items.project();
                 try {
-                    events.add(new Taken(event.endpoint(), services.validator().validate(event.endpoint(), event.payload().get(),
-                            receivedAt, project.routeRules(), project.dataScrubbing())));
+                    AcceptedEvent accepted = services.validator().validate(event.endpoint(), event.payload().get(),
+                            receivedAt, project.routeRules(), project.dataScrubbing());
+                    events.add(new Taken(event.endpoint(), accepted));
+                    if (accepted.invalidSampleRateAt() != null) {
+                        counted.merge(QualifiedOutcome.of(Outcome.INVALID_SAMPLE_RATE, accepted.invalidSampleRateAt()), 1L, Long::sum);
+                    }
                 } catch (Rejection invalid) {
                     if (!event.refusedAlone()) {
                         throw invalid;
