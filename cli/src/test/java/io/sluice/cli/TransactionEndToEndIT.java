@@ -127,7 +127,7 @@ class TransactionEndToEndIT {
             }
             queries++;
         }
-        assertEquals(15, queries, "docs/data-model.md's ready-to-run queries");
+        assertEquals(17, queries, "docs/data-model.md's ready-to-run queries");
     }
 
     @Test
