@@ -19,13 +19,6 @@ public record TrafficHourRow(String project, String environment, long hour, long
                              @JsonProperty("estimated_status_4xx") double estimated4xx,
                              @JsonProperty("estimated_status_5xx") double estimated5xx,
                              @JsonProperty("estimated_status_none") double estimatedNone) implements AggregateRow {
-    /** A row of requests none of which was sampled: each estimate is its count. */
-    public TrafficHourRow(String project, String environment, long hour, long requests, long status1xx, long status2xx, long status3xx,
-                          long status4xx, long status5xx, long statusNone, long version) {
-        this(project, environment, hour, requests, status1xx, status2xx, status3xx, status4xx, status5xx, statusNone, version,
-                requests, status1xx, status2xx, status3xx, status4xx, status5xx, statusNone);
-    }
-
     public static TrafficHourRow of(TrafficKey key, long hourStartMillis, TrafficCounts counts, int generation) {
         return new TrafficHourRow(key.project(), key.environment(), hourStartMillis / 1000, counts.requests(),
                 counts.status1xx(), counts.status2xx(), counts.status3xx(), counts.status4xx(), counts.status5xx(),
