@@ -39,6 +39,9 @@
 -- new tables with a recompute (docs/operations.md, "Replay and recompute"). Before V006, the history's index for
 -- the freshness panel:
 --   ALTER TABLE sluice.transactions_local ON CLUSTER '{cluster}' ADD INDEX IF NOT EXISTS received_at_minmax received_at TYPE minmax GRANULARITY 1
+-- Before V008, the estimates' columns, on the local and the Distributed tables alike (each DEFAULT
+-- its count, so no backfill), as in sink/src/main/resources/io/sluice/sink/schema/V008__estimated_traffic.sql, e.g.
+--   ALTER TABLE sluice.traffic_1m_local ON CLUSTER '{cluster}' ADD COLUMN IF NOT EXISTS estimated_requests Float64 DEFAULT requests, ...
 
 CREATE DATABASE IF NOT EXISTS sluice ON CLUSTER '{cluster}';
 
@@ -50,7 +53,7 @@ CREATE TABLE IF NOT EXISTS sluice.transactions_local ON CLUSTER '{cluster}'
     user_id String,
     sdk_name LowCardinality(String), sdk_version LowCardinality(String), runtime_name LowCardinality(String),
     runtime_version LowCardinality(String), os_name LowCardinality(String), os_version LowCardinality(String),
-    kafka_partition UInt32, kafka_offset UInt64,
+    kafka_partition UInt32, kafka_offset UInt64, sample_rate Float64 DEFAULT 1,
     INDEX received_at_minmax received_at TYPE minmax GRANULARITY 1
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/transactions', '{replica}')
@@ -65,7 +68,11 @@ CREATE TABLE IF NOT EXISTS sluice.traffic_1m_local ON CLUSTER '{cluster}'
 (
     project LowCardinality(String), environment LowCardinality(String), minute DateTime('UTC'),
     requests UInt64, status_1xx UInt64, status_2xx UInt64, status_3xx UInt64, status_4xx UInt64, status_5xx UInt64,
-    status_none UInt64, version UInt64
+    status_none UInt64, version UInt64,
+    estimated_requests Float64 DEFAULT requests, estimated_status_1xx Float64 DEFAULT status_1xx,
+    estimated_status_2xx Float64 DEFAULT status_2xx, estimated_status_3xx Float64 DEFAULT status_3xx,
+    estimated_status_4xx Float64 DEFAULT status_4xx, estimated_status_5xx Float64 DEFAULT status_5xx,
+    estimated_status_none Float64 DEFAULT status_none
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/traffic_1m', '{replica}', version)
 PARTITION BY toYYYYMM(minute)
@@ -79,7 +86,11 @@ CREATE TABLE IF NOT EXISTS sluice.traffic_1h_local ON CLUSTER '{cluster}'
 (
     project LowCardinality(String), environment LowCardinality(String), hour DateTime('UTC'),
     requests UInt64, status_1xx UInt64, status_2xx UInt64, status_3xx UInt64, status_4xx UInt64, status_5xx UInt64,
-    status_none UInt64, version UInt64
+    status_none UInt64, version UInt64,
+    estimated_requests Float64 DEFAULT requests, estimated_status_1xx Float64 DEFAULT status_1xx,
+    estimated_status_2xx Float64 DEFAULT status_2xx, estimated_status_3xx Float64 DEFAULT status_3xx,
+    estimated_status_4xx Float64 DEFAULT status_4xx, estimated_status_5xx Float64 DEFAULT status_5xx,
+    estimated_status_none Float64 DEFAULT status_none
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/traffic_1h', '{replica}', version)
 PARTITION BY toYYYYMM(hour)
@@ -137,7 +148,7 @@ CREATE TABLE IF NOT EXISTS sluice.requests_1m_local ON CLUSTER '{cluster}'
 (
     project LowCardinality(String), environment LowCardinality(String), minute DateTime('UTC'), op LowCardinality(String),
     route String, method LowCardinality(String), status_code UInt16, requests UInt64, timed UInt64, duration_sum_ms Float64,
-    duration_buckets Array(UInt64), version UInt64
+    duration_buckets Array(UInt64), version UInt64, estimated_requests Float64 DEFAULT requests
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/requests_1m', '{replica}', version)
 PARTITION BY toYYYYMMDD(minute)
@@ -151,7 +162,7 @@ CREATE TABLE IF NOT EXISTS sluice.requests_1h_local ON CLUSTER '{cluster}'
 (
     project LowCardinality(String), environment LowCardinality(String), hour DateTime('UTC'), op LowCardinality(String),
     route String, method LowCardinality(String), status_code UInt16, requests UInt64, timed UInt64, duration_sum_ms Float64,
-    duration_buckets Array(UInt64), version UInt64
+    duration_buckets Array(UInt64), version UInt64, estimated_requests Float64 DEFAULT requests
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/requests_1h', '{replica}', version)
 PARTITION BY toYYYYMM(hour)
@@ -185,4 +196,4 @@ ORDER BY version;
 INSERT INTO sluice.schema_migrations (version, name) VALUES
     (1, 'V001__transactions_and_traffic.sql'), (2, 'V002__errors.sql'), (3, 'V003__outcomes.sql'),
     (4, 'V004__routes_in_history.sql'), (5, 'V005__requests_by_route.sql'), (6, 'V006__received_at_index.sql'),
-    (7, 'V007__traffic_by_hour.sql');
+    (7, 'V007__traffic_by_hour.sql'), (8, 'V008__estimated_traffic.sql');

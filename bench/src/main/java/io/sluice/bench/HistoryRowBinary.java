@@ -21,7 +21,8 @@ final class HistoryRowBinary {
     private static final JsonFactory JSON = new JsonFactory();
     private static final List<String> COLUMNS = List.of("event_id", "project", "timestamp", "received_at", "time_adjusted",
             "environment", "transaction", "route", "op", "method", "url", "path", "status_code", "duration_ms", "user_id",
-            "sdk_name", "sdk_version", "runtime_name", "runtime_version", "os_name", "os_version", "kafka_partition", "kafka_offset");
+            "sdk_name", "sdk_version", "runtime_name", "runtime_version", "os_name", "os_version", "kafka_partition", "kafka_offset",
+            "sample_rate");
     private static final Map<String, Integer> INDEX = index();
 
     private final RowBinaryRows out = new RowBinaryRows();
@@ -56,7 +57,7 @@ final class HistoryRowBinary {
                 .bool(Boolean.TRUE.equals(values[4])).string(text(5)).string(text(6)).string(text(7)).string(text(8))
                 .string(text(9)).string(text(10)).string(text(11)).nullableUInt16((Long) values[12]).nullableFloat64(decimal(13))
                 .string(text(14)).string(text(15)).string(text(16)).string(text(17)).string(text(18)).string(text(19))
-                .string(text(20)).uint32(number(21)).uint64(number(22));
+                .string(text(20)).uint32(number(21)).uint64(number(22)).float64(values[23] instanceof Number rate ? rate.doubleValue() : 1);
     }
 
     /** The same row encoded straight from the fact: the RowBinary ceiling's input. */
@@ -67,7 +68,7 @@ final class HistoryRowBinary {
                 .nullableUInt16(f.statusCode() == null ? null : f.statusCode().longValue()).nullableFloat64(f.durationMs())
                 .string(f.userId())
                 .string(f.sdkName()).string(f.sdkVersion()).string(f.runtimeName()).string(f.runtimeVersion())
-                .string(f.osName()).string(f.osVersion()).uint32(f.kafkaPartition()).uint64(f.kafkaOffset());
+                .string(f.osName()).string(f.osVersion()).uint32(f.kafkaPartition()).uint64(f.kafkaOffset()).float64(f.sampleRate());
     }
 
     byte[] takeBytes() {

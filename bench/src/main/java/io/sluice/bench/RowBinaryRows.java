@@ -58,6 +58,11 @@ final class RowBinaryRows {
         return littleEndian(Double.doubleToLongBits(value), 8);
     }
 
+    /** Float64: the IEEE 754 bits. */
+    RowBinaryRows float64(double value) {
+        return littleEndian(Double.doubleToLongBits(value), 8);
+    }
+
     RowBinaryRows uint32(long value) {
         return littleEndian(value, 4);
     }

@@ -21,7 +21,8 @@ import io.sluice.events.DurationBuckets;
  * {@code ./sluice stats}: what someone wants to see right after sending data — requests per minute
  * as bars, the status classes and codes, the top routes with their 5xx and p99, errors, refusals
  * (outcomes), and the last requests. Everything but the last requests is read from the aggregates;
- * ranges over 6 hours read the hourly rows.
+ * ranges over 6 hours read the hourly rows. Where a project's clients sample, the estimated requests
+ * stand beside each count, and the header says so.
  */
 public final class StatsCommand {
     private static final int BAR_WIDTH = 40;
@@ -29,6 +30,9 @@ public final class StatsCommand {
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter SECOND = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Each status class: its label, its count's and its estimate's column in the status_classes answer. */
+    private static final String[][] CLASSES = {{"1xx", "s1", "e1"}, {"2xx", "s2", "e2"}, {"3xx", "s3", "e3"}, {"4xx", "s4", "e4"},
+            {"5xx", "s5", "e5"}, {"none", "s0", "e0"}};
 
     private final Client clickHouse;
     private final String db;
@@ -52,10 +56,13 @@ public final class StatsCommand {
                 : db + ".errors_1m FINAL WHERE project = {project:String} AND minute >= toDateTime({since:UInt32})";
         String traffic = db + ".traffic_1m FINAL WHERE project = {project:String} AND minute >= toDateTime({since:UInt32})";
         Map<String, String> queries = new LinkedHashMap<>();
-        queries.put("per_minute", "SELECT toUnixTimestamp(minute) AS m, sum(requests) AS n FROM " + traffic + " GROUP BY minute ORDER BY minute");
+        queries.put("per_minute", "SELECT toUnixTimestamp(minute) AS m, sum(requests) AS n, sum(estimated_requests) AS e FROM " + traffic
+                + " GROUP BY minute ORDER BY minute");
         queries.put("status_classes", "SELECT sum(status_1xx) AS s1, sum(status_2xx) AS s2, sum(status_3xx) AS s3, sum(status_4xx) AS s4, "
-                + "sum(status_5xx) AS s5, sum(status_none) AS s0 FROM " + traffic);
-        queries.put("status_codes", "SELECT status_code AS code, sum(requests) AS n FROM " + requests
+                + "sum(status_5xx) AS s5, sum(status_none) AS s0, sum(estimated_status_1xx) AS e1, sum(estimated_status_2xx) AS e2, "
+                + "sum(estimated_status_3xx) AS e3, sum(estimated_status_4xx) AS e4, sum(estimated_status_5xx) AS e5, "
+                + "sum(estimated_status_none) AS e0 FROM " + traffic);
+        queries.put("status_codes", "SELECT status_code AS code, sum(requests) AS n, sum(estimated_requests) AS e FROM " + requests
                 + " AND op = 'http.server' GROUP BY status_code ORDER BY status_code");
         queries.put("top_routes", "WITH " + DurationBuckets.clickHouseBounds() + " AS bounds "
                 + "SELECT op, route, n, s5xx, if(timed_n = 0, -1, bounds[arrayFirstIndex(c -> c >= 0.99 * timed_n, arrayCumSum(buckets))]) AS p99 "
@@ -84,7 +91,12 @@ public final class StatsCommand {
     private void text(String project, Duration since, Map<String, List<GenericRecord>> answers, List<GenericRecord> last) {
         List<GenericRecord> minutes = answers.get("per_minute");
         long total = minutes.stream().mapToLong(row -> row.getLong("n")).sum();
-        out.println("Project " + project + " — last " + since.toMinutes() + " min (UTC): " + total + " requests");
+        boolean sampled = sampled(minutes);
+        out.println("Project " + project + " — last " + since.toMinutes() + " min (UTC): " + total + " requests"
+                + (sampled ? " stored, an estimated " + whole(estimated(minutes)) + " happened" : ""));
+        if (sampled) {
+            out.println("Its clients sample: each stored request stands for 1 / its sample rate (est. beside each count)");
+        }
         out.println();
         out.println("Requests per minute");
         long peak = minutes.stream().mapToLong(row -> row.getLong("n")).max().orElse(0);
@@ -93,23 +105,25 @@ public final class StatsCommand {
             out.println("  (none yet: send some, or check ./sluice send-test-event)");
         }
         for (GenericRecord row : shown) {
-            out.printf("  %s %s %d%n", MINUTE.format(Instant.ofEpochSecond(row.getLong("m"))), bar(row.getLong("n"), peak), row.getLong("n"));
+            out.printf("  %s %s %d%s%n", MINUTE.format(Instant.ofEpochSecond(row.getLong("m"))), bar(row.getLong("n"), peak), row.getLong("n"),
+                    estimate(sampled, row.getDouble("e")));
         }
 
         GenericRecord classes = answers.get("status_classes").get(0);
         out.println();
         out.println("Status classes");
-        String[][] labels = {{"1xx", "s1"}, {"2xx", "s2"}, {"3xx", "s3"}, {"4xx", "s4"}, {"5xx", "s5"}, {"none", "s0"}};
-        for (String[] label : labels) {
+        for (String[] label : CLASSES) {
             long count = classes.getLong(label[1]);
-            out.printf("  %-4s %s %d%s%n", label[0], bar(count, total), count, total == 0 ? "" : String.format(" (%.1f%%)", 100.0 * count / total));
+            out.printf("  %-4s %s %d%s%s%n", label[0], bar(count, total), count, total == 0 ? "" : String.format(" (%.1f%%)", 100.0 * count / total),
+                    estimate(sampled, classes.getDouble(label[2])));
         }
 
         out.println();
         out.println("Status codes");
         none(answers.get("status_codes"));
         for (GenericRecord row : answers.get("status_codes")) {
-            out.printf("  %-4s %d%n", row.getInteger("code") == 0 ? "none" : row.getString("code"), row.getLong("n"));
+            out.printf("  %-4s %d%s%n", row.getInteger("code") == 0 ? "none" : row.getString("code"), row.getLong("n"),
+                    estimate(sampled, row.getDouble("e")));
         }
 
         out.println();
@@ -152,17 +166,27 @@ public final class StatsCommand {
         ArrayNode minutes = root.putArray("per_minute");
         long total = 0;
         for (GenericRecord row : answers.get("per_minute")) {
-            minutes.addObject().put("minute", Instant.ofEpochSecond(row.getLong("m")).toString()).put("requests", row.getLong("n"));
+            minutes.addObject().put("minute", Instant.ofEpochSecond(row.getLong("m")).toString()).put("requests", row.getLong("n"))
+                    .put("estimated_requests", row.getDouble("e"));
             total += row.getLong("n");
         }
         root.put("requests", total);
+        root.put("estimated_requests", estimated(answers.get("per_minute")));
+        root.put("sampled", sampled(answers.get("per_minute")));
         GenericRecord classes = answers.get("status_classes").get(0);
         ObjectNode classNode = root.putObject("status_classes");
-        for (String[] label : new String[][] {{"1xx", "s1"}, {"2xx", "s2"}, {"3xx", "s3"}, {"4xx", "s4"}, {"5xx", "s5"}, {"none", "s0"}}) {
+        ObjectNode estimatedClasses = root.putObject("estimated_status_classes");
+        for (String[] label : CLASSES) {
             classNode.put(label[0], classes.getLong(label[1]));
+            estimatedClasses.put(label[0], classes.getDouble(label[2]));
         }
         ObjectNode codes = root.putObject("status_codes");
-        answers.get("status_codes").forEach(row -> codes.put(row.getInteger("code") == 0 ? "none" : row.getString("code"), row.getLong("n")));
+        ObjectNode estimatedCodes = root.putObject("estimated_status_codes");
+        for (GenericRecord row : answers.get("status_codes")) {
+            String code = row.getInteger("code") == 0 ? "none" : row.getString("code");
+            codes.put(code, row.getLong("n"));
+            estimatedCodes.put(code, row.getDouble("e"));
+        }
         ArrayNode routes = root.putArray("top_routes");
         for (GenericRecord row : answers.get("top_routes")) {
             ObjectNode route = routes.addObject().put("op", row.getString("op")).put("route", row.getString("route"))
@@ -184,6 +208,24 @@ public final class StatsCommand {
                     .put("status", row.getString("status")).put("environment", row.getString("environment"));
         }
         return root.toString();
+    }
+
+    /** Whether the range's estimate differs from its count: some client sampled. */
+    private static boolean sampled(List<GenericRecord> minutes) {
+        return minutes.stream().anyMatch(row -> row.getDouble("e") != row.getLong("n"));
+    }
+
+    private static double estimated(List<GenericRecord> minutes) {
+        return minutes.stream().mapToDouble(row -> row.getDouble("e")).sum();
+    }
+
+    /** "  est. 40" beside a count where the project's data is sampled; nothing where it is not. */
+    private static String estimate(boolean sampled, double estimated) {
+        return sampled ? "  est. " + whole(estimated) : "";
+    }
+
+    private static String whole(double estimated) {
+        return String.format("%.0f", estimated);
     }
 
     private void none(List<GenericRecord> rows) {

@@ -124,6 +124,50 @@ class SentrySdkEndToEndIT {
                 "SELECT sum(requests), sum(status_2xx), sum(status_4xx), sum(status_5xx) FROM " + DB + ".traffic_1m FINAL" + where));
     }
 
+    /**
+     * The SDK at tracesSampleRate 0.25 sends about a quarter of 4,000 transactions, each envelope's
+     * header naming the rate: the exact count is the rows stored, and the estimate is within four
+     * standard deviations (sqrt(N (1 - r)) / r, about 110 here) of the 4,000 that happened.
+     */
+    @Test
+    void transactionsTheSdkSampledAreEstimatedAsTheTrafficThatHappened() throws Exception {
+        ProjectAdmin.NewProject project = pipeline.newProject("java-sdk-sampled");
+        String dsn = "http://" + project.dsnKey().publicKey() + "@127.0.0.1:" + pipeline.port() + "/" + project.numericId();
+        java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
+        Sentry.init(options -> {
+            options.setDsn(dsn);
+            options.setTracesSampleRate(0.25);
+            options.setMaxQueueSize(10_000); // every sampled transaction sent, none dropped for the SDK's queue
+            options.setBeforeSendTransaction((transaction, hint) -> {
+                sent.incrementAndGet(); // the sampled ones only: the others never reach sending
+                return transaction;
+            });
+            options.setEnableUncaughtExceptionHandler(false);
+            options.setEnableShutdownHook(false);
+        });
+        int happened = 4_000;
+        for (int i = 0; i < happened; i++) {
+            transaction("GET /sampled", "200");
+            if (i % 100 == 99) {
+                Sentry.flush(30_000);
+            }
+        }
+        Sentry.flush(30_000);
+
+        String where = " WHERE project = '" + project.token() + "'";
+        long n = sent.get();
+        String exact = n + "\t" + n;
+        assertEquals(exact, Await.until(Duration.ofSeconds(120), exact, () -> pipeline.query("SELECT (SELECT count() FROM " + DB
+                + ".transactions FINAL" + where + "), (SELECT sum(requests) FROM " + DB + ".traffic_1m FINAL" + where + ")")),
+                "the exact count is the rows stored, every one the SDK sent");
+        double estimated = Double.parseDouble(pipeline.query("SELECT sum(estimated_requests) FROM " + DB + ".traffic_1m FINAL" + where));
+        assertEquals(n * 4.0, estimated, "each stored transaction stands for 1 / 0.25");
+        double deviation = Math.sqrt(n * 0.75) / 0.25;
+        System.out.println("sampled at 0.25: " + happened + " happened, " + n + " stored, estimated " + estimated
+                + " (one standard deviation " + Math.round(deviation) + ")");
+        assertEquals(happened, estimated, 4 * deviation, n + " stored, estimated " + estimated);
+    }
+
     @Test
     void overItsQuotaTheSdkBacksOffByItselfAndReportsWhatItDropped() throws Exception {
         ProjectAdmin.NewProject project = pipeline.newProject("java-sdk-limited", new Quota(1, 1));

@@ -84,6 +84,32 @@ class StatsCommandIT {
         }
     }
 
+    @Test
+    void aSampledProjectsEstimateStandsBesideItsCountsAndSaysSo() throws Exception {
+        String minute = "toStartOfMinute(now() - INTERVAL 5 MINUTE)";
+        query("INSERT INTO " + DB + ".traffic_1m (project, environment, minute, requests, status_2xx, status_5xx, version,"
+                + " estimated_requests, estimated_status_2xx, estimated_status_5xx) VALUES ('sampled', 'production', " + minute
+                + ", 10, 8, 2, 10, 40, 32, 8)");
+        query("INSERT INTO " + DB + ".requests_1m (project, environment, minute, op, route, method, status_code, requests, timed,"
+                + " duration_sum_ms, duration_buckets, version, estimated_requests) VALUES ('sampled', 'production', " + minute
+                + ", 'http.server', 'GET /a', 'GET', 200, 8, 0, 0, [], 8, 32)");
+        JsonNode stats = new ObjectMapper().readTree(CliRunner.run(settings, "stats", "--project", "sampled", "--since", "30m", "--json").out());
+        assertEquals(List.of(10L, 40L, 32L, 8L, 32L), List.of(stats.get("requests").asLong(), stats.get("estimated_requests").asLong(),
+                stats.at("/estimated_status_classes/2xx").asLong(), stats.at("/estimated_status_classes/5xx").asLong(),
+                stats.at("/estimated_status_codes/200").asLong()));
+        assertTrue(stats.get("sampled").asBoolean());
+        String shown = CliRunner.run(settings, "stats", "--project", "sampled", "--since", "30m").out();
+        for (String part : new String[] {"10 requests stored, an estimated 40 happened", "sample rate", "  200  8  est. 32"}) {
+            assertTrue(shown.contains(part), part + " is not in\n" + shown);
+        }
+    }
+
+    @Test
+    void anUnsampledProjectShowsNoEstimate() {
+        String shown = CliRunner.run(settings, "stats", "--project", DemoData.HUGE_PROJECT, "--since", "2h").out();
+        assertFalse(shown.contains("est."), shown);
+    }
+
     /**
      * --watch reads again, every 5 seconds, until interrupted: a reading taken after rows arrived shows
      * them, one JSON object per line with --json.

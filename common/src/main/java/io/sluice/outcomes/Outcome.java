@@ -65,6 +65,12 @@ public enum Outcome {
      * {@code Outcome::Filtered}).
      */
     FILTERED("filtered"),
+    /**
+     * An accepted transaction whose sample rate was not a number in (0, 1]: counted as one request
+     * in the estimates (as if not sampled), per where the rate was read ({@code sample_rate} or
+     * {@code trace_data}). Counted beside {@code accepted}, not instead of it.
+     */
+    INVALID_SAMPLE_RATE("invalid_sample_rate"),
 
     // Counted by the processor, never answered: always qualified by the name, as cardinality_limited:<name>.
     /**

@@ -20,7 +20,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 class FieldsReadingTest {
     private static final Map<Integer, String> DIGEST_BY_VERSION = Map.of(
             1, "5c6d837f0dc91d13d700b84e79221b0e23bd2080f3ede11536d6a6027afa5e0c",
-            2, "c3adc062c11775f945aeed2504eced0bf3e6372ec6d43777dc2d8fc3f1bbaadb");
+            2, "c3adc062c11775f945aeed2504eced0bf3e6372ec6d43777dc2d8fc3f1bbaadb",
+            3, "6ac1fabd8e62fb94f5567717126ff76d68be09ef3b9e0c6427d17aa43a7a64d3");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> TRANSACTIONS = List.of(
             "{\"transaction\": \"GET /api/users/{id}\", \"environment\": \"production\", \"tags\": {\"http.status_code\": \"200\"},"
@@ -38,7 +39,10 @@ class FieldsReadingTest {
             "{\"transaction\": \"GET /users/0f8fad5b-d9cb-469f-a165-70867728950e/2024-01-31\", \"transaction_info\": {\"source\": \"url\"},"
                     + " \"contexts\": {\"trace\": {\"op\": \"pageload\"}}, \"start_timestamp\": \"2024-01-31T10:00:00Z\","
                     + " \"timestamp\": \"2024-01-31T10:00:00.125Z\"}",
-            "{\"transaction\": \"GET /users/42\", \"contexts\": {\"trace\": {\"data\": {\"http.route\": \"/users/:id\"}}}}");
+            "{\"transaction\": \"GET /users/42\", \"contexts\": {\"trace\": {\"data\": {\"http.route\": \"/users/:id\"}}}}",
+            "{\"transaction\": \"GET /a\", \"sample_rate\": \"0.25\"}",
+            "{\"transaction\": \"GET /b\", \"contexts\": {\"trace\": {\"data\": {\"sentry.sample_rate\": 0.1}}}}",
+            "{\"transaction\": \"GET /c\", \"sample_rate\": 1.5}");
     private static final List<String> ERRORS = List.of(
             "{\"level\": \"ERROR\", \"exception\": {\"values\": [{\"type\": \"KeyError\", \"value\": \"'id'\", \"stacktrace\": {\"frames\":"
                     + " [{\"function\": \"outer\", \"filename\": \"a.py\", \"lineno\": 1}, {\"function\": \"load\", \"module\": \"app\","

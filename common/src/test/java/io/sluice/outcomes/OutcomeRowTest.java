@@ -30,6 +30,7 @@ class OutcomeRowTest {
                 "headers_too_large", "body_too_large", "request_timeout", "unsupported_media_type", "unsupported_encoding",
                 "corrupt_body", "invalid_json", "invalid_field", "invalid_envelope", "origin_not_allowed", "overloaded",
                 "shutting_down", "unavailable", "project_unavailable", "client_gone", "client_discard", "unsupported_item", "filtered",
+                "invalid_sample_rate",
                 "cardinality_limited"),
                 Arrays.stream(Outcome.values()).map(Outcome::code).toList());
     }

@@ -92,7 +92,7 @@ class IngestContractIT {
         ConsumerRecord<byte[], byte[]> record = KafkaRecords.find(engines, "sluice.transactions", 1, Duration.ofSeconds(10),
                 KafkaRecords.withHeader(EventHeaders.EVENT_ID, "f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1")).get(0);
         assertEquals(new TransactionFields("production", "GET /users/{id}", "GET", "https://shop.example/users/42?x=1", "/users/42",
-                404, "\ud800", "", "", "", "", "", "", "GET /users/{id}", "", null), TransactionFields.fromHeader(record.headers()));
+                404, "\ud800", "", "", "", "", "", "", "GET /users/{id}", "", null, io.sluice.events.SampleRate.NONE), TransactionFields.fromHeader(record.headers()));
     }
 
     @Test

@@ -34,9 +34,16 @@ final class RawEvents implements AutoCloseable {
      * spreads a project's events over every partition (a retry, with the same id, lands beside its first copy).
      */
     void spreadTransaction(String topic, int partitions, String project, String eventId, Instant time, Integer status) {
+        spreadTransaction(topic, partitions, project, eventId, time, status, null);
+    }
+
+    /** As {@link #spreadTransaction(String, int, String, String, Instant, Integer)}, kept by its client at {@code sampleRate} (null: not sampled). */
+    void spreadTransaction(String topic, int partitions, String project, String eventId, Instant time, Integer status,
+                           Double sampleRate) {
         String tags = status == null ? "" : ", \"tags\": {\"http.status_code\": " + status + "}";
+        String rate = sampleRate == null ? "" : ", \"sample_rate\": " + sampleRate;
         send(topic, Math.floorMod(eventId.hashCode(), partitions), project, eventId, time,
-                "{\"transaction\": \"GET /items/" + eventId + "\", \"environment\": \"production\"" + tags + "}");
+                "{\"transaction\": \"GET /items/" + eventId + "\", \"environment\": \"production\"" + tags + rate + "}");
     }
 
     void error(String topic, String project, String eventId, Instant time, String type) {

@@ -45,9 +45,10 @@ class RecomputeIT {
         try (Processor liveProcessor = Processor.start(ProcessorConfig.from(new Settings(live)));
              RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             for (int i = 0; i < 40; i++) {
-                raw.spreadTransaction("recompute.transactions", 3, "shop", "c" + i, minute.plusSeconds(i), 200);
+                raw.spreadTransaction("recompute.transactions", 3, "shop", "c" + i, minute.plusSeconds(i), 200, 0.25);
             }
             Await.until(Duration.ofSeconds(60), "40", () -> requests(engines));
+            assertEquals("160", estimated(engines), "each transaction kept at 0.25 stands for 4");
             // A buggy processor wrote a count that is too high, with a higher version than the true one.
             ClickHouseQuery.run(engines, "INSERT INTO sluice_recompute.traffic_1m (project, environment, minute, requests, "
                     + "status_2xx, version) VALUES ('shop', 'production', " + minute.getEpochSecond() + ", 999, 999, 999)");
@@ -59,8 +60,10 @@ class RecomputeIT {
             recompute.put("SLUICE_PROCESSOR_STATE_DIR", workDir.resolve("gen1").toString());
             try (Processor gen1 = Processor.start(ProcessorConfig.from(new Settings(recompute)))) {
                 assertEquals("40", Await.until(Duration.ofSeconds(60), "40", () -> requests(engines)));
-                raw.spreadTransaction("recompute.transactions", 3, "shop", "c40", minute.plusSeconds(41), 200); // live traffic meanwhile
+                assertEquals("160", estimated(engines), "the recompute's estimate is the live one's");
+                raw.spreadTransaction("recompute.transactions", 3, "shop", "c40", minute.plusSeconds(41), 200, 0.25); // live traffic meanwhile
                 assertEquals("41", Await.until(Duration.ofSeconds(60), "41", () -> requests(engines)));
+                assertEquals("164", estimated(engines));
             }
         }
     }
@@ -203,5 +206,9 @@ class RecomputeIT {
 
     private static String requests(Engines engines) {
         return ClickHouseQuery.run(engines, "SELECT sum(requests) FROM sluice_recompute.traffic_1m FINAL WHERE project = 'shop'");
+    }
+
+    private static String estimated(Engines engines) {
+        return ClickHouseQuery.run(engines, "SELECT sum(estimated_requests) FROM sluice_recompute.traffic_1m FINAL WHERE project = 'shop'");
     }
 }

@@ -64,7 +64,9 @@ class ReplayIT {
             for (int i = 0; i < 120; i++) {
                 String project = i % 3 == 0 ? "blog" : "shop";
                 // Each project over every raw partition: shop's rows were written by several partial sums each.
-                raw.spreadTransaction("replay.transactions", 3, project, "r" + i, MINUTE.plusSeconds(i), new Integer[] {200, 404, 500}[i % 3]);
+                // blog's clients sample at 0.25: its estimates (4 per stored request) are rebuilt with the rest.
+                raw.spreadTransaction("replay.transactions", 3, project, "r" + i, MINUTE.plusSeconds(i), new Integer[] {200, 404, 500}[i % 3],
+                        project.equals("blog") ? 0.25 : null);
             }
             for (int i = 0; i < 30; i++) {
                 raw.error("replay.errors", i % 2 == 0 ? "shop" : "blog", "x" + i, MINUTE.plusSeconds(i * 4), "E" + (i % 3));
@@ -101,6 +103,12 @@ class ReplayIT {
         List<Replay.TableSummary> first = replay(null);
         assertEquals(snapshot, dump());
         first.forEach(summary -> assertEquals(0, summary.rowsAlreadyPresent(), summary.toString()));
+        assertEquals("40\t160\t160\t160\t160", query("SELECT (SELECT sum(requests) FROM sluice_replay.traffic_1m FINAL WHERE project = 'blog'), "
+                + "(SELECT sum(estimated_requests) FROM sluice_replay.traffic_1m FINAL WHERE project = 'blog'), "
+                + "(SELECT sum(estimated_requests) FROM sluice_replay.traffic_1h FINAL WHERE project = 'blog'), "
+                + "(SELECT sum(estimated_requests) FROM sluice_replay.requests_1m FINAL WHERE project = 'blog'), "
+                + "(SELECT sum(estimated_requests) FROM sluice_replay.requests_1h FINAL WHERE project = 'blog')"),
+                "the sampled project's estimates, rebuilt");
 
         List<Replay.TableSummary> second = replay(null);
         assertEquals(snapshot, dump());

@@ -30,7 +30,8 @@ public final class Rejection extends RuntimeException {
                       String sentryRateLimits) {
         super(message, null, false, false);
         if (outcome == Outcome.ACCEPTED || outcome == Outcome.CLIENT_DISCARD || outcome == Outcome.UNSUPPORTED_ITEM
-                || outcome == Outcome.FILTERED || outcome == Outcome.CARDINALITY_LIMITED) {
+                || outcome == Outcome.FILTERED || outcome == Outcome.INVALID_SAMPLE_RATE
+                || outcome == Outcome.CARDINALITY_LIMITED) {
             throw new IllegalArgumentException("'" + outcome + "' is not a refusal");
         }
         this.outcome = outcome;
@@ -74,7 +75,7 @@ public final class Rejection extends RuntimeException {
             case HEADERS_TOO_LARGE -> 431;
             case CLIENT_GONE -> 499;
             case OVERLOADED, SHUTTING_DOWN, UNAVAILABLE, PROJECT_UNAVAILABLE -> 503;
-            case ACCEPTED, CLIENT_DISCARD, UNSUPPORTED_ITEM, FILTERED, CARDINALITY_LIMITED ->
+            case ACCEPTED, CLIENT_DISCARD, UNSUPPORTED_ITEM, FILTERED, INVALID_SAMPLE_RATE, CARDINALITY_LIMITED ->
                     throw new IllegalArgumentException("'" + outcome + "' is not a refusal");
         };
     }

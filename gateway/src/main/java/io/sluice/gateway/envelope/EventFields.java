@@ -7,16 +7,20 @@ import java.util.Arrays;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.sluice.events.SampleRate;
 
 /**
  * What the Sentry endpoints need of an event before it is validated: its top-level {@code type}
  * (a {@code store} body is a transaction when it says so), whether it names an {@code event_id}
  * (a value other than null), where a top-level {@code "event_id": null} has its {@code null}
- * ({@code nullEventIdAt}, a byte offset, or -1), and whether anything follows the object. Read
+ * ({@code nullEventIdAt}, a byte offset, or -1), whether it has a top-level {@code sample_rate}
+ * ({@link SampleRate#FIELD}), and whether anything follows the object. Read
  * with a streaming parser that skips everything else; what is not JSON is left to the validator
  * to refuse.
  */
-public record EventFields(String type, boolean hasEventId, int nullEventIdAt, boolean trailingContent) {
+public record EventFields(String type, boolean hasEventId, int nullEventIdAt, boolean hasSampleRate, boolean trailingContent) {
     private static final JsonFactory JSON = new JsonFactory();
     private static final byte[] NULL = "null".getBytes(StandardCharsets.UTF_8);
 
@@ -24,9 +28,10 @@ public record EventFields(String type, boolean hasEventId, int nullEventIdAt, bo
         String type = null;
         boolean hasEventId = false;
         int nullEventIdAt = -1;
+        boolean hasSampleRate = false;
         try (JsonParser parser = JSON.createParser(json)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return new EventFields(null, false, -1, false);
+                return new EventFields(null, false, -1, false, false);
             }
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
@@ -37,15 +42,17 @@ public record EventFields(String type, boolean hasEventId, int nullEventIdAt, bo
                     nullEventIdAt = (int) parser.currentTokenLocation().getByteOffset();
                 } else if ("event_id".equals(name)) {
                     hasEventId = true;
+                } else if (SampleRate.FIELD.equals(name)) {
+                    hasSampleRate = true;
                 }
                 parser.skipChildren();
             }
             // Something after the object (another envelope's lines, say) would be published with it.
-            return new EventFields(type, hasEventId, nullEventIdAt, parser.nextToken() != null);
+            return new EventFields(type, hasEventId, nullEventIdAt, hasSampleRate, parser.nextToken() != null);
         } catch (IOException | RuntimeException notJson) {
             // the validator answers it
         }
-        return new EventFields(type, hasEventId, nullEventIdAt, false);
+        return new EventFields(type, hasEventId, nullEventIdAt, hasSampleRate, false);
     }
 
     /**
@@ -69,10 +76,28 @@ public record EventFields(String type, boolean hasEventId, int nullEventIdAt, bo
     }
 
     /**
-     * The event with {@code "event_id": id} added as its first field. What is not an object
-     * (empty, {@code 42}, {@code [1]}) is returned as it is, for the validator to refuse.
+     * The transaction with its envelope's sample rate ({@code rate}, the header's
+     * {@code trace.sample_rate}: text, as Sentry's SDKs write it, or a number) as its
+     * {@code sample_rate}, where the one reader of rates finds it ({@link SampleRate}); one that
+     * names its own is kept as it is. A rate that is no JSON value is written as text that is no
+     * number, so that it counts as 1 and as invalid.
      */
+    public byte[] withSampleRate(byte[] json, JsonNode rate) {
+        if (hasSampleRate) {
+            return json;
+        }
+        return withFieldFirst(json, SampleRate.FIELD, rate.isValueNode() ? rate.toString() : "\"not a number\"");
+    }
+
     private static byte[] withEventIdFirst(byte[] json, String eventId) {
+        return withFieldFirst(json, "event_id", "\"" + eventId + "\"");
+    }
+
+    /**
+     * The event with {@code "name": value} (value as JSON text) added as its first field. What is
+     * not an object (empty, {@code 42}, {@code [1]}) is returned as it is, for the validator to refuse.
+     */
+    private static byte[] withFieldFirst(byte[] json, String name, String value) {
         int open = 0;
         while (open < json.length && Character.isWhitespace(json[open])) {
             open++;
@@ -85,7 +110,7 @@ public record EventFields(String type, boolean hasEventId, int nullEventIdAt, bo
             next++;
         }
         boolean empty = next < json.length && json[next] == '}';
-        byte[] field = ("\"event_id\":\"" + eventId + "\"" + (empty ? "" : ",")).getBytes(StandardCharsets.UTF_8);
+        byte[] field = ("\"" + name + "\":" + value + (empty ? "" : ",")).getBytes(StandardCharsets.UTF_8);
         byte[] out = new byte[json.length + field.length];
         System.arraycopy(json, 0, out, 0, open + 1);
         System.arraycopy(field, 0, out, open + 1, field.length);

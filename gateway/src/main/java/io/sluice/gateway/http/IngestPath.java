@@ -213,8 +213,12 @@ final class IngestPath {
                         filtered(project, event.endpoint(), filter);
                         return;
                     }
-                    events.add(new Taken(event.endpoint(), services.validator().validate(event.endpoint(), json, parsed,
-                            receivedAt, project.routeRules(), project.dataScrubbing())));
+                    AcceptedEvent accepted = services.validator().validate(event.endpoint(), json, parsed,
+                            receivedAt, project.routeRules(), project.dataScrubbing());
+                    events.add(new Taken(event.endpoint(), accepted));
+                    if (accepted.invalidSampleRateAt() != null) {
+                        counted.merge(QualifiedOutcome.of(Outcome.INVALID_SAMPLE_RATE, accepted.invalidSampleRateAt()), 1L, Long::sum);
+                    }
                 } catch (Rejection invalid) {
                     if (!event.refusedAlone()) {
                         throw invalid;

@@ -3,8 +3,13 @@ package io.sluice.gateway.http;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.sluice.events.SampleRate;
+import io.sluice.events.SentryFields;
 import io.sluice.gateway.admit.Admitted;
 import io.sluice.gateway.admit.Authenticator;
 import io.sluice.gateway.admit.Endpoint;
@@ -79,6 +84,8 @@ final class SentryEnvelopeDoor extends SentryDoor {
         // The header's event id is the event's when the envelope has just one that names none:
         // a retried envelope then deduplicates.
         EventId headerId = events == 1 ? EventId.parse(envelope.headerText("event_id")) : null;
+        // The trace's sample rate (the dynamic sampling context) travels with each transaction as its sample_rate.
+        JsonNode sampleRate = envelope.header().path("trace").path(SampleRate.FIELD);
         List<Item> items = new ArrayList<>(envelope.items().size());
         for (Envelope.Item item : envelope.items()) {
             if (item.type().equals("client_report")) {
@@ -88,16 +95,19 @@ final class SentryEnvelopeDoor extends SentryDoor {
                         Long::sum)));
             } else {
                 Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
-                items.add(new Item.Event(endpoint, item.length(), () -> payload(item, headerId)));
+                JsonNode rate = endpoint == Endpoint.TRANSACTION ? sampleRate : MissingNode.getInstance();
+                items.add(new Item.Event(endpoint, item.length(), () -> payload(item, headerId, rate)));
             }
         }
         return items;
     }
 
-    private static byte[] payload(Envelope.Item item, EventId headerId) {
+    /** @param sampleRate the envelope's, for a transaction; missing for none */
+    private static byte[] payload(Envelope.Item item, EventId headerId, JsonNode sampleRate) {
         byte[] json = item.payload();
         EventFields fields = single(EventFields.scan(json));
-        return headerId != null && !fields.hasEventId() ? fields.withEventId(json, headerId.hex()) : json;
+        json = headerId != null && !fields.hasEventId() ? fields.withEventId(json, headerId.hex()) : json;
+        return SentryFields.isAbsent(sampleRate) ? json : fields.withSampleRate(json, sampleRate);
     }
 
     private static boolean isEvent(String type) {

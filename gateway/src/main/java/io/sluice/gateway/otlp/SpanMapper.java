@@ -16,6 +16,7 @@ import com.google.protobuf.ByteString;
 
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.trace.v1.Span;
+import io.sluice.events.SampleRate;
 import io.sluice.gateway.admit.Endpoint;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
@@ -171,6 +172,7 @@ public final class SpanMapper {
             }
             writeTime(json, "start_timestamp", span.getStartTimeUnixNano());
             writeTime(json, "timestamp", span.getEndTimeUnixNano() != 0 ? span.getEndTimeUnixNano() : span.getStartTimeUnixNano());
+            writeSampleRate(json, span.getTraceState());
             writeRequest(json, http);
             writeClient(json, otlp.resource, attributes, http.statusCode());
             json.writeObjectFieldStart("contexts");
@@ -180,6 +182,23 @@ public final class SpanMapper {
             json.writeEndObject();
         }
         return out.toByteArray();
+    }
+
+    /**
+     * The span's sampling probability as the transaction's {@code sample_rate} ({@link SampleRate#FIELD}),
+     * when its trace state has a threshold; one that cannot be read is written as text, which the
+     * one reader of rates ({@link SampleRate}) counts as 1 and as invalid.
+     */
+    private static void writeSampleRate(JsonGenerator json, String traceState) throws IOException {
+        if (traceState.isEmpty()) {
+            return;
+        }
+        double probability = TraceStateThreshold.probability(traceState);
+        if (Double.isNaN(probability)) {
+            json.writeStringField(SampleRate.FIELD, "unreadable ot=th");
+        } else if (probability != TraceStateThreshold.NONE) {
+            json.writeNumberField(SampleRate.FIELD, probability);
+        }
     }
 
     /** @param served the request the exception was raised in (its span's, or its server span's), or null when not known */

@@ -98,16 +98,17 @@ public final class EventValidator {
     public AcceptedEvent validate(Endpoint endpoint, byte[] json, JsonNode event, long receivedAtMillis, RouteRules routeRules,
                                   DataScrubbing scrubbing) {
         json = Scrubber.scrub(json, (ObjectNode) event, scrubbing, scrubbed);
-        byte[] fields = endpoint == Endpoint.TRANSACTION ? transactionFields(event, json.length, routeRules)
-                : errorFields(event, json.length, routeRules);
+        TransactionFields transaction = endpoint == Endpoint.TRANSACTION ? transactionFields(event, routeRules) : null;
+        byte[] fields = transaction != null ? transaction.toHeader(json.length) : errorFields(event, json.length, routeRules);
+        String invalidSampleRateAt = transaction == null ? null : transaction.sampleRate().invalidAt();
         String eventId = eventId(event.get("event_id"));
         Long clientTime = eventTime(event);
         long tooOld = receivedAtMillis - horizon.toMillis();
         long tooNew = receivedAtMillis + EventTime.MAX_FUTURE.toMillis();
         if (clientTime == null || clientTime < tooOld || clientTime > tooNew) {
-            return new AcceptedEvent(eventId, receivedAtMillis, true, fields, json);
+            return new AcceptedEvent(eventId, receivedAtMillis, true, fields, json, invalidSampleRateAt);
         }
-        return new AcceptedEvent(eventId, clientTime, false, fields, json);
+        return new AcceptedEvent(eventId, clientTime, false, fields, json, invalidSampleRateAt);
     }
 
     /** The event's JSON as a tree, within the limits; refused ({@link Rejection}) unless it is one JSON object. */
@@ -133,14 +134,14 @@ public final class EventValidator {
     }
 
     /** Checks a transaction's name and status, and reads the fields the processor keeps (read here once, for both). */
-    private static byte[] transactionFields(JsonNode event, int jsonBytes, RouteRules routeRules) {
+    private static TransactionFields transactionFields(JsonNode event, RouteRules routeRules) {
         JsonNode name = event.get("transaction");
         if (name == null || !name.isTextual() || name.textValue().isBlank()) {
             throw Rejection.invalid("transaction",
                     "'transaction' must be a non-empty string naming the request, such as \"GET /users/42\"");
         }
         try {
-            return TransactionFields.of(event, routeRules).toHeader(jsonBytes);
+            return TransactionFields.of(event, routeRules);
         } catch (InvalidFieldException e) {
             throw Rejection.invalid(e.field(), e.getMessage());
         }

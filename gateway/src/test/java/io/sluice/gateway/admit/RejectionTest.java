@@ -30,7 +30,8 @@ class RejectionTest {
         Map<Outcome, Integer> actual = new EnumMap<>(Outcome.class);
         for (Outcome outcome : Outcome.values()) {
             if (outcome != Outcome.ACCEPTED && outcome != Outcome.CLIENT_DISCARD && outcome != Outcome.UNSUPPORTED_ITEM
-                    && outcome != Outcome.FILTERED && outcome != Outcome.CARDINALITY_LIMITED) {
+                    && outcome != Outcome.FILTERED && outcome != Outcome.INVALID_SAMPLE_RATE
+                    && outcome != Outcome.CARDINALITY_LIMITED) {
                 actual.put(outcome, new Rejection(outcome, "refused").status());
             }
         }

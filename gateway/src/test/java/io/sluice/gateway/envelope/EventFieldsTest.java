@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 class EventFieldsTest {
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
@@ -13,16 +15,16 @@ class EventFieldsTest {
 
     @Test
     void theTopLevelTypeAndEventIdAreFoundNotNestedOnes() {
-        assertEquals(new EventFields("transaction", true, -1, false),
+        assertEquals(new EventFields("transaction", true, -1, false, false),
                 EventFields.scan(bytes("{\"contexts\":{\"type\":\"x\",\"event_id\":1},\"type\":\"transaction\",\"event_id\":\"ab\"}")));
-        assertEquals(new EventFields(null, false, 46, false), EventFields.scan(bytes("{\"contexts\":{\"type\":\"transaction\"},\"event_id\":null}")));
-        assertEquals(new EventFields(null, false, -1, false), EventFields.scan(bytes("not json")));
+        assertEquals(new EventFields(null, false, 46, false, false), EventFields.scan(bytes("{\"contexts\":{\"type\":\"transaction\"},\"event_id\":null}")));
+        assertEquals(new EventFields(null, false, -1, false, false), EventFields.scan(bytes("not json")));
     }
 
     @Test
     void contentAfterTheObjectIsNoticed() {
-        assertEquals(new EventFields(null, true, -1, true), EventFields.scan(bytes("{\"event_id\":\"ab\"}\n{\"type\":\"event\"}")));
-        assertEquals(new EventFields(null, false, -1, false), EventFields.scan(bytes("{} \n")));
+        assertEquals(new EventFields(null, true, -1, false, true), EventFields.scan(bytes("{\"event_id\":\"ab\"}\n{\"type\":\"event\"}")));
+        assertEquals(new EventFields(null, false, -1, false, false), EventFields.scan(bytes("{} \n")));
     }
 
     private static String withEventId(String json, String eventId) {
@@ -48,5 +50,27 @@ class EventFieldsTest {
         for (String json : new String[] {"", "42", "[1]", " [{}]"}) {
             assertEquals(json, withEventId(json, "ab"));
         }
+    }
+
+    private static String withSampleRate(String json, String rateJson) throws Exception {
+        return new String(EventFields.scan(bytes(json)).withSampleRate(bytes(json), new ObjectMapper().readTree(rateJson)),
+                StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void anEnvelopesSampleRateIsAddedAsTheTransactionsFirstField() throws Exception {
+        assertEquals("{\"sample_rate\":\"0.25\",\"transaction\":\"GET /\"}", withSampleRate("{\"transaction\":\"GET /\"}", "\"0.25\""));
+        assertEquals("{\"sample_rate\":0.5}", withSampleRate("{}", "0.5"));
+    }
+
+    @Test
+    void aTransactionsOwnSampleRateIsKept() throws Exception {
+        assertEquals("{\"sample_rate\":1,\"transaction\":\"GET /\"}", withSampleRate("{\"sample_rate\":1,\"transaction\":\"GET /\"}", "0.25"));
+    }
+
+    @Test
+    void aSampleRateThatIsNoValueIsAddedAsTextThatIsNoNumber() throws Exception {
+        assertEquals("{\"sample_rate\":\"not a number\",\"transaction\":\"GET /\"}",
+                withSampleRate("{\"transaction\":\"GET /\"}", "{\"nested\": [1]}"));
     }
 }

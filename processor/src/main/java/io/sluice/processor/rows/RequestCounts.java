@@ -3,14 +3,17 @@ package io.sluice.processor.rows;
 import java.util.Arrays;
 
 import io.sluice.events.DurationBuckets;
+import io.sluice.events.SampleRate;
 
 /**
  * Requests of one key and minute (or hour) with their durations: how many, how many had a
  * duration ({@code timed}), the durations' sum in microseconds (an integer, so the sum is the
  * same whatever the order of the additions) and their histogram ({@link DurationBuckets}).
- * Immutable; {@link #add} returns a new one.
+ * {@code estimatedMillionths}: what the requests stand for when clients sampled them, in millionths
+ * of a request (as {@link TrafficCounts}'s estimates). Immutable; {@link #add} returns a new one.
  */
-public record RequestCounts(long requests, long timed, long durationSumMicros, long[] durationBuckets) {
+public record RequestCounts(long requests, long timed, long durationSumMicros, long[] durationBuckets,
+                            long estimatedMillionths) {
     public static final RequestCounts NONE = new RequestCounts(0, 0, 0, new long[DurationBuckets.COUNT]);
     /**
      * The most one request adds to the sum: 30 days. A client sets both timestamps, so a hostile one
@@ -19,21 +22,32 @@ public record RequestCounts(long requests, long timed, long durationSumMicros, l
      */
     static final long MAX_DURATION_MICROS = 30L * 24 * 3600 * 1_000_000;
 
+    /** Counts of requests none of which was sampled. */
+    public RequestCounts(long requests, long timed, long durationSumMicros, long[] durationBuckets) {
+        this(requests, timed, durationSumMicros, durationBuckets, Estimates.unsampled(requests));
+    }
+
     public RequestCounts {
         if (durationBuckets.length != DurationBuckets.COUNT) {
             throw new IllegalArgumentException("a histogram has " + DurationBuckets.COUNT + " buckets, not " + durationBuckets.length);
         }
     }
 
-    /** @param durationMs the request's duration, negative for none */
+    /** One request that was not sampled. @param durationMs the request's duration, negative for none */
     public RequestCounts add(double durationMs) {
+        return add(durationMs, SampleRate.MILLIONTHS);
+    }
+
+    /** One request that stands for {@code weightMillionths} / 10^6 requests. @param durationMs as {@link #add(double)}'s */
+    public RequestCounts add(double durationMs, long weightMillionths) {
+        long estimated = Saturating.sum(estimatedMillionths, weightMillionths);
         if (!(durationMs >= 0)) {
-            return new RequestCounts(requests + 1, timed, durationSumMicros, durationBuckets);
+            return new RequestCounts(requests + 1, timed, durationSumMicros, durationBuckets, estimated);
         }
         long[] buckets = durationBuckets.clone();
         buckets[DurationBuckets.of(durationMs)]++;
         long micros = Math.min(MAX_DURATION_MICROS, Math.round(durationMs * 1000));
-        return new RequestCounts(requests + 1, timed + 1, saturatingSum(durationSumMicros, micros), buckets);
+        return new RequestCounts(requests + 1, timed + 1, Saturating.sum(durationSumMicros, micros), buckets, estimated);
     }
 
     /**
@@ -46,11 +60,8 @@ public record RequestCounts(long requests, long timed, long durationSumMicros, l
             buckets[i] += other.durationBuckets[i];
         }
         return new RequestCounts(requests + other.requests, timed + other.timed,
-                saturatingSum(durationSumMicros, other.durationSumMicros), buckets);
-    }
-
-    private static long saturatingSum(long a, long b) {
-        return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
+                Saturating.sum(durationSumMicros, other.durationSumMicros), buckets,
+                Saturating.sum(estimatedMillionths, other.estimatedMillionths));
     }
 
     @Override
@@ -61,7 +72,8 @@ public record RequestCounts(long requests, long timed, long durationSumMicros, l
     @Override
     public boolean equals(Object other) {
         return other instanceof RequestCounts that && requests == that.requests && timed == that.timed
-                && durationSumMicros == that.durationSumMicros && Arrays.equals(durationBuckets, that.durationBuckets);
+                && durationSumMicros == that.durationSumMicros && Arrays.equals(durationBuckets, that.durationBuckets)
+                && estimatedMillionths == that.estimatedMillionths;
     }
 
     @Override
@@ -72,6 +84,6 @@ public record RequestCounts(long requests, long timed, long durationSumMicros, l
     @Override
     public String toString() {
         return "RequestCounts[requests=" + requests + ", timed=" + timed + ", durationSumMicros=" + durationSumMicros
-                + ", durationBuckets=" + Arrays.toString(durationBuckets) + "]";
+                + ", durationBuckets=" + Arrays.toString(durationBuckets) + ", estimatedMillionths=" + estimatedMillionths + "]";
     }
 }

@@ -8,11 +8,12 @@ package io.sluice.processor.rows;
  */
 public record RequestRow(String project, String environment, long minute, String op, String route, String method,
                          int statusCode, long requests, long timed, double durationSumMs, long[] durationBuckets,
-                         long version) implements AggregateRow {
+                         long version, double estimatedRequests) implements AggregateRow {
     public static RequestRow of(RequestKey key, long minuteStartMillis, RequestCounts counts, int generation) {
         return new RequestRow(key.project(), key.environment(), minuteStartMillis / 1000, key.op(), key.route(), key.method(),
                 key.statusCode(), counts.requests(), counts.timed(), counts.durationSumMicros() / 1000.0,
-                counts.durationBuckets(), Generations.version(generation, counts.requests()));
+                counts.durationBuckets(), Generations.version(generation, counts.requests()),
+                Estimates.requests(counts.estimatedMillionths()));
     }
 
     @Override

@@ -28,7 +28,8 @@ public record TransactionFact(
         long kafkaOffset,
         String route,
         String op,
-        Double durationMs) implements Fact {
+        Double durationMs,
+        double sampleRate) implements Fact {
     public TransactionFact {
         eventId = Columns.fit(eventId, Columns.UNLIMITED);
         project = Columns.fit(project, Columns.UNLIMITED);
@@ -52,6 +53,6 @@ public record TransactionFact(
     public TransactionFact withEnvironment(String otherEnvironment) {
         return new TransactionFact(eventId, project, timestamp, receivedAt, timeAdjusted, otherEnvironment, transaction, method, url,
                 path, statusCode, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName, osVersion, kafkaPartition,
-                kafkaOffset, route, op, durationMs);
+                kafkaOffset, route, op, durationMs, sampleRate);
     }
 }

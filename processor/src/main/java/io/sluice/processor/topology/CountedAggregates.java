@@ -6,6 +6,7 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
 import io.sluice.config.Aggregate;
+import io.sluice.processor.rows.CountedRequest;
 import io.sluice.processor.rows.ErrorHourRow;
 import io.sluice.processor.rows.ErrorKey;
 import io.sluice.processor.rows.ErrorRouteKey;
@@ -33,15 +34,16 @@ final class CountedAggregates {
     private static final Serde<ErrorKey> ERROR_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorKey.class));
     private static final Serde<RequestKey> REQUEST_KEYS = MemoizedSerde.of(JsonSerde.of(RequestKey.class));
     private static final Serde<ErrorRouteKey> ERROR_ROUTE_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorRouteKey.class));
-    /** A handled request's status code, 0 for none. */
-    static final Grouping<TrafficKey, Integer, TrafficCounts> TRAFFIC = new Grouping<>("traffic-partials", "traffic-by-environment",
+    /** A handled request. */
+    static final Grouping<TrafficKey, CountedRequest, TrafficCounts> TRAFFIC = new Grouping<>("traffic-partials", "traffic-by-environment",
             TRAFFIC_KEYS, PartialSerdes.traffic(), TrafficCountsSerde::create, TrafficCounts.NONE,
-            (counts, status) -> counts.add(status == 0 ? null : status), TrafficCounts::plus,
+            (counts, request) -> counts.add(request.statusCode(), request.weightMillionths()), TrafficCounts::plus,
             List.of(new Counted<>(Aggregate.TRAFFIC_1M, TrafficRow::of, TrafficRow.class),
                     new Counted<>(Aggregate.TRAFFIC_1H, TrafficHourRow::of, TrafficHourRow.class)));
-    /** A transaction's duration in milliseconds, or {@link #NO_DURATION}. */
-    static final Grouping<RequestKey, Double, RequestCounts> REQUESTS = new Grouping<>("request-partials", "requests-by-route",
-            REQUEST_KEYS, PartialSerdes.requests(), RequestCountsSerde::create, RequestCounts.NONE, RequestCounts::add,
+    /** A transaction. */
+    static final Grouping<RequestKey, CountedRequest, RequestCounts> REQUESTS = new Grouping<>("request-partials", "requests-by-route",
+            REQUEST_KEYS, PartialSerdes.requests(), RequestCountsSerde::create, RequestCounts.NONE,
+            (counts, request) -> counts.add(request.durationMs(), request.weightMillionths()),
             RequestCounts::plus, List.of(new Counted<>(Aggregate.REQUESTS_1M, RequestRow::of, RequestRow.class),
                     new Counted<>(Aggregate.REQUESTS_1H, RequestHourRow::of, RequestHourRow.class)));
     /** One error. */
@@ -52,9 +54,6 @@ final class CountedAggregates {
     static final Grouping<ErrorRouteKey, Long, Long> ERROR_ROUTES = new Grouping<>("error-route-partials", "errors-by-route",
             ERROR_ROUTE_KEYS, PartialSerdes.errors(), Serdes::Long, 0L, Long::sum, Long::sum,
             List.of(new Counted<>(Aggregate.ERRORS_1H, ErrorHourRow::of, ErrorHourRow.class)));
-    /** A transaction's duration when it had none (what {@link RequestCounts#add} takes for none). */
-    static final double NO_DURATION = -1;
-
     static final List<Grouping<?, ?, ?>> ALL = List.of(TRAFFIC, REQUESTS, ERRORS, ERROR_ROUTES);
 
     private CountedAggregates() {

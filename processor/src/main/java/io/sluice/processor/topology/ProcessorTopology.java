@@ -22,6 +22,7 @@ import io.sluice.processor.parse.ErrorParser;
 import io.sluice.processor.parse.RawParser;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.parse.TransactionParser;
+import io.sluice.processor.rows.CountedRequest;
 import io.sluice.processor.rows.ErrorFact;
 import io.sluice.processor.rows.ErrorKey;
 import io.sluice.processor.rows.ErrorRouteKey;
@@ -156,8 +157,8 @@ public final class ProcessorTopology {
         // One grouping feeds both windows, as for requests: the hour its own absolute count.
         WindowChain.count(builder, countedTransactions
                 .filter((token, fact) -> HandledRequests.is(fact), Named.as("handled-requests"))
-                .map((token, fact) -> KeyValue.pair(new TrafficKey(fact.project(), fact.environment()),
-                        fact.statusCode() == null ? 0 : fact.statusCode()), Named.as("traffic-status")),
+                .map((token, fact) -> KeyValue.pair(new TrafficKey(fact.project(), fact.environment()), CountedRequest.of(fact)),
+                        Named.as("traffic-status")),
                 CountedAggregates.TRAFFIC, PreAggregation.Tally.NONE, topics, horizon, lateMargin, generation);
 
         KStream<String, LimitedName> transactionCollapses = collapsedNames(limitedTransactions, "transaction");
@@ -166,10 +167,9 @@ public final class ProcessorTopology {
             // after its route is limited. One grouping feeds both windows: one repartition topic, the
             // hour its own absolute count (a minute's sum, timestamped at the minute's start, falls into its hour).
             builder.addStateStore(RouteLimit.store(TRANSACTION_ROUTES, horizon, lateMargin));
-            KStream<RequestKey, Limited<Double>> limitedRequests = countedTransactions
-                    .map((token, fact) -> KeyValue.pair(RequestKey.of(fact), fact.durationMs() == null ? CountedAggregates.NO_DURATION : fact.durationMs()),
-                            Named.as("request-key"))
-                    .process(() -> new RouteLimit<RequestKey, Double>(TRANSACTION_ROUTES, limits), Named.as("limit-request-routes"),
+            KStream<RequestKey, Limited<CountedRequest>> limitedRequests = countedTransactions
+                    .map((token, fact) -> KeyValue.pair(RequestKey.of(fact), CountedRequest.of(fact)), Named.as("request-key"))
+                    .process(() -> new RouteLimit<RequestKey, CountedRequest>(TRANSACTION_ROUTES, limits), Named.as("limit-request-routes"),
                             TRANSACTION_ROUTES);
             transactionCollapses = transactionCollapses.merge(collapsedRoutes(limitedRequests, "request"), Named.as(TRANSACTION_OUTCOMES + "-collapsed"));
             WindowChain.count(builder, limitedRequests.mapValues(Limited::value, Named.as("request-routed")),

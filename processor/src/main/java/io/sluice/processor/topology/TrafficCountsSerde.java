@@ -6,20 +6,31 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 
+import io.sluice.processor.rows.Estimates;
 import io.sluice.processor.rows.TrafficCounts;
 
 /**
- * The traffic window store's values, compact: a format byte ({@link #BINARY}), then the seven
- * counts as unsigned LEB128 varints (a busy minute's counts take 2–4 bytes each; the JSON took
- * ~120 bytes and Jackson's reflection on every update). Stores written before this (restored from
- * their changelogs) hold JSON objects, which start with '{': those are still read, and each is
- * written back binary at the next update of its minute.
+ * The traffic window store's values, compact: a format byte, then the seven counts as unsigned
+ * LEB128 varints (a busy minute's counts take 2–4 bytes each; the JSON took ~120 bytes and
+ * Jackson's reflection on every update). Counts of which nothing was sampled are {@link #BINARY},
+ * byte for byte what they were before estimates; sampled ones are {@link #SAMPLED}, followed by
+ * each class's estimate beyond its count (in millionths, 0 for a class nothing sampled reached).
+ * Stores written before (restored from their changelogs) hold {@link #BINARY} or JSON objects,
+ * which start with '{': both are still read, as counts of which nothing was sampled.
  */
 final class TrafficCountsSerde {
     /** First byte of the binary format; never '{', the first byte of the former JSON. */
     static final byte BINARY = 1;
+    /** First byte of counts with estimates. */
+    static final byte SAMPLED = 2;
     private static final int COUNTS = 7;
-    private static final Deserializer<TrafficCounts> JSON = JsonSerde.of(TrafficCounts.class).deserializer();
+    private static final int CLASSES = 6;
+    private static final Deserializer<Former> JSON = JsonSerde.of(Former.class).deserializer();
+
+    /** What the JSON format held: counts, no estimates. */
+    record Former(long requests, long status1xx, long status2xx, long status3xx, long status4xx, long status5xx,
+                  long statusNone) {
+    }
 
     private TrafficCountsSerde() {
     }
@@ -31,34 +42,65 @@ final class TrafficCountsSerde {
     }
 
     static byte[] write(TrafficCounts counts) {
-        long[] values = {counts.requests(), counts.status1xx(), counts.status2xx(), counts.status3xx(),
-                counts.status4xx(), counts.status5xx(), counts.statusNone()};
+        long[] values = counts.counts();
+        long[] beyond = beyondCounts(counts);
+        boolean sampled = false;
         int size = 1;
         for (long value : values) {
             size += Varints.size(value);
         }
+        for (long value : beyond) {
+            sampled |= value != 0;
+        }
+        if (sampled) {
+            for (long value : beyond) {
+                size += Varints.size(value);
+            }
+        }
         byte[] bytes = new byte[size];
-        bytes[0] = BINARY;
+        bytes[0] = sampled ? SAMPLED : BINARY;
         int at = 1;
         for (long value : values) {
             at = Varints.write(bytes, at, value);
+        }
+        if (sampled) {
+            for (long value : beyond) {
+                at = Varints.write(bytes, at, value);
+            }
         }
         return bytes;
     }
 
     static TrafficCounts read(String topic, byte[] bytes) {
         if (bytes.length > 0 && bytes[0] == '{') {
-            return JSON.deserialize(topic, bytes); // written before the binary format
+            Former former = JSON.deserialize(topic, bytes); // written before the binary format
+            return new TrafficCounts(former.requests(), former.status1xx(), former.status2xx(), former.status3xx(),
+                    former.status4xx(), former.status5xx(), former.statusNone());
         }
-        if (bytes.length == 0 || bytes[0] != BINARY) {
+        if (bytes.length == 0 || (bytes[0] != BINARY && bytes[0] != SAMPLED)) {
             throw new SerializationException("traffic counts from " + topic + " in an unknown format");
         }
         Varints.Reader reader = new Varints.Reader(bytes, 1, "traffic counts from " + topic);
-        long[] values = new long[COUNTS];
+        long[] v = new long[COUNTS];
         for (int i = 0; i < COUNTS; i++) {
-            values[i] = reader.next();
+            v[i] = reader.next();
+        }
+        long[] e = new long[CLASSES];
+        for (int i = 0; i < CLASSES; i++) {
+            e[i] = Estimates.unsampled(v[i + 1]) + (bytes[0] == SAMPLED ? reader.next() : 0);
         }
         reader.end();
-        return new TrafficCounts(values[0], values[1], values[2], values[3], values[4], values[5], values[6]);
+        return new TrafficCounts(v[0], v[1], v[2], v[3], v[4], v[5], v[6], e[0], e[1], e[2], e[3], e[4], e[5]);
+    }
+
+    /** Each class's estimate beyond what its count of unsampled requests would be. */
+    private static long[] beyondCounts(TrafficCounts counts) {
+        long[] values = counts.counts();
+        long[] estimates = counts.estimates();
+        long[] beyond = new long[CLASSES];
+        for (int i = 0; i < CLASSES; i++) {
+            beyond[i] = estimates[i] - Estimates.unsampled(values[i + 1]);
+        }
+        return beyond;
     }
 }

@@ -21,6 +21,22 @@ class RequestCountsSerdeTest {
     }
 
     @Test
+    void sampledCountsComeBackWithTheirEstimate() {
+        RequestCounts counts = RequestCounts.NONE.add(12.5, 4_000_000).add(-1, 10_000_000);
+        byte[] bytes = RequestCountsSerde.write(counts);
+        assertEquals(RequestCountsSerde.SAMPLED, bytes[0]);
+        assertEquals(14_000_000, RequestCountsSerde.read("t", bytes).estimatedMillionths());
+        assertEquals(counts, RequestCountsSerde.read("t", bytes));
+    }
+
+    @Test
+    void countsStoredBeforeEstimatesAreReadAsNotSampled() {
+        byte[] before = RequestCountsSerde.write(RequestCounts.NONE.add(3.0).add(-1));
+        assertEquals(RequestCountsSerde.BINARY, before[0]);
+        assertEquals(2_000_000, RequestCountsSerde.read("t", before).estimatedMillionths());
+    }
+
+    @Test
     void bytesCutShortAreRefused() {
         byte[] bytes = RequestCountsSerde.write(RequestCounts.NONE.add(5.0));
         byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length - 1);

@@ -1,5 +1,6 @@
 package io.sluice.processor.topology;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -38,8 +39,29 @@ class TrafficCountsSerdeTest {
         byte[] old = "{\"requests\":7,\"status1xx\":1,\"status2xx\":2,\"status3xx\":0,\"status4xx\":1,\"status5xx\":1,\"status_none\":2}"
                 .getBytes(StandardCharsets.UTF_8);
         assertEquals(new TrafficCounts(7, 1, 2, 0, 1, 1, 2), serde.deserializer().deserialize("t", old));
-        TrafficCounts counts = new TrafficCounts(7, 1, 2, 0, 1, 1, 2);
-        assertEquals(counts, serde.deserializer().deserialize("t", JsonSerde.of(TrafficCounts.class).serializer().serialize("t", counts)));
+    }
+
+    @Test
+    void sampledCountsComeBackWithTheirEstimates() {
+        TrafficCounts counts = TrafficCounts.NONE.add(200, 4_000_000).add(503, 3_333_333).add(null);
+        byte[] bytes = serde.serializer().serialize("t", counts);
+        assertEquals(TrafficCountsSerde.SAMPLED, bytes[0]);
+        assertEquals(counts, serde.deserializer().deserialize("t", bytes));
+        assertEquals(8_333_333, serde.deserializer().deserialize("t", bytes).estimatedRequests());
+    }
+
+    @Test
+    void countsOfWhichNothingWasSampledAreWrittenAsBeforeEstimates() {
+        // What the processor wrote before estimates for one 200: format 1, then requests, 1xx..5xx, none.
+        assertArrayEquals(new byte[] {1, 1, 0, 1, 0, 0, 0, 0}, serde.serializer().serialize("t", TrafficCounts.NONE.add(200)));
+    }
+
+    @Test
+    void binaryCountsStoredBeforeEstimatesAreReadAsNotSampled() {
+        TrafficCounts read = serde.deserializer().deserialize("t", new byte[] {1, 3, 0, 2, 0, 1, 0, 0});
+        assertEquals(3_000_000, read.estimatedRequests());
+        assertEquals(2_000_000, read.estimated2xx());
+        assertEquals(1_000_000, read.estimated4xx());
     }
 
     @Test
