@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
         "and fails when Kafka does not answer within $SLUICE_CLI_KAFKA_TIMEOUT."})
 final class ProjectsCli extends CliCommand {
     static final String ACTIONS = "create, list, show, rotate-key, revoke-key, rotate-dsn-key, revoke-dsn-key, "
-            + "set-dsn-origins, disable, enable, set-quota, set-scrubbing, routes";
+            + "set-dsn-origins, disable, enable, set-quota, set-scrubbing, routes, delete-user";
 
     /** {@code projects} with its actions. */
     static CommandLine create(Settings settings, PrintStream out) {
@@ -42,6 +42,9 @@ final class ProjectsCli extends CliCommand {
             routes.addSubcommand(new CommandLine(action));
         }
         projects.addSubcommand("routes", routes);
+        for (Object action : ProjectDataCli.actions(settings, out)) {
+            projects.addSubcommand(new CommandLine(action));
+        }
         return projects;
     }
 

@@ -26,7 +26,8 @@ public final class SchemaMigrations {
     /** In order. A new schema change is a new file here, never an edit of an applied one. */
     static final List<String> FILES = List.of("V001__transactions_and_traffic.sql", "V002__errors.sql",
             "V003__outcomes.sql", "V004__routes_in_history.sql",
-            "V005__requests_by_route.sql", "V006__received_at_index.sql", "V007__traffic_by_hour.sql");
+            "V005__requests_by_route.sql", "V006__received_at_index.sql", "V007__traffic_by_hour.sql",
+            "V009__retention_per_project.sql");
 
     private SchemaMigrations() {
     }

@@ -24,6 +24,7 @@ public final class SinkMetrics {
     private final Map<String, Counter> rows = new ConcurrentHashMap<>();
     private final Map<String, Counter> failures = new ConcurrentHashMap<>();
     private final Map<String, Counter> deadLetters = new ConcurrentHashMap<>();
+    private final Map<String, Counter> deleted = new ConcurrentHashMap<>();
     private final DistributionSummary batchRows;
     private final Timer insertDuration;
     private final LastMeasurement lag = new LastMeasurement();
@@ -65,6 +66,11 @@ public final class SinkMetrics {
 
     void deadLettered(String table, int rowCount) {
         byTable(deadLetters, "sluice.sink.dead.letters", "Rows ClickHouse refused, sent to the dead-letter topic, by table.", table)
+                .increment(rowCount);
+    }
+
+    void droppedAsDeleted(String table, int rowCount) {
+        byTable(deleted, "sluice.sink.rows.deleted", "Rows not stored because their project or user was deleted, by table.", table)
                 .increment(rowCount);
     }
 

@@ -26,6 +26,8 @@ import io.sluice.kafka.KafkaStartupFailure;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.RowInserter;
 import io.sluice.sink.SinkTables;
+import io.sluice.sink.lifecycle.Deletions;
+import io.sluice.sink.lifecycle.DeletionsTable;
 
 /**
  * Rebuilds ClickHouse tables from the processor's retained output topics: the parsed history
@@ -49,6 +51,7 @@ public final class Replay {
     private final SinkTables tables;
     private final ReplayListener listener;
     private final RowInserter inserter;
+    private final String database;
 
     public Replay(KafkaSettings kafka, Duration horizon, Client clickHouse, ClickHouseSettings clickHouseSettings,
                   ReplayListener listener) {
@@ -68,6 +71,7 @@ public final class Replay {
         this.tables = SinkTables.of(kafka.topics(), clickHouseSettings.database());
         this.listener = listener;
         this.inserter = new RowInserter(clickHouse, Duration.ofSeconds(120));
+        this.database = clickHouseSettings.database();
     }
 
     /** Per table: rows re-sent, how many of them were already present, and how many ClickHouse refused. */
@@ -86,15 +90,17 @@ public final class Replay {
             sources.addAll(tables.aggregates());
         }
         listener.started(request);
+        // Read once: a deletion recorded during the replay removes, after its pause, what the replay wrote before.
+        Deletions deleted = DeletionsTable.read(clickHouse, database);
         List<TableSummary> summaries = new ArrayList<>();
         for (SinkTables.Table source : sources) {
-            summaries.add(replay(source, request));
+            summaries.add(replay(source, request, deleted));
         }
         listener.finished(request, summaries);
         return summaries;
     }
 
-    private TableSummary replay(SinkTables.Table source, ReplayRequest request) {
+    private TableSummary replay(SinkTables.Table source, ReplayRequest request, Deletions deleted) {
         long before = request.dryRun() ? 0 : rowsInRange(source, request);
         long read = 0;
         long resent = 0;
@@ -123,7 +129,7 @@ public final class Replay {
                         continue; // written after the replay began: live ingestion's business
                     }
                     read++;
-                    JsonNode row = record.value() == null ? null : wanted(record.value(), source, request);
+                    JsonNode row = record.value() == null ? null : wanted(record.value(), source, request, deleted);
                     if (row == null) {
                         continue;
                     }
@@ -207,11 +213,15 @@ public final class Replay {
         }
     }
 
-    /** The row, read, when it is in the request's range and project; else null. */
-    private static JsonNode wanted(byte[] value, SinkTables.Table source, ReplayRequest request) {
+    /** The row, read, when it is in the request's range and project, and neither its project nor its user was deleted; else null. */
+    private static JsonNode wanted(byte[] value, SinkTables.Table source, ReplayRequest request, Deletions deleted) {
         try {
             JsonNode row = JSON.readTree(value);
-            if (request.project() != null && !request.project().equals(row.path("project").asText())) {
+            String project = row.path("project").asText();
+            if (request.project() != null && !request.project().equals(project)) {
+                return null;
+            }
+            if (deleted.covers(project, row.path("user_id").asText())) {
                 return null;
             }
             long time = row.path(source.timeColumn()).asLong();

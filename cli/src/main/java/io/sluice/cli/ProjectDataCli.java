@@ -1,0 +1,125 @@
+package io.sluice.cli;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.clickhouse.client.api.Client;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.sluice.config.KafkaSettings;
+import io.sluice.config.Settings;
+import io.sluice.projects.Project;
+import io.sluice.projects.ProjectAdmin;
+import io.sluice.sink.ClickHouseClients;
+import io.sluice.sink.ClickHouseSettings;
+import io.sluice.sink.SinkTables;
+import io.sluice.sink.lifecycle.DataDeletion;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code ./sluice projects delete-user}: the actions of {@code projects} that remove stored data, so
+ * they need ClickHouse as well as Kafka. Each is logged (who, what, when) before and after.
+ */
+final class ProjectDataCli {
+    private static final Logger AUDIT = LoggerFactory.getLogger("io.sluice.audit");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ProjectDataCli() {
+    }
+
+    /** The actions, for {@code projects}. */
+    static Object[] actions(Settings settings, PrintStream out) {
+        return new Object[] {new DeleteUser(settings, out)};
+    }
+
+    /** What every action here shares: Kafka, ClickHouse, and who asks. */
+    private abstract static class DataAction extends CliCommand {
+        final Settings settings;
+        final PrintStream out;
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Option(names = "--by", paramLabel = "WHO", description = "Who asks, for the audit log (default: the OS user).")
+        String by;
+        @Option(names = "--json", description = "Print one JSON object.")
+        boolean json;
+        @Option(names = "--bootstrap-server", paramLabel = "HOST:PORT", description = "Kafka (default $SLUICE_KAFKA_BOOTSTRAP_SERVERS).")
+        String bootstrapServers;
+        @Option(names = "--clickhouse-url", paramLabel = "URL", description = "ClickHouse (default $SLUICE_CLICKHOUSE_URL).")
+        String clickHouseUrl;
+
+        DataAction(Settings settings, PrintStream out) {
+            this.settings = settings;
+            this.out = out;
+        }
+
+        String who() {
+            return by != null && !by.isBlank() ? by.strip() : System.getProperty("user.name", "unknown");
+        }
+
+        /** What an action does with the registry, the project as it holds it (it must exist), and ClickHouse. */
+        interface Work {
+            void run(ProjectAdmin admin, Project project, DataDeletion deletion);
+        }
+
+        void use(Work work) {
+            Duration timeout = CliKafkaTimeout.from(settings);
+            KafkaSettings kafka = CommandLineSettings.kafka(settings, bootstrapServers);
+            ClickHouseSettings clickHouse = CommandLineSettings.clickHouse(settings, clickHouseUrl);
+            try (ProjectAdmin admin = new ProjectAdmin(kafka, timeout);
+                 Client client = ClickHouseClients.create(clickHouse)) {
+                work.run(admin, admin.get(token), new DataDeletion(client, clickHouse.database(),
+                        SinkTables.of(kafka.topics(), clickHouse.database())));
+            }
+        }
+
+        /** Logs the deletion before and after, with who asked and what was removed (never a key). */
+        Map<String, Long> audited(String what, Project project, java.util.function.Supplier<Map<String, Long>> deletion) {
+            AUDIT.info("deleting {} of project {}, asked by {}", what, project.token(), who());
+            Map<String, Long> removed = deletion.get();
+            AUDIT.info("deleted {} of project {}, asked by {}: rows removed {}", what, project.token(), who(), removed);
+            return removed;
+        }
+
+        void printRemoved(String what, Project project, Map<String, Long> removed) {
+            if (json) {
+                ObjectNode node = JSON.createObjectNode().put("project", project.token()).put("deleted", what).put("by", who());
+                ObjectNode rows = node.putObject("rows_removed");
+                removed.forEach(rows::put);
+                out.println(node);
+            } else {
+                out.println("deleted " + what + " of " + project.name() + " (" + project.token() + ")");
+                removed.forEach((table, rows) -> out.printf("  %-28s %d rows removed%n", table, rows));
+            }
+        }
+    }
+
+    @Command(name = "delete-user", description = {"Remove every history and error row (payload included) of one user of",
+            "the project, and keep them from being stored again from Kafka (replay, recompute).",
+            "Aggregates keep their counts (no personal data). Returns when the rows are gone."})
+    private static final class DeleteUser extends DataAction {
+        @Option(names = "--user", required = true, paramLabel = "ID", description = "The user's id (user_id as stored).")
+        String user;
+
+        DeleteUser(Settings settings, PrintStream out) {
+            super(settings, out);
+        }
+
+        @Override
+        public Integer call() {
+            if (user == null || user.isEmpty()) {
+                throw new UsageException("--user needs the user's id");
+            }
+            String what = "user " + user;
+            use((admin, project, deletion) ->
+                    printRemoved(what, project, audited(what, project, () -> deletion.deleteUser(project.token(), user, who()))));
+            return 0;
+        }
+    }
+}
