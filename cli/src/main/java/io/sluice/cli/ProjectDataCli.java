@@ -36,7 +36,7 @@ final class ProjectDataCli {
 
     /** The actions, for {@code projects}. */
     static Object[] actions(Settings settings, PrintStream out) {
-        return new Object[] {new DeleteUser(settings, out)};
+        return new Object[] {new DeleteUser(settings, out), new DeleteProject(settings, out)};
     }
 
     /** What every action here shares: Kafka, ClickHouse, and who asks. */
@@ -119,6 +119,24 @@ final class ProjectDataCli {
             String what = "user " + user;
             use((admin, project, deletion) ->
                     printRemoved(what, project, audited(what, project, () -> deletion.deleteUser(project.token(), user, who()))));
+            return 0;
+        }
+    }
+
+    @Command(name = "delete", description = {"Delete the project: every gateway refuses its keys and DSN keys at once,",
+            "every row of it is removed from every table and never stored again from Kafka,",
+            "and its token is never used again. Returns when the rows are gone."})
+    private static final class DeleteProject extends DataAction {
+        DeleteProject(Settings settings, PrintStream out) {
+            super(settings, out);
+        }
+
+        @Override
+        public Integer call() {
+            use((admin, project, deletion) -> printRemoved("the project", project, audited("the project", project, () -> {
+                admin.delete(project.token()); // first: nothing more comes in while the rows go
+                return deletion.deleteProject(project.token(), who());
+            })));
             return 0;
         }
     }

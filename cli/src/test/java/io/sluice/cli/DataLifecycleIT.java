@@ -84,6 +84,46 @@ class DataLifecycleIT {
         assertEquals(keptAndNew, pipeline.query(rows.formatted("errors")), "after replaying everything");
     }
 
+    @Test
+    void aDeletedProjectIsRefusedAtOnceAndStaysDeletedThroughAReplayOfEverything() {
+        ProjectAdmin.NewProject kept = pipeline.newProject("kept");
+        ProjectAdmin.NewProject gone = pipeline.newProject("gone");
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        for (int i = 0; i < 4; i++) {
+            send(kept, "carol", now.minusSeconds(60 + i));
+            send(gone, "dave", now.minusSeconds(60 + i));
+        }
+        String projects = "project IN ('" + kept.token() + "', '" + gone.token() + "')";
+        String perTable = "SELECT * FROM (SELECT 'transactions' AS t, project, count() AS n FROM " + pipeline.database() + ".transactions FINAL WHERE " + projects
+                + " GROUP BY project UNION ALL SELECT 'errors', project, count() FROM " + pipeline.database() + ".errors FINAL WHERE "
+                + projects + " GROUP BY project UNION ALL SELECT 'traffic_1m', project, sum(requests) FROM " + pipeline.database()
+                + ".traffic_1m FINAL WHERE " + projects + " GROUP BY project UNION ALL SELECT 'errors_1h', project, sum(errors) FROM "
+                + pipeline.database() + ".errors_1h FINAL WHERE " + projects + " GROUP BY project UNION ALL SELECT 'outcomes_1m', project, "
+                + "sum(events) FROM " + pipeline.database() + ".outcomes_1m FINAL WHERE " + projects + " AND outcome = 'accepted' GROUP BY project"
+                + ") ORDER BY t, project = '" + kept.token() + "' DESC";
+        String both = "errors\t" + kept.token() + "\t4\nerrors\t" + gone.token() + "\t4\nerrors_1h\t" + kept.token() + "\t4\nerrors_1h\t"
+                + gone.token() + "\t4\noutcomes_1m\t" + kept.token() + "\t8\noutcomes_1m\t" + gone.token() + "\t8\ntraffic_1m\t"
+                + kept.token() + "\t4\ntraffic_1m\t" + gone.token() + "\t4\ntransactions\t" + kept.token() + "\t4\ntransactions\t"
+                + gone.token() + "\t4";
+        pipeline.awaitAnswer(both, perTable);
+
+        CliRunner.Result deleted = CliRunner.run(pipeline.settings(), "projects", "delete", gone.token(), "--by", "ops");
+
+        assertEquals(0, deleted.exitCode(), deleted.err());
+        assertEquals(403, pipeline.post(gone, "transaction", "{\"transaction\": \"GET /late\"}").statusCode(), "its key, right after");
+        String keptOnly = "errors\t" + kept.token() + "\t4\nerrors_1h\t" + kept.token() + "\t4\noutcomes_1m\t" + kept.token()
+                + "\t8\ntraffic_1m\t" + kept.token() + "\t4\ntransactions\t" + kept.token() + "\t4";
+        assertEquals(keptOnly, pipeline.query(perTable), "right after the command");
+
+        CliRunner.Result replayed = CliRunner.run(pipeline.settings(), "replay", "--from", now.minusSeconds(3600).toString(),
+                "--what", "all");
+
+        assertEquals(0, replayed.exitCode(), replayed.err());
+        assertEquals(keptOnly, pipeline.query(perTable), "after replaying everything");
+        CliRunner.Result enabled = CliRunner.run(pipeline.settings(), "projects", "enable", gone.token());
+        assertEquals(1, enabled.exitCode(), "enabling it again: " + enabled.out());
+    }
+
     private static void send(ProjectAdmin.NewProject project, String user, Instant time) {
         String common = "\"event_id\": \"" + UUID.randomUUID().toString().replace("-", "") + "\", \"timestamp\": \"" + time
                 + "\", \"environment\": \"production\", \"user\": {\"id\": \"" + user + "\"}";

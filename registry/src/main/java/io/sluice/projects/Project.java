@@ -21,11 +21,13 @@ import io.sluice.events.RouteRules;
  *                       {@link RouteRules}); records written before they existed read as none
  * @param dataScrubbing  what the gateway scrubs from its events; records written before it existed
  *                       read as {@link DataScrubbing#DEFAULT}
+ * @param lifecycle      its retention and whether it was deleted; records written before it existed
+ *                       read as {@link Lifecycle#DEFAULT}
  */
 public record Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
                       Quota quota, Map<String, Quota> endpointQuotas, List<DsnKey> dsnKeys,
                       List<RevokedDsnKey> revokedDsnKeys, RouteRules routeRules,
-                      DataScrubbing dataScrubbing) {
+                      DataScrubbing dataScrubbing, Lifecycle lifecycle) {
     /**
      * How many revoked DSN keys a project remembers. By count, not by age: a revoked DSN can live on
      * in cached bundles and unupdated apps for years, and it is the count that bounds the record
@@ -40,6 +42,14 @@ public record Project(String token, String name, boolean disabled, List<ProjectK
         revokedDsnKeys = revokedDsnKeys == null ? List.of() : List.copyOf(revokedDsnKeys);
         routeRules = routeRules == null ? RouteRules.NONE : routeRules;
         dataScrubbing = dataScrubbing == null ? DataScrubbing.DEFAULT : dataScrubbing;
+        lifecycle = lifecycle == null ? Lifecycle.DEFAULT : lifecycle;
+    }
+
+    public Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
+                   Quota quota, Map<String, Quota> endpointQuotas, List<DsnKey> dsnKeys,
+                   List<RevokedDsnKey> revokedDsnKeys, RouteRules routeRules, DataScrubbing dataScrubbing) {
+        this(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing,
+                Lifecycle.DEFAULT);
     }
 
     public Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
@@ -79,11 +89,11 @@ public record Project(String token, String name, boolean disabled, List<ProjectK
     }
 
     public Project withKeys(List<ProjectKey> newKeys) {
-        return new Project(token, name, disabled, newKeys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing);
+        return new Project(token, name, disabled, newKeys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing, lifecycle);
     }
 
     public Project withDsnKeys(List<DsnKey> newDsnKeys) {
-        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, newDsnKeys, revokedDsnKeys, routeRules, dataScrubbing);
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, newDsnKeys, revokedDsnKeys, routeRules, dataScrubbing, lifecycle);
     }
 
     /**
@@ -99,29 +109,34 @@ public record Project(String token, String name, boolean disabled, List<ProjectK
         dsnKeys.stream().filter(key -> key.id().equals(keyId))
                 .forEach(key -> revoked.add(new RevokedDsnKey(key.id(), key.publicKey(), now)));
         List<RevokedDsnKey> newest = revoked.subList(Math.max(0, revoked.size() - REVOKED_DSN_KEYS_KEPT), revoked.size());
-        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, kept, newest, routeRules, dataScrubbing);
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, kept, newest, routeRules, dataScrubbing, lifecycle);
     }
 
     public Project withDisabled(boolean newDisabled) {
-        return new Project(token, name, newDisabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing);
+        return new Project(token, name, newDisabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing, lifecycle);
     }
 
     public Project withDataScrubbing(DataScrubbing newDataScrubbing) {
-        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, newDataScrubbing);
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, newDataScrubbing, lifecycle);
     }
 
     public Project withRouteRules(RouteRules newRules) {
-        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, newRules, dataScrubbing);
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, newRules, dataScrubbing, lifecycle);
+    }
+
+    public Project withLifecycle(Lifecycle newLifecycle) {
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing,
+                newLifecycle);
     }
 
     /** The quota for all events ({@code endpoint} null) or for one endpoint. */
     public Project withQuota(String endpoint, Quota newQuota) {
         if (endpoint == null) {
-            return new Project(token, name, disabled, keys, createdAt, newQuota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing);
+            return new Project(token, name, disabled, keys, createdAt, newQuota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing, lifecycle);
         }
         Map<String, Quota> quotas = new java.util.HashMap<>(endpointQuotas);
         quotas.put(endpoint, newQuota);
-        return new Project(token, name, disabled, keys, createdAt, quota, quotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing);
+        return new Project(token, name, disabled, keys, createdAt, quota, quotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing, lifecycle);
     }
 
     /** Whether the presented key (as its SHA-256) is an active key of this project. */
