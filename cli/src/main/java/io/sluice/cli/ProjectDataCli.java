@@ -19,6 +19,7 @@ import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SinkTables;
 import io.sluice.sink.lifecycle.DataDeletion;
+import io.sluice.sink.lifecycle.RetentionChange;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -36,7 +37,7 @@ final class ProjectDataCli {
 
     /** The actions, for {@code projects}. */
     static Object[] actions(Settings settings, PrintStream out) {
-        return new Object[] {new DeleteUser(settings, out), new DeleteProject(settings, out)};
+        return new Object[] {new DeleteUser(settings, out), new DeleteProject(settings, out), new SetRetention(settings, out)};
     }
 
     /** What every action here shares: Kafka, ClickHouse, and who asks. */
@@ -65,7 +66,7 @@ final class ProjectDataCli {
 
         /** What an action does with the registry, the project as it holds it (it must exist), and ClickHouse. */
         interface Work {
-            void run(ProjectAdmin admin, Project project, DataDeletion deletion);
+            void run(ProjectAdmin admin, Project project, ClickHouseSettings clickHouse, Client client, SinkTables tables);
         }
 
         void use(Work work) {
@@ -74,29 +75,37 @@ final class ProjectDataCli {
             ClickHouseSettings clickHouse = CommandLineSettings.clickHouse(settings, clickHouseUrl);
             try (ProjectAdmin admin = new ProjectAdmin(kafka, timeout);
                  Client client = ClickHouseClients.create(clickHouse)) {
-                work.run(admin, admin.get(token), new DataDeletion(client, clickHouse.database(),
-                        SinkTables.of(kafka.topics(), clickHouse.database())));
+                work.run(admin, admin.get(token), clickHouse, client, SinkTables.of(kafka.topics(), clickHouse.database()));
             }
         }
 
-        /** Logs the deletion before and after, with who asked and what was removed (never a key). */
-        Map<String, Long> audited(String what, Project project, java.util.function.Supplier<Map<String, Long>> deletion) {
-            AUDIT.info("deleting {} of project {}, asked by {}", what, project.token(), who());
-            Map<String, Long> removed = deletion.get();
-            AUDIT.info("deleted {} of project {}, asked by {}: rows removed {}", what, project.token(), who(), removed);
-            return removed;
+        /** Logs the change before and after, with who asked and the rows it touched (never a key). */
+        Map<String, Long> audited(String what, Project project, java.util.function.Supplier<Map<String, Long>> change) {
+            AUDIT.info("{} of project {}, asked by {}: started", what, project.token(), who());
+            Map<String, Long> rows = change.get();
+            AUDIT.info("{} of project {}, asked by {}: done, rows {}", what, project.token(), who(), rows);
+            return rows;
         }
 
         void printRemoved(String what, Project project, Map<String, Long> removed) {
+            print("deleted", what, project, "rows_removed", "rows removed", removed);
+        }
+
+        /** {@code --json}: {"project", verb: what, "by", rowsField: {table: rows}}; else a line, then a line per table. */
+        void print(String verb, String what, Project project, String rowsField, String rowsText, Map<String, Long> perTable) {
             if (json) {
-                ObjectNode node = JSON.createObjectNode().put("project", project.token()).put("deleted", what).put("by", who());
-                ObjectNode rows = node.putObject("rows_removed");
-                removed.forEach(rows::put);
+                ObjectNode node = JSON.createObjectNode().put("project", project.token()).put(verb, what).put("by", who());
+                ObjectNode rows = node.putObject(rowsField);
+                perTable.forEach(rows::put);
                 out.println(node);
             } else {
-                out.println("deleted " + what + " of " + project.name() + " (" + project.token() + ")");
-                removed.forEach((table, rows) -> out.printf("  %-28s %d rows removed%n", table, rows));
+                out.println(verb + " " + what + " of " + project.name() + " (" + project.token() + ")");
+                perTable.forEach((table, rows) -> out.printf("  %-28s %d %s%n", table, rows, rowsText));
             }
+        }
+
+        static DataDeletion deletion(ClickHouseSettings clickHouse, Client client, SinkTables tables) {
+            return new DataDeletion(client, clickHouse.database(), tables);
         }
     }
 
@@ -117,8 +126,8 @@ final class ProjectDataCli {
                 throw new UsageException("--user needs the user's id");
             }
             String what = "user " + user;
-            use((admin, project, deletion) ->
-                    printRemoved(what, project, audited(what, project, () -> deletion.deleteUser(project.token(), user, who()))));
+            use((admin, project, clickHouse, client, tables) -> printRemoved(what, project, audited("deleting " + what, project,
+                    () -> deletion(clickHouse, client, tables).deleteUser(project.token(), user, who()))));
             return 0;
         }
     }
@@ -133,10 +142,37 @@ final class ProjectDataCli {
 
         @Override
         public Integer call() {
-            use((admin, project, deletion) -> printRemoved("the project", project, audited("the project", project, () -> {
-                admin.delete(project.token()); // first: nothing more comes in while the rows go
-                return deletion.deleteProject(project.token(), who());
-            })));
+            use((admin, project, clickHouse, client, tables) -> printRemoved("the project", project, audited("deleting the project",
+                    project, () -> {
+                        admin.delete(project.token()); // first: nothing more comes in while the rows go
+                        return deletion(clickHouse, client, tables).deleteProject(project.token(), who());
+                    })));
+            return 0;
+        }
+    }
+
+    @Command(name = "set-retention", description = {"Keep the project's rows for N days in every table (at most",
+            "SLUICE_CLICKHOUSE_RETENTION_DAYS): new rows at once, stored rows in ClickHouse's next merges."})
+    private static final class SetRetention extends DataAction {
+        @Option(names = "--days", required = true, paramLabel = "N", description = "Days, 1 to SLUICE_CLICKHOUSE_RETENTION_DAYS.")
+        int days;
+
+        SetRetention(Settings settings, PrintStream out) {
+            super(settings, out);
+        }
+
+        @Override
+        public Integer call() {
+            String what = days + " days";
+            use((admin, project, clickHouse, client, tables) -> {
+                RetentionChange change = new RetentionChange(client, clickHouse.database(), clickHouse.retentionDays(), tables);
+                try {
+                    print("retention", what, project, "rows_changed", "stored rows given it",
+                            audited("setting the retention to " + what, project, () -> change.set(project.token(), days, who())));
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+            });
             return 0;
         }
     }

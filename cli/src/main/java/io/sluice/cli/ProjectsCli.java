@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
         "and fails when Kafka does not answer within $SLUICE_CLI_KAFKA_TIMEOUT."})
 final class ProjectsCli extends CliCommand {
     static final String ACTIONS = "create, list, show, rotate-key, revoke-key, rotate-dsn-key, revoke-dsn-key, "
-            + "set-dsn-origins, disable, enable, set-quota, set-scrubbing, routes, delete-user, delete";
+            + "set-dsn-origins, disable, enable, set-quota, set-scrubbing, routes, delete-user, delete, set-retention";
 
     /** {@code projects} with its actions. */
     static CommandLine create(Settings settings, PrintStream out) {

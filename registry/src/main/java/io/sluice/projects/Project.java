@@ -21,7 +21,7 @@ import io.sluice.events.RouteRules;
  *                       {@link RouteRules}); records written before they existed read as none
  * @param dataScrubbing  what the gateway scrubs from its events; records written before it existed
  *                       read as {@link DataScrubbing#DEFAULT}
- * @param lifecycle      its retention and whether it was deleted; records written before it existed
+ * @param lifecycle      whether it was deleted; records written before it existed
  *                       read as {@link Lifecycle#DEFAULT}
  */
 public record Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,

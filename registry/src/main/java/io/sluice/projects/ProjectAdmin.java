@@ -270,7 +270,7 @@ public final class ProjectAdmin implements AutoCloseable {
         if (project.lifecycle().deleted()) {
             return project;
         }
-        Project changed = project.withDisabled(true).withLifecycle(project.lifecycle().deletedAt(Instant.now()));
+        Project changed = project.withDisabled(true).withLifecycle(new Lifecycle(Instant.now()));
         save(changed);
         return changed;
     }

@@ -183,7 +183,7 @@ class ProjectTest {
     }
 
     @Test
-    void aRecordWrittenBeforeTheLifecycleKeepsTheGlobalRetentionAndIsNotDeleted() throws Exception {
+    void aRecordWrittenBeforeTheLifecycleIsNotDeleted() throws Exception {
         String old = "{\"token\":\"t\",\"name\":\"shop\",\"disabled\":false,\"keys\":[],"
                 + "\"created_at\":\"2026-11-22T12:00:00Z\"}";
         Project project = ProjectJson.read(old.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -194,10 +194,10 @@ class ProjectTest {
     @Test
     void theLifecycleSurvivesTheRegistryRecord() throws Exception {
         Project project = project(ProjectKey.of("k1", Secrets.newKey(), null))
-                .withLifecycle(new Lifecycle(7, java.time.Instant.parse("2026-12-07T05:00:00Z")));
+                .withLifecycle(new Lifecycle(java.time.Instant.parse("2026-12-07T05:00:00Z")));
         byte[] json = ProjectJson.write(project);
         String text = new String(json, java.nio.charset.StandardCharsets.UTF_8);
-        assertTrue(text.contains("\"lifecycle\":{\"retention_days\":7,\"deleted_at\":\"2026-12-07T05:00:00Z\"}"), text);
+        assertTrue(text.contains("\"lifecycle\":{\"deleted_at\":\"2026-12-07T05:00:00Z\"}"), text);
         assertEquals(project, ProjectJson.read(json));
     }
 

@@ -31,8 +31,8 @@ import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.sluice.config.KafkaSettings;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.metrics.PrometheusMetrics;
-import io.sluice.sink.lifecycle.Deletions;
-import io.sluice.sink.lifecycle.DeletionsFollower;
+import io.sluice.sink.lifecycle.RowPolicy;
+import io.sluice.sink.lifecycle.RowPolicyFollower;
 
 /**
  * Copies the processor's output topics into ClickHouse tables. Rows are batched (by count, bytes
@@ -67,10 +67,10 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
 
     private final RowInserter inserter;
     private final Client client;
-    /** The database of the tables, where the deletions table is too. */
+    /** The database of the tables, where the deletions and retention tables are too. */
     private final String database;
-    /** Follows the deletions table from {@link #run()} on; null before. */
-    private DeletionsFollower deletions;
+    /** Follows the deletions and retentions from {@link #run()} on; null before. */
+    private RowPolicyFollower policy;
     private final DeadLetters deadLetters;
     private final SinkMetrics metrics;
     private final Map<String, String> tableByTopic;
@@ -145,7 +145,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
 
     @Override
     public void run() {
-        deletions = DeletionsFollower.start(client, database);
+        policy = RowPolicyFollower.start(client, database);
         try {
             consumer.subscribe(tableByTopic.keySet(), new Rebalance());
             while (!closing) {
@@ -182,7 +182,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
                         .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
                 consumerMetrics.close();
                 deadLetters.close();
-                deletions.close();
+                policy.close();
             }
         }
     }
@@ -246,17 +246,17 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private boolean flush() {
         String step = "commit";
         try {
-            Deletions deleted = deletions.current();
-            if (deleted == null) {
+            RowPolicy rowPolicy = policy.current();
+            if (rowPolicy == null) {
                 step = database + ".deletions";
-                throw new IllegalStateException("the deletions are not read yet: nothing is inserted until they are");
+                throw new IllegalStateException("the deletions and retentions are not read yet: nothing is inserted until they are");
             }
             Map<String, List<PartitionRows>> byTable = new LinkedHashMap<>();
             insertOrder.forEach(table -> byTable.put(table, new ArrayList<>()));
             pending.values().forEach(rows -> byTable.get(rows.table).add(rows));
             for (Map.Entry<String, List<PartitionRows>> table : byTable.entrySet()) {
                 step = table.getKey();
-                insert(table.getKey(), table.getValue(), deleted);
+                insert(table.getKey(), table.getValue(), rowPolicy);
             }
             step = "commit";
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
@@ -289,23 +289,26 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     }
 
     /**
-     * Inserts one table's rows but those of deleted projects and users; once ClickHouse has them (or the
-     * dead letters the refused ones), they leave the batch.
+     * Inserts one table's rows as the policy has them (those of deleted projects and users, and those
+     * older than their project keeps, dropped); once ClickHouse has them (or the dead letters the
+     * refused ones), they leave the batch.
      */
-    private void insert(String table, List<PartitionRows> partitions, Deletions deleted) throws Exception {
+    private void insert(String table, List<PartitionRows> partitions, RowPolicy rowPolicy) throws Exception {
         List<RowInserter.Row> rows = new ArrayList<>();
         int dropped = 0;
+        long now = System.currentTimeMillis();
         for (PartitionRows partition : partitions) {
             for (RowInserter.Row row : partition.rows) {
-                if (deleted.covers(row.value())) {
+                byte[] stored = rowPolicy.stored(row.value(), now);
+                if (stored == null) {
                     dropped++;
                 } else {
-                    rows.add(row);
+                    rows.add(stored == row.value() ? row : new RowInserter.Row(row.key(), stored, row.source()));
                 }
             }
         }
         if (dropped > 0) {
-            metrics.droppedAsDeleted(table, dropped);
+            metrics.droppedByPolicy(table, dropped);
         }
         if (rows.isEmpty()) {
             written(partitions);

@@ -24,7 +24,7 @@ public final class SinkMetrics {
     private final Map<String, Counter> rows = new ConcurrentHashMap<>();
     private final Map<String, Counter> failures = new ConcurrentHashMap<>();
     private final Map<String, Counter> deadLetters = new ConcurrentHashMap<>();
-    private final Map<String, Counter> deleted = new ConcurrentHashMap<>();
+    private final Map<String, Counter> dropped = new ConcurrentHashMap<>();
     private final DistributionSummary batchRows;
     private final Timer insertDuration;
     private final LastMeasurement lag = new LastMeasurement();
@@ -69,9 +69,9 @@ public final class SinkMetrics {
                 .increment(rowCount);
     }
 
-    void droppedAsDeleted(String table, int rowCount) {
-        byTable(deleted, "sluice.sink.rows.deleted", "Rows not stored because their project or user was deleted, by table.", table)
-                .increment(rowCount);
+    void droppedByPolicy(String table, int rowCount) {
+        byTable(dropped, "sluice.sink.rows.dropped", "Rows not stored because their project or user was deleted, or they are "
+                + "older than their project's retention, by table.", table).increment(rowCount);
     }
 
     private Counter byTable(Map<String, Counter> counters, String name, String description, String table) {

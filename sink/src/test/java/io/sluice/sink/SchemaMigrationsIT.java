@@ -48,7 +48,7 @@ class SchemaMigrationsIT {
             ClickHouseQuery.run(engines, "DROP TABLE sluice_migrate_recorded.outcomes_1m");
 
             assertEquals(List.of(), SchemaMigrations.apply(client, settings));
-            assertEquals("deletions,errors,errors_1h,errors_1m,requests_1h,requests_1m,schema_migrations,traffic_1h,traffic_1m,transactions", ClickHouseQuery.run(engines,
+            assertEquals("deletions,errors,errors_1h,errors_1m,project_retention,requests_1h,requests_1m,schema_migrations,traffic_1h,traffic_1m,transactions", ClickHouseQuery.run(engines,
                     "SELECT arrayStringConcat(groupArray(name), ',') FROM (SELECT name FROM system.tables "
                             + "WHERE database = 'sluice_migrate_recorded' ORDER BY name)").strip());
         }
@@ -66,7 +66,7 @@ class SchemaMigrationsIT {
             assertEquals(ALL.stream().map(file -> Integer.toString(Integer.parseInt(file.substring(1, file.indexOf("__")))))
                     .collect(java.util.stream.Collectors.joining("\n")), ClickHouseQuery.run(engines,
                     "SELECT version FROM sluice_migrate_concurrent.schema_migrations FINAL ORDER BY version").strip());
-            assertEquals("deletions,errors,errors_1h,errors_1m,outcomes_1m,requests_1h,requests_1m,schema_migrations,traffic_1h,traffic_1m,transactions", ClickHouseQuery.run(engines,
+            assertEquals("deletions,errors,errors_1h,errors_1m,outcomes_1m,project_retention,requests_1h,requests_1m,schema_migrations,traffic_1h,traffic_1m,transactions", ClickHouseQuery.run(engines,
                     "SELECT arrayStringConcat(groupArray(name), ',') FROM (SELECT name FROM system.tables "
                             + "WHERE database = 'sluice_migrate_concurrent' ORDER BY name)").strip());
         }

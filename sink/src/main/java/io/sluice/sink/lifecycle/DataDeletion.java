@@ -53,7 +53,7 @@ public final class DataDeletion {
     private Map<String, Long> delete(Deletions.Deletion deletion, List<String> from, String by) {
         DeletionsTable.record(client, database, deletion, by, Instant.now());
         // Every sink reads the deletions each REFRESH: after two, none inserts these rows any more.
-        pause(DeletionsFollower.REFRESH.multipliedBy(2));
+        pause(RowPolicyFollower.REFRESH.multipliedBy(2));
         String where = "project = {project:String}" + (deletion.wholeProject() ? "" : " AND user_id = {user:String}");
         Map<String, Object> parameters = Map.of("project", deletion.project(), "user", deletion.userId());
         Map<String, Long> removed = new LinkedHashMap<>();
@@ -62,7 +62,7 @@ public final class DataDeletion {
         }
         // An insert a sink began before it read the deletion may still land after the removal: look again.
         for (int round = 1; round < ROUNDS && from.stream().anyMatch(table -> count(table, where, parameters) > 0); round++) {
-            pause(DeletionsFollower.REFRESH);
+            pause(RowPolicyFollower.REFRESH);
             for (String table : from) {
                 removed.merge(table, remove(table, where, parameters), Long::sum);
             }

@@ -1,15 +1,10 @@
 package io.sluice.sink.lifecycle;
 
-import java.io.IOException;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 
 /**
  * What must not be stored again, as the {@code deletions} table holds it: whole projects, and
@@ -20,7 +15,6 @@ import com.fasterxml.jackson.core.JsonToken;
 public final class Deletions {
     /** Nothing deleted. */
     public static final Deletions NONE = new Deletions(Set.of(), Map.of());
-    private static final JsonFactory JSON = new JsonFactory();
 
     private final Set<String> projects;
     private final Map<String, Set<String>> usersByProject;
@@ -63,40 +57,8 @@ public final class Deletions {
         return users != null && users.contains(userId);
     }
 
-    /**
-     * Whether this row, as the processor writes it (a JSON object with {@code project} and, in
-     * history rows, {@code user_id}), must not be stored. Nothing is read when nothing is deleted;
-     * otherwise the object's top-level fields up to {@code project} (the processor writes it second),
-     * and on to {@code user_id} only for a project with deleted users. A row that cannot be read is
-     * not covered: ClickHouse refuses it on its own.
-     */
-    public boolean covers(byte[] row) {
-        if (isEmpty()) {
-            return false;
-        }
-        String project = null;
-        String userId = null;
-        try (JsonParser parser = JSON.createParser(row)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return false;
-            }
-            while (parser.nextToken() == JsonToken.FIELD_NAME && (project == null || userId == null)) {
-                String field = parser.currentName();
-                JsonToken value = parser.nextToken();
-                if (value == JsonToken.VALUE_STRING && "project".equals(field)) {
-                    project = parser.getText();
-                    if (projects.contains(project) || !usersByProject.containsKey(project)) {
-                        return projects.contains(project); // known without its user: the rest is not read
-                    }
-                } else if (value == JsonToken.VALUE_STRING && "user_id".equals(field)) {
-                    userId = parser.getText();
-                } else {
-                    parser.skipChildren();
-                }
-            }
-        } catch (IOException e) {
-            return false;
-        }
-        return project != null && covers(project, userId);
+    /** Whether some user of this project was deleted (its rows must be read on to their user). */
+    public boolean hasDeletedUsers(String project) {
+        return usersByProject.containsKey(project);
     }
 }

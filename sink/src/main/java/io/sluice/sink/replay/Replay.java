@@ -26,8 +26,8 @@ import io.sluice.kafka.KafkaStartupFailure;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.RowInserter;
 import io.sluice.sink.SinkTables;
-import io.sluice.sink.lifecycle.Deletions;
-import io.sluice.sink.lifecycle.DeletionsTable;
+import io.sluice.sink.lifecycle.RowPolicy;
+import io.sluice.sink.lifecycle.RowPolicyFollower;
 
 /**
  * Rebuilds ClickHouse tables from the processor's retained output topics: the parsed history
@@ -91,16 +91,16 @@ public final class Replay {
         }
         listener.started(request);
         // Read once: a deletion recorded during the replay removes, after its pause, what the replay wrote before.
-        Deletions deleted = DeletionsTable.read(clickHouse, database);
+        RowPolicy policy = RowPolicyFollower.read(clickHouse, database);
         List<TableSummary> summaries = new ArrayList<>();
         for (SinkTables.Table source : sources) {
-            summaries.add(replay(source, request, deleted));
+            summaries.add(replay(source, request, policy));
         }
         listener.finished(request, summaries);
         return summaries;
     }
 
-    private TableSummary replay(SinkTables.Table source, ReplayRequest request, Deletions deleted) {
+    private TableSummary replay(SinkTables.Table source, ReplayRequest request, RowPolicy policy) {
         long before = request.dryRun() ? 0 : rowsInRange(source, request);
         long read = 0;
         long resent = 0;
@@ -129,20 +129,22 @@ public final class Replay {
                         continue; // written after the replay began: live ingestion's business
                     }
                     read++;
-                    JsonNode row = record.value() == null ? null : wanted(record.value(), source, request, deleted);
-                    if (row == null) {
+                    JsonNode row = record.value() == null ? null : wanted(record.value(), source, request);
+                    // Deleted, or older than its project keeps: what the sink would not store either.
+                    byte[] stored = row == null ? null : policy.stored(record.value(), System.currentTimeMillis());
+                    if (stored == null) {
                         continue;
                     }
                     if (source.aggregate()) {
                         Versioned candidate = new Versioned(row.path("version").asLong(), new RowInserter.Row(
-                                record.key(), record.value(), record.topic() + "/" + record.partition() + "@" + record.offset()));
+                                record.key(), stored, record.topic() + "/" + record.partition() + "@" + record.offset()));
                         // Ties: the later wins, as ClickHouse keeps the last inserted of equal versions.
                         newestPerKey.merge(new String(record.key(), java.nio.charset.StandardCharsets.UTF_8), candidate,
                                 (kept, later) -> later.version() >= kept.version() ? later : kept);
                         continue;
                     }
                     resent++;
-                    batch.add(new RowInserter.Row(record.key(), record.value(),
+                    batch.add(new RowInserter.Row(record.key(), stored,
                             record.topic() + "/" + record.partition() + "@" + record.offset()));
                     if (batch.size() >= BATCH_ROWS) {
                         refused += insert(source.table(), batch, request.dryRun());
@@ -213,15 +215,11 @@ public final class Replay {
         }
     }
 
-    /** The row, read, when it is in the request's range and project, and neither its project nor its user was deleted; else null. */
-    private static JsonNode wanted(byte[] value, SinkTables.Table source, ReplayRequest request, Deletions deleted) {
+    /** The row, read, when it is in the request's range and project; else null. */
+    private static JsonNode wanted(byte[] value, SinkTables.Table source, ReplayRequest request) {
         try {
             JsonNode row = JSON.readTree(value);
-            String project = row.path("project").asText();
-            if (request.project() != null && !request.project().equals(project)) {
-                return null;
-            }
-            if (deleted.covers(project, row.path("user_id").asText())) {
+            if (request.project() != null && !request.project().equals(row.path("project").asText())) {
                 return null;
             }
             long time = row.path(source.timeColumn()).asLong();
