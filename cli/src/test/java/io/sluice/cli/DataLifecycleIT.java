@@ -130,7 +130,7 @@ class DataLifecycleIT {
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         send(weekly, "erin", now.minusSeconds(60));
         String retention = "SELECT 'transactions' AS t, retention_days, count() FROM " + pipeline.database() + ".transactions FINAL WHERE "
-                + "project = '" + weekly.token() + "' GROUP BY retention_days UNION ALL SELECT 'traffic_1m', retention_days, count() FROM "
+                + "project = '" + weekly.token() + "' GROUP BY retention_days UNION ALL SELECT 'traffic_1m', retention_days, sum(requests) FROM "
                 + pipeline.database() + ".traffic_1m FINAL WHERE project = '" + weekly.token() + "' GROUP BY retention_days";
         pipeline.awaitAnswer("traffic_1m\t90\t1\ntransactions\t90\t1", "SELECT * FROM (" + retention + ") ORDER BY t");
 
@@ -141,7 +141,7 @@ class DataLifecycleIT {
         assertEquals(0, set.exitCode(), set.err());
         assertEquals("traffic_1m\t7\t1\ntransactions\t7\t1", pipeline.query("SELECT * FROM (" + retention + ") ORDER BY t"));
         send(weekly, "erin", now.minusSeconds(30));
-        pipeline.awaitAnswer("traffic_1m\t7\t1\ntransactions\t7\t2", "SELECT * FROM (" + retention + ") ORDER BY t");
+        pipeline.awaitAnswer("traffic_1m\t7\t2\ntransactions\t7\t2", "SELECT * FROM (" + retention + ") ORDER BY t");
     }
 
     private static void send(ProjectAdmin.NewProject project, String user, Instant time) {

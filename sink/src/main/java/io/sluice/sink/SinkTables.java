@@ -40,6 +40,11 @@ public record SinkTables(Table transactions, Table errors, List<Table> aggregate
                         aggregate.window().timeColumn())).toList());
     }
 
+    /** Every table: the history tables, then the aggregates. */
+    public List<Table> all() {
+        return Stream.concat(Stream.of(transactions, errors), aggregates.stream()).toList();
+    }
+
     /** The database of a table name qualified with it ({@code sluice.transactions}: {@code sluice}). */
     public static String databaseOf(String qualifiedTable) {
         int dot = qualifiedTable.indexOf('.');

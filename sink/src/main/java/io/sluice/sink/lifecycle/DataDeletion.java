@@ -5,11 +5,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import com.clickhouse.client.api.Client;
-import com.clickhouse.client.api.command.CommandSettings;
 
 import io.sluice.sink.SinkTables;
 
@@ -24,7 +21,6 @@ import io.sluice.sink.SinkTables;
 public final class DataDeletion {
     /** How many times rows that an insert already under way stored after the first removal are looked for again. */
     private static final int ROUNDS = 5;
-    private static final Duration MUTATION_TIMEOUT = Duration.ofMinutes(30);
 
     private final Client client;
     private final String database;
@@ -46,8 +42,7 @@ public final class DataDeletion {
 
     /** Removes every row of this project from every table; returns the rows removed per table. */
     public Map<String, Long> deleteProject(String project, String by) {
-        return delete(new Deletions.Deletion(project, ""), Stream.concat(Stream.of(tables.transactions(), tables.errors()),
-                tables.aggregates().stream()).map(SinkTables.Table::table).toList(), by);
+        return delete(new Deletions.Deletion(project, ""), tables.all().stream().map(SinkTables.Table::table).toList(), by);
     }
 
     private Map<String, Long> delete(Deletions.Deletion deletion, List<String> from, String by) {
@@ -61,7 +56,8 @@ public final class DataDeletion {
             removed.put(table, remove(table, where, parameters));
         }
         // An insert a sink began before it read the deletion may still land after the removal: look again.
-        for (int round = 1; round < ROUNDS && from.stream().anyMatch(table -> count(table, where, parameters) > 0); round++) {
+        for (int round = 1; round < ROUNDS && from.stream().anyMatch(table -> Mutations.count(client, table, where, parameters, true) > 0);
+                round++) {
             pause(RowPolicyFollower.REFRESH);
             for (String table : from) {
                 removed.merge(table, remove(table, where, parameters), Long::sum);
@@ -72,25 +68,12 @@ public final class DataDeletion {
 
     /** Removes the matching rows; returns how many there were (as a query with FINAL counts them: copies are one). */
     private long remove(String table, String where, Map<String, Object> parameters) {
-        long rows = count(table, where, parameters);
-        if (rows == 0) {
-            return 0;
-        }
-        CommandSettings synchronous = new CommandSettings();
-        synchronous.serverSetting("mutations_sync", "2");
-        try {
-            client.execute("ALTER TABLE " + table + " DELETE WHERE " + where, parameters, synchronous)
-                    .get(MUTATION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).close();
-        } catch (Exception e) {
-            throw new IllegalStateException("removing rows from " + table + " failed (the deletion is recorded: no row of it "
-                    + "is stored again; run the same command again to remove the rest): " + e.getMessage(), e);
+        long rows = Mutations.count(client, table, where, parameters, true);
+        if (rows > 0) {
+            Mutations.runAndWait(client, "ALTER TABLE " + table + " DELETE WHERE " + where, parameters, "removing rows from " + table
+                    + " failed (the deletion is recorded: no row of it is stored again; run the same command again to remove the rest)");
         }
         return rows;
-    }
-
-    private long count(String table, String where, Map<String, Object> parameters) {
-        return client.queryAll("SELECT count() AS row_count FROM " + table + " FINAL WHERE " + where, parameters)
-                .get(0).getLong("row_count");
     }
 
     private static void pause(Duration duration) {

@@ -1,15 +1,11 @@
 package io.sluice.sink.lifecycle;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import com.clickhouse.client.api.Client;
-import com.clickhouse.client.api.command.CommandSettings;
 
 import io.sluice.sink.SinkTables;
 
@@ -19,8 +15,6 @@ import io.sluice.sink.SinkTables;
  * project's days in ClickHouse's next merges. Bounded by the global retention, the most any project keeps.
  */
 public final class RetentionChange {
-    private static final Duration MUTATION_TIMEOUT = Duration.ofMinutes(30);
-
     private final Client client;
     private final String database;
     private final int maxDays;
@@ -31,8 +25,7 @@ public final class RetentionChange {
         this.client = client;
         this.database = database;
         this.maxDays = maxDays;
-        this.tables = Stream.concat(Stream.of(tables.transactions(), tables.errors()), tables.aggregates().stream())
-                .map(SinkTables.Table::table).toList();
+        this.tables = tables.all().stream().map(SinkTables.Table::table).toList();
     }
 
     /**
@@ -45,20 +38,14 @@ public final class RetentionChange {
         }
         RetentionTable.record(client, database, project, days, by, Instant.now());
         Map<String, Object> parameters = Map.of("project", project, "days", days);
-        CommandSettings synchronous = new CommandSettings();
-        synchronous.serverSetting("mutations_sync", "2");
+        String where = "project = {project:String} AND retention_days != {days:UInt16}";
         Map<String, Long> changed = new LinkedHashMap<>();
         for (String table : tables) {
-            String where = " WHERE project = {project:String} AND retention_days != {days:UInt16}";
-            long rows = client.queryAll("SELECT count() AS row_count FROM " + table + where, parameters).get(0).getLong("row_count");
+            long rows = Mutations.count(client, table, where, parameters, false);
             if (rows > 0) {
-                try {
-                    client.execute("ALTER TABLE " + table + " UPDATE retention_days = {days:UInt16}" + where, parameters, synchronous)
-                            .get(MUTATION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).close();
-                } catch (Exception e) {
-                    throw new IllegalStateException("giving the rows of " + table + " their retention failed (the retention is "
-                            + "recorded: new rows have it; run the same command again for the stored ones): " + e.getMessage(), e);
-                }
+                Mutations.runAndWait(client, "ALTER TABLE " + table + " UPDATE retention_days = {days:UInt16} WHERE " + where, parameters,
+                        "giving the rows of " + table + " their retention failed (the retention is recorded: new rows have it; run the "
+                                + "same command again for the stored ones)");
             }
             changed.put(table, rows);
         }
