@@ -1,4 +1,4 @@
-package io.sluice.sink.lifecycle;
+package io.sluice.sink;
 
 import java.time.Duration;
 import java.util.Map;

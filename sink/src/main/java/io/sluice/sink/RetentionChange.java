@@ -1,4 +1,4 @@
-package io.sluice.sink.lifecycle;
+package io.sluice.sink;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -7,7 +7,8 @@ import java.util.Map;
 
 import com.clickhouse.client.api.Client;
 
-import io.sluice.sink.SinkTables;
+import io.sluice.sink.lifecycle.RetentionTable;
+
 
 /**
  * Sets a project's retention: recorded first (every sink and replay writes its rows with it and

@@ -1,4 +1,4 @@
-package io.sluice.sink.lifecycle;
+package io.sluice.sink;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -8,7 +8,10 @@ import java.util.Map;
 
 import com.clickhouse.client.api.Client;
 
-import io.sluice.sink.SinkTables;
+import io.sluice.sink.lifecycle.Deletions;
+import io.sluice.sink.lifecycle.DeletionsTable;
+import io.sluice.sink.lifecycle.RowPolicyFollower;
+
 
 /**
  * Removes a user's rows, or a whole project's, from ClickHouse, and records the deletion first so
