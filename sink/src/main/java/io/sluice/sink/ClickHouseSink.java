@@ -70,7 +70,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     /** The database of the tables, where the deletions and retention tables are too. */
     private final String database;
     /** Follows the deletions and retentions from {@link #run()} on; null before. */
-    private RowPolicyFollower policy;
+    private volatile RowPolicyFollower policy;
     private final DeadLetters deadLetters;
     private final SinkMetrics metrics;
     private final Map<String, String> tableByTopic;
@@ -128,6 +128,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         this.database = SinkTables.databaseOf(insertOrder.get(0));
         this.limits = limits;
         this.metrics = new SinkMetrics(limits.stallTimeout(), prometheus.registry());
+        this.metrics.follows(() -> policy == null ? null : policy.current());
         Properties props = KafkaClients.consumerProperties(kafka, groupId);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         // Only what exactly-once transactions committed; aborted attempts never reach ClickHouse.

@@ -48,6 +48,10 @@ class RetentionPerProjectIT {
                                 + ".transactions FINAL GROUP BY project ORDER BY project").strip()));
                 assertEquals(true, fixture.metrics(sink).contains("sluice_sink_rows_dropped_total{table=\"" + fixture.db
                         + ".transactions\"} 9.0\n"), "the 9 rows of daily older than a day are counted");
+                String metrics = fixture.metrics(sink);
+                assertEquals(true, metrics.contains("\nsluice_sink_projects_with_own_retention 2.0\n")
+                        && metrics.contains("\nsluice_sink_deleted_users 0.0\n") && metrics.contains("\nsluice_sink_deleted_projects 0.0\n"),
+                        metrics);
             } finally {
                 SinkFixture.stop(sink, thread);
             }

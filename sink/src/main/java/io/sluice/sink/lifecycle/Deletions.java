@@ -57,6 +57,16 @@ public final class Deletions {
         return users != null && users.contains(userId);
     }
 
+    /** How many whole projects were deleted. */
+    public int projectCount() {
+        return projects.size();
+    }
+
+    /** How many users were deleted, over every project. */
+    public int userCount() {
+        return usersByProject.values().stream().mapToInt(Set::size).sum();
+    }
+
     /** Whether some user of this project was deleted (its rows must be read on to their user). */
     public boolean hasDeletedUsers(String project) {
         return usersByProject.containsKey(project);

@@ -33,6 +33,11 @@ public final class RowPolicy {
         return deletions;
     }
 
+    /** How many projects keep their rows for their own number of days. */
+    public int projectsWithOwnRetention() {
+        return retentionDays.size();
+    }
+
     /** The project's own retention in days, or null for the global one. */
     public Integer retentionDays(String project) {
         return retentionDays.get(project);
