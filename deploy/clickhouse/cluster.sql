@@ -27,10 +27,15 @@
 -- for rows a lost node still held. For more than one replica's copy before the answer, also set
 -- insert_quorum in the sink user's profile.
 --
--- Retention: TTL 90 days, the default of SLUICE_CLICKHOUSE_RETENTION_DAYS (ClusterSchemaIT
--- checks they agree). For another retention, replace it before applying, e.g. 30 days:
---   sed 's/INTERVAL 90 DAY/INTERVAL 30 DAY/' deploy/clickhouse/cluster.sql | clickhouse-client --multiquery
--- (on existing tables: ALTER TABLE sluice.<name>_local ON CLUSTER '{cluster}' MODIFY TTL ...).
+-- Retention: each row expires retention_days after its time (a project's own, written by the sink;
+-- else the column's default, 90, the default of SLUICE_CLICKHOUSE_RETENTION_DAYS: ClusterSchemaIT
+-- checks they agree). For another default, replace it before applying, e.g. 30 days:
+--   sed 's/UInt16 DEFAULT 90/UInt16 DEFAULT 30/' deploy/clickhouse/cluster.sql | clickhouse-client --multiquery
+-- (on existing tables: ALTER TABLE sluice.<name>_local ON CLUSTER '{cluster}' MODIFY COLUMN retention_days UInt16 DEFAULT 30).
+-- Upgrading a cluster created before V009: on every _local and Distributed table
+--   ADD COLUMN IF NOT EXISTS retention_days UInt16 DEFAULT 90, and on every _local table
+--   MODIFY TTL <its time> + toIntervalDay(retention_days) SETTINGS materialize_ttl_after_modify = 0,
+-- as in V009__retention_per_project.sql; the deletions and project_retention tables below apply as they are.
 --
 -- Upgrading a cluster created before V004/V005/V007: the CREATEs of the new tables below apply as they
 -- are; the history tables need their new columns on the local and the Distributed tables, e.g.
@@ -54,12 +59,13 @@ CREATE TABLE IF NOT EXISTS sluice.transactions_local ON CLUSTER '{cluster}'
     sdk_name LowCardinality(String), sdk_version LowCardinality(String), runtime_name LowCardinality(String),
     runtime_version LowCardinality(String), os_name LowCardinality(String), os_version LowCardinality(String),
     kafka_partition UInt32, kafka_offset UInt64, sample_rate Float64 DEFAULT 1,
+    retention_days UInt16 DEFAULT 90,
     INDEX received_at_minmax received_at TYPE minmax GRANULARITY 1
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/transactions', '{replica}')
 PARTITION BY toYYYYMMDD(timestamp)
 ORDER BY (project, timestamp, event_id)
-TTL toDateTime(timestamp) + INTERVAL 90 DAY;
+TTL toDateTime(timestamp) + toIntervalDay(retention_days);
 
 CREATE TABLE IF NOT EXISTS sluice.transactions ON CLUSTER '{cluster}' AS sluice.transactions_local
 ENGINE = Distributed('{cluster}', sluice, transactions_local, cityHash64(project, event_id));
@@ -72,12 +78,13 @@ CREATE TABLE IF NOT EXISTS sluice.traffic_1m_local ON CLUSTER '{cluster}'
     estimated_requests Float64 DEFAULT requests, estimated_status_1xx Float64 DEFAULT status_1xx,
     estimated_status_2xx Float64 DEFAULT status_2xx, estimated_status_3xx Float64 DEFAULT status_3xx,
     estimated_status_4xx Float64 DEFAULT status_4xx, estimated_status_5xx Float64 DEFAULT status_5xx,
-    estimated_status_none Float64 DEFAULT status_none
+    estimated_status_none Float64 DEFAULT status_none,
+    retention_days UInt16 DEFAULT 90
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/traffic_1m', '{replica}', version)
 PARTITION BY toYYYYMM(minute)
 ORDER BY (project, environment, minute)
-TTL minute + INTERVAL 90 DAY;
+TTL minute + toIntervalDay(retention_days);
 
 CREATE TABLE IF NOT EXISTS sluice.traffic_1m ON CLUSTER '{cluster}' AS sluice.traffic_1m_local
 ENGINE = Distributed('{cluster}', sluice, traffic_1m_local, cityHash64(project, environment, minute));
@@ -90,12 +97,13 @@ CREATE TABLE IF NOT EXISTS sluice.traffic_1h_local ON CLUSTER '{cluster}'
     estimated_requests Float64 DEFAULT requests, estimated_status_1xx Float64 DEFAULT status_1xx,
     estimated_status_2xx Float64 DEFAULT status_2xx, estimated_status_3xx Float64 DEFAULT status_3xx,
     estimated_status_4xx Float64 DEFAULT status_4xx, estimated_status_5xx Float64 DEFAULT status_5xx,
-    estimated_status_none Float64 DEFAULT status_none
+    estimated_status_none Float64 DEFAULT status_none,
+    retention_days UInt16 DEFAULT 90
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/traffic_1h', '{replica}', version)
 PARTITION BY toYYYYMM(hour)
 ORDER BY (project, hour, environment)
-TTL hour + INTERVAL 90 DAY;
+TTL hour + toIntervalDay(retention_days);
 
 CREATE TABLE IF NOT EXISTS sluice.traffic_1h ON CLUSTER '{cluster}' AS sluice.traffic_1h_local
 ENGINE = Distributed('{cluster}', sluice, traffic_1h_local, cityHash64(project, hour, environment));
@@ -108,12 +116,13 @@ CREATE TABLE IF NOT EXISTS sluice.errors_local ON CLUSTER '{cluster}'
     user_id String,
     sdk_name LowCardinality(String), sdk_version LowCardinality(String), runtime_name LowCardinality(String),
     runtime_version LowCardinality(String), os_name LowCardinality(String), os_version LowCardinality(String),
-    kafka_partition UInt32, kafka_offset UInt64, payload String CODEC(ZSTD(3))
+    kafka_partition UInt32, kafka_offset UInt64, payload String CODEC(ZSTD(3)),
+    retention_days UInt16 DEFAULT 90
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/errors', '{replica}')
 PARTITION BY toYYYYMMDD(timestamp)
 ORDER BY (project, timestamp, event_id)
-TTL toDateTime(timestamp) + INTERVAL 90 DAY;
+TTL toDateTime(timestamp) + toIntervalDay(retention_days);
 
 CREATE TABLE IF NOT EXISTS sluice.errors ON CLUSTER '{cluster}' AS sluice.errors_local
 ENGINE = Distributed('{cluster}', sluice, errors_local, cityHash64(project, event_id));
@@ -121,12 +130,13 @@ ENGINE = Distributed('{cluster}', sluice, errors_local, cityHash64(project, even
 CREATE TABLE IF NOT EXISTS sluice.errors_1m_local ON CLUSTER '{cluster}'
 (
     project LowCardinality(String), environment LowCardinality(String), minute DateTime('UTC'),
-    exception_type String, errors UInt64, version UInt64
+    exception_type String, errors UInt64, version UInt64,
+    retention_days UInt16 DEFAULT 90
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/errors_1m', '{replica}', version)
 PARTITION BY toYYYYMM(minute)
 ORDER BY (project, environment, minute, exception_type)
-TTL minute + INTERVAL 90 DAY;
+TTL minute + toIntervalDay(retention_days);
 
 CREATE TABLE IF NOT EXISTS sluice.errors_1m ON CLUSTER '{cluster}' AS sluice.errors_1m_local
 ENGINE = Distributed('{cluster}', sluice, errors_1m_local, cityHash64(project, environment, minute, exception_type));
@@ -134,12 +144,13 @@ ENGINE = Distributed('{cluster}', sluice, errors_1m_local, cityHash64(project, e
 CREATE TABLE IF NOT EXISTS sluice.outcomes_1m_local ON CLUSTER '{cluster}'
 (
     project LowCardinality(String), minute DateTime('UTC'), outcome LowCardinality(String), gateway String,
-    events UInt64, version UInt64
+    events UInt64, version UInt64,
+    retention_days UInt16 DEFAULT 90
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/outcomes_1m', '{replica}', version)
 PARTITION BY toYYYYMM(minute)
 ORDER BY (project, minute, outcome, gateway)
-TTL minute + INTERVAL 90 DAY;
+TTL minute + toIntervalDay(retention_days);
 
 CREATE TABLE IF NOT EXISTS sluice.outcomes_1m ON CLUSTER '{cluster}' AS sluice.outcomes_1m_local
 ENGINE = Distributed('{cluster}', sluice, outcomes_1m_local, cityHash64(project, minute, outcome, gateway));
@@ -148,12 +159,13 @@ CREATE TABLE IF NOT EXISTS sluice.requests_1m_local ON CLUSTER '{cluster}'
 (
     project LowCardinality(String), environment LowCardinality(String), minute DateTime('UTC'), op LowCardinality(String),
     route String, method LowCardinality(String), status_code UInt16, requests UInt64, timed UInt64, duration_sum_ms Float64,
-    duration_buckets Array(UInt64), version UInt64, estimated_requests Float64 DEFAULT requests
+    duration_buckets Array(UInt64), version UInt64, estimated_requests Float64 DEFAULT requests,
+    retention_days UInt16 DEFAULT 90
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/requests_1m', '{replica}', version)
 PARTITION BY toYYYYMMDD(minute)
 ORDER BY (project, minute, environment, op, route, method, status_code)
-TTL minute + INTERVAL 90 DAY;
+TTL minute + toIntervalDay(retention_days);
 
 CREATE TABLE IF NOT EXISTS sluice.requests_1m ON CLUSTER '{cluster}' AS sluice.requests_1m_local
 ENGINE = Distributed('{cluster}', sluice, requests_1m_local, cityHash64(project, minute, environment, op, route, method, status_code));
@@ -162,12 +174,13 @@ CREATE TABLE IF NOT EXISTS sluice.requests_1h_local ON CLUSTER '{cluster}'
 (
     project LowCardinality(String), environment LowCardinality(String), hour DateTime('UTC'), op LowCardinality(String),
     route String, method LowCardinality(String), status_code UInt16, requests UInt64, timed UInt64, duration_sum_ms Float64,
-    duration_buckets Array(UInt64), version UInt64, estimated_requests Float64 DEFAULT requests
+    duration_buckets Array(UInt64), version UInt64, estimated_requests Float64 DEFAULT requests,
+    retention_days UInt16 DEFAULT 90
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/requests_1h', '{replica}', version)
 PARTITION BY toYYYYMM(hour)
 ORDER BY (project, hour, environment, op, route, method, status_code)
-TTL hour + INTERVAL 90 DAY;
+TTL hour + toIntervalDay(retention_days);
 
 CREATE TABLE IF NOT EXISTS sluice.requests_1h ON CLUSTER '{cluster}' AS sluice.requests_1h_local
 ENGINE = Distributed('{cluster}', sluice, requests_1h_local, cityHash64(project, hour, environment, op, route, method, status_code));
@@ -175,15 +188,28 @@ ENGINE = Distributed('{cluster}', sluice, requests_1h_local, cityHash64(project,
 CREATE TABLE IF NOT EXISTS sluice.errors_1h_local ON CLUSTER '{cluster}'
 (
     project LowCardinality(String), environment LowCardinality(String), hour DateTime('UTC'), route String,
-    exception_type String, errors UInt64, version UInt64
+    exception_type String, errors UInt64, version UInt64,
+    retention_days UInt16 DEFAULT 90
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/errors_1h', '{replica}', version)
 PARTITION BY toYYYYMM(hour)
 ORDER BY (project, hour, environment, route, exception_type)
-TTL hour + INTERVAL 90 DAY;
+TTL hour + toIntervalDay(retention_days);
 
 CREATE TABLE IF NOT EXISTS sluice.errors_1h ON CLUSTER '{cluster}' AS sluice.errors_1h_local
 ENGINE = Distributed('{cluster}', sluice, errors_1h_local, cityHash64(project, hour, environment, route, exception_type));
+
+-- What must not be stored again (deleted projects and users) and each project's own retention: small,
+-- read by every sink, so replicated whole to every node (one Keeper path, no {shard}), not sharded.
+CREATE TABLE IF NOT EXISTS sluice.deletions ON CLUSTER '{cluster}'
+(project String, user_id String, deleted_at DateTime64(3, 'UTC'), deleted_by String)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/sluice/deletions', '{replica}', deleted_at)
+ORDER BY (project, user_id);
+
+CREATE TABLE IF NOT EXISTS sluice.project_retention ON CLUSTER '{cluster}'
+(project String, retention_days UInt16, changed_at DateTime64(3, 'UTC'), changed_by String)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/sluice/project_retention', '{replica}', changed_at)
+ORDER BY (project, changed_at);
 
 -- Recorded as applied, so a processor started against the cluster does not try the single-node
 -- files (it checks sluice.schema_migrations first). One Keeper path for all shards: the INSERT
@@ -196,4 +222,4 @@ ORDER BY version;
 INSERT INTO sluice.schema_migrations (version, name) VALUES
     (1, 'V001__transactions_and_traffic.sql'), (2, 'V002__errors.sql'), (3, 'V003__outcomes.sql'),
     (4, 'V004__routes_in_history.sql'), (5, 'V005__requests_by_route.sql'), (6, 'V006__received_at_index.sql'),
-    (7, 'V007__traffic_by_hour.sql'), (8, 'V008__estimated_traffic.sql');
+    (7, 'V007__traffic_by_hour.sql'), (8, 'V008__estimated_traffic.sql'), (9, 'V009__retention_per_project.sql');

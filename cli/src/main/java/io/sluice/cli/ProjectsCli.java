@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
         "and fails when Kafka does not answer within $SLUICE_CLI_KAFKA_TIMEOUT."})
 final class ProjectsCli extends CliCommand {
     static final String ACTIONS = "create, list, show, rotate-key, revoke-key, rotate-dsn-key, revoke-dsn-key, "
-            + "set-dsn-origins, disable, enable, set-quota, set-scrubbing, set-filters, routes";
+            + "set-dsn-origins, disable, enable, set-quota, set-scrubbing, set-filters, routes, delete-user, delete, set-retention";
 
     /** {@code projects} with its actions. */
     static CommandLine create(Settings settings, PrintStream out) {
@@ -43,6 +43,9 @@ final class ProjectsCli extends CliCommand {
             routes.addSubcommand(new CommandLine(action));
         }
         projects.addSubcommand("routes", routes);
+        for (Object action : ProjectDataCli.actions(settings, out)) {
+            projects.addSubcommand(new CommandLine(action));
+        }
         return projects;
     }
 

@@ -31,7 +31,7 @@ class CommandLineTest {
         assertEquals(List.of("projects", "projects create", "projects list", "projects show", "projects rotate-key",
                         "projects revoke-key", "projects rotate-dsn-key", "projects revoke-dsn-key", "projects set-dsn-origins",
                         "projects disable", "projects enable", "projects set-quota", "projects set-scrubbing", "projects set-filters", "projects routes", "projects routes add",
-                        "projects routes list", "projects routes remove", "schema", "schema apply", "replay",
+                        "projects routes list", "projects routes remove", "projects delete-user", "projects delete", "projects set-retention", "schema", "schema apply", "replay",
                         "doctor", "dead-letters", "dead-letters list", "dead-letters show", "dead-letters replay", "send-test-event", "stats", "demo-data", "gateway", "processor", "config", "completion", "help", "dev", "bench"),
                 commandPaths(new SluiceCli(NONE, System.out, System.err).commandLine()));
     }

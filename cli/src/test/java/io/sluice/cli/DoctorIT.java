@@ -68,7 +68,7 @@ class DoctorIT {
             CliRunner.Result result = CliRunner.run(settings, "doctor", "--processor", admin);
             assertEquals(0, result.exitCode(), result.out() + result.err());
             List<String> lines = result.out().lines().toList();
-            assertEquals(List.of("✓ Kafka", "✓ topics", "✓ registry", "✓ ClickHouse", "✓ schema", "✓ lag " + admin,
+            assertEquals(List.of("✓ Kafka", "✓ topics", "✓ registry", "✓ ClickHouse", "✓ schema", "✓ deletions", "✓ lag " + admin,
                     "✓ dead letters", "✓ processor " + admin), lines.stream().map(line -> line.substring(0, line.indexOf(": "))).toList(),
                     result.out());
             assertTrue(result.out().contains("✓ schema: all " + SchemaMigrations.count() + " migrations applied in sluice_doctorok\n"),
@@ -77,7 +77,7 @@ class DoctorIT {
 
             JsonNode json = JSON.readTree(CliRunner.run(settings, "doctor", "--json").out());
             assertTrue(json.get("ok").asBoolean(), json.toString());
-            assertEquals("processor lag", json.get("checks").get(5).get("name").asText(), json.toString());
+            assertEquals("processor lag", json.get("checks").get(6).get("name").asText(), json.toString());
         }
     }
 
@@ -175,5 +175,26 @@ class DoctorIT {
         // schema apply records it again (its statements are idempotent), and the line passes.
         assertEquals(0, CliRunner.run(settings, "schema", "apply").exitCode());
         assertTrue(CliRunner.run(settings, "doctor").out().contains("\n✓ schema: all " + all + " migrations applied in sluice_doctorbehind\n"));
+    }
+
+    /** A deletion or retention change ClickHouse has not finished (a mutation not done) fails, naming the table and why. */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aDeletionNotDoneInClickHouseFailsNamingItsTable(Engines engines) {
+        Settings settings = ready("doctorpending", engines);
+        assertTrue(CliRunner.run(settings, "doctor").out().contains("\n✓ deletions: none pending in sluice_doctorpending\n"));
+        ClickHouseQuery.run(engines, "INSERT INTO sluice_doctorpending.errors (event_id, project, timestamp, received_at) "
+                + "VALUES ('e', 'p', now64(3), now64(3))");
+        // A mutation that cannot finish: it fails on every row and stays pending, as a deletion stuck on a broken part would.
+        ClickHouseQuery.run(engines, "ALTER TABLE sluice_doctorpending.errors DELETE WHERE throwIf(project = 'p') SETTINGS mutations_sync = 0");
+
+        String line = Await.until("the mutation's failure recorded", Duration.ofSeconds(30), true,
+                () -> CliRunner.run(settings, "doctor").out().contains("✗ deletions: 1 ")) ? CliRunner.run(settings, "doctor").out()
+                .lines().filter(l -> l.startsWith("✗ deletions")).findFirst().orElseThrow() : "";
+        ClickHouseQuery.run(engines, "KILL MUTATION WHERE database = 'sluice_doctorpending' SYNC");
+
+        assertTrue(line.startsWith("✗ deletions: 1 not done in sluice_doctorpending (errors, failing: Code: 395.")
+                && line.endsWith(" → it is retried in the background; when it keeps failing, fix its cause (system.mutations, "
+                + "latest_fail_reason) or KILL MUTATION and run the same ./sluice projects command again"), line);
     }
 }

@@ -23,11 +23,14 @@ import io.sluice.events.RouteRules;
  *                       read as {@link DataScrubbing#DEFAULT}
  * @param inboundFilters which of its events the gateway filters before they take its quota; records
  *                       written before it existed read as {@link InboundFilters#DEFAULT}
+ * @param lifecycle      whether it was deleted; records written before it existed
+ *                       read as {@link Lifecycle#DEFAULT}
  */
 public record Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
                       Quota quota, Map<String, Quota> endpointQuotas, List<DsnKey> dsnKeys,
                       List<RevokedDsnKey> revokedDsnKeys, RouteRules routeRules,
-                      DataScrubbing dataScrubbing, InboundFilters inboundFilters) {
+                      DataScrubbing dataScrubbing, InboundFilters inboundFilters,
+                      Lifecycle lifecycle) {
     /**
      * How many revoked DSN keys a project remembers. By count, not by age: a revoked DSN can live on
      * in cached bundles and unupdated apps for years, and it is the count that bounds the record
@@ -43,13 +46,14 @@ public record Project(String token, String name, boolean disabled, List<ProjectK
         routeRules = routeRules == null ? RouteRules.NONE : routeRules;
         dataScrubbing = dataScrubbing == null ? DataScrubbing.DEFAULT : dataScrubbing;
         inboundFilters = inboundFilters == null ? InboundFilters.DEFAULT : inboundFilters;
+        lifecycle = lifecycle == null ? Lifecycle.DEFAULT : lifecycle;
     }
 
     public Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
                    Quota quota, Map<String, Quota> endpointQuotas, List<DsnKey> dsnKeys, List<RevokedDsnKey> revokedDsnKeys,
                    RouteRules routeRules, DataScrubbing dataScrubbing) {
         this(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing,
-                InboundFilters.DEFAULT);
+                InboundFilters.DEFAULT, Lifecycle.DEFAULT);
     }
 
     public Project(String token, String name, boolean disabled, List<ProjectKey> keys, Instant createdAt,
@@ -89,11 +93,11 @@ public record Project(String token, String name, boolean disabled, List<ProjectK
     }
 
     public Project withKeys(List<ProjectKey> newKeys) {
-        return new Project(token, name, disabled, newKeys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing, inboundFilters);
+        return new Project(token, name, disabled, newKeys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing, inboundFilters, lifecycle);
     }
 
     public Project withDsnKeys(List<DsnKey> newDsnKeys) {
-        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, newDsnKeys, revokedDsnKeys, routeRules, dataScrubbing, inboundFilters);
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, newDsnKeys, revokedDsnKeys, routeRules, dataScrubbing, inboundFilters, lifecycle);
     }
 
     /**
@@ -109,34 +113,39 @@ public record Project(String token, String name, boolean disabled, List<ProjectK
         dsnKeys.stream().filter(key -> key.id().equals(keyId))
                 .forEach(key -> revoked.add(new RevokedDsnKey(key.id(), key.publicKey(), now)));
         List<RevokedDsnKey> newest = revoked.subList(Math.max(0, revoked.size() - REVOKED_DSN_KEYS_KEPT), revoked.size());
-        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, kept, newest, routeRules, dataScrubbing, inboundFilters);
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, kept, newest, routeRules, dataScrubbing, inboundFilters, lifecycle);
     }
 
     public Project withDisabled(boolean newDisabled) {
-        return new Project(token, name, newDisabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing, inboundFilters);
+        return new Project(token, name, newDisabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing, inboundFilters, lifecycle);
     }
 
     public Project withDataScrubbing(DataScrubbing newDataScrubbing) {
-        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, newDataScrubbing, inboundFilters);
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, newDataScrubbing, inboundFilters, lifecycle);
     }
 
     public Project withInboundFilters(InboundFilters newInboundFilters) {
         return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing,
-                newInboundFilters);
+                newInboundFilters, lifecycle);
+    }
+
+    public Project withLifecycle(Lifecycle newLifecycle) {
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing,
+                inboundFilters, newLifecycle);
     }
 
     public Project withRouteRules(RouteRules newRules) {
-        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, newRules, dataScrubbing, inboundFilters);
+        return new Project(token, name, disabled, keys, createdAt, quota, endpointQuotas, dsnKeys, revokedDsnKeys, newRules, dataScrubbing, inboundFilters, lifecycle);
     }
 
     /** The quota for all events ({@code endpoint} null) or for one endpoint. */
     public Project withQuota(String endpoint, Quota newQuota) {
         if (endpoint == null) {
-            return new Project(token, name, disabled, keys, createdAt, newQuota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing, inboundFilters);
+            return new Project(token, name, disabled, keys, createdAt, newQuota, endpointQuotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing, inboundFilters, lifecycle);
         }
         Map<String, Quota> quotas = new java.util.HashMap<>(endpointQuotas);
         quotas.put(endpoint, newQuota);
-        return new Project(token, name, disabled, keys, createdAt, quota, quotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing, inboundFilters);
+        return new Project(token, name, disabled, keys, createdAt, quota, quotas, dsnKeys, revokedDsnKeys, routeRules, dataScrubbing, inboundFilters, lifecycle);
     }
 
     /** Whether the presented key (as its SHA-256) is an active key of this project. */

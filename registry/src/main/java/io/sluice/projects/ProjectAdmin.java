@@ -210,8 +210,13 @@ public final class ProjectAdmin implements AutoCloseable {
         return changed;
     }
 
+    /** @throws DeletedProjectException when enabling a deleted project */
     public Project setDisabled(String token, boolean disabled) {
-        Project changed = get(token).withDisabled(disabled);
+        Project project = get(token);
+        if (!disabled && project.lifecycle().deleted()) {
+            throw new DeletedProjectException(project);
+        }
+        Project changed = project.withDisabled(disabled);
         save(changed);
         return changed;
     }
@@ -258,6 +263,21 @@ public final class ProjectAdmin implements AutoCloseable {
             throw new UnknownRouteRuleException(token, pattern);
         }
         Project changed = project.withRouteRules(fewer);
+        save(changed);
+        return changed;
+    }
+
+    /**
+     * Marks the project deleted: disabled for good, so every gateway refuses its keys and DSN keys
+     * within a poll. Its record stays, so its token stays known and is never used again; removing its
+     * rows is the caller's next step. Deleting it again changes nothing.
+     */
+    public Project delete(String token) {
+        Project project = get(token);
+        if (project.lifecycle().deleted()) {
+            return project;
+        }
+        Project changed = project.withDisabled(true).withLifecycle(new Lifecycle(Instant.now()));
         save(changed);
         return changed;
     }
@@ -339,6 +359,15 @@ public final class ProjectAdmin implements AutoCloseable {
         UnknownProjectException(String token, String unreadableBecause, String topic) {
             super("the latest record of project " + token + " cannot be read (" + unreadableBecause + "): its events are "
                     + "refused until a readable record for it is written to " + topic);
+        }
+    }
+
+    /** The project was deleted: it is never enabled again. */
+    public static final class DeletedProjectException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public DeletedProjectException(Project project) {
+            super("project " + project.token() + " was deleted at " + project.lifecycle().deletedAt() + " and stays disabled");
         }
     }
 

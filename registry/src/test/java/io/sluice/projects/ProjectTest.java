@@ -212,6 +212,25 @@ class ProjectTest {
         assertEquals("'release' is not switched on or off: it applies the project's patterns", refused.getMessage());
     }
 
+    @Test
+    void aRecordWrittenBeforeTheLifecycleIsNotDeleted() throws Exception {
+        String old = "{\"token\":\"t\",\"name\":\"shop\",\"disabled\":false,\"keys\":[],"
+                + "\"created_at\":\"2026-11-22T12:00:00Z\"}";
+        Project project = ProjectJson.read(old.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(Lifecycle.DEFAULT, project.lifecycle());
+        assertFalse(project.lifecycle().deleted());
+    }
+
+    @Test
+    void theLifecycleSurvivesTheRegistryRecord() throws Exception {
+        Project project = project(ProjectKey.of("k1", Secrets.newKey(), null))
+                .withLifecycle(new Lifecycle(java.time.Instant.parse("2026-12-07T05:00:00Z")));
+        byte[] json = ProjectJson.write(project);
+        String text = new String(json, java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(text.contains("\"lifecycle\":{\"deleted_at\":\"2026-12-07T05:00:00Z\"}"), text);
+        assertEquals(project, ProjectJson.read(json));
+    }
+
     private static Project project(ProjectKey key) {
         return new Project("token", "shop", false, List.of(key), NOW);
     }

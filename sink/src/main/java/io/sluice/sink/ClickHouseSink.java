@@ -31,6 +31,8 @@ import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.sluice.config.KafkaSettings;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.metrics.PrometheusMetrics;
+import io.sluice.sink.lifecycle.RowPolicy;
+import io.sluice.sink.lifecycle.RowPolicyFollower;
 
 /**
  * Copies the processor's output topics into ClickHouse tables. Rows are batched (by count, bytes
@@ -64,6 +66,11 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private static final Duration LAG_QUERY_BUDGET = Duration.ofSeconds(1);
 
     private final RowInserter inserter;
+    private final Client client;
+    /** The database of the tables, where the deletions and retention tables are too. */
+    private final String database;
+    /** Follows the deletions and retentions from {@link #run()} on; null before. */
+    private volatile RowPolicyFollower policy;
     private final DeadLetters deadLetters;
     private final SinkMetrics metrics;
     private final Map<String, String> tableByTopic;
@@ -115,10 +122,13 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
                           Map<String, String> tableByTopic, String deadLetterTopic, SinkLimits limits,
                           PrometheusMetrics prometheus) {
         this.inserter = new RowInserter(client, INSERT_TIMEOUT);
+        this.client = client;
         this.tableByTopic = Map.copyOf(tableByTopic);
         this.insertOrder = List.copyOf(new LinkedHashSet<>(tableByTopic.values()));
+        this.database = SinkTables.databaseOf(insertOrder.get(0));
         this.limits = limits;
         this.metrics = new SinkMetrics(limits.stallTimeout(), prometheus.registry());
+        this.metrics.follows(() -> policy == null ? null : policy.current());
         Properties props = KafkaClients.consumerProperties(kafka, groupId);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         // Only what exactly-once transactions committed; aborted attempts never reach ClickHouse.
@@ -136,6 +146,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
 
     @Override
     public void run() {
+        policy = RowPolicyFollower.start(client, database);
         try {
             consumer.subscribe(tableByTopic.keySet(), new Rebalance());
             while (!closing) {
@@ -172,6 +183,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
                         .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
                 consumerMetrics.close();
                 deadLetters.close();
+                policy.close();
             }
         }
     }
@@ -235,12 +247,17 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private boolean flush() {
         String step = "commit";
         try {
+            RowPolicy rowPolicy = policy.current();
+            if (rowPolicy == null) {
+                step = database + ".deletions";
+                throw new IllegalStateException("the deletions and retentions are not read yet: nothing is inserted until they are");
+            }
             Map<String, List<PartitionRows>> byTable = new LinkedHashMap<>();
             insertOrder.forEach(table -> byTable.put(table, new ArrayList<>()));
             pending.values().forEach(rows -> byTable.get(rows.table).add(rows));
             for (Map.Entry<String, List<PartitionRows>> table : byTable.entrySet()) {
                 step = table.getKey();
-                insert(table.getKey(), table.getValue());
+                insert(table.getKey(), table.getValue(), rowPolicy);
             }
             step = "commit";
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
@@ -266,16 +283,36 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         } catch (Exception e) {
             metrics.failed(step, e);
             LOG.warn("ClickHouse sink: {} failed; {} rows wait and are retried: {}",
-                    step.equals("commit") ? "committing offsets" : "inserting into " + step, pendingRows, e.toString());
+                    step.equals("commit") ? "committing offsets"
+                            : step.equals(database + ".deletions") ? "reading " + step : "inserting into " + step, pendingRows, e.toString());
             return false;
         }
     }
 
-    /** Inserts one table's rows; once ClickHouse has them (or the dead letters the refused ones), they leave the batch. */
-    private void insert(String table, List<PartitionRows> partitions) throws Exception {
+    /**
+     * Inserts one table's rows as the policy has them (those of deleted projects and users, and those
+     * older than their project keeps, dropped); once ClickHouse has them (or the dead letters the
+     * refused ones), they leave the batch.
+     */
+    private void insert(String table, List<PartitionRows> partitions, RowPolicy rowPolicy) throws Exception {
         List<RowInserter.Row> rows = new ArrayList<>();
-        partitions.forEach(partition -> rows.addAll(partition.rows));
+        int dropped = 0;
+        long now = System.currentTimeMillis();
+        for (PartitionRows partition : partitions) {
+            for (RowInserter.Row row : partition.rows) {
+                byte[] stored = rowPolicy.stored(row.value(), now);
+                if (stored == null) {
+                    dropped++;
+                } else {
+                    rows.add(stored == row.value() ? row : new RowInserter.Row(row.key(), stored, row.source()));
+                }
+            }
+        }
+        if (dropped > 0) {
+            metrics.droppedByPolicy(table, dropped);
+        }
         if (rows.isEmpty()) {
+            written(partitions);
             return;
         }
         long start = System.nanoTime();
@@ -292,6 +329,11 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
                     refused.size(), rows.size(), table, refused.get(0).reason(), refused.get(0).row().source());
         }
         metrics.inserted(table, rows.size() - refused.size(), start);
+        written(partitions);
+    }
+
+    /** These partitions' rows are stored, dead-lettered or dropped: they leave the batch. */
+    private void written(List<PartitionRows> partitions) {
         for (PartitionRows partition : partitions) {
             pendingRows -= partition.rows.size();
             pendingBytes -= partition.bytes;

@@ -27,7 +27,8 @@ public final class SchemaMigrations {
     static final List<String> FILES = List.of("V001__transactions_and_traffic.sql", "V002__errors.sql",
             "V003__outcomes.sql", "V004__routes_in_history.sql",
             "V005__requests_by_route.sql", "V006__received_at_index.sql", "V007__traffic_by_hour.sql",
-            "V008__estimated_traffic.sql");
+            "V008__estimated_traffic.sql",
+            "V009__retention_per_project.sql");
 
     private SchemaMigrations() {
     }

@@ -24,6 +24,7 @@ public final class SinkMetrics {
     private final Map<String, Counter> rows = new ConcurrentHashMap<>();
     private final Map<String, Counter> failures = new ConcurrentHashMap<>();
     private final Map<String, Counter> deadLetters = new ConcurrentHashMap<>();
+    private final Map<String, Counter> dropped = new ConcurrentHashMap<>();
     private final DistributionSummary batchRows;
     private final Timer insertDuration;
     private final LastMeasurement lag = new LastMeasurement();
@@ -66,6 +67,28 @@ public final class SinkMetrics {
     void deadLettered(String table, int rowCount) {
         byTable(deadLetters, "sluice.sink.dead.letters", "Rows ClickHouse refused, sent to the dead-letter topic, by table.", table)
                 .increment(rowCount);
+    }
+
+    /**
+     * Gauges of what the sink last read of the deletions and retentions (NaN before the first read):
+     * each deletion and retention change counts here once every sink has it in force.
+     */
+    void follows(java.util.function.Supplier<io.sluice.sink.lifecycle.RowPolicy> policy) {
+        Gauge.builder("sluice.sink.deleted.users", policy, p -> p.get() == null ? Double.NaN : p.get().deletions().userCount())
+                .description("Users deleted (projects delete-user), as the sink last read them: none of their rows is stored.")
+                .strongReference(true).register(registry); // the supplier has no other holder
+        Gauge.builder("sluice.sink.deleted.projects", policy, p -> p.get() == null ? Double.NaN : p.get().deletions().projectCount())
+                .description("Projects deleted (projects delete), as the sink last read them: none of their rows is stored.")
+                .strongReference(true).register(registry);
+        Gauge.builder("sluice.sink.projects.with.own.retention", policy, p -> p.get() == null ? Double.NaN
+                        : p.get().projectsWithOwnRetention())
+                .description("Projects that keep their rows fewer days than SLUICE_CLICKHOUSE_RETENTION_DAYS (projects set-retention).")
+                .strongReference(true).register(registry);
+    }
+
+    void droppedByPolicy(String table, int rowCount) {
+        byTable(dropped, "sluice.sink.rows.dropped", "Rows not stored because their project or user was deleted, or they are "
+                + "older than their project's retention, by table.", table).increment(rowCount);
     }
 
     private Counter byTable(Map<String, Counter> counters, String name, String description, String table) {

@@ -40,6 +40,20 @@ public record SinkTables(Table transactions, Table errors, List<Table> aggregate
                         aggregate.window().timeColumn())).toList());
     }
 
+    /** Every table: the history tables, then the aggregates. */
+    public List<Table> all() {
+        return Stream.concat(Stream.of(transactions, errors), aggregates.stream()).toList();
+    }
+
+    /** The database of a table name qualified with it ({@code sluice.transactions}: {@code sluice}). */
+    public static String databaseOf(String qualifiedTable) {
+        int dot = qualifiedTable.indexOf('.');
+        if (dot <= 0) {
+            throw new IllegalArgumentException("not qualified with its database: " + qualifiedTable);
+        }
+        return qualifiedTable.substring(0, dot);
+    }
+
     /**
      * Table by topic, in the order the sink inserts a batch: the aggregates first (a few rows), so
      * what dashboards count is not held behind a batch of thousands of history rows.

@@ -128,19 +128,26 @@ class ClusterSchemaIT {
     }
 
     @Test
-    void everyTtlIsTheDefaultRetention() throws Exception {
-        Matcher ttl = Pattern.compile("TTL [^\\n]*INTERVAL (\\d+) DAY").matcher(String.join("\n", statements()));
+    void everyTtlReadsTheRowsRetentionWhoseDefaultIsTheDefaultRetention() throws Exception {
+        String sql = String.join("\n", statements());
+        Matcher ttl = Pattern.compile("\nTTL [^\\n]*\\+ toIntervalDay\\(retention_days\\)").matcher(sql);
+        Matcher days = Pattern.compile("retention_days UInt16 DEFAULT (\\d+)").matcher(sql);
         int tables = 0;
         while (ttl.find()) {
-            assertEquals(ClickHouseSettings.RETENTION_DAYS.defaultValue(), ttl.group(1));
             tables++;
         }
+        int columns = 0;
+        while (days.find()) {
+            assertEquals(ClickHouseSettings.RETENTION_DAYS.defaultValue(), days.group(1));
+            columns++;
+        }
         assertEquals(9, tables);
+        assertEquals(9, columns);
     }
 
     @Test
     void theMigrationsAreRecordedAsApplied() throws Exception {
-        assertEquals(SchemaMigrations.FILES.size(), count(first, "SELECT count() FROM sluice.schema_migrations FINAL"));
+        assertEquals(SchemaMigrations.count(), count(first, "SELECT count() FROM sluice.schema_migrations FINAL"));
     }
 
     private static List<String> statements() throws IOException {

@@ -176,7 +176,37 @@ final class Doctor {
         }
         checks.add(reachable);
         checks.add(schema);
+        checks.add(schema.ok() ? pendingDeletions(settings) : Check.notChecked("deletions", "the schema is not in place"));
         return reachable;
+    }
+
+    /**
+     * Deletions and retention changes ClickHouse has not finished: its mutations not done in the
+     * database ({@code projects delete-user}, {@code delete} and {@code set-retention} wait for theirs, so one
+     * left is one whose command was interrupted or that keeps failing).
+     */
+    private Check pendingDeletions(ClickHouseSettings settings) {
+        try (var client = ClickHouseClients.create(settings)) {
+            List<com.clickhouse.client.api.query.GenericRecord> pending = CompletableFuture.supplyAsync(() -> client.queryAll(
+                    "SELECT table, create_time, latest_fail_reason FROM system.mutations WHERE database = {db:String} AND NOT is_done "
+                            + "ORDER BY create_time", java.util.Map.of("db", settings.database())))
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (pending.isEmpty()) {
+                return Check.passed("deletions", "none pending in " + settings.database());
+            }
+            com.clickhouse.client.api.query.GenericRecord oldest = pending.get(0);
+            String failing = oldest.getString("latest_fail_reason");
+            return Check.failed("deletions", pending.size() + " not done in " + settings.database() + " (" + oldest.getString("table")
+                            + (failing.isEmpty() ? ", since " + oldest.getString("create_time") : ", failing: " + firstLine(failing)) + ")",
+                    "it is retried in the background; when it keeps failing, fix its cause (system.mutations, latest_fail_reason) "
+                            + "or KILL MUTATION and run the same ./sluice projects command again");
+        } catch (Exception e) {
+            return Check.failed("deletions", "cannot read system.mutations: " + cause(e), "check the doctor's rights to read system.mutations");
+        }
+    }
+
+    private static String firstLine(String text) {
+        return text.lines().findFirst().orElse(text);
     }
 
     private static List<String> concat(String first, List<String> rest) {

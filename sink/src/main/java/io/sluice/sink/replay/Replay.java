@@ -26,6 +26,8 @@ import io.sluice.kafka.KafkaStartupFailure;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.RowInserter;
 import io.sluice.sink.SinkTables;
+import io.sluice.sink.lifecycle.RowPolicy;
+import io.sluice.sink.lifecycle.RowPolicyFollower;
 
 /**
  * Rebuilds ClickHouse tables from the processor's retained output topics: the parsed history
@@ -49,6 +51,7 @@ public final class Replay {
     private final SinkTables tables;
     private final ReplayListener listener;
     private final RowInserter inserter;
+    private final String database;
 
     public Replay(KafkaSettings kafka, Duration horizon, Client clickHouse, ClickHouseSettings clickHouseSettings,
                   ReplayListener listener) {
@@ -68,6 +71,7 @@ public final class Replay {
         this.tables = SinkTables.of(kafka.topics(), clickHouseSettings.database());
         this.listener = listener;
         this.inserter = new RowInserter(clickHouse, Duration.ofSeconds(120));
+        this.database = clickHouseSettings.database();
     }
 
     /** Per table: rows re-sent, how many of them were already present, and how many ClickHouse refused. */
@@ -86,15 +90,17 @@ public final class Replay {
             sources.addAll(tables.aggregates());
         }
         listener.started(request);
+        // Read once: a deletion recorded during the replay removes, after its pause, what the replay wrote before.
+        RowPolicy policy = RowPolicyFollower.read(clickHouse, database);
         List<TableSummary> summaries = new ArrayList<>();
         for (SinkTables.Table source : sources) {
-            summaries.add(replay(source, request));
+            summaries.add(replay(source, request, policy));
         }
         listener.finished(request, summaries);
         return summaries;
     }
 
-    private TableSummary replay(SinkTables.Table source, ReplayRequest request) {
+    private TableSummary replay(SinkTables.Table source, ReplayRequest request, RowPolicy policy) {
         long before = request.dryRun() ? 0 : rowsInRange(source, request);
         long read = 0;
         long resent = 0;
@@ -124,19 +130,21 @@ public final class Replay {
                     }
                     read++;
                     JsonNode row = record.value() == null ? null : wanted(record.value(), source, request);
-                    if (row == null) {
+                    // Deleted, or older than its project keeps: what the sink would not store either.
+                    byte[] stored = row == null ? null : policy.stored(record.value(), System.currentTimeMillis());
+                    if (stored == null) {
                         continue;
                     }
                     if (source.aggregate()) {
                         Versioned candidate = new Versioned(row.path("version").asLong(), new RowInserter.Row(
-                                record.key(), record.value(), record.topic() + "/" + record.partition() + "@" + record.offset()));
+                                record.key(), stored, record.topic() + "/" + record.partition() + "@" + record.offset()));
                         // Ties: the later wins, as ClickHouse keeps the last inserted of equal versions.
                         newestPerKey.merge(new String(record.key(), java.nio.charset.StandardCharsets.UTF_8), candidate,
                                 (kept, later) -> later.version() >= kept.version() ? later : kept);
                         continue;
                     }
                     resent++;
-                    batch.add(new RowInserter.Row(record.key(), record.value(),
+                    batch.add(new RowInserter.Row(record.key(), stored,
                             record.topic() + "/" + record.partition() + "@" + record.offset()));
                     if (batch.size() >= BATCH_ROWS) {
                         refused += insert(source.table(), batch, request.dryRun());
