@@ -29,6 +29,15 @@ public final class Usage {
                                                   drop its health checks, localhost, browser extensions' errors, web
                                                   crawlers, legacy browsers before quota (all but localhost on by
                                                   default), and errors or releases the patterns match
+              projects set-retention TOKEN --days N [--json] [--by WHO] [--clickhouse-url URL]
+                                                  keep its rows N days in every table (at most
+                                                  SLUICE_CLICKHOUSE_RETENTION_DAYS)
+              projects delete-user TOKEN --user ID [--json] [--by WHO] [--clickhouse-url URL]
+                                                  remove that user's history and error rows for good; no replay
+                                                  brings them back (aggregates keep their counts)
+              projects delete TOKEN [--json] [--by WHO] [--clickhouse-url URL]
+                                                  refuse its keys at once, remove its rows from every table, retire
+                                                  its token; no replay brings them back
               projects routes add|remove --token TOKEN --pattern /shops/*/orders/*
               projects routes list --token TOKEN [--json]
                                                   the project's route patterns (* one segment, ** the rest),
