@@ -71,19 +71,23 @@ class DurableProducerPropertiesTest {
         try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer = new org.apache.kafka.clients.producer.KafkaProducer<>(
                 props, new org.apache.kafka.common.serialization.ByteArraySerializer(),
                 new org.apache.kafka.common.serialization.ByteArraySerializer())) {
-            long start = System.nanoTime();
             int failed = 0;
+            long[] millis = new long[20];
             for (int i = 0; i < 20; i++) {
+                long start = System.nanoTime();
                 try {
                     producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("sluice.transactions", 0, null, new byte[10])).get();
                 } catch (Exception e) {
                     failed++;
                 }
+                millis[i] = (System.nanoTime() - start) / 1_000_000;
             }
-            long millis = (System.nanoTime() - start) / 1_000_000;
             assertEquals(20, failed);
-            // 20 sends blocking 100 ms each took 2 s; failing at once, a few ms (bound generous for a shared CI machine).
-            org.junit.jupiter.api.Assertions.assertTrue(millis < 1_000, "20 sends took " + millis + " ms");
+            // A send blocking for metadata waits 100 ms every time; failing at once, a few ms. The median, so a
+            // busy machine's pauses (class loading, scheduling) on a few sends do not decide it.
+            long[] sorted = millis.clone();
+            java.util.Arrays.sort(sorted);
+            org.junit.jupiter.api.Assertions.assertTrue(sorted[10] < 50, "sends took " + java.util.Arrays.toString(millis) + " ms");
             producer.close(Duration.ZERO);
         }
     }
