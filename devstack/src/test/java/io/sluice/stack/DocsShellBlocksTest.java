@@ -30,7 +30,10 @@ class DocsShellBlocksTest {
                 "operations.md: settings for a secured Kafka, with placeholders",
                 "operations.md: a synopsis: options in brackets",
                 "deployment.md: needs Docker and its compose plugin",
-                "deployment.md: needs a Kubernetes cluster with the base applied"), notRun);
+                "deployment.md: needs a Kubernetes cluster with the base applied",
+                "deployment.md: needs Docker and your registry",
+                "deployment.md: needs a Kubernetes cluster, and your passwords in place of the placeholders",
+                "deployment.md: needs a Kubernetes cluster with the overlay applied"), notRun);
     }
 
     @Test
@@ -39,6 +42,19 @@ class DocsShellBlocksTest {
         try {
             Files.writeString(page, "text\n```bash\necho run\n```\n<!-- not run: needs a cluster -->\n```bash\nkubectl get pods\n```\n");
             assertEquals(List.of(new ShellBlocks.Block(2, "echo run\n", null), new ShellBlocks.Block(6, "kubectl get pods\n", "needs a cluster")),
+                    ShellBlocks.of(page).blocks());
+        } finally {
+            Files.delete(page);
+        }
+    }
+
+    @Test
+    void aBlockInsideAListItemIsReadWithoutItsIndent() throws Exception {
+        Path page = Files.createTempFile("page", ".md");
+        try {
+            Files.writeString(page, "1. **Build**:\n   <!-- not run: needs Docker -->\n   ```bash\n   docker build .\n   ```\n"
+                    + "2. **Check**:\n   ```bash\n   echo \"one\n     two\"\n   ```\n");
+            assertEquals(List.of(new ShellBlocks.Block(3, "docker build .\n", "needs Docker"), new ShellBlocks.Block(7, "echo \"one\n  two\"\n", null)),
                     ShellBlocks.of(page).blocks());
         } finally {
             Files.delete(page);
