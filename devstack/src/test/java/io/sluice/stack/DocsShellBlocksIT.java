@@ -60,7 +60,7 @@ class DocsShellBlocksIT {
                     }
                 }
             }
-            assertEquals(7, run, "the blocks run");
+            assertEquals(DocsShellBlocksTest.BLOCKS_RUN, run, "the blocks run");
             assertEquals(List.of(), failed);
         }
     }
