@@ -42,6 +42,18 @@ class TopicSetupIT {
     }
 
     @Test
+    void rawAndHistoryTopicsRollASegmentADaySoARecordOutlivesItsRetentionByAtMostADay(Engines engines) throws Exception {
+        KafkaSettings kafka = KafkaSettings.from(new Settings(IsolatedSettings.of("topic_segment", engines, stateDir)));
+        assertEquals(List.of(), TopicSetup.ensureTopics(kafka));
+        try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {
+            for (String topic : List.of(kafka.topics().transactions(), kafka.topics().errors(), kafka.topics().history(),
+                    kafka.topics().errorHistory(), kafka.topics().deadLetters())) {
+                assertEquals("86400000", topicConfig(admin, topic, "segment.ms").value(), topic);
+            }
+        }
+    }
+
+    @Test
     void existingTopicsWeakerThanSluiceNeedsAreNamed(Engines engines) throws Exception {
         KafkaSettings kafka = KafkaSettings.from(new Settings(IsolatedSettings.of("topic_weaker", engines, stateDir)));
         try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {

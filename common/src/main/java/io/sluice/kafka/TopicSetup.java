@@ -153,7 +153,11 @@ public final class TopicSetup {
     /** The topics Sluice creates, with their partitions and settings. */
     private static List<NewTopic> wanted(Topics topics) {
         String rawRetention = Long.toString(topics.rawRetention().toMillis());
+        // Kafka deletes whole segments: a segment rolled daily bounds how long a record outlives its
+        // retention (an erasure request's answer) to a day, not the default week.
+        String rawSegment = Long.toString(Math.min(topics.rawRetention().toMillis(), java.time.Duration.ofDays(1).toMillis()));
         Map<String, String> raw = Map.of(TopicConfig.RETENTION_MS_CONFIG, rawRetention,
+                TopicConfig.SEGMENT_MS_CONFIG, rawSegment,
                 TopicConfig.COMPRESSION_TYPE_CONFIG, "producer",
                 TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_EVENT_RECORD_BYTES));
         Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
