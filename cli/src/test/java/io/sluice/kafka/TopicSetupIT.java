@@ -60,6 +60,12 @@ class TopicSetupIT {
             admin.createTopics(List.of(
                     new NewTopic(kafka.topics().projects(), 1, (short) 1).configs(Map.of("cleanup.policy", "delete")),
                     new NewTopic(kafka.topics().errors(), 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            // Created is not yet listed: a broker's metadata may lag its controller on a busy machine.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!admin.listTopics().names().get(30, TimeUnit.SECONDS)
+                    .containsAll(List.of(kafka.topics().projects(), kafka.topics().errors())) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
         }
         List<String> differences = TopicSetup.ensureTopics(kafka).stream()
                 .map(d -> d.topic() + " " + d.setting() + " " + d.expected() + " " + d.actual() + " " + d.serious()).toList();
