@@ -197,4 +197,27 @@ class DoctorIT {
                 && line.endsWith(" → it is retried in the background; when it keeps failing, fix its cause (system.mutations, "
                 + "latest_fail_reason) or KILL MUTATION and run the same ./sluice projects command again"), line);
     }
+
+    /**
+     * A deletion recorded whose rows remain with no mutation left (the command stopped before its ALTER, was
+     * interrupted, or its mutation was killed) fails, naming the deletion and the tables that still hold its rows.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aRecordedDeletionWhoseRowsRemainFailsNamingItEvenWithNoMutationPending(Engines engines) {
+        Settings settings = ready("doctorleft", engines);
+        ClickHouseQuery.run(engines, "INSERT INTO sluice_doctorleft.errors (event_id, project, timestamp, received_at, user_id) "
+                + "VALUES ('e1', 'shop', now64(3), now64(3), 'leaving'), ('e2', 'shop', now64(3), now64(3), 'staying')");
+        ClickHouseQuery.run(engines, "INSERT INTO sluice_doctorleft.traffic_1m (project, environment, minute, requests, version) "
+                + "VALUES ('closed', 'prod', now(), 3, 1)");
+        ClickHouseQuery.run(engines, "INSERT INTO sluice_doctorleft.deletions (project, user_id, deleted_at, deleted_by) "
+                + "VALUES ('shop', 'leaving', now64(3), 'test'), ('closed', '', now64(3), 'test'), ('gone', '', now64(3), 'test')");
+
+        CliRunner.Result result = CliRunner.run(settings, "doctor");
+
+        String line = result.out().lines().filter(l -> l.contains(" deletions: ")).findFirst().orElseThrow();
+        assertEquals("✗ deletions: 2 recorded with rows left in sluice_doctorleft: project closed (traffic_1m), user leaving of project "
+                + "shop (errors) → run the same ./sluice projects delete or delete-user command again", line);
+        assertEquals(1, result.exitCode(), result.out());
+    }
 }

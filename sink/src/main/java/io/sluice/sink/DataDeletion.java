@@ -73,7 +73,7 @@ public final class DataDeletion {
     private long remove(String table, String where, Map<String, Object> parameters) {
         long rows = Mutations.count(client, table, where, parameters, true);
         if (rows > 0) {
-            Mutations.runAndWait(client, "ALTER TABLE " + table + " DELETE WHERE " + where, parameters, "removing rows from " + table
+            Mutations.runAndWait(client, table, "DELETE WHERE " + where, parameters, "removing rows from " + table
                     + " failed (the deletion is recorded: no row of it is stored again; run the same command again to remove the rest)");
         }
         return rows;

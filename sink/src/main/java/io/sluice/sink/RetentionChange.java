@@ -44,7 +44,7 @@ public final class RetentionChange {
         for (String table : tables) {
             long rows = Mutations.count(client, table, where, parameters, false);
             if (rows > 0) {
-                Mutations.runAndWait(client, "ALTER TABLE " + table + " UPDATE retention_days = {days:UInt16} WHERE " + where, parameters,
+                Mutations.runAndWait(client, table, "UPDATE retention_days = {days:UInt16} WHERE " + where, parameters,
                         "giving the rows of " + table + " their retention failed (the retention is recorded: new rows have it; run the "
                                 + "same command again for the stored ones)");
             }

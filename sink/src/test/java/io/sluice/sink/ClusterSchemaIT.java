@@ -1,6 +1,7 @@
 package io.sluice.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,6 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.clickhouse.client.api.Client;
 
+import io.sluice.config.Settings;
+import io.sluice.config.Topics;
 import io.sluice.engines.ChdbDistribution;
 import io.sluice.engines.Ports;
 
@@ -145,9 +149,64 @@ class ClusterSchemaIT {
         assertEquals(9, columns);
     }
 
+    /*
+     * A deletion or a retention change on the cluster alters each shard's local table ON CLUSTER. This cluster has no
+     * Keeper, so ClickHouse refuses ON CLUSTER here (Code 392); the statement itself, run on every node as ON CLUSTER
+     * would, is checked by theLocalTablesMutationRemovesExactlyTheUsersRowsOnEveryShard.
+     */
+    @Test
+    void aUsersDeletionOnTheClusterAltersTheLocalTablesOnClusterNotTheDistributedTable() throws Exception {
+        insertUserRows("deleted-user", "leaving", 10);
+        DataDeletion deletion = new DataDeletion(first, "sluice", SinkTables.of(Topics.from(new Settings(Map.of())), "sluice"));
+
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> deletion.deleteUser("deleted-user", "leaving", "test"));
+
+        assertTrue(refused.getMessage().contains("Code: 392") && refused.getMessage().contains("Replicated DDL queries are disabled"),
+                refused.getMessage());
+    }
+
+    @Test
+    void aRetentionChangeOnTheClusterAltersTheLocalTablesOnClusterNotTheDistributedTable() throws Exception {
+        insertUserRows("shorter-retention", "anyone", 10);
+        RetentionChange change = new RetentionChange(first, "sluice", 90, SinkTables.of(Topics.from(new Settings(Map.of())), "sluice"));
+
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> change.set("shorter-retention", 7, "test"));
+
+        assertTrue(refused.getMessage().contains("Code: 392") && refused.getMessage().contains("Replicated DDL queries are disabled"),
+                refused.getMessage());
+    }
+
+    @Test
+    void theLocalTablesMutationRemovesExactlyTheUsersRowsOnEveryShard() throws Exception {
+        insertUserRows("erasure", "leaving", 1000);
+        insertUserRows("erasure", "staying", 100);
+        String alter = Mutations.alter(first, "sluice.transactions", "DELETE WHERE project = 'erasure' AND user_id = 'leaving'");
+        assertEquals("ALTER TABLE sluice.transactions_local ON CLUSTER '{cluster}' DELETE WHERE project = 'erasure' AND user_id = 'leaving'"
+                + " SETTINGS mutations_sync = 2", alter);
+
+        for (Client node : new Client[] {first, second}) {
+            run(node, alter.replace(" ON CLUSTER '{cluster}'", "")); // what ON CLUSTER runs on each node
+        }
+
+        assertEquals(0, count(first, "SELECT count() FROM sluice.transactions WHERE project = 'erasure' AND user_id = 'leaving'"));
+        assertEquals(100, count(first, "SELECT count() FROM sluice.transactions WHERE project = 'erasure' AND user_id = 'staying'"));
+    }
+
+    @Test
+    void aTableThatIsNotDistributedIsAlteredItself() {
+        assertEquals("ALTER TABLE sluice.deletions DELETE WHERE project = 'none' SETTINGS mutations_sync = 2",
+                Mutations.alter(first, "sluice.deletions", "DELETE WHERE project = 'none'"));
+    }
+
     @Test
     void theMigrationsAreRecordedAsApplied() throws Exception {
         assertEquals(SchemaMigrations.count(), count(first, "SELECT count() FROM sluice.schema_migrations FINAL"));
+    }
+
+    /** Rows of one user, spread over both shards by the Distributed table's sharding key. */
+    private static void insertUserRows(String project, String user, int rows) throws Exception {
+        run(first, "INSERT INTO sluice.transactions (event_id, project, timestamp, received_at, user_id) SELECT concat('" + user
+                + "-', toString(number)), '" + project + "', now64(3), now64(3), '" + user + "' FROM numbers(" + rows + ")");
     }
 
     private static List<String> statements() throws IOException {

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -25,6 +26,8 @@ import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+
+import com.clickhouse.client.api.Client;
 
 import io.sluice.cli.deadletters.DeadLetterCount;
 import io.sluice.config.KafkaSettings;
@@ -35,6 +38,7 @@ import io.sluice.kafka.TopicSetup;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
+import io.sluice.sink.DeletionsLeft;
 import io.sluice.sink.SchemaMigrations;
 import io.sluice.sink.SinkTables;
 
@@ -47,6 +51,8 @@ final class Doctor {
     /** The README's alert thresholds: a lag this large, a measurement this old. */
     static final long LAG_ALERT_RECORDS = 100_000;
     static final double AGE_ALERT_SECONDS = 30;
+    /** How many deletions with rows left the deletions line names. */
+    private static final int NAMED_DELETIONS = 5;
     private static final Pattern SAMPLE = Pattern.compile("(?m)^(sluice_[a-z_]+) ([0-9.eE+-]+|NaN)$");
 
     /**
@@ -183,7 +189,8 @@ final class Doctor {
     /**
      * Deletions and retention changes ClickHouse has not finished: its mutations not done in the
      * database ({@code projects delete-user}, {@code delete} and {@code set-retention} wait for theirs, so one
-     * left is one whose command was interrupted or that keeps failing).
+     * left is one whose command was interrupted or that keeps failing); then, with none, recorded deletions whose
+     * rows remain (a command that stopped before its mutation, or one killed, leaves no mutation to see).
      */
     private Check pendingDeletions(ClickHouseSettings settings) {
         try (var client = ClickHouseClients.create(settings)) {
@@ -192,7 +199,7 @@ final class Doctor {
                             + "ORDER BY create_time", java.util.Map.of("db", settings.database())))
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (pending.isEmpty()) {
-                return Check.passed("deletions", "none pending in " + settings.database());
+                return deletionsLeft(client, settings.database());
             }
             com.clickhouse.client.api.query.GenericRecord oldest = pending.get(0);
             String failing = oldest.getString("latest_fail_reason");
@@ -201,8 +208,23 @@ final class Doctor {
                     "it is retried in the background; when it keeps failing, fix its cause (system.mutations, latest_fail_reason) "
                             + "or KILL MUTATION and run the same ./sluice projects command again");
         } catch (Exception e) {
-            return Check.failed("deletions", "cannot read system.mutations: " + cause(e), "check the doctor's rights to read system.mutations");
+            return Check.failed("deletions", "cannot read system.mutations or the deleted rows left: " + cause(e),
+                    "check the doctor's rights to read system.mutations and the tables of " + settings.database());
         }
+    }
+
+    private Check deletionsLeft(Client client, String database) throws Exception {
+        List<DeletionsLeft.Left> left = CompletableFuture.supplyAsync(() -> DeletionsLeft.find(client, database,
+                SinkTables.of(targets.kafka().topics(), database))).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (left.isEmpty()) {
+            return Check.passed("deletions", "none pending in " + database);
+        }
+        return Check.failed("deletions", left.size() + " recorded with rows left in " + database + ": " + left.stream().limit(NAMED_DELETIONS)
+                        .map(one -> (one.deletion().wholeProject() ? "project " + one.deletion().project()
+                                : "user " + one.deletion().userId() + " of project " + one.deletion().project())
+                                + " (" + String.join(", ", one.tables()) + ")")
+                        .collect(Collectors.joining(", ")) + (left.size() > NAMED_DELETIONS ? ", …" : ""),
+                "run the same ./sluice projects delete or delete-user command again");
     }
 
     private static String firstLine(String text) {
