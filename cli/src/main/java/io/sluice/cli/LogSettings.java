@@ -19,7 +19,8 @@ public final class LogSettings {
             "Log format: `text` (one line per event) or `json` (one JSON object per line, for log collectors).");
     public static final Setting LEVEL = new Setting("SLUICE_LOG_LEVEL", "",
             "Level of every logger (trace, debug, info, warn, error, off); empty: info for `gateway`, `processor` "
-                    + "and `dev`, warn for the one-shot commands.");
+                    + "and `dev`, warn for the one-shot commands. The audit log, `io.sluice.audit`, is at info "
+                    + "unless `SLUICE_LOG_LEVELS` names it.");
     public static final Setting LEVELS = new Setting("SLUICE_LOG_LEVELS", "",
             "Levels per logger (a package or class), over `SLUICE_LOG_LEVEL`: comma-separated `logger=level`, such as "
                     + "`io.sluice.gateway=debug,org.apache.kafka=info`. Kafka logs at warn unless named here.");
@@ -62,6 +63,8 @@ public final class LogSettings {
                 ? (Set.of("gateway", "processor", "dev").contains(command) ? "info" : "warn")
                 : level(LEVEL, settings.get(LEVEL));
         Map<String, String> levels = new LinkedHashMap<>(QUIET);
+        // Who changed a project's data, whatever the command's own level: one-shot commands log warnings only.
+        levels.put(AuditLog.LOGGER, "info");
         levels.putAll(levels(settings.get(LEVELS)));
         return new LogConfig(format, root, levels, file);
     }

@@ -4,9 +4,6 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Map;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import com.clickhouse.client.api.Client;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -29,7 +26,6 @@ import picocli.CommandLine.Parameters;
  * they need ClickHouse as well as Kafka. Each is logged (who, what, when) before and after.
  */
 final class ProjectDataCli {
-    private static final Logger AUDIT = LoggerFactory.getLogger("io.sluice.audit");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private ProjectDataCli() {
@@ -81,10 +77,7 @@ final class ProjectDataCli {
 
         /** Logs the change before and after, with who asked and the rows it touched (never a key). */
         Map<String, Long> audited(String what, Project project, java.util.function.Supplier<Map<String, Long>> change) {
-            AUDIT.info("{} of project {}, asked by {}: started", what, project.token(), who());
-            Map<String, Long> rows = change.get();
-            AUDIT.info("{} of project {}, asked by {}: done, rows {}", what, project.token(), who(), rows);
-            return rows;
+            return AuditLog.change(what, project.token(), who(), change);
         }
 
         void printRemoved(String what, Project project, Map<String, Long> removed) {

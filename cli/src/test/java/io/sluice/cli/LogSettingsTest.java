@@ -32,12 +32,27 @@ class LogSettingsTest {
     }
 
     @Test
+    void theAuditLogIsAtInfoForEveryCommandByDefault() {
+        assertEquals("info", LogSettings.from(NONE, "projects", null).levels().get("io.sluice.audit"));
+        assertEquals("info", LogSettings.from(NONE, "gateway", null).levels().get("io.sluice.audit"));
+        assertEquals("info", LogSettings.from(new Settings(Map.of("SLUICE_LOG_LEVEL", "error")), "projects", null)
+                .levels().get("io.sluice.audit"));
+    }
+
+    @Test
+    void theAuditLogsLevelCanBeSetPerLogger() {
+        assertEquals("off", LogSettings.from(new Settings(Map.of("SLUICE_LOG_LEVELS", "io.sluice.audit=off")), "projects", null)
+                .levels().get("io.sluice.audit"));
+    }
+
+    @Test
     void kafkaLogsAtWarnByDefault() {
         Map<String, String> expected = new LinkedHashMap<>();
         expected.put("org.apache.kafka", "warn");
         expected.put("kafka", "warn");
         expected.put("state.change.logger", "warn");
         expected.put("org.apache.kafka.clients.NetworkClient", "error");
+        expected.put("io.sluice.audit", "info");
         assertEquals(expected, LogSettings.from(NONE, "gateway", null).levels());
     }
 

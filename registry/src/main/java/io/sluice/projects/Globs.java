@@ -3,7 +3,6 @@ package io.sluice.projects;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
@@ -15,24 +14,23 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * character. {@code *}{@code /healthz} matches {@code GET /healthz}; {@code ChunkLoadError: *} matches
  * {@code ChunkLoadError: Loading chunk 175 failed.}. Blank patterns are dropped.
  *
- * <p>Compiled once into one regular expression when built (when a project record is read: its
- * JSON form is the list of patterns), and only read afterwards.
+ * <p>Each pattern is read once into {@link Wildcard}s when built (when a project record is read: its
+ * JSON form is the list of patterns), and only read afterwards. A match takes time in proportion to
+ * the text's length times the pattern's, however many {@code *} the pattern has: the sender chooses
+ * the text, and matching runs on the gateway's event loop.
  */
 public final class Globs {
     /** Most patterns in one list: every event of a project may be matched against each. */
     public static final int MAX_PATTERNS = 50;
     /** Longest pattern, in characters. */
     public static final int MAX_PATTERN_LENGTH = 256;
-    /**
-     * Characters of a text matched at most: a pattern of several {@code *} backtracks over the text
-     * (its cost grows with the square of the length), and an event's texts are the sender's.
-     */
+    /** Characters of a text matched at most: a match's cost grows with the length, and an event's texts are the sender's. */
     public static final int MAX_TEXT = 1024;
     public static final Globs NONE = new Globs(List.of());
 
     private final List<String> patterns;
-    /** Each pattern compiled. */
-    private final Pattern[] compiled;
+    /** Each pattern's wildcards, one per alternative of its {@code {..}}. */
+    private final Wildcard[][] compiled;
     /**
      * Each pattern's longest run of plain ASCII characters, lower case ("" when it has none): a text
      * without it cannot match, which {@link String#contains} tells faster than the pattern.
@@ -41,15 +39,18 @@ public final class Globs {
 
     private Globs(List<String> patterns) {
         this.patterns = patterns;
-        this.compiled = new Pattern[patterns.size()];
+        this.compiled = new Wildcard[patterns.size()][];
         this.required = new String[patterns.size()];
         for (int i = 0; i < compiled.length; i++) {
-            compiled[i] = Pattern.compile(regexOf(patterns.get(i)), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE | Pattern.DOTALL);
+            compiled[i] = Wildcard.of(patterns.get(i)).toArray(Wildcard[]::new);
             required[i] = requiredText(patterns.get(i));
         }
     }
 
-    /** @throws IllegalArgumentException when there are more than {@link #MAX_PATTERNS}, or one is longer than {@link #MAX_PATTERN_LENGTH} */
+    /**
+     * @throws IllegalArgumentException when there are more than {@link #MAX_PATTERNS}, or one is longer than
+     *         {@link #MAX_PATTERN_LENGTH} or has more than {@link Wildcard#MAX_ALTERNATIVES} alternatives
+     */
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static Globs of(List<String> patterns) {
         if (patterns == null) {
@@ -96,9 +97,18 @@ public final class Globs {
         }
         String cut = text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) : text;
         String lower = cut.toLowerCase(Locale.ROOT);
+        int[] folded = null;
         for (int i = 0; i < compiled.length; i++) {
-            if (lower.contains(required[i]) && compiled[i].matcher(cut).matches()) {
-                return true;
+            if (!lower.contains(required[i])) {
+                continue;
+            }
+            if (folded == null) {
+                folded = cut.codePoints().map(Wildcard::fold).toArray();
+            }
+            for (Wildcard wildcard : compiled[i]) {
+                if (wildcard.matches(folded)) {
+                    return true;
+                }
             }
         }
         return false;
@@ -132,67 +142,6 @@ public final class Globs {
             }
         }
         return longest;
-    }
-
-    /** A glob as a regular expression; what is not a glob's own syntax matches itself. */
-    private static String regexOf(String glob) {
-        StringBuilder regex = new StringBuilder();
-        int alternatives = 0; // open {…} groups
-        for (int i = 0; i < glob.length(); i++) {
-            char c = glob.charAt(i);
-            switch (c) {
-                case '*' -> regex.append(".*");
-                case '?' -> regex.append('.');
-                case '\\' -> {
-                    if (i + 1 < glob.length()) {
-                        regex.append(Pattern.quote(String.valueOf(glob.charAt(++i))));
-                    } else {
-                        regex.append("\\\\");
-                    }
-                }
-                case '[' -> {
-                    int end = glob.indexOf(']', i + 2);
-                    if (end < 0) {
-                        regex.append("\\[");
-                    } else {
-                        regex.append(charClass(glob.substring(i + 1, end)));
-                        i = end;
-                    }
-                }
-                case '{' -> {
-                    alternatives++;
-                    regex.append("(?:");
-                }
-                case ',' -> regex.append(alternatives > 0 ? "|" : ",");
-                case '}' -> {
-                    if (alternatives > 0) {
-                        alternatives--;
-                        regex.append(')');
-                    } else {
-                        regex.append("\\}");
-                    }
-                }
-                default -> regex.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        // An unclosed {…} matches as if closed at the end.
-        regex.append(")".repeat(alternatives));
-        return regex.toString();
-    }
-
-    /** {@code abc} or {@code !abc} (ranges such as {@code a-z} kept) as a regex class, its other characters escaped. */
-    private static String charClass(String set) {
-        boolean negated = set.startsWith("!");
-        StringBuilder regex = new StringBuilder(negated ? "[^" : "[");
-        for (int i = negated ? 1 : 0; i < set.length(); i++) {
-            char c = set.charAt(i);
-            if (c == '-' && i > (negated ? 1 : 0) && i < set.length() - 1 || Character.isLetterOrDigit(c)) {
-                regex.append(c);
-            } else {
-                regex.append('\\').append(c);
-            }
-        }
-        return regex.append(']').toString();
     }
 
     @Override

@@ -24,7 +24,7 @@ import io.sluice.kafka.KafkaStartupFailure;
 /**
  * Reads and changes projects in the registry topic; every gateway follows that topic. A change
  * reads the current record, changes it and writes it back (last writer wins: run one admin change
- * at a time per project). Every wait for Kafka, its clients' own included, ends after a timeout:
+ * at a time per project); every change but {@link #delete} refuses a deleted project. Every wait for Kafka, its clients' own included, ends after a timeout:
  * an operator gets an error, not a hang, when Kafka cannot be reached.
  */
 public final class ProjectAdmin implements AutoCloseable {
@@ -135,7 +135,7 @@ public final class ProjectAdmin implements AutoCloseable {
      * The new key is returned here once.
      */
     public RotatedKey rotateKey(String token, Duration grace) {
-        Project project = get(token);
+        Project project = changeable(token);
         Instant oldKeysExpire = Instant.now().plus(grace);
         List<ProjectKey> keys = new ArrayList<>();
         for (ProjectKey key : project.keys()) {
@@ -151,7 +151,7 @@ public final class ProjectAdmin implements AutoCloseable {
 
     /** Removes one key at once. @throws UnknownKeyException when the project has no key with this id */
     public Project revokeKey(String token, String keyId) {
-        Project project = get(token);
+        Project project = changeable(token);
         List<ProjectKey> keys = project.keys().stream().filter(key -> !key.id().equals(keyId)).toList();
         if (keys.size() == project.keys().size()) {
             throw new UnknownKeyException(token, keyId);
@@ -166,7 +166,7 @@ public final class ProjectAdmin implements AutoCloseable {
      * expire (as {@link #rotateKey} does for private keys).
      */
     public RotatedDsnKey rotateDsnKey(String token, Duration grace) {
-        Project project = get(token);
+        Project project = changeable(token);
         Instant now = Instant.now();
         Instant oldKeysExpire = now.plus(grace);
         List<DsnKey> keys = new ArrayList<>();
@@ -186,7 +186,7 @@ public final class ProjectAdmin implements AutoCloseable {
      * @throws UnknownKeyException when the project has no DSN key with this id
      */
     public Project revokeDsnKey(String token, String keyId) {
-        Project project = get(token);
+        Project project = changeable(token);
         Project changed = project.withDsnKeyRevoked(keyId, Instant.now());
         if (changed.dsnKeys().size() == project.dsnKeys().size()) {
             throw new UnknownKeyException(token, keyId);
@@ -200,7 +200,7 @@ public final class ProjectAdmin implements AutoCloseable {
      * @throws UnknownKeyException when the project has no DSN key with this id
      */
     public Project setDsnOrigins(String token, String keyId, List<String> origins) {
-        Project project = get(token);
+        Project project = changeable(token);
         if (project.dsnKeys().stream().noneMatch(key -> key.id().equals(keyId))) {
             throw new UnknownKeyException(token, keyId);
         }
@@ -210,34 +210,29 @@ public final class ProjectAdmin implements AutoCloseable {
         return changed;
     }
 
-    /** @throws DeletedProjectException when enabling a deleted project */
     public Project setDisabled(String token, boolean disabled) {
-        Project project = get(token);
-        if (!disabled && project.lifecycle().deleted()) {
-            throw new DeletedProjectException(project);
-        }
-        Project changed = project.withDisabled(disabled);
+        Project changed = changeable(token).withDisabled(disabled);
         save(changed);
         return changed;
     }
 
     /** What the gateways scrub from this project's events: the opt-out and extra sensitive field names. */
     public Project setDataScrubbing(String token, DataScrubbing dataScrubbing) {
-        Project changed = get(token).withDataScrubbing(dataScrubbing);
+        Project changed = changeable(token).withDataScrubbing(dataScrubbing);
         save(changed);
         return changed;
     }
 
     /** Which of this project's events the gateways filter before quota: the built-in filters on, and its patterns. */
     public Project setInboundFilters(String token, InboundFilters inboundFilters) {
-        Project changed = get(token).withInboundFilters(inboundFilters);
+        Project changed = changeable(token).withInboundFilters(inboundFilters);
         save(changed);
         return changed;
     }
 
     /** @param endpoint {@code transaction}, {@code project}, or null for all events */
     public Project setQuota(String token, String endpoint, Quota quota) {
-        Project changed = get(token).withQuota(endpoint, quota);
+        Project changed = changeable(token).withQuota(endpoint, quota);
         save(changed);
         return changed;
     }
@@ -247,7 +242,7 @@ public final class ProjectAdmin implements AutoCloseable {
      * @throws IllegalArgumentException when it is no pattern, or the project has {@link RouteRules#MAX_RULES} already
      */
     public Project addRouteRule(String token, String pattern) {
-        Project project = get(token);
+        Project project = changeable(token);
         Project changed = project.withRouteRules(project.routeRules().with(pattern));
         if (changed.routeRules() != project.routeRules()) {
             save(changed);
@@ -257,7 +252,7 @@ public final class ProjectAdmin implements AutoCloseable {
 
     /** Removes a route pattern. @throws UnknownRouteRuleException when the project has no such pattern */
     public Project removeRouteRule(String token, String pattern) {
-        Project project = get(token);
+        Project project = changeable(token);
         RouteRules fewer = project.routeRules().without(pattern);
         if (fewer == project.routeRules()) {
             throw new UnknownRouteRuleException(token, pattern);
@@ -280,6 +275,19 @@ public final class ProjectAdmin implements AutoCloseable {
         Project changed = project.withDisabled(true).withLifecycle(new Lifecycle(Instant.now()));
         save(changed);
         return changed;
+    }
+
+    /**
+     * The project, to be changed and written back.
+     * @throws DeletedProjectException when it was deleted: writing back what was read could undo a
+     *         delete that raced this change, and a deleted project stays as it was deleted
+     */
+    private Project changeable(String token) {
+        Project project = get(token);
+        if (project.lifecycle().deleted()) {
+            throw new DeletedProjectException(project);
+        }
+        return project;
     }
 
     /** Writes a project as it is (all gateways follow within a poll). */
@@ -362,12 +370,12 @@ public final class ProjectAdmin implements AutoCloseable {
         }
     }
 
-    /** The project was deleted: it is never enabled again. */
+    /** The project was deleted: it is never changed (enabled, given keys, quotas, filters…) again. */
     public static final class DeletedProjectException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         public DeletedProjectException(Project project) {
-            super("project " + project.token() + " was deleted at " + project.lifecycle().deletedAt() + " and stays disabled");
+            super("project " + project.token() + " was deleted at " + project.lifecycle().deletedAt() + " and is not changed again");
         }
     }
 

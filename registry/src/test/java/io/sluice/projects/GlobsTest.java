@@ -3,8 +3,10 @@ package io.sluice.projects;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -39,6 +41,47 @@ class GlobsTest {
         assertFalse(globs.matches("xlive"));
         assertTrue(globs.matches("a.b(c)+"));
         assertFalse(globs.matches("axb(c)+"));
+    }
+
+    @Test
+    void manyStarsOverALongTextThatAlmostMatchesAnswerInLinearTime() {
+        // java.util.regex backtracked over every split of the text: 24.7 s on 128 characters.
+        Globs globs = Globs.of(List.of("*a*a*a*a*a*a*a*a*a*a*b", "*script error*at*line*:"));
+        String text = "a".repeat(Globs.MAX_TEXT);
+        // Preemptive: the old matcher is not interruptible, and this test must end to report it.
+        assertTimeoutPreemptively(Duration.ofMillis(100), () -> {
+            assertFalse(globs.matches(text));
+            assertFalse(globs.matches("script error at line 1 ".repeat(44)));
+        });
+    }
+
+    @Test
+    void aStarBacktracksToItsLastPositionAndAQuestionMarkTakesOneCharacter() {
+        Globs globs = Globs.of(List.of("*ab?d*x", "{GET,POST} /a*/{b,c}"));
+        assertTrue(globs.matches("aab abcd abXdyx"));
+        assertFalse(globs.matches("aab abd abdx"));
+        assertTrue(globs.matches("post /a/b/c"));
+        assertTrue(globs.matches("GET /a/x/b"));
+        assertFalse(globs.matches("PUT /a/x/b"));
+    }
+
+    @Test
+    void escapedSyntaxAndUnclosedBracketsMatchThemselves() {
+        Globs globs = Globs.of(List.of("\\*\\?", "[ab", "x,y}", "{a,b"));
+        assertTrue(globs.matches("*?"));
+        assertFalse(globs.matches("x?"));
+        assertTrue(globs.matches("[AB"));
+        assertTrue(globs.matches("x,y}"));
+        assertTrue(globs.matches("b"));
+        assertFalse(globs.matches("{a,b"));
+    }
+
+    @Test
+    void aPatternOfMoreThan64AlternativesIsRefused() {
+        assertEquals(64, Globs.of(List.of("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}")).patterns().size() * 64);
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> Globs.of(List.of("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}")));
+        assertEquals("a pattern has at most 64 alternatives once its {..} are expanded", refused.getMessage());
     }
 
     @Test

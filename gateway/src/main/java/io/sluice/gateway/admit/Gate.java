@@ -221,7 +221,7 @@ public final class Gate {
      * head, its door or {@link #takeQuota}): an event filtered once read takes no quota.
      */
     public void giveBackQuota(Project project, Endpoint endpoint) {
-        quotas.giveBack(project, endpoint);
+        quotas.giveBack(project, endpoint, System.nanoTime());
     }
 
     /** The token of a route (a Sentry route's numeric id looked up), or null: to count a refusal under. */

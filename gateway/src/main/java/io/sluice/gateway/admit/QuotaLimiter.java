@@ -16,6 +16,11 @@ import io.sluice.projects.Quota;
 public final class QuotaLimiter {
     private final double scale;
     private final QuotaShares shares;
+    /** How many times its quota a project's filtered events may give back. */
+    static final int FILTERED_TIMES = 10;
+    /** After a project's token, the key of its filtered events' bucket (a token has no {@code #}). */
+    private static final String FILTERED = "#filtered";
+
     private final Map<String, TokenBucket> buckets = new ConcurrentHashMap<>();
 
     /** A gateway alone, allowing {@code scale} of every quota. */
@@ -73,11 +78,22 @@ public final class QuotaLimiter {
     /**
      * Gives back the one event an event of this endpoint took from the project's quota and from the
      * endpoint's (an event filtered once read, which takes none): each bucket gets its token back, up to
-     * its capacity. A bucket that changed since (a new quota) is left as it is.
+     * its capacity. A bucket that changed since (a new quota) is left as it is. A project's filtered
+     * events give back at most {@link #FILTERED_TIMES} its quota (rate and burst); beyond that a
+     * filtered event keeps its token, as any other: filtering is cheap, but never free for a flood.
      */
-    public void giveBack(Project project, Endpoint endpoint) {
-        giveBack(project.token(), project.quota());
+    public void giveBack(Project project, Endpoint endpoint, long nowNanos) {
+        Quota quota = project.quota();
+        if (quota != null && !takeFiltered(project.token(), quota, nowNanos)) {
+            return;
+        }
+        giveBack(project.token(), quota);
         giveBack(endpointKey(project, endpoint), project.endpointQuotas().get(endpoint.pathSegment()));
+    }
+
+    /** Takes one token of the project's filtered events' bucket; false when it is used up. */
+    private boolean takeFiltered(String token, Quota quota, long nowNanos) {
+        return takeToken(token + FILTERED, quota, FILTERED_TIMES, partOf(token), nowNanos) == 0;
     }
 
     private void giveBack(String bucketKey, Quota quota) {
@@ -96,15 +112,23 @@ public final class QuotaLimiter {
             return null;
         }
         shares.asked(bucketKey);
-        double share = scale * partOf(bucketKey);
+        long waitSeconds = takeToken(bucketKey, quota, 1, partOf(bucketKey), nowNanos);
+        return waitSeconds > 0 ? refusal(quota, scope, waitSeconds) : null;
+    }
+
+    /**
+     * Takes one token from a bucket that holds {@code times} the quota (rate and burst) at this
+     * gateway's {@code part}: 0, or the whole seconds until one is there.
+     */
+    private long takeToken(String bucketKey, Quota quota, int times, double part, long nowNanos) {
+        double share = scale * part;
         // At least one event at once: a part of a small burst below one would refuse everything here.
-        double rate = Math.max(quota.ratePerSecond() * share, 0.001);
-        double burst = Math.max(quota.burst() * share, 1);
+        double rate = Math.max(quota.ratePerSecond() * times * share, 0.001);
+        double burst = Math.max(quota.burst() * times * share, 1);
         // A changed quota starts a full bucket; a changed part of the same quota keeps what the bucket holds.
         TokenBucket bucket = buckets.compute(bucketKey, (key, existing) ->
                 existing != null && existing.quota.equals(quota) ? existing : new TokenBucket(quota, rate, burst, nowNanos));
-        long waitSeconds = bucket.take(rate, burst, nowNanos);
-        return waitSeconds > 0 ? refusal(quota, scope, waitSeconds) : null;
+        return bucket.take(rate, burst, nowNanos);
     }
 
     /**

@@ -5,13 +5,15 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.sluice.events.SentryFields;
+import io.sluice.projects.Globs;
 
 /**
  * An error raised by a browser extension or an injected script (Relay's list): the first
  * exception's value is a message known to come from one, or the last frame of its stack trace
  * with a path (not {@code <anonymous>} nor {@code [native code]}) is an extension's
  * ({@code chrome-extension://}, {@code moz-extension://}, {@code safari-extension://}, …) or a
- * known injected script's.
+ * known injected script's. Each is read in its first {@link Globs#MAX_TEXT} characters only, as the
+ * patterns of the other filters are: the sender chooses how long it is.
  */
 final class BrowserExtensions {
     private static final Pattern VALUES = Pattern.compile(String.join("|",
@@ -58,12 +60,12 @@ final class BrowserExtensions {
             return false;
         }
         JsonNode first = exceptions.get(0);
-        String value = SentryFields.text(first, "/value");
+        String value = EventFilters.cut(SentryFields.text(first, "/value"), Globs.MAX_TEXT);
         if (!value.isEmpty() && VALUES.matcher(value).find()) {
             return true;
         }
         String source = lastSource(first);
-        return source != null && SOURCES.matcher(source).find();
+        return source != null && SOURCES.matcher(EventFilters.cut(source, Globs.MAX_TEXT)).find();
     }
 
     /** The path of the last frame that has one other than {@code <anonymous>} or {@code [native code]}, or null. */

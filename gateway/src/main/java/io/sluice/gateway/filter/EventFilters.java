@@ -37,7 +37,7 @@ public final class EventFilters {
         if (filters.isOn(InboundFilter.WEB_CRAWLERS) || filters.isOn(InboundFilter.LEGACY_BROWSERS)) {
             String userAgent = RequestHeaders.value(event, "User-Agent");
             if (userAgent != null) {
-                userAgent = userAgent.length() > MAX_USER_AGENT ? userAgent.substring(0, MAX_USER_AGENT) : userAgent;
+                userAgent = cut(userAgent, MAX_USER_AGENT);
                 if (filters.isOn(InboundFilter.WEB_CRAWLERS) && WebCrawlers.matches(userAgent)) {
                     return InboundFilter.WEB_CRAWLERS;
                 }
@@ -53,5 +53,10 @@ public final class EventFilters {
             return InboundFilter.RELEASE;
         }
         return null;
+    }
+
+    /** The first {@code max} characters of a sender's text: what a filter's patterns read of it. */
+    static String cut(String text, int max) {
+        return text.length() > max ? text.substring(0, max) : text;
     }
 }

@@ -78,7 +78,7 @@ class QuotaLimiterTest {
         Project withEndpointQuota = project.withQuota("transaction", new Quota(5, 5));
         for (int i = 0; i < 100; i++) {
             assertEquals(null, limiter.tryAdmit(withEndpointQuota, Endpoint.TRANSACTION, 0), "event " + i + " of 100 given back");
-            limiter.giveBack(withEndpointQuota, Endpoint.TRANSACTION);
+            limiter.giveBack(withEndpointQuota, Endpoint.TRANSACTION, 0);
         }
         int admitted = 0;
         for (int i = 0; i < 10; i++) {
@@ -91,9 +91,22 @@ class QuotaLimiterTest {
     void givingBackNeverFillsABucketBeyondItsBurst() {
         share.set(1.0);
         limiter.tryAdmit(project, Endpoint.TRANSACTION, 0);
-        limiter.giveBack(project, Endpoint.TRANSACTION);
-        limiter.giveBack(project, Endpoint.TRANSACTION);
+        limiter.giveBack(project, Endpoint.TRANSACTION, 0);
+        limiter.giveBack(project, Endpoint.TRANSACTION, 0);
         assertEquals(40, admitted(60, 0), "the burst of 40, not 41");
+    }
+
+    @Test
+    void filteredEventsGiveBackAtMostTenTimesTheQuotaThenTakeItAsAnyOther() {
+        share.set(1.0);
+        int admitted = 0;
+        for (int i = 0; i < 500; i++) {
+            if (limiter.tryAdmit(project, Endpoint.TRANSACTION, 0) == null) {
+                admitted++;
+                limiter.giveBack(project, Endpoint.TRANSACTION, 0); // filtered
+            }
+        }
+        assertEquals(440, admitted, "400 given back (ten times the burst of 40), then the burst of 40 taken");
     }
 
     private int admitted(int asking, long nowNanos) {

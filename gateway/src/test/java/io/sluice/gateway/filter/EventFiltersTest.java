@@ -82,6 +82,18 @@ class EventFiltersTest {
     }
 
     @Test
+    void aBrowserExtensionValueOrSourceIsReadOnlyInItsFirst1024Characters() {
+        // A sender's 900 KB value took 67-114 ms per event when the whole of it was searched.
+        String padding = "x".repeat(1024 - "top.GLOBALS".length());
+        assertEquals(InboundFilter.BROWSER_EXTENSIONS, EventFilters.filteredBy(Endpoint.ERROR_REPORT,
+                errorWithValue(padding + "top.GLOBALS"), ALL_ON));
+        assertNull(EventFilters.filteredBy(Endpoint.ERROR_REPORT, errorWithValue(padding + "xtop.GLOBALS"), ALL_ON));
+        assertNull(EventFilters.filteredBy(Endpoint.ERROR_REPORT, errorWithValue("x".repeat(900_000) + "top.GLOBALS"), ALL_ON));
+        assertNull(EventFilters.filteredBy(Endpoint.ERROR_REPORT, errorFrom("https://x/" + "x".repeat(1014) + "kaspersky-labs.com"),
+                ALL_ON));
+    }
+
+    @Test
     void errorsOfTheTenantsOwnScriptsAreKept() {
         assertNull(EventFilters.filteredBy(Endpoint.ERROR_REPORT, errorFrom("https://some/resonable/source.js"), ALL_ON));
         assertNull(EventFilters.filteredBy(Endpoint.ERROR_REPORT, errorWithValue("some perfectly reasonable value"), ALL_ON));
