@@ -128,7 +128,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         this.database = SinkTables.databaseOf(insertOrder.get(0));
         this.limits = limits;
         this.metrics = new SinkMetrics(limits.stallTimeout(), prometheus.registry());
-        this.metrics.follows(() -> policy == null ? null : policy.current());
+        this.metrics.follows(() -> policy);
         Properties props = KafkaClients.consumerProperties(kafka, groupId);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         // Only what exactly-once transactions committed; aborted attempts never reach ClickHouse.
@@ -250,7 +250,8 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
             RowPolicy rowPolicy = policy.current();
             if (rowPolicy == null) {
                 step = database + ".deletions";
-                throw new IllegalStateException("the deletions and retentions are not read yet: nothing is inserted until they are");
+                throw new IllegalStateException("the deletions and retentions were not read in the last "
+                        + RowPolicyFollower.MAX_AGE.toSeconds() + " s (or not yet): nothing is inserted until they are");
             }
             Map<String, List<PartitionRows>> byTable = new LinkedHashMap<>();
             insertOrder.forEach(table -> byTable.put(table, new ArrayList<>()));
