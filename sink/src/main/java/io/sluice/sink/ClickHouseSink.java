@@ -301,11 +301,11 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         long now = System.currentTimeMillis();
         for (PartitionRows partition : partitions) {
             for (RowInserter.Row row : partition.rows) {
-                byte[] stored = rowPolicy.stored(row.value(), now);
+                RowInserter.Row stored = row.storedBy(rowPolicy, now);
                 if (stored == null) {
                     dropped++;
                 } else {
-                    rows.add(stored == row.value() ? row : new RowInserter.Row(row.key(), stored, row.source()));
+                    rows.add(stored);
                 }
             }
         }

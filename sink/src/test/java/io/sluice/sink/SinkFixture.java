@@ -92,10 +92,15 @@ final class SinkFixture implements AutoCloseable {
     }
 
     void send(int partition, byte[] value) {
+        send(history, partition, value);
+    }
+
+    /** A row into one of the processor's output topics, keyed by its project as the processor keys it. */
+    void send(String topic, int partition, byte[] value) {
         try {
-            producer.send(new ProducerRecord<>(history, partition, "shop".getBytes(StandardCharsets.UTF_8), value)).get();
+            producer.send(new ProducerRecord<>(topic, partition, "shop".getBytes(StandardCharsets.UTF_8), value)).get();
         } catch (Exception e) {
-            throw new IllegalStateException("cannot write a history row", e);
+            throw new IllegalStateException("cannot write a row to " + topic, e);
         }
     }
 

@@ -56,6 +56,28 @@ public final class RowPolicyFollower implements AutoCloseable {
         return policy != null && nanoClock.getAsLong() - readNanos <= MAX_AGE.toNanos() ? policy : null;
     }
 
+    /**
+     * The policy in force, waiting up to {@code patience} for one (replay's thread may wait; the sink's never does).
+     * @throws IllegalStateException when none is in force by then
+     */
+    public RowPolicy awaitCurrent(Duration patience) {
+        long deadline = nanoClock.getAsLong() + patience.toNanos();
+        RowPolicy policy;
+        while ((policy = current()) == null) {
+            if (nanoClock.getAsLong() >= deadline) {
+                throw new IllegalStateException("cannot read " + tables + " (for " + patience.toSeconds() + " s): no row is stored "
+                        + "without them, in case one was deleted");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting to read " + tables, e);
+            }
+        }
+        return policy;
+    }
+
     /** Seconds since the policy was last read, with millisecond precision; NaN before the first read. */
     public double ageSeconds() {
         return current == null ? Double.NaN : (nanoClock.getAsLong() - readNanos) / 1_000_000 / 1000.0;
@@ -80,7 +102,7 @@ public final class RowPolicyFollower implements AutoCloseable {
         }
     }
 
-    /** The policy as the tables hold it now (replay reads it once). */
+    /** The policy as the tables hold it now. */
     public static RowPolicy read(Client client, String database) {
         return new RowPolicy(DeletionsTable.read(client, database), RetentionTable.read(client, database));
     }
