@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -26,28 +25,13 @@ class DataDeletionIT {
     @Test
     void aDeletionWhoseRowsKeepBeingWrittenFailsAndSaysToRunItAgain(Engines engines) throws Exception {
         try (SinkFixture fixture = new SinkFixture("deletionrounds", engines, engines.clickHouseUrl(), stateDir)) {
-            AtomicBoolean writing = new AtomicBoolean(true);
             // A writer that never reads the deletions: its rows land after every removal.
-            Thread writer = new Thread(() -> {
-                for (int i = 0; writing.get(); i++) {
-                    ClickHouseQuery.run(engines, "INSERT INTO " + fixture.db + ".transactions (event_id, project, user_id, timestamp, "
-                            + "received_at) VALUES ('e" + i + "', 'shop', 'alice', now64(3), now64(3))");
-                    try {
-                        Thread.sleep(20);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "alice-writer");
-            writer.start();
-            try {
+            try (AutoCloseable writer = SinkFixture.keepInserting(engines, i -> "INSERT INTO " + fixture.db + ".transactions (event_id, project, "
+                    + "user_id, timestamp, received_at) VALUES ('e" + i + "', 'shop', 'alice', now64(3), now64(3))")) {
                 DataDeletion deletion = new DataDeletion(fixture.client, fixture.db, SinkTables.of(fixture.kafka.topics(), fixture.db));
                 IllegalStateException failure = assertThrows(IllegalStateException.class, () -> deletion.deleteUser("shop", "alice", "test"));
                 assertEquals(true, failure.getMessage().contains(fixture.db + ".transactions=") && failure.getMessage().endsWith("run it again"),
                         failure.getMessage());
-            } finally {
-                writing.set(false);
-                writer.join(10_000);
             }
         }
     }

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -77,28 +76,13 @@ class RetentionPerProjectIT {
     @Test
     void aRetentionChangeWhoseProjectsRowsKeepComingWithoutItFailsAndSaysToRunItAgain(Engines engines) throws Exception {
         try (SinkFixture fixture = new SinkFixture("retentionrounds", engines, engines.clickHouseUrl(), stateDir)) {
-            AtomicBoolean writing = new AtomicBoolean(true);
             // A writer that never reads the retentions: its rows keep the global one.
-            Thread writer = new Thread(() -> {
-                for (int i = 0; writing.get(); i++) {
-                    ClickHouseQuery.run(engines, "INSERT INTO " + fixture.db + ".transactions (event_id, project, timestamp, received_at) "
-                            + "VALUES ('e" + i + "', 'weekly', now64(3), now64(3))");
-                    try {
-                        Thread.sleep(20);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "weekly-writer");
-            writer.start();
-            try {
+            try (AutoCloseable writer = SinkFixture.keepInserting(engines, i -> "INSERT INTO " + fixture.db + ".transactions (event_id, project, "
+                    + "timestamp, received_at) VALUES ('e" + i + "', 'weekly', now64(3), now64(3))")) {
                 RetentionChange change = new RetentionChange(fixture.client, fixture.db, 90, SinkTables.of(fixture.kafka.topics(), fixture.db));
                 IllegalStateException failure = assertThrows(IllegalStateException.class, () -> change.set("weekly", 7, "test"));
                 assertEquals(true, failure.getMessage().contains(fixture.db + ".transactions=") && failure.getMessage().endsWith("run it again"),
                         failure.getMessage());
-            } finally {
-                writing.set(false);
-                writer.join(10_000);
             }
         }
     }

@@ -17,6 +17,7 @@ import io.sluice.config.Settings;
 import io.sluice.events.EventTime;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.metrics.PrometheusMetrics;
+import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.IsolatedSettings;
 
@@ -102,6 +103,26 @@ final class SinkFixture implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("cannot write a row to " + topic, e);
         }
+    }
+
+    /** Runs the statement {@code insert} gives for 0, 1, 2… straight into ClickHouse every 20 ms until closed: a writer that reads no deletion or retention. */
+    static AutoCloseable keepInserting(Engines engines, java.util.function.IntFunction<String> insert) {
+        java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread writer = new Thread(() -> {
+            for (int i = 0; writing.get(); i++) {
+                ClickHouseQuery.run(engines, insert.apply(i));
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "keep-inserting");
+        writer.start();
+        return () -> {
+            writing.set(false);
+            writer.join(10_000);
+        };
     }
 
     static Thread start(ClickHouseSink sink, String name) {
