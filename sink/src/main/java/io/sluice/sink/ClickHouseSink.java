@@ -247,16 +247,18 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private boolean flush() {
         String step = "commit";
         try {
-            RowPolicy rowPolicy = policy.current();
-            if (rowPolicy == null) {
-                step = database + ".deletions";
-                throw new IllegalStateException("the deletions and retentions were not read in the last "
-                        + RowPolicyFollower.MAX_AGE.toSeconds() + " s (or not yet): nothing is inserted until they are");
-            }
             Map<String, List<PartitionRows>> byTable = new LinkedHashMap<>();
             insertOrder.forEach(table -> byTable.put(table, new ArrayList<>()));
             pending.values().forEach(rows -> byTable.get(rows.table).add(rows));
             for (Map.Entry<String, List<PartitionRows>> table : byTable.entrySet()) {
+                // Taken again for each table: one insert may take up to INSERT_TIMEOUT, and a deletion
+                // read meanwhile must keep its rows out of the next table's.
+                RowPolicy rowPolicy = policy.current();
+                if (rowPolicy == null) {
+                    step = database + ".deletions";
+                    throw new IllegalStateException("the deletions and retentions were not read in the last "
+                            + RowPolicyFollower.MAX_AGE.toSeconds() + " s (or not yet): nothing is inserted until they are");
+                }
                 step = table.getKey();
                 insert(table.getKey(), table.getValue(), rowPolicy);
             }
