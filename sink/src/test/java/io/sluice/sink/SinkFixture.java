@@ -105,23 +105,30 @@ final class SinkFixture implements AutoCloseable {
         }
     }
 
-    /** Runs the statement {@code insert} gives for 0, 1, 2… straight into ClickHouse every 20 ms until closed: a writer that reads no deletion or retention. */
-    static AutoCloseable keepInserting(Engines engines, java.util.function.IntFunction<String> insert) {
+    /**
+     * Runs the statement {@code insert} gives for 0, 1, 2… straight into ClickHouse, one after the other, until closed:
+     * a writer that reads no deletion or retention, whose rows land after any removal. Returns once the first is in.
+     */
+    static AutoCloseable keepInserting(Engines engines, java.util.function.IntFunction<String> insert) throws InterruptedException {
         java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.CountDownLatch first = new java.util.concurrent.CountDownLatch(1);
         Thread writer = new Thread(() -> {
             for (int i = 0; writing.get(); i++) {
-                ClickHouseQuery.run(engines, insert.apply(i));
                 try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    return;
+                    ClickHouseQuery.run(engines, insert.apply(i));
+                    first.countDown();
+                } catch (RuntimeException e) {
+                    // a busy ClickHouse: the next one goes in
                 }
             }
         }, "keep-inserting");
         writer.start();
+        if (!first.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the writer inserted nothing in 60 s");
+        }
         return () -> {
             writing.set(false);
-            writer.join(10_000);
+            writer.join(30_000);
         };
     }
 
