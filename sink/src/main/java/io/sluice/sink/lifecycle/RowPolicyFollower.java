@@ -32,7 +32,7 @@ public final class RowPolicyFollower implements AutoCloseable {
     private final LongSupplier nanoClock;
     private final ScheduledExecutorService thread = FatalErrors.singleThreadScheduler("sluice-deletions");
     private volatile RowPolicy current;
-    /** When {@link #current} was read, by {@link #nanoClock}. */
+    /** When the read of {@link #current} was asked for, by {@link #nanoClock}. */
     private volatile long readNanos;
     private volatile boolean failing;
 
@@ -86,8 +86,9 @@ public final class RowPolicyFollower implements AutoCloseable {
     /** One read of the tables. */
     void refresh() {
         try {
+            long asked = nanoClock.getAsLong(); // a slow answer tells the tables as they were when asked
             RowPolicy read = reader.get();
-            readNanos = nanoClock.getAsLong();
+            readNanos = asked;
             current = read;
             if (failing) {
                 LOG.info("reading {} again", tables);

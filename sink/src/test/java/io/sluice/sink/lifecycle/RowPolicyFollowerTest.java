@@ -72,4 +72,14 @@ class RowPolicyFollowerTest {
         follower.refresh();
         assertEquals(Double.NaN, follower.ageSeconds());
     }
+
+    @Test
+    void aReadIsAsOldAsItsQuestionNotItsAnswer() {
+        RowPolicyFollower slowlyAnswered = new RowPolicyFollower(() -> {
+            advanceMillis(4_000);
+            return ALICE_DELETED;
+        }, "db.deletions", nanos::get);
+        slowlyAnswered.refresh();
+        assertNull(slowlyAnswered.current());
+    }
 }
