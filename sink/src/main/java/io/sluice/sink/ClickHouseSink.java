@@ -128,7 +128,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         this.database = SinkTables.databaseOf(insertOrder.get(0));
         this.limits = limits;
         this.metrics = new SinkMetrics(limits.stallTimeout(), prometheus.registry());
-        this.metrics.follows(() -> policy == null ? null : policy.current());
+        this.metrics.follows(() -> policy);
         Properties props = KafkaClients.consumerProperties(kafka, groupId);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         // Only what exactly-once transactions committed; aborted attempts never reach ClickHouse.
@@ -247,15 +247,18 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private boolean flush() {
         String step = "commit";
         try {
-            RowPolicy rowPolicy = policy.current();
-            if (rowPolicy == null) {
-                step = database + ".deletions";
-                throw new IllegalStateException("the deletions and retentions are not read yet: nothing is inserted until they are");
-            }
             Map<String, List<PartitionRows>> byTable = new LinkedHashMap<>();
             insertOrder.forEach(table -> byTable.put(table, new ArrayList<>()));
             pending.values().forEach(rows -> byTable.get(rows.table).add(rows));
             for (Map.Entry<String, List<PartitionRows>> table : byTable.entrySet()) {
+                // Taken again for each table: one insert may take up to INSERT_TIMEOUT, and a deletion
+                // read meanwhile must keep its rows out of the next table's.
+                RowPolicy rowPolicy = policy.current();
+                if (rowPolicy == null) {
+                    step = database + ".deletions";
+                    throw new IllegalStateException("the deletions and retentions were not read in the last "
+                            + RowPolicyFollower.MAX_AGE.toSeconds() + " s (or not yet): nothing is inserted until they are");
+                }
                 step = table.getKey();
                 insert(table.getKey(), table.getValue(), rowPolicy);
             }
@@ -300,11 +303,11 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         long now = System.currentTimeMillis();
         for (PartitionRows partition : partitions) {
             for (RowInserter.Row row : partition.rows) {
-                byte[] stored = rowPolicy.stored(row.value(), now);
+                RowInserter.Row stored = row.storedBy(rowPolicy, now);
                 if (stored == null) {
                     dropped++;
                 } else {
-                    rows.add(stored == row.value() ? row : new RowInserter.Row(row.key(), stored, row.source()));
+                    rows.add(stored);
                 }
             }
         }

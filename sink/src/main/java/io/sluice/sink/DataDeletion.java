@@ -1,8 +1,6 @@
 package io.sluice.sink;
 
-import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,7 +8,6 @@ import com.clickhouse.client.api.Client;
 
 import io.sluice.sink.lifecycle.Deletions;
 import io.sluice.sink.lifecycle.DeletionsTable;
-import io.sluice.sink.lifecycle.RowPolicyFollower;
 
 
 /**
@@ -22,7 +19,7 @@ import io.sluice.sink.lifecycle.RowPolicyFollower;
  * an erasure request).
  */
 public final class DataDeletion {
-    /** How many times rows that an insert already under way stored after the first removal are looked for again. */
+    /** How many times rows are removed at most: an insert already under way may store some after the first removal. */
     private static final int ROUNDS = 5;
 
     private final Client client;
@@ -50,23 +47,12 @@ public final class DataDeletion {
 
     private Map<String, Long> delete(Deletions.Deletion deletion, List<String> from, String by) {
         DeletionsTable.record(client, database, deletion, by, Instant.now());
-        // Every sink reads the deletions each REFRESH: after two, none inserts these rows any more.
-        pause(RowPolicyFollower.REFRESH.multipliedBy(2));
         String where = "project = {project:String}" + (deletion.wholeProject() ? "" : " AND user_id = {user:String}");
         Map<String, Object> parameters = Map.of("project", deletion.project(), "user", deletion.userId());
-        Map<String, Long> removed = new LinkedHashMap<>();
-        for (String table : from) {
-            removed.put(table, remove(table, where, parameters));
-        }
-        // An insert a sink began before it read the deletion may still land after the removal: look again.
-        for (int round = 1; round < ROUNDS && from.stream().anyMatch(table -> Mutations.count(client, table, where, parameters, true) > 0);
-                round++) {
-            pause(RowPolicyFollower.REFRESH);
-            for (String table : from) {
-                removed.merge(table, remove(table, where, parameters), Long::sum);
-            }
-        }
-        return removed;
+        return new StoredRowRounds(from, ROUNDS).run(table -> Mutations.count(client, table, where, parameters, true),
+                table -> remove(table, where, parameters),
+                deletion.wholeProject() ? "rows of project " + deletion.project() : "rows of user " + deletion.userId() + " in project "
+                        + deletion.project());
     }
 
     /** Removes the matching rows; returns how many there were (as a query with FINAL counts them: copies are one). */
@@ -77,14 +63,5 @@ public final class DataDeletion {
                     + " failed (the deletion is recorded: no row of it is stored again; run the same command again to remove the rest)");
         }
         return rows;
-    }
-
-    private static void pause(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while deleting", e);
-        }
     }
 }

@@ -1,7 +1,6 @@
 package io.sluice.sink;
 
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +15,8 @@ import io.sluice.sink.lifecycle.RetentionTable;
  * project's days in ClickHouse's next merges. Bounded by the global retention, the most any project keeps.
  */
 public final class RetentionChange {
+    /** The rows are given it, then looked at once more: an insert a sink began before it read the change may land after. */
+    private static final int ROUNDS = 2;
     private final Client client;
     private final String database;
     private final int maxDays;
@@ -40,16 +41,14 @@ public final class RetentionChange {
         RetentionTable.record(client, database, project, days, by, Instant.now());
         Map<String, Object> parameters = Map.of("project", project, "days", days);
         String where = "project = {project:String} AND retention_days != {days:UInt16}";
-        Map<String, Long> changed = new LinkedHashMap<>();
-        for (String table : tables) {
+        return new StoredRowRounds(tables, ROUNDS).run(table -> Mutations.count(client, table, where, parameters, false), table -> {
             long rows = Mutations.count(client, table, where, parameters, false);
             if (rows > 0) {
                 Mutations.runAndWait(client, table, "UPDATE retention_days = {days:UInt16} WHERE " + where, parameters,
                         "giving the rows of " + table + " their retention failed (the retention is recorded: new rows have it; run the "
                                 + "same command again for the stored ones)");
             }
-            changed.put(table, rows);
-        }
-        return changed;
+            return rows;
+        }, "rows of project " + project + " without its retention of " + days + " days");
     }
 }

@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import com.clickhouse.client.api.Client;
 import com.clickhouse.data.ClickHouseFormat;
 
+import io.sluice.sink.lifecycle.RowPolicy;
+
 /**
  * The one way rows reach ClickHouse (the sink and replay): a JSONEachRow insert. When ClickHouse
  * refuses the data itself, the batch is split until the refused rows are found; every other row
@@ -42,6 +44,11 @@ public final class RowInserter {
 
     /** A row to insert, and where it came from (topic/partition@offset) for the dead letter. */
     public record Row(byte[] key, byte[] value, String source) {
+        /** The row as the policy stores it, or null when it is not to be stored. */
+        public Row storedBy(RowPolicy policy, long nowMillis) {
+            byte[] stored = policy.stored(value, nowMillis);
+            return stored == null ? null : stored == value ? this : new Row(key, stored, source);
+        }
     }
 
     /** A row ClickHouse refused, with its message. */

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -13,6 +14,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.sluice.metrics.Buckets;
 import io.sluice.metrics.LastMeasurement;
+import io.sluice.sink.lifecycle.RowPolicy;
+import io.sluice.sink.lifecycle.RowPolicyFollower;
 
 /**
  * What the sink did: rows and batches per table, insert latency and failures, rows refused by
@@ -70,10 +73,11 @@ public final class SinkMetrics {
     }
 
     /**
-     * Gauges of what the sink last read of the deletions and retentions (NaN before the first read):
+     * Gauges of what the sink last read of the deletions and retentions (NaN while none is in force):
      * each deletion and retention change counts here once every sink has it in force.
      */
-    void follows(java.util.function.Supplier<io.sluice.sink.lifecycle.RowPolicy> policy) {
+    void follows(Supplier<RowPolicyFollower> follower) {
+        Supplier<RowPolicy> policy = () -> follower.get() == null ? null : follower.get().current();
         Gauge.builder("sluice.sink.deleted.users", policy, p -> p.get() == null ? Double.NaN : p.get().deletions().userCount())
                 .description("Users deleted (projects delete-user), as the sink last read them: none of their rows is stored.")
                 .strongReference(true).register(registry); // the supplier has no other holder
@@ -83,6 +87,10 @@ public final class SinkMetrics {
         Gauge.builder("sluice.sink.projects.with.own.retention", policy, p -> p.get() == null ? Double.NaN
                         : p.get().projectsWithOwnRetention())
                 .description("Projects that keep their rows fewer days than SLUICE_CLICKHOUSE_RETENTION_DAYS (projects set-retention).")
+                .strongReference(true).register(registry);
+        Gauge.builder("sluice.sink.row.policy.age.seconds", follower, f -> f.get() == null ? Double.NaN : f.get().ageSeconds())
+                .description("Seconds since the sink last read the deletions and retentions (each second while ClickHouse answers); "
+                        + "past " + RowPolicyFollower.MAX_AGE.toSeconds() + " it inserts nothing until it reads them again.")
                 .strongReference(true).register(registry);
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,6 +70,20 @@ class RetentionPerProjectIT {
 
             assertEquals("global\t90\nmonthly\t30", ClickHouseQuery.run(engines, "SELECT project, retention_days FROM "
                     + fixture.db + ".transactions ORDER BY project").strip());
+        }
+    }
+
+    @Test
+    void aRetentionChangeWhoseProjectsRowsKeepComingWithoutItFailsAndSaysToRunItAgain(Engines engines) throws Exception {
+        try (SinkFixture fixture = new SinkFixture("retentionrounds", engines, engines.clickHouseUrl(), stateDir)) {
+            // A writer that never reads the retentions: its rows keep the global one.
+            try (AutoCloseable writer = SinkFixture.keepInserting(engines, i -> "INSERT INTO " + fixture.db + ".transactions (event_id, project, "
+                    + "timestamp, received_at) VALUES ('e" + i + "', 'weekly', now64(3), now64(3))")) {
+                RetentionChange change = new RetentionChange(fixture.client, fixture.db, 90, SinkTables.of(fixture.kafka.topics(), fixture.db));
+                IllegalStateException failure = assertThrows(IllegalStateException.class, () -> change.set("weekly", 7, "test"));
+                assertEquals(true, failure.getMessage().contains(fixture.db + ".transactions=") && failure.getMessage().endsWith("run it again"),
+                        failure.getMessage());
+            }
         }
     }
 }

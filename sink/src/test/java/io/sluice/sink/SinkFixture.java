@@ -17,6 +17,7 @@ import io.sluice.config.Settings;
 import io.sluice.events.EventTime;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.metrics.PrometheusMetrics;
+import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.IsolatedSettings;
 
@@ -92,11 +93,43 @@ final class SinkFixture implements AutoCloseable {
     }
 
     void send(int partition, byte[] value) {
+        send(history, partition, value);
+    }
+
+    /** A row into one of the processor's output topics, keyed by its project as the processor keys it. */
+    void send(String topic, int partition, byte[] value) {
         try {
-            producer.send(new ProducerRecord<>(history, partition, "shop".getBytes(StandardCharsets.UTF_8), value)).get();
+            producer.send(new ProducerRecord<>(topic, partition, "shop".getBytes(StandardCharsets.UTF_8), value)).get();
         } catch (Exception e) {
-            throw new IllegalStateException("cannot write a history row", e);
+            throw new IllegalStateException("cannot write a row to " + topic, e);
         }
+    }
+
+    /**
+     * Runs the statement {@code insert} gives for 0, 1, 2… straight into ClickHouse, one after the other, until closed:
+     * a writer that reads no deletion or retention, whose rows land after any removal. Returns once the first is in.
+     */
+    static AutoCloseable keepInserting(Engines engines, java.util.function.IntFunction<String> insert) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.CountDownLatch first = new java.util.concurrent.CountDownLatch(1);
+        Thread writer = new Thread(() -> {
+            for (int i = 0; writing.get(); i++) {
+                try {
+                    ClickHouseQuery.run(engines, insert.apply(i));
+                    first.countDown();
+                } catch (RuntimeException e) {
+                    // a busy ClickHouse: the next one goes in
+                }
+            }
+        }, "keep-inserting");
+        writer.start();
+        if (!first.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the writer inserted nothing in 60 s");
+        }
+        return () -> {
+            writing.set(false);
+            writer.join(30_000);
+        };
     }
 
     static Thread start(ClickHouseSink sink, String name) {

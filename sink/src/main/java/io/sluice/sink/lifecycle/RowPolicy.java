@@ -3,6 +3,7 @@ package io.sluice.sink.lifecycle;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -20,6 +21,8 @@ public final class RowPolicy {
     /** Nothing deleted, no project with its own retention. */
     public static final RowPolicy NONE = new RowPolicy(Deletions.NONE, Map.of());
     private static final JsonFactory JSON = new JsonFactory();
+    /** How {@link #withRetentionDays} begins the field it adds. */
+    private static final byte[] STAMP = ",\"retention_days\":".getBytes(StandardCharsets.US_ASCII);
 
     private final Deletions deletions;
     private final Map<String, Integer> retentionDays;
@@ -105,17 +108,27 @@ public final class RowPolicy {
         return withRetentionDays(row, days);
     }
 
-    /** The object with {@code "retention_days":N} added before its closing brace. */
+    /**
+     * The object with {@code "retention_days":N} last, in place of the one it ends with: a row the sink
+     * stamped, refused and sent back from the dead letters carries it already, and ClickHouse would keep
+     * the first of two. Only the end is looked at, where this puts it.
+     */
     private static byte[] withRetentionDays(byte[] row, int days) {
-        int end = row.length - 1;
-        while (end > 0 && row[end] != '}') {
-            end--;
+        int closing = row.length - 1;
+        while (closing > 0 && row[closing] != '}') {
+            closing--;
         }
-        byte[] field = (",\"retention_days\":" + days).getBytes(StandardCharsets.US_ASCII);
-        byte[] stamped = new byte[row.length + field.length];
-        System.arraycopy(row, 0, stamped, 0, end);
-        System.arraycopy(field, 0, stamped, end, field.length);
-        System.arraycopy(row, end, stamped, end + field.length, row.length - end);
+        int digits = closing;
+        while (digits > 0 && row[digits - 1] >= '0' && row[digits - 1] <= '9') {
+            digits--;
+        }
+        int stampAt = digits - STAMP.length;
+        int cut = digits < closing && stampAt >= 0 && Arrays.equals(row, stampAt, digits, STAMP, 0, STAMP.length) ? stampAt : closing;
+        byte[] stamp = (",\"retention_days\":" + days).getBytes(StandardCharsets.US_ASCII);
+        byte[] stamped = new byte[cut + stamp.length + row.length - closing];
+        System.arraycopy(row, 0, stamped, 0, cut);
+        System.arraycopy(stamp, 0, stamped, cut, stamp.length);
+        System.arraycopy(row, closing, stamped, cut + stamp.length, row.length - closing);
         return stamped;
     }
 }

@@ -90,21 +90,24 @@ public final class Replay {
             sources.addAll(tables.aggregates());
         }
         listener.started(request);
-        // Read once: a deletion recorded during the replay removes, after its pause, what the replay wrote before.
-        RowPolicy policy = RowPolicyFollower.read(clickHouse, database);
+        // Followed as the sink follows it, and applied to each batch as it is inserted: a deletion recorded during
+        // the replay keeps its rows out of every batch after the deletion's pause, and removes what went in before.
         List<TableSummary> summaries = new ArrayList<>();
-        for (SinkTables.Table source : sources) {
-            summaries.add(replay(source, request, policy));
+        try (RowPolicyFollower policy = RowPolicyFollower.start(clickHouse, database)) {
+            for (SinkTables.Table source : sources) {
+                summaries.add(replay(source, request, policy));
+            }
         }
         listener.finished(request, summaries);
         return summaries;
     }
 
-    private TableSummary replay(SinkTables.Table source, ReplayRequest request, RowPolicy policy) {
+    private TableSummary replay(SinkTables.Table source, ReplayRequest request, RowPolicyFollower policy) {
         long before = request.dryRun() ? 0 : rowsInRange(source, request);
         long read = 0;
         long resent = 0;
         long refused = 0;
+        long dropped = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
             List<TopicPartition> partitions = consumer.partitionsFor(source.topic(), kafkaTimeout).stream()
                     .map(p -> new TopicPartition(source.topic(), p.partition())).toList();
@@ -130,24 +133,24 @@ public final class Replay {
                     }
                     read++;
                     JsonNode row = record.value() == null ? null : wanted(record.value(), source, request);
-                    // Deleted, or older than its project keeps: what the sink would not store either.
-                    byte[] stored = row == null ? null : policy.stored(record.value(), System.currentTimeMillis());
-                    if (stored == null) {
+                    if (row == null) {
                         continue;
                     }
                     if (source.aggregate()) {
                         Versioned candidate = new Versioned(row.path("version").asLong(), new RowInserter.Row(
-                                record.key(), stored, record.topic() + "/" + record.partition() + "@" + record.offset()));
+                                record.key(), record.value(), record.topic() + "/" + record.partition() + "@" + record.offset()));
                         // Ties: the later wins, as ClickHouse keeps the last inserted of equal versions.
                         newestPerKey.merge(new String(record.key(), java.nio.charset.StandardCharsets.UTF_8), candidate,
                                 (kept, later) -> later.version() >= kept.version() ? later : kept);
                         continue;
                     }
                     resent++;
-                    batch.add(new RowInserter.Row(record.key(), stored,
+                    batch.add(new RowInserter.Row(record.key(), record.value(),
                             record.topic() + "/" + record.partition() + "@" + record.offset()));
                     if (batch.size() >= BATCH_ROWS) {
-                        refused += insert(source.table(), batch, request.dryRun());
+                        Sent sent = insert(source.table(), batch, request.dryRun(), policy);
+                        refused += sent.refused();
+                        dropped += sent.dropped();
                     }
                 }
                 if (System.nanoTime() - lastProgress > PROGRESS_EVERY.toNanos()) {
@@ -159,12 +162,17 @@ public final class Replay {
                 resent++;
                 batch.add(highest.row());
                 if (batch.size() >= BATCH_ROWS) {
-                    refused += insert(source.table(), batch, request.dryRun());
+                    Sent sent = insert(source.table(), batch, request.dryRun(), policy);
+                    refused += sent.refused();
+                    dropped += sent.dropped();
                 }
             }
             if (!batch.isEmpty()) {
-                refused += insert(source.table(), batch, request.dryRun());
+                Sent sent = insert(source.table(), batch, request.dryRun(), policy);
+                refused += sent.refused();
+                dropped += sent.dropped();
             }
+            resent -= dropped;
             // The offsets' span also counts the transactions' commit markers, which are no records: only
             // now is the true total known, and the last line says read n/n rather than stopping short.
             listener.progress(source.table(), read, read, resent, elapsedSince(begun));
@@ -234,24 +242,39 @@ public final class Replay {
     private record Versioned(long version, RowInserter.Row row) {
     }
 
+    /** Of one batch: the rows the policy dropped, and those ClickHouse refused. */
+    private record Sent(int dropped, int refused) {
+    }
+
     /**
-     * Inserts the batch through the sink's insert path and empties it. Rows ClickHouse refuses for
-     * their content are reported and skipped (the live sink sent them to the dead-letter topic when
-     * it met them); returns how many. ClickHouse unavailable stops the replay: run it again.
+     * Inserts the batch through the sink's insert path, as the policy in force now has it (rows deleted, or
+     * older than their project keeps, dropped: what the sink would not store either), and empties it. Rows
+     * ClickHouse refuses for their content are reported and skipped (the live sink sent them to the
+     * dead-letter topic when it met them). ClickHouse unavailable stops the replay: run it again.
      */
-    private int insert(String table, List<RowInserter.Row> batch, boolean dryRun) {
+    private Sent insert(String table, List<RowInserter.Row> batch, boolean dryRun, RowPolicyFollower policy) {
+        RowPolicy inForce = policy.awaitCurrent(kafkaTimeout);
+        long now = System.currentTimeMillis();
+        List<RowInserter.Row> rows = new ArrayList<>(batch.size());
+        for (RowInserter.Row row : batch) {
+            RowInserter.Row stored = row.storedBy(inForce, now);
+            if (stored != null) {
+                rows.add(stored);
+            }
+        }
         List<RowInserter.Refused> refused = List.of();
-        if (!dryRun) {
+        if (!dryRun && !rows.isEmpty()) {
             try {
-                refused = inserter.insert(table, batch);
+                refused = inserter.insert(table, rows);
             } catch (Exception e) {
                 throw new IllegalStateException("inserting into " + table + " failed; nothing is lost, run the same "
                         + "replay again: " + e.getMessage(), e);
             }
         }
+        int dropped = batch.size() - rows.size();
         batch.clear();
         refused.forEach(row -> listener.refused(table, row));
-        return refused.size();
+        return new Sent(dropped, refused.size());
     }
 
     private long rowsInRange(SinkTables.Table source, ReplayRequest request) {

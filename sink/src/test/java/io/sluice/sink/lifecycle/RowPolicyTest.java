@@ -95,4 +95,20 @@ class RowPolicyTest {
         byte[] row = row("{\"project\":\"other\",\"timestamp\":1}");
         assertSame(row, WEEKLY.stored(row, NOW));
     }
+
+    @Test
+    void aRowAlreadyStampedWithItsRetentionIsStoredWithTheFieldOnce() {
+        long minute = NOW / 1000 - 60;
+        assertEquals("{\"project\":\"weekly\",\"minute\":" + minute + ",\"requests\":4,\"retention_days\":7}",
+                new String(WEEKLY.stored(row("{\"project\":\"weekly\",\"minute\":" + minute + ",\"requests\":4,\"retention_days\":7}"),
+                        NOW), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aRowStampedWithAnEarlierRetentionHasItReplaced() {
+        long minute = NOW / 1000 - 60;
+        assertEquals("{\"project\":\"weekly\",\"minute\":" + minute + ",\"retention_days\":7}",
+                new String(WEEKLY.stored(row("{\"project\":\"weekly\",\"minute\":" + minute + ",\"retention_days\":120}"), NOW),
+                        StandardCharsets.UTF_8));
+    }
 }
