@@ -147,7 +147,7 @@ class DeploymentFilesIT {
             assertTrue(!formatted.isEmpty(), code);
             statements++;
         }
-        assertEquals(21, statements);
+        assertEquals(23, statements); // with deletions and project_retention
     }
 
     @Test
@@ -166,7 +166,7 @@ class DeploymentFilesIT {
         CliRunner.Result result = CliRunner.run(new Settings(values), job.getArgs().toArray(String[]::new));
 
         assertEquals(0, result.exitCode(), result.err());
-        assertEquals("errors,errors_1h,errors_1m,outcomes_1m,requests_1h,requests_1m,schema_migrations,traffic_1h,traffic_1m,transactions",
+        assertEquals("deletions,errors,errors_1h,errors_1m,outcomes_1m,project_retention,requests_1h,requests_1m,schema_migrations,traffic_1h,traffic_1m,transactions",
                 ClickHouseQuery.run(engines, "SELECT arrayStringConcat(arraySort(groupArray(name)), ',') FROM system.tables"
                         + " WHERE database = 'sluice_schema_job'").strip());
     }

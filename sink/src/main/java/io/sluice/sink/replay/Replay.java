@@ -93,7 +93,7 @@ public final class Replay {
         // Followed as the sink follows it, and applied to each batch as it is inserted: a deletion recorded during
         // the replay keeps its rows out of every batch after the deletion's pause, and removes what went in before.
         List<TableSummary> summaries = new ArrayList<>();
-        try (RowPolicyFollower policy = RowPolicyFollower.start(clickHouse, database)) {
+        try (FollowedOnFirstBatch policy = new FollowedOnFirstBatch()) {
             for (SinkTables.Table source : sources) {
                 summaries.add(replay(source, request, policy));
             }
@@ -102,7 +102,7 @@ public final class Replay {
         return summaries;
     }
 
-    private TableSummary replay(SinkTables.Table source, ReplayRequest request, RowPolicyFollower policy) {
+    private TableSummary replay(SinkTables.Table source, ReplayRequest request, FollowedOnFirstBatch policy) {
         long before = request.dryRun() ? 0 : rowsInRange(source, request);
         long read = 0;
         long resent = 0;
@@ -252,8 +252,8 @@ public final class Replay {
      * ClickHouse refuses for their content are reported and skipped (the live sink sent them to the
      * dead-letter topic when it met them). ClickHouse unavailable stops the replay: run it again.
      */
-    private Sent insert(String table, List<RowInserter.Row> batch, boolean dryRun, RowPolicyFollower policy) {
-        RowPolicy inForce = policy.awaitCurrent(kafkaTimeout);
+    private Sent insert(String table, List<RowInserter.Row> batch, boolean dryRun, FollowedOnFirstBatch policy) {
+        RowPolicy inForce = policy.follower().awaitCurrent(kafkaTimeout);
         long now = System.currentTimeMillis();
         List<RowInserter.Row> rows = new ArrayList<>(batch.size());
         for (RowInserter.Row row : batch) {
@@ -275,6 +275,28 @@ public final class Replay {
         batch.clear();
         refused.forEach(row -> listener.refused(table, row));
         return new Sent(dropped, refused.size());
+    }
+
+    /**
+     * The deletions and retentions followed from the first batch read from Kafka on: a replay that cannot
+     * reach Kafka fails on that alone, in one line, without asking ClickHouse first.
+     */
+    private final class FollowedOnFirstBatch implements AutoCloseable {
+        private RowPolicyFollower follower;
+
+        RowPolicyFollower follower() {
+            if (follower == null) {
+                follower = RowPolicyFollower.start(clickHouse, database);
+            }
+            return follower;
+        }
+
+        @Override
+        public void close() {
+            if (follower != null) {
+                follower.close();
+            }
+        }
     }
 
     private long rowsInRange(SinkTables.Table source, ReplayRequest request) {
