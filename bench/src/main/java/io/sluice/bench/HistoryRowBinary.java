@@ -22,11 +22,18 @@ final class HistoryRowBinary {
     private static final List<String> COLUMNS = List.of("event_id", "project", "timestamp", "received_at", "time_adjusted",
             "environment", "transaction", "route", "op", "method", "url", "path", "status_code", "duration_ms", "user_id",
             "sdk_name", "sdk_version", "runtime_name", "runtime_version", "os_name", "os_version", "kafka_partition", "kafka_offset",
-            "sample_rate");
+            "sample_rate", "retention_days");
+
     private static final Map<String, Integer> INDEX = index();
 
     private final RowBinaryRows out = new RowBinaryRows();
     private final Object[] values = new Object[COLUMNS.size()];
+    /** The retention_days of a row that has none: the column's default, SLUICE_CLICKHOUSE_RETENTION_DAYS. */
+    private final long defaultRetentionDays;
+
+    HistoryRowBinary(long defaultRetentionDays) {
+        this.defaultRetentionDays = defaultRetentionDays;
+    }
 
     /** Appends one JSON row. */
     void add(byte[] json) throws IOException {
@@ -57,18 +64,20 @@ final class HistoryRowBinary {
                 .bool(Boolean.TRUE.equals(values[4])).string(text(5)).string(text(6)).string(text(7)).string(text(8))
                 .string(text(9)).string(text(10)).string(text(11)).nullableUInt16((Long) values[12]).nullableFloat64(decimal(13))
                 .string(text(14)).string(text(15)).string(text(16)).string(text(17)).string(text(18)).string(text(19))
-                .string(text(20)).uint32(number(21)).uint64(number(22)).float64(values[23] instanceof Number rate ? rate.doubleValue() : 1);
+                .string(text(20)).uint32(number(21)).uint64(number(22)).float64(values[23] instanceof Number rate ? rate.doubleValue() : 1)
+                .uint16(values[24] instanceof Number days ? days.longValue() : defaultRetentionDays);
     }
 
     /** The same row encoded straight from the fact: the RowBinary ceiling's input. */
-    static void add(RowBinaryRows out, TransactionFact f) {
+    static void add(RowBinaryRows out, TransactionFact f, long retentionDays) {
         out.string(f.eventId()).string(f.project()).dateTime64Millis(f.timestamp()).dateTime64Millis(f.receivedAt())
                 .bool(f.timeAdjusted()).string(f.environment()).string(f.transaction()).string(f.route()).string(f.op())
                 .string(f.method()).string(f.url()).string(f.path())
                 .nullableUInt16(f.statusCode() == null ? null : f.statusCode().longValue()).nullableFloat64(f.durationMs())
                 .string(f.userId())
                 .string(f.sdkName()).string(f.sdkVersion()).string(f.runtimeName()).string(f.runtimeVersion())
-                .string(f.osName()).string(f.osVersion()).uint32(f.kafkaPartition()).uint64(f.kafkaOffset()).float64(f.sampleRate());
+                .string(f.osName()).string(f.osVersion()).uint32(f.kafkaPartition()).uint64(f.kafkaOffset()).float64(f.sampleRate())
+                .uint16(retentionDays);
     }
 
     byte[] takeBytes() {

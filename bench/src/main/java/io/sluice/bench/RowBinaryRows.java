@@ -63,6 +63,10 @@ final class RowBinaryRows {
         return littleEndian(Double.doubleToLongBits(value), 8);
     }
 
+    RowBinaryRows uint16(long value) {
+        return littleEndian(value, 2);
+    }
+
     RowBinaryRows uint32(long value) {
         return littleEndian(value, 4);
     }

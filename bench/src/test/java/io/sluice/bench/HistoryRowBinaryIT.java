@@ -45,12 +45,12 @@ class HistoryRowBinaryIT {
                 client.execute("CREATE TABLE " + table + " AS " + settings.database() + ".transactions").get().close();
             }
             List<RowInserter.Row> rows = new ArrayList<>();
-            HistoryRowBinary fromJson = new HistoryRowBinary();
+            HistoryRowBinary fromJson = new HistoryRowBinary(settings.retentionDays());
             RowBinaryRows fromFacts = new RowBinaryRows();
             for (int i = 0; i < history.size(); i++) {
                 rows.add(new RowInserter.Row(null, history.json().get(i), "test/0@" + i));
                 fromJson.add(history.json().get(i));
-                HistoryRowBinary.add(fromFacts, history.facts().get(i));
+                HistoryRowBinary.add(fromFacts, history.facts().get(i), settings.retentionDays());
             }
             assertEquals(List.of(), new RowInserter(client, Duration.ofSeconds(30)).insert(json, rows));
             client.insert(converted, new ByteArrayInputStream(fromJson.takeBytes()), ClickHouseFormat.RowBinary)
