@@ -78,10 +78,9 @@ public final class RunningPipeline extends IsolatedPipeline implements AutoClose
 
     /**
      * Leaves out of an outcomes query the refusals of {@link #newProject}'s asking: until the gateway
-     * knows the project, its envelope is answered 401 and counted {@code unauthorized} under the project,
-     * or, in the moment the gateway knows its DSN key before its numeric id, 403 {@code key_of_another_project}.
+     * knows the project, its envelope is answered 401 and counted {@code unauthorized} under the project.
      */
-    public static final String NOT_ASKING = " AND outcome NOT IN ('unauthorized', 'key_of_another_project')";
+    public static final String NOT_ASKING = " AND outcome != 'unauthorized'";
 
     /** A new project with a quota (none when null), once the gateway knows it. */
     public ProjectAdmin.NewProject newProject(String name, Quota quota) {
