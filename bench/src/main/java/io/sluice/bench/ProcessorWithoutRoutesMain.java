@@ -2,7 +2,7 @@ package io.sluice.bench;
 
 import io.sluice.config.Settings;
 import io.sluice.fatal.FatalErrors;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 
 /**
@@ -16,7 +16,7 @@ public final class ProcessorWithoutRoutesMain {
 
     public static void main(String[] args) {
         FatalErrors.install();
-        Processor processor = Processor.start(ProcessorConfig.from(Settings.fromEnvironment()), false);
+        ProcessorService processor = ProcessorService.start(ProcessorConfig.from(Settings.fromEnvironment()), false);
         Runtime.getRuntime().addShutdownHook(new Thread(processor::close, "sluice-processor-shutdown"));
     }
 }

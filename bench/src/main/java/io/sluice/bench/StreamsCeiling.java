@@ -36,7 +36,7 @@ import io.sluice.config.Aggregate;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Topics;
 import io.sluice.kafka.KafkaClients;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.topology.DeadLetterCounts;
@@ -228,7 +228,7 @@ final class StreamsCeiling {
 
     /** The processor's own Streams settings, under the ceiling's application id and state directory. */
     private static Properties properties(ProcessorConfig processor, String applicationId, Path stateDir) {
-        Properties props = Processor.streamsProperties(processor, new DeadLetterCounts());
+        Properties props = ProcessorService.streamsProperties(processor, new DeadLetterCounts());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
         return props;

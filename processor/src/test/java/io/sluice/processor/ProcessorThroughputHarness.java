@@ -177,7 +177,7 @@ class ProcessorThroughputHarness {
              KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(config.kafka().topics(), config.eventTimeHorizon(),
                      config.generation(), config.lateMargin(), deadLetters, new RecordsReadFromJson(),
                      new FilterMemory(config.dedupFilterBytes()), config.cardinalityLimits(), new PreAggregation(), perRoute),
-                     Processor.streamsProperties(config, deadLetters))) {
+                     ProcessorService.streamsProperties(config, deadLetters))) {
             streams.start();
             long startedAt = 0;
             long cpuAtStart = 0;

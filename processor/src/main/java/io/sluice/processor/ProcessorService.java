@@ -49,8 +49,8 @@ import io.sluice.sink.SinkTables;
  * A running processor: the exactly-once Kafka Streams application that turns raw events into
  * history rows and aggregates, and the sink that copies those into ClickHouse.
  */
-public final class Processor implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(Processor.class);
+public final class ProcessorService implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessorService.class);
 
     private final KafkaStreams streams;
     private final ClickHouseSink sink;
@@ -61,7 +61,7 @@ public final class Processor implements AutoCloseable {
     private final InputLag inputLag;
     private final PreAggregation preAggregation;
 
-    private Processor(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse, AdminServer admin,
+    private ProcessorService(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse, AdminServer admin,
                       PrometheusMetrics metrics, InputLag inputLag, PreAggregation preAggregation) {
         this.preAggregation = preAggregation;
         this.metrics = metrics;
@@ -73,7 +73,7 @@ public final class Processor implements AutoCloseable {
         this.admin = admin;
     }
 
-    public static Processor start(ProcessorConfig config) {
+    public static ProcessorService start(ProcessorConfig config) {
         return start(config, true);
     }
 
@@ -82,7 +82,7 @@ public final class Processor implements AutoCloseable {
      *                             ({@link ProcessorTopology#build}): only for the bench, to measure the pipeline without
      *                             them in the same run, never in a deployment (there is no setting for it)
      */
-    public static Processor start(ProcessorConfig config, boolean perRouteTransactions) {
+    public static ProcessorService start(ProcessorConfig config, boolean perRouteTransactions) {
         TopicSetup.ensureTopics(config.kafka());
         Topics topics = config.kafka().topics();
         DeadLetterCounts deadLetters = new DeadLetterCounts();
@@ -151,7 +151,7 @@ public final class Processor implements AutoCloseable {
             throw new java.io.UncheckedIOException("cannot open the processor's admin port " + config.adminPort(), e);
         }
         LOG.info("processor started: {} and {} → {}", topics.transactions(), topics.errors(), config.clickHouse());
-        return new Processor(streams, sink, sinkThread, clickHouse, admin, metrics, inputLag, preAggregation);
+        return new ProcessorService(streams, sink, sinkThread, clickHouse, admin, metrics, inputLag, preAggregation);
     }
 
     /** The processor's Kafka Streams settings (the bench runs its Streams ceilings with them too). */
