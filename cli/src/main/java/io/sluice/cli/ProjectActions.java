@@ -26,7 +26,7 @@ import io.sluice.projects.Quota;
  * {@code ./sluice projects ...}: create, list, show, rotate and revoke keys and DSN keys, set a DSN
  * key's origins, disable, enable, set quotas, set data scrubbing.
  */
-final class ProjectsCommand {
+final class ProjectActions {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern ORIGIN = Pattern.compile("(?i)https?://[^/\\s?#]+/?");
 
@@ -34,7 +34,7 @@ final class ProjectsCommand {
     private final PrintStream out;
     private final PublicUrl publicUrl;
 
-    ProjectsCommand(ProjectAdmin admin, PrintStream out, PublicUrl publicUrl) {
+    ProjectActions(ProjectAdmin admin, PrintStream out, PublicUrl publicUrl) {
         this.admin = admin;
         this.out = out;
         this.publicUrl = publicUrl;

@@ -16,20 +16,20 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code ./sluice projects ACTION}: the command line of {@link ProjectsCommand}. Arguments are checked
+ * {@code ./sluice projects ACTION}: the command line of {@link ProjectActions}. Arguments are checked
  * here, before the registry is touched, so a mistyped call changes nothing.
  */
 @Command(name = "projects", description = {"Create and manage projects: keys, DSN keys, quotas.",
         "Every action takes --bootstrap-server HOST:PORT (default $SLUICE_KAFKA_BOOTSTRAP_SERVERS),",
         "and fails when Kafka does not answer within $SLUICE_CLI_KAFKA_TIMEOUT."})
-final class ProjectsCli extends CliCommand {
+final class ProjectsCommand extends CliCommand {
     static final String ACTIONS = "create, list, show, rotate-key, revoke-key, rotate-dsn-key, revoke-dsn-key, "
             + "set-dsn-origins, disable, enable, set-quota, set-scrubbing, set-filters, routes, delete-user, delete, set-retention";
 
     /** {@code projects} with its actions. */
     static CommandLine create(Settings settings, PrintStream out) {
         Registry registry = new Registry(settings, out);
-        CommandLine projects = new CommandLine(new ProjectsCli());
+        CommandLine projects = new CommandLine(new ProjectsCommand());
         for (Object action : List.of(new Create(registry), new ListAll(registry), new Show(registry), new RotateKey(registry),
                 new RevokeKey(registry), new RotateDsnKey(registry), new RevokeDsnKey(registry), new SetDsnOrigins(registry),
                 new Disable(registry, true), new Disable(registry, false), new SetQuota(registry), new SetScrubbing(registry),
@@ -38,12 +38,12 @@ final class ProjectsCli extends CliCommand {
             // disable and enable share a class: the name is the one given here
             projects.addSubcommand(action instanceof Disable disable ? disable.name() : command.getCommandName(), command);
         }
-        CommandLine routes = new CommandLine(new RouteRulesCli());
+        CommandLine routes = new CommandLine(new RouteRulesCommand());
         for (Object action : List.of(new AddRouteRule(registry), new ListRouteRules(registry), new RemoveRouteRule(registry))) {
             routes.addSubcommand(new CommandLine(action));
         }
         projects.addSubcommand("routes", routes);
-        for (Object action : ProjectDataCli.actions(settings, out)) {
+        for (Object action : ProjectDataCommands.actions(settings, out)) {
             projects.addSubcommand(new CommandLine(action));
         }
         return projects;
@@ -56,13 +56,13 @@ final class ProjectsCli extends CliCommand {
 
     /** Opens the registry for one action. */
     record Registry(Settings settings, PrintStream out) {
-        void use(String bootstrapServers, Consumer<ProjectsCommand> action) {
+        void use(String bootstrapServers, Consumer<ProjectActions> action) {
             PublicUrl publicUrl = PublicUrl.from(settings); // a wrong SLUICE_PUBLIC_URL fails before any change
             Duration timeout = CliKafkaTimeout.from(settings);
             KafkaSettings kafka = CommandLineSettings.kafka(settings, bootstrapServers);
             TopicSetup.ensureTopics(kafka, timeout);
             try (ProjectAdmin admin = new ProjectAdmin(kafka, timeout)) {
-                action.accept(new ProjectsCommand(admin, out, publicUrl));
+                action.accept(new ProjectActions(admin, out, publicUrl));
             }
         }
     }
@@ -77,7 +77,7 @@ final class ProjectsCli extends CliCommand {
             this.registry = registry;
         }
 
-        final void use(Consumer<ProjectsCommand> action) {
+        final void use(Consumer<ProjectActions> action) {
             registry.use(bootstrapServers, action);
         }
 
@@ -117,9 +117,9 @@ final class ProjectsCli extends CliCommand {
             if (json && export) {
                 throw new UsageException("projects create takes --json or --export, not both");
             }
-            Quota quota = rate != null || burst != null ? ProjectsCommand.quota(rate, burst) : null;
-            ProjectsCommand.CreatedAs format = json ? ProjectsCommand.CreatedAs.JSON
-                    : export ? ProjectsCommand.CreatedAs.EXPORT : ProjectsCommand.CreatedAs.TEXT;
+            Quota quota = rate != null || burst != null ? ProjectActions.quota(rate, burst) : null;
+            ProjectActions.CreatedAs format = json ? ProjectActions.CreatedAs.JSON
+                    : export ? ProjectActions.CreatedAs.EXPORT : ProjectActions.CreatedAs.TEXT;
             use(projects -> projects.create(projectName, quota, format));
             return 0;
         }
@@ -267,7 +267,7 @@ final class ProjectsCli extends CliCommand {
             if (keyId == null || origins == null) {
                 throw new UsageException("set-dsn-origins needs TOKEN KEY_ID --origins ORIGIN,ORIGIN (\"\" for any origin)");
             }
-            List<String> allowed = ProjectsCommand.origins(origins);
+            List<String> allowed = ProjectActions.origins(origins);
             use(projects -> projects.setDsnOrigins(project, keyId, allowed));
             return 0;
         }
@@ -318,7 +318,7 @@ final class ProjectsCli extends CliCommand {
             if (endpoint != null && !endpoint.equals("transaction") && !endpoint.equals("project")) {
                 throw new UsageException("--endpoint is transaction or project, not " + endpoint);
             }
-            Quota quota = ProjectsCommand.quota(rate, burst);
+            Quota quota = ProjectActions.quota(rate, burst);
             use(projects -> projects.setQuota(project, endpoint, quota));
             return 0;
         }
@@ -327,7 +327,7 @@ final class ProjectsCli extends CliCommand {
     /** {@code projects routes ACTION}: a project's route patterns (see {@link io.sluice.events.RouteRules}). */
     @Command(name = "routes", description = {"A project's route patterns, tried in order before the built-in normalization:",
             "* or {name} matches one path segment, ** (last only) the rest; the route is the pattern as written."})
-    private static final class RouteRulesCli extends CliCommand {
+    private static final class RouteRulesCommand extends CliCommand {
         @Override
         public Integer call() {
             throw new UsageException("projects routes needs an action: add, list, remove");
@@ -440,7 +440,7 @@ final class ProjectsCli extends CliCommand {
                 throw new UsageException("set-scrubbing needs TOKEN and --on, --off or --sensitive-fields NAME,NAME");
             }
             Boolean disabled = on || off ? off : null;
-            List<String> names = sensitiveFields == null ? null : ProjectsCommand.sensitiveFields(sensitiveFields);
+            List<String> names = sensitiveFields == null ? null : ProjectActions.sensitiveFields(sensitiveFields);
             use(projects -> projects.setScrubbing(project, disabled, names));
             return 0;
         }
