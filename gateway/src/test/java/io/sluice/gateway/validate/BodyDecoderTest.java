@@ -20,7 +20,7 @@ import com.github.luben.zstd.Zstd;
 
 import io.netty.buffer.Unpooled;
 import io.sluice.gateway.admit.InFlightBudget;
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Rejection;
 
 class BodyDecoderTest {
     private static final byte[] JSON = "{\"transaction\": \"GET /\"}".getBytes(StandardCharsets.UTF_8);
