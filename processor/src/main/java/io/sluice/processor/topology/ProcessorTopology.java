@@ -225,11 +225,11 @@ public final class ProcessorTopology {
      * segments), by store name: what sizing an instance's memory counts per partition it owns.
      */
     public static Map<String, Long> rocksDbInstancesAtMost(Duration horizon, Duration lateMargin) {
-        long seen = WindowStores.segmentsAtMost(FirstSighting.retention(horizon, lateMargin), FirstSighting.formerRetention(horizon));
-        long routes = WindowStores.segmentsAtMost(RouteLimit.retention(horizon, lateMargin), RouteLimit.formerRetention(horizon));
+        long seen = WindowStores.segmentsAtMost(FirstSighting.retention(horizon, lateMargin), FirstSighting.segmentBasis(horizon));
+        long routes = WindowStores.segmentsAtMost(RouteLimit.retention(horizon, lateMargin), RouteLimit.segmentBasis(horizon));
         Map<String, Long> instances = new HashMap<>();
         CountedAggregates.counted().forEach(aggregate -> instances.put(aggregate.name(), WindowStores.segmentsAtMost(
-                WindowChain.retention(aggregate, horizon, lateMargin), WindowChain.formerRetention(aggregate, horizon))));
+                WindowChain.retention(aggregate, horizon, lateMargin), WindowChain.segmentBasis(aggregate, horizon))));
         instances.putAll(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes,
                 TRANSACTION_NAMES, routes, ERROR_NAMES, routes));
         return Map.copyOf(instances);

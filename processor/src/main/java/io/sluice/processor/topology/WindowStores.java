@@ -24,14 +24,14 @@ final class WindowStores {
     }
 
     /** The DSL's default store for a windowed aggregation (timestamped), kept {@code retention}. */
-    static WindowBytesStoreSupplier timestamped(String name, Duration retention, Duration windowSize, Duration formerRetention) {
-        return new RocksDbWindowBytesStoreSupplier(name, retention.toMillis(), segmentInterval(formerRetention),
+    static WindowBytesStoreSupplier timestamped(String name, Duration retention, Duration windowSize, Duration segmentBasis) {
+        return new RocksDbWindowBytesStoreSupplier(name, retention.toMillis(), segmentInterval(segmentBasis),
                 windowSize.toMillis(), false, WindowStoreTypes.TIMESTAMPED_WINDOW_STORE);
     }
 
     /** A plain window store ({@code Stores.persistentWindowStore}), kept {@code retention}. */
-    static WindowBytesStoreSupplier plain(String name, Duration retention, Duration windowSize, Duration formerRetention) {
-        return new RocksDbWindowBytesStoreSupplier(name, retention.toMillis(), segmentInterval(formerRetention),
+    static WindowBytesStoreSupplier plain(String name, Duration retention, Duration windowSize, Duration segmentBasis) {
+        return new RocksDbWindowBytesStoreSupplier(name, retention.toMillis(), segmentInterval(segmentBasis),
                 windowSize.toMillis(), false, WindowStoreTypes.DEFAULT_WINDOW_STORE);
     }
 
@@ -44,8 +44,8 @@ final class WindowStores {
      * The most segments (each its own RocksDB instance) a store of these retentions holds: Kafka
      * Streams keeps those the retention spans and the one partly expired.
      */
-    static long segmentsAtMost(Duration retention, Duration formerRetention) {
-        long interval = segmentInterval(formerRetention);
+    static long segmentsAtMost(Duration retention, Duration segmentBasis) {
+        long interval = segmentInterval(segmentBasis);
         return (retention.toMillis() + interval - 1) / interval + 1;
     }
 }
