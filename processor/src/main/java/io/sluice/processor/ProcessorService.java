@@ -154,7 +154,6 @@ public final class ProcessorService implements AutoCloseable {
         return new ProcessorService(streams, sink, sinkThread, clickHouse, admin, metrics, inputLag, preAggregation);
     }
 
-    /** The processor's Kafka Streams settings (the bench runs its Streams ceilings with them too). */
     /** The stream threads' consumer session timeout, as Kafka Streams reads it from its properties, or the consumer's default. */
     static Duration sessionTimeout(Properties streamsProperties) {
         for (String key : List.of(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
@@ -167,6 +166,7 @@ public final class ProcessorService implements AutoCloseable {
         return StreamThreadFailures.DEFAULT_SESSION_TIMEOUT;
     }
 
+    /** The processor's Kafka Streams settings (the bench runs its Streams ceilings with them too). */
     public static Properties streamsProperties(ProcessorConfig config, DeadLetterCounts deadLetters) {
         Properties props = KafkaClients.streamsProperties(config.kafka());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());

@@ -16,7 +16,8 @@ import io.sluice.projects.Project;
  * request into {@link Items} and writes its own answers; the path does the rest for every door
  * alike (each event's quota before its payload is parsed, validation, publishing, outcomes).
  * Doors: {@link V1Door} ({@code /api/v1/<token>/transaction|project}), {@link SentryStoreDoor},
- * {@link SentryEnvelopeDoor}. A new door (OTLP) implements this, and {@link FrontDoors#of} routes to it.
+ * {@link SentryEnvelopeDoor}, {@link OtlpDoor}; {@link FrontDoors#of} routes to each, the one place a
+ * door is added.
  */
 interface FrontDoor {
     /**

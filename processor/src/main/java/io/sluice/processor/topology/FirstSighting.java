@@ -51,7 +51,10 @@ final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F
         return horizon.plus(lateMargin);
     }
 
-    /** Before the margin, the retention was the horizon plus 2 minutes (it sets the segments). */
+    /**
+     * What the store's segments are cut from: the horizon plus 2 minutes, without the late margin, so a
+     * change of margin keeps the segments a deployed store has (see {@link WindowStores}).
+     */
     static Duration segmentBasis(Duration horizon) {
         return horizon.plusMinutes(2);
     }

@@ -7,14 +7,14 @@ import org.apache.kafka.streams.state.internals.RocksDbWindowBytesStoreSupplier;
 import org.apache.kafka.streams.state.internals.RocksDbWindowBytesStoreSupplier.WindowStoreTypes;
 
 /**
- * The processor's RocksDB window stores, with the segment interval they had before the late margin
- * ({@link ProcessorTopology#DEFAULT_LATE_MARGIN}, configurable) lengthened their retention. Kafka
+ * The processor's RocksDB window stores, with a segment interval that depends on the horizon only,
+ * not on the late margin ({@link ProcessorTopology#DEFAULT_LATE_MARGIN}, configurable). Kafka
  * Streams derives the interval from the retention (half of it) and names segments by
  * {@code timestamp / interval}: with a new interval, an upgraded instance would not find its
  * segments, and would forget the counts of the open minutes and the ids of the events already
- * seen. So the interval comes from the retention the stores had before any margin (it depends on
- * the horizon only), and any margin, or a change of it, keeps the same segments; a longer
- * retention only keeps more of them. A change of horizon does change it: the processor then wipes
+ * seen. So the interval comes from each store's segment basis (its retention without the margin),
+ * and any margin, or a change of it, keeps the same segments; a longer retention only keeps more
+ * of them. A change of horizon does change it: the processor then wipes
  * its local state and restores it from the changelogs ({@link io.sluice.processor.state.StateHorizon}).
  * The public {@code Stores} methods lack a way to set it, hence the supplier from Kafka Streams'
  * internals (what {@code Stores} builds).
