@@ -40,9 +40,7 @@ import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.topology.DeadLetterCounts;
-import io.sluice.processor.topology.FilterMemory;
 import io.sluice.processor.topology.PreAggregation;
-import io.sluice.processor.topology.ProcessorTopology;
 
 /**
  * What Kafka Streams itself costs on this machine, with the processor's own Streams settings
@@ -89,24 +87,16 @@ final class StreamsCeiling {
      */
     static double processorAlone(ProcessorConfig processor, String rawTopic, Map<Integer, Long> endOffsets, Path stateDir)
             throws Exception {
-        return processorAlone(processor, rawTopic, endOffsets, stateDir, true);
-    }
-
-    /**
-     * The same with or without the transactions' per-route aggregates (route limit, requests-by-route
-     * repartition, requests_1m and requests_1h windows): what they cost, in the same run.
-     */
-    static double processorAlone(ProcessorConfig processor, String rawTopic, Map<Integer, Long> endOffsets, Path stateDir,
-                                 boolean perRouteTransactions) throws Exception {
         long records = endOffsets.values().stream().mapToLong(Long::longValue).sum();
-        // A deleted topic's name is not free at once: each variant its own topics.
-        Topics alone = aloneTopics(processor, perRouteTransactions ? "bench.alone." : "bench.alone-no-routes.");
+        // A deleted topic's name is not free at once: each variant (with and without requests by route) its own topics.
+        boolean byRoute = processor.requestsByRoute();
+        Topics alone = aloneTopics(processor, byRoute ? "bench.alone." : "bench.alone-no-routes.");
         try (Admin admin = Admin.create(KafkaClients.adminProperties(processor.kafka(), null))) {
             admin.createTopics(List.of(new NewTopic(alone.transactions(), endOffsets.size(), (short) 1))).all().get(30, TimeUnit.SECONDS);
             try {
                 copyRecords(processor.kafka(), rawTopic, endOffsets, alone.transactions());
-                return processorOn(processor, alone, perRouteTransactions ? "bench-processor-alone" : "bench-processor-alone-no-routes",
-                        records, new PreAggregation(), perRouteTransactions, stateDir);
+                return processorOn(processor, alone, byRoute ? "bench-processor-alone" : "bench-processor-alone-no-routes",
+                        records, new PreAggregation(), stateDir);
             } finally {
                 admin.deleteTopics(List.of(alone.transactions()));
             }
@@ -129,10 +119,9 @@ final class StreamsCeiling {
      * topics are created and deleted here.
      */
     static double processorOn(ProcessorConfig processor, Topics alone, String applicationId, long records,
-                              PreAggregation preAggregation, boolean perRouteTransactions, Path stateDir) throws Exception {
-        Topology topology = ProcessorTopology.build(alone, processor.eventTimeHorizon(), processor.generation(),
-                processor.lateMargin(), new DeadLetterCounts(), new RecordsReadFromJson(),
-                new FilterMemory(processor.dedupFilterBytes()), processor.cardinalityLimits(), preAggregation, perRouteTransactions);
+                              PreAggregation preAggregation, Path stateDir) throws Exception {
+        Topology topology = ProcessorService.topology(processor, alone, new DeadLetterCounts(), new RecordsReadFromJson(),
+                processor.cardinalityLimits(), preAggregation);
         List<String> outputs = new ArrayList<>(List.of(alone.errors(), alone.history(), alone.errorHistory(), alone.deadLetters()));
         outputs.addAll(alone.aggregates().values());
         return measure(processor, applicationId, topology, alone.transactions(), outputs, true, records, stateDir);

@@ -11,6 +11,7 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,15 +75,6 @@ public final class ProcessorService implements AutoCloseable {
     }
 
     public static ProcessorService start(ProcessorConfig config) {
-        return start(config, true);
-    }
-
-    /**
-     * @param perRouteTransactions false leaves out the transactions' per-route aggregates
-     *                             ({@link ProcessorTopology#build}): only for the bench, to measure the pipeline without
-     *                             them in the same run, never in a deployment (there is no setting for it)
-     */
-    public static ProcessorService start(ProcessorConfig config, boolean perRouteTransactions) {
         TopicSetup.ensureTopics(config.kafka());
         Topics topics = config.kafka().topics();
         DeadLetterCounts deadLetters = new DeadLetterCounts();
@@ -98,9 +90,7 @@ public final class ProcessorService implements AutoCloseable {
 
         CardinalityLimits cardinalityLimits = config.cardinalityLimits();
         PreAggregation preAggregation = new PreAggregation();
-        KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
-                config.lateMargin(), deadLetters, readFromJson, new FilterMemory(config.dedupFilterBytes()), cardinalityLimits,
-                preAggregation, perRouteTransactions),
+        KafkaStreams streams = new KafkaStreams(topology(config, topics, deadLetters, readFromJson, cardinalityLimits, preAggregation),
                 streamsProperties);
         // Before Streams opens a store: local state built with another horizon is wiped and restored (see StateHorizon).
         try {
@@ -152,6 +142,16 @@ public final class ProcessorService implements AutoCloseable {
         }
         LOG.info("processor started: {} and {} → {}", topics.transactions(), topics.errors(), config.clickHouse());
         return new ProcessorService(streams, sink, sinkThread, clickHouse, admin, metrics, inputLag, preAggregation);
+    }
+
+    /**
+     * The topology {@code config} asks for, reading and writing {@code topics} (the bench's ceilings
+     * give it topics of their own); the counters are the caller's, for its meters.
+     */
+    public static Topology topology(ProcessorConfig config, Topics topics, DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson,
+                                    CardinalityLimits limits, PreAggregation preAggregation) {
+        return ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(), config.lateMargin(), deadLetters,
+                readFromJson, new FilterMemory(config.dedupFilterBytes()), limits, preAggregation, config.requestsByRoute());
     }
 
     /** The stream threads' consumer session timeout, as Kafka Streams reads it from its properties, or the consumer's default. */

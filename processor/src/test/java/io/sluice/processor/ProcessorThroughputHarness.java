@@ -33,9 +33,7 @@ import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.topology.DeadLetterCounts;
-import io.sluice.processor.topology.FilterMemory;
 import io.sluice.processor.topology.PreAggregation;
-import io.sluice.processor.topology.ProcessorTopology;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
@@ -52,9 +50,8 @@ import io.sluice.testkit.RealEngines;
  * 100% (the start is JIT warm-up), with the stream threads' CPU time per record over the same
  * span: on a busy machine the CPU time per record is the steadier number. With -Dsluice.throughputHarness.jfr=DIR the last run records
  * a JFR profile there. With -Dsluice.throughputHarness.variants="|SLUICE_X=1,SLUICE_Y=2" runs alternate
- * between the defaults and those settings (A/B in one JVM, over one backlog). The variant setting
- * {@code perRouteTransactions=false} builds the topology without the transactions' per-route
- * aggregates (route limit, requests-by-route repartition, requests_1m and requests_1h): what they cost.
+ * between the defaults and those settings (A/B in one JVM, over one backlog); for instance
+ * {@code "|SLUICE_PROCESSOR_REQUESTS_BY_ROUTE=false"}: what the transactions' per-route aggregates cost.
  *
  * <pre>mvn -pl processor -am verify -Dtest=NONE -Dit.test=ProcessorThroughputHarness -Dsluice.throughputHarness=true \
  *   -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false</pre>
@@ -72,9 +69,6 @@ class ProcessorThroughputHarness {
     private static final List<Map<String, String>> VARIANTS = variants(System.getProperty("sluice.throughputHarness.variants", ""));
     /** Records as an older gateway wrote them, without the fields it read ({@code FieldsHeader}): the processor parses the JSON. */
     private static final boolean WITHOUT_FIELDS = Boolean.getBoolean("sluice.throughputHarness.withoutFields");
-
-    /** The variant setting that leaves out the transactions' per-route aggregates (and their repartition topic). */
-    private static final String PER_ROUTE_TRANSACTIONS = "perRouteTransactions";
 
     /** The bench's body (bench Payloads.transaction()), with a start and end time (a duration). */
     private static byte[] body(Instant now) {
@@ -139,10 +133,9 @@ class ProcessorThroughputHarness {
             runValues.putAll(variant);
             runValues.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-throughput-" + run);
             runValues.put("SLUICE_PROCESSOR_STATE_DIR", stateDir.resolve("run" + run).toString());
-            boolean perRoute = !"false".equals(runValues.remove(PER_ROUTE_TRANSACTIONS));
             ProcessorConfig config = ProcessorConfig.from(new Settings(runValues));
             boolean profile = !JFR.isEmpty() && run == runs;
-            double[] result = measure(config, profile, perRoute);
+            double[] result = measure(config, profile);
             System.out.printf("run %d %s: %.0f records/s, stream threads %.1f µs CPU per record%n", run,
                     variant.isEmpty() ? "(defaults)" : variant, result[0], result[1]);
         }
@@ -170,13 +163,12 @@ class ProcessorThroughputHarness {
     }
 
     /** Records/s and the stream threads' CPU µs per record, from 20% to 100%. */
-    private static double[] measure(ProcessorConfig config, boolean profile, boolean perRoute) throws Exception {
+    private static double[] measure(ProcessorConfig config, boolean profile) throws Exception {
         DeadLetterCounts deadLetters = new DeadLetterCounts();
         jdk.jfr.Recording recording = null;
         try (Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka(), null));
-             KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(config.kafka().topics(), config.eventTimeHorizon(),
-                     config.generation(), config.lateMargin(), deadLetters, new RecordsReadFromJson(),
-                     new FilterMemory(config.dedupFilterBytes()), config.cardinalityLimits(), new PreAggregation(), perRoute),
+             KafkaStreams streams = new KafkaStreams(ProcessorService.topology(config, config.kafka().topics(), deadLetters,
+                     new RecordsReadFromJson(), config.cardinalityLimits(), new PreAggregation()),
                      ProcessorService.streamsProperties(config, deadLetters))) {
             streams.start();
             long startedAt = 0;
