@@ -1,4 +1,4 @@
-package io.sluice.processor;
+package io.sluice.bench;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -31,6 +31,8 @@ import io.sluice.events.FieldsHeader;
 import io.sluice.events.TransactionFields;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
+import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.PreAggregation;
