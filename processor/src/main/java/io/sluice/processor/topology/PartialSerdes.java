@@ -13,9 +13,9 @@ import io.sluice.processor.rows.TrafficCounts;
  * The values of the repartition topics: partial sums ({@link PartialCounts}). A processor before
  * pre-aggregation sent one record per event through the same topics, a status as a 4-byte integer,
  * a duration as an 8-byte double, an error as the integer 1; those may still wait there when an
- * instance is upgraded. Every sum is longer than its topic's former value (traffic counts take at
- * least 8 bytes, request counts 44, an error count is an 8-byte long), so each record is read by
- * its length: a former one as the sum of its one event.
+ * instance is upgraded. Every sum is longer than one event's value (traffic counts take at least 8
+ * bytes, request counts 44, an error count is an 8-byte long), so each record is read by its
+ * length: one event's value as the sum of that one event.
  */
 final class PartialSerdes {
     private static final int ONE_STATUS_BYTES = Integer.BYTES;

@@ -19,7 +19,7 @@ import io.sluice.processor.rows.TrafficCounts;
  * which start with '{': both are still read, as counts of which nothing was sampled.
  */
 final class TrafficCountsSerde {
-    /** First byte of the binary format; never '{', the first byte of the former JSON. */
+    /** First byte of the binary format; never '{', the first byte of the JSON that stores restored from older changelogs hold. */
     static final byte BINARY = 1;
     /** First byte of counts with estimates. */
     static final byte SAMPLED = 2;
