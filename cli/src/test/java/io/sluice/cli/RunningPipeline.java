@@ -10,7 +10,7 @@ import java.util.Map;
 
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.projects.Quota;
@@ -28,9 +28,9 @@ public final class RunningPipeline extends IsolatedPipeline implements AutoClose
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final Gateway gateway;
-    private final Processor processor;
+    private final ProcessorService processor;
 
-    private RunningPipeline(IsolatedPipeline pipeline, Gateway gateway, Processor processor) {
+    private RunningPipeline(IsolatedPipeline pipeline, Gateway gateway, ProcessorService processor) {
         super(pipeline);
         this.gateway = gateway;
         this.processor = processor;
@@ -46,7 +46,7 @@ public final class RunningPipeline extends IsolatedPipeline implements AutoClose
     public static RunningPipeline start(IsolatedPipeline pipeline) throws InterruptedException {
         Gateway gateway = Gateway.start(GatewayConfig.from(pipeline.settings()));
         try {
-            return new RunningPipeline(pipeline, gateway, Processor.start(ProcessorConfig.from(pipeline.settings())));
+            return new RunningPipeline(pipeline, gateway, ProcessorService.start(ProcessorConfig.from(pipeline.settings())));
         } catch (RuntimeException processorFailed) {
             gateway.close();
             throw processorFailed;

@@ -10,6 +10,7 @@ import io.sluice.projects.Project;
 import io.sluice.projects.ProjectKey;
 import io.sluice.projects.ProjectRegistry;
 import io.sluice.projects.Secrets;
+import io.sluice.gateway.ingest.Rejection;
 
 /**
  * Checks {@code Authorization: Bearer <private key>} against the project named in the path.

@@ -18,6 +18,7 @@ import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 import io.sluice.projects.ProjectKey;
 import io.sluice.projects.Secrets;
+import io.sluice.gateway.ingest.Rejection;
 
 /**
  * Whether a token or numeric id exists must not show in how long its refusal takes: an unknown

@@ -1,4 +1,4 @@
-package io.sluice.gateway.admit;
+package io.sluice.gateway.ingest;
 
 /** The two ingest endpoints, by the last path segment that names them. */
 public enum Endpoint {
