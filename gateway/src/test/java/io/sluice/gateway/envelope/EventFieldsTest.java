@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 class EventFieldsTest {
@@ -52,9 +53,18 @@ class EventFieldsTest {
         }
     }
 
-    private static String withSampleRate(String json, String rateJson) throws Exception {
-        return new String(EventFields.scan(bytes(json)).withSampleRate(bytes(json), new ObjectMapper().readTree(rateJson)),
+    /** What one of the envelope header's values, added to an event, makes of it. */
+    private interface Added {
+        byte[] to(EventFields fields, byte[] json, JsonNode value);
+    }
+
+    private static String with(Added added, String json, String valueJson) throws Exception {
+        return new String(added.to(EventFields.scan(bytes(json)), bytes(json), new ObjectMapper().readTree(valueJson)),
                 StandardCharsets.UTF_8);
+    }
+
+    private static String withSampleRate(String json, String rateJson) throws Exception {
+        return with(EventFields::withSampleRate, json, rateJson);
     }
 
     @Test
@@ -75,8 +85,7 @@ class EventFieldsTest {
     }
 
     private static String withRelease(String json, String releaseJson) throws Exception {
-        return new String(EventFields.scan(bytes(json)).withRelease(bytes(json), new ObjectMapper().readTree(releaseJson)),
-                StandardCharsets.UTF_8);
+        return with(EventFields::withRelease, json, releaseJson);
     }
 
     @Test

@@ -4,18 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.function.Function;
 
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
@@ -26,7 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
 import io.sluice.outcomes.OutcomeRow;
-import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.rows.RequestHourRow;
 import io.sluice.processor.rows.RequestRow;
 import io.sluice.processor.rows.TrafficRow;
@@ -47,16 +43,9 @@ class ReleaseAggregatesTest {
     private int sent;
 
     private void start(int routesPerDay, int releasesPerDay) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "release-test");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         limits = CardinalityLimits.of(routesPerDay, CardinalityLimits.DEFAULT_ENVIRONMENTS_PER_DAY,
                 CardinalityLimits.DEFAULT_EXCEPTION_TYPES_PER_DAY, releasesPerDay);
-        driver = new TopologyTestDriver(ProcessorTopology.build(TOPICS, Duration.ofHours(24), 0, ProcessorTopology.DEFAULT_LATE_MARGIN,
-                new DeadLetterCounts(), new RecordsReadFromJson(), new FilterMemory(ProcessorTopology.DEFAULT_FILTER_MEMORY_BYTES),
-                limits), props);
+        driver = CardinalityLimitTest.driver(stateDir, limits);
         transactions = driver.createInputTopic(TOPICS.transactions(), new StringSerializer(), new ByteArraySerializer());
     }
 
