@@ -15,7 +15,9 @@
 --
 -- Tables: a Replicated*MergeTree "_local" table on every shard, and a Distributed table with the
 -- public name, which the sink inserts into. Sharding keys put every version of a row on one
--- shard: history rows by (project, event_id), aggregates by their whole ORDER BY key. So the
+-- shard: history rows by (project, event_id), aggregates by their ORDER BY key (the request
+-- aggregates' without its last column, release, added in V011: a sharding key cannot change, and a
+-- row's every version still lands on the one shard of its key without its release). So the
 -- ReplacingMergeTree on that shard collapses them and SELECT ... FINAL through the Distributed
 -- table is exact. History rows need no version column (every copy of an event is the same row),
 -- aggregates carry `version`, which grows with every update, so the newest count wins.
@@ -47,6 +49,12 @@
 -- Before V008, the estimates' columns, on the local and the Distributed tables alike (each DEFAULT
 -- its count, so no backfill), as in sink/src/main/resources/io/sluice/sink/schema/V008__estimated_traffic.sql, e.g.
 --   ALTER TABLE sluice.traffic_1m_local ON CLUSTER '{cluster}' ADD COLUMN IF NOT EXISTS estimated_requests Float64 DEFAULT requests, ...
+-- Before V011, the release column, on the local and the Distributed tables alike, last in the
+-- request aggregates' sorting key (local tables only), as in V011__release.sql, e.g.
+--   ALTER TABLE sluice.requests_1m_local ON CLUSTER '{cluster}' ADD COLUMN IF NOT EXISTS release LowCardinality(String),
+--       MODIFY ORDER BY (project, minute, environment, op, route, method, status_code, release)
+--   ALTER TABLE sluice.requests_1m ON CLUSTER '{cluster}' ADD COLUMN IF NOT EXISTS release LowCardinality(String)
+-- and on transactions and errors ADD COLUMN IF NOT EXISTS release LowCardinality(String) DEFAULT '' (both tables each).
 
 CREATE DATABASE IF NOT EXISTS sluice ON CLUSTER '{cluster}';
 
@@ -59,7 +67,7 @@ CREATE TABLE IF NOT EXISTS sluice.transactions_local ON CLUSTER '{cluster}'
     sdk_name LowCardinality(String), sdk_version LowCardinality(String), runtime_name LowCardinality(String),
     runtime_version LowCardinality(String), os_name LowCardinality(String), os_version LowCardinality(String),
     kafka_partition UInt32, kafka_offset UInt64, sample_rate Float64 DEFAULT 1,
-    retention_days UInt16 DEFAULT 90,
+    retention_days UInt16 DEFAULT 90, release LowCardinality(String) DEFAULT '',
     INDEX received_at_minmax received_at TYPE minmax GRANULARITY 1
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/transactions', '{replica}')
@@ -117,7 +125,7 @@ CREATE TABLE IF NOT EXISTS sluice.errors_local ON CLUSTER '{cluster}'
     sdk_name LowCardinality(String), sdk_version LowCardinality(String), runtime_name LowCardinality(String),
     runtime_version LowCardinality(String), os_name LowCardinality(String), os_version LowCardinality(String),
     kafka_partition UInt32, kafka_offset UInt64, payload String CODEC(ZSTD(3)),
-    retention_days UInt16 DEFAULT 90
+    retention_days UInt16 DEFAULT 90, release LowCardinality(String) DEFAULT ''
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/errors', '{replica}')
 PARTITION BY toYYYYMMDD(timestamp)
@@ -160,11 +168,11 @@ CREATE TABLE IF NOT EXISTS sluice.requests_1m_local ON CLUSTER '{cluster}'
     project LowCardinality(String), environment LowCardinality(String), minute DateTime('UTC'), op LowCardinality(String),
     route String, method LowCardinality(String), status_code UInt16, requests UInt64, timed UInt64, duration_sum_ms Float64,
     duration_buckets Array(UInt64), version UInt64, estimated_requests Float64 DEFAULT requests,
-    retention_days UInt16 DEFAULT 90
+    retention_days UInt16 DEFAULT 90, release LowCardinality(String)
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/requests_1m', '{replica}', version)
 PARTITION BY toYYYYMMDD(minute)
-ORDER BY (project, minute, environment, op, route, method, status_code)
+ORDER BY (project, minute, environment, op, route, method, status_code, release)
 TTL minute + toIntervalDay(retention_days);
 
 CREATE TABLE IF NOT EXISTS sluice.requests_1m ON CLUSTER '{cluster}' AS sluice.requests_1m_local
@@ -175,11 +183,11 @@ CREATE TABLE IF NOT EXISTS sluice.requests_1h_local ON CLUSTER '{cluster}'
     project LowCardinality(String), environment LowCardinality(String), hour DateTime('UTC'), op LowCardinality(String),
     route String, method LowCardinality(String), status_code UInt16, requests UInt64, timed UInt64, duration_sum_ms Float64,
     duration_buckets Array(UInt64), version UInt64, estimated_requests Float64 DEFAULT requests,
-    retention_days UInt16 DEFAULT 90
+    retention_days UInt16 DEFAULT 90, release LowCardinality(String)
 )
 ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/requests_1h', '{replica}', version)
 PARTITION BY toYYYYMM(hour)
-ORDER BY (project, hour, environment, op, route, method, status_code)
+ORDER BY (project, hour, environment, op, route, method, status_code, release)
 TTL hour + toIntervalDay(retention_days);
 
 CREATE TABLE IF NOT EXISTS sluice.requests_1h ON CLUSTER '{cluster}' AS sluice.requests_1h_local
@@ -222,4 +230,5 @@ ORDER BY version;
 INSERT INTO sluice.schema_migrations (version, name) VALUES
     (1, 'V001__transactions_and_traffic.sql'), (2, 'V002__errors.sql'), (3, 'V003__outcomes.sql'),
     (4, 'V004__routes_in_history.sql'), (5, 'V005__requests_by_route.sql'), (6, 'V006__received_at_index.sql'),
-    (7, 'V007__traffic_by_hour.sql'), (8, 'V008__estimated_traffic.sql'), (9, 'V009__retention_per_project.sql');
+    (7, 'V007__traffic_by_hour.sql'), (8, 'V008__estimated_traffic.sql'), (9, 'V009__retention_per_project.sql'),
+    (11, 'V011__release.sql');

@@ -22,7 +22,7 @@ final class HistoryRowBinary {
     private static final List<String> COLUMNS = List.of("event_id", "project", "timestamp", "received_at", "time_adjusted",
             "environment", "transaction", "route", "op", "method", "url", "path", "status_code", "duration_ms", "user_id",
             "sdk_name", "sdk_version", "runtime_name", "runtime_version", "os_name", "os_version", "kafka_partition", "kafka_offset",
-            "sample_rate", "retention_days");
+            "sample_rate", "retention_days", "release");
 
     private static final Map<String, Integer> INDEX = index();
 
@@ -65,7 +65,7 @@ final class HistoryRowBinary {
                 .string(text(9)).string(text(10)).string(text(11)).nullableUInt16((Long) values[12]).nullableFloat64(decimal(13))
                 .string(text(14)).string(text(15)).string(text(16)).string(text(17)).string(text(18)).string(text(19))
                 .string(text(20)).uint32(number(21)).uint64(number(22)).float64(values[23] instanceof Number rate ? rate.doubleValue() : 1)
-                .uint16(values[24] instanceof Number days ? days.longValue() : defaultRetentionDays);
+                .uint16(values[24] instanceof Number days ? days.longValue() : defaultRetentionDays).string(text(25));
     }
 
     /** The same row encoded straight from the fact: the RowBinary ceiling's input. */
@@ -77,7 +77,7 @@ final class HistoryRowBinary {
                 .string(f.userId())
                 .string(f.sdkName()).string(f.sdkVersion()).string(f.runtimeName()).string(f.runtimeVersion())
                 .string(f.osName()).string(f.osVersion()).uint32(f.kafkaPartition()).uint64(f.kafkaOffset()).float64(f.sampleRate())
-                .uint16(retentionDays);
+                .uint16(retentionDays).string(f.release());
     }
 
     byte[] takeBytes() {

@@ -186,7 +186,7 @@ final class ServerCommands {
         }
     }
 
-    @Command(name = "stats", description = {"Traffic per minute, status classes and codes, top routes (5xx, p99), errors, refusals",
+    @Command(name = "stats", description = {"Traffic per minute, status classes and codes, top routes (5xx, p99), errors, releases, refusals",
             "and the last requests of a project."})
     static final class StatsCommand extends CliCommand {
         private final Settings settings;

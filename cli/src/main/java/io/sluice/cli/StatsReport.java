@@ -19,8 +19,9 @@ import io.sluice.events.DurationBuckets;
 
 /**
  * {@code ./sluice stats}: what someone wants to see right after sending data — requests per minute
- * as bars, the status classes and codes, the top routes with their 5xx and p99, errors, refusals
- * (outcomes), and the last requests. Everything but the last requests is read from the aggregates;
+ * as bars, the status classes and codes, the top routes with their 5xx and p99, errors, each release's
+ * requests, 5xx and errors, refusals (outcomes), and the last requests. Everything but the last requests
+ * and the errors per release (the error history, one project's range) is read from the aggregates;
  * ranges over 6 hours read the hourly rows. Where a project's clients sample, the estimated requests
  * stand beside each count, and the header says so.
  */
@@ -70,6 +71,13 @@ public final class StatsReport {
                 + "sumForEach(duration_buckets) AS buckets FROM " + requests + " GROUP BY op, route) ORDER BY n DESC LIMIT 10");
         queries.put("errors", "SELECT exception_type AS type, sum(errors) AS n FROM " + errors
                 + " GROUP BY exception_type ORDER BY n DESC LIMIT 10");
+        // "Did the new release fail more?": each release's requests and 5xx beside the errors it reported,
+        // counted once per event id in the error history (errors_1m and errors_1h have no release).
+        queries.put("releases", "SELECT release, sum(n) AS n, sum(s5xx) AS s5xx, sum(reported) AS errors FROM ("
+                + "SELECT release, sum(requests) AS n, sumIf(requests, status_code >= 500) AS s5xx, toUInt64(0) AS reported FROM "
+                + requests + " GROUP BY release UNION ALL SELECT release, toUInt64(0), toUInt64(0), uniqExact(event_id) FROM " + db
+                + ".errors WHERE project = {project:String} AND timestamp >= toDateTime64({since:UInt32}, 3) GROUP BY release) "
+                + "GROUP BY release ORDER BY n DESC, release LIMIT 10");
         queries.put("outcomes", "SELECT outcome, sum(events) AS n FROM " + db + ".outcomes_1m FINAL WHERE project = {project:String} "
                 + "AND minute >= toDateTime({since:UInt32}) GROUP BY outcome ORDER BY n DESC");
         return queries;
@@ -143,6 +151,15 @@ public final class StatsReport {
         }
 
         out.println();
+        out.println("Releases                                                requests      5xx  5xx %   errors");
+        none(answers.get("releases"));
+        for (GenericRecord row : answers.get("releases")) {
+            long requests = row.getLong("n");
+            out.printf("  %-52s %9d %8d %6s %8d%n", shorten(release(row), 52), requests, row.getLong("s5xx"),
+                    requests == 0 ? "-" : String.format("%.1f", 100.0 * row.getLong("s5xx") / requests), row.getLong("errors"));
+        }
+
+        out.println();
         out.println("Outcomes (accepted, and refused why)");
         none(answers.get("outcomes"));
         for (GenericRecord row : answers.get("outcomes")) {
@@ -199,6 +216,11 @@ public final class StatsReport {
         }
         ObjectNode errors = root.putObject("errors");
         answers.get("errors").forEach(row -> errors.put(row.getString("type"), row.getLong("n")));
+        ArrayNode releases = root.putArray("releases");
+        for (GenericRecord row : answers.get("releases")) {
+            releases.addObject().put("release", row.getString("release")).put("requests", row.getLong("n"))
+                    .put("status_5xx", row.getLong("s5xx")).put("errors", row.getLong("errors"));
+        }
         ObjectNode outcomes = root.putObject("outcomes");
         answers.get("outcomes").forEach(row -> outcomes.put(row.getString("outcome"), row.getLong("n")));
         ArrayNode requests = root.putArray("last_requests");
@@ -226,6 +248,11 @@ public final class StatsReport {
 
     private static String whole(double estimated) {
         return String.format("%.0f", estimated);
+    }
+
+    /** A release as shown: "(none)" for events that named none. */
+    private static String release(GenericRecord row) {
+        return row.getString("release").isEmpty() ? "(none)" : row.getString("release");
     }
 
     private void none(List<GenericRecord> rows) {

@@ -89,7 +89,7 @@ class OtlpEndToEndIT {
         ProjectAdmin.NewProject project = pipeline.newProject("otel-sdk");
         List<SpanData> spans;
         try (OtelSpans sdk = new OtelSpans(Attributes.of(AttributeKey.stringKey("service.name"), "shop",
-                AttributeKey.stringKey("deployment.environment.name"), "e2e"))) {
+                AttributeKey.stringKey("deployment.environment.name"), "e2e", AttributeKey.stringKey("service.version"), "2.4.1"))) {
             Tracer tracer = sdk.tracer();
             serverSpan(tracer, "GET", "/orders/{id}", 200, START, 120).end(START + 120_000_000L, TimeUnit.NANOSECONDS);
             serverSpan(tracer, "GET", "/orders/{id}", 404, START, 8).end(START + 8_000_000L, TimeUnit.NANOSECONDS);
@@ -107,20 +107,21 @@ class OtlpEndToEndIT {
         assertTrue(exportedOnce(exporter(project, true), spans));
 
         String where = " WHERE project = '" + project.token() + "'";
-        String transactions = "GET /orders/{id}\t200\thttp.server\t120\nGET /orders/{id}\t404\thttp.server\t8\n"
-                + "POST /checkout\t503\thttp.server\t250";
-        assertEquals(transactions, pipeline.awaitAnswer(transactions, "SELECT route, status_code, op, duration_ms FROM "
+        // The resource's service.version is every event's release.
+        String transactions = "GET /orders/{id}\t200\thttp.server\t120\t2.4.1\nGET /orders/{id}\t404\thttp.server\t8\t2.4.1\n"
+                + "POST /checkout\t503\thttp.server\t250\t2.4.1";
+        assertEquals(transactions, pipeline.awaitAnswer(transactions, "SELECT route, status_code, op, duration_ms, release FROM "
                 + DB + ".transactions FINAL" + where + " ORDER BY route, status_code"));
         String traffic = "3\t1\t1\t1";
         assertEquals(traffic, pipeline.awaitAnswer(traffic, trafficQuery(project)));
         // The client span's exception is counted under the route of the request it was raised in.
-        String errors = "java.lang.IllegalStateException\tthe cart is gone\te2e\tPOST /checkout\n"
-                + "java.util.concurrent.TimeoutException\tthe database did not answer\te2e\tPOST /checkout";
-        assertEquals(errors, pipeline.awaitAnswer(errors, "SELECT exception_type, exception_value, environment, route FROM "
+        String errors = "java.lang.IllegalStateException\tthe cart is gone\te2e\tPOST /checkout\t2.4.1\n"
+                + "java.util.concurrent.TimeoutException\tthe database did not answer\te2e\tPOST /checkout\t2.4.1";
+        assertEquals(errors, pipeline.awaitAnswer(errors, "SELECT exception_type, exception_value, environment, route, release FROM "
                 + DB + ".errors FINAL" + where + " ORDER BY exception_type"));
-        String requests = "http.server\t3";
-        assertEquals(requests, pipeline.awaitAnswer(requests, "SELECT op, sum(requests) FROM " + DB
-                + ".requests_1m FINAL" + where + " GROUP BY op"));
+        String requests = "http.server\t2.4.1\t3";
+        assertEquals(requests, pipeline.awaitAnswer(requests, "SELECT op, release, sum(requests) FROM " + DB
+                + ".requests_1m FINAL" + where + " GROUP BY op, release"));
     }
 
     /**

@@ -80,6 +80,7 @@ class SentrySdkEndToEndIT {
             options.setDsn(dsn);
             options.setTracesSampleRate(1.0);
             options.setEnvironment("e2e");
+            options.setRelease("shop@2.4.1");
             options.setDebug(true);
             options.setDiagnosticLevel(SentryLevel.INFO);
             options.setEnableUncaughtExceptionHandler(false);
@@ -112,13 +113,21 @@ class SentrySdkEndToEndIT {
 
         String where = " WHERE project = '" + project.token() + "'";
         // The SDK sends no level with an exception; Sentry reads that as "error", and so does Sluice.
-        String errors = sorted(exception + "\te2e\terror", message + "\te2e\twarning");
+        // The SDK's release (options.setRelease) is every event's.
+        String errors = sorted(exception + "\te2e\terror\tshop@2.4.1", message + "\te2e\twarning\tshop@2.4.1");
         assertEquals(errors, pipeline.awaitAnswer(errors,
-                "SELECT event_id, environment, level FROM " + DB + ".errors FINAL" + where + " ORDER BY event_id"));
-        String transactions = sorted(ok + "\tGET /orders/{id}\t200", missing + "\tGET /orders/{id}\t404",
-                failed + "\tPOST /checkout\t503");
+                "SELECT event_id, environment, level, release FROM " + DB + ".errors FINAL" + where + " ORDER BY event_id"));
+        String transactions = sorted(ok + "\tGET /orders/{id}\t200\tshop@2.4.1", missing + "\tGET /orders/{id}\t404\tshop@2.4.1",
+                failed + "\tPOST /checkout\t503\tshop@2.4.1");
         assertEquals(transactions, pipeline.awaitAnswer(transactions,
-                "SELECT event_id, transaction, status_code FROM " + DB + ".transactions FINAL" + where + " ORDER BY event_id"));
+                "SELECT event_id, transaction, status_code, release FROM " + DB + ".transactions FINAL" + where + " ORDER BY event_id"));
+        String byRelease = "shop@2.4.1\t3\t1";
+        assertEquals(byRelease, pipeline.awaitAnswer(byRelease, "SELECT release, sum(requests), sumIf(requests, status_code >= 500) FROM "
+                + DB + ".requests_1h FINAL" + where + " GROUP BY release"));
+        CliRunner.Result stats = CliRunner.run(pipeline.settings(), "stats", "--project", project.token(), "--since", "2h", "--json");
+        assertEquals(0, stats.exitCode(), stats.err());
+        assertEquals("[{\"release\":\"shop@2.4.1\",\"requests\":3,\"status_5xx\":1,\"errors\":2}]",
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(stats.out()).get("releases").toString());
         String traffic = "3\t1\t1\t1";
         assertEquals(traffic, pipeline.awaitAnswer(traffic,
                 "SELECT sum(requests), sum(status_2xx), sum(status_4xx), sum(status_5xx) FROM " + DB + ".traffic_1m FINAL" + where));

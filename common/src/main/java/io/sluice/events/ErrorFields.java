@@ -28,7 +28,8 @@ public record ErrorFields(
         String runtimeVersion,
         String osName,
         String osVersion,
-        String route) {
+        String route,
+        String release) {
 
     /** Without project rules (the processor's reading of a record without the gateway's header). */
     public static ErrorFields of(JsonNode event) {
@@ -48,7 +49,8 @@ public record ErrorFields(
                 SentryFields.text(event, "/sdk/name"), SentryFields.text(event, "/sdk/version"),
                 SentryFields.text(event, "/contexts/runtime/name"), SentryFields.text(event, "/contexts/runtime/version"),
                 SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"),
-                Routes.of(event, requestMethod, SentryFields.text(event, "/transaction"), TransactionFields.pathOf(requestUrl), rules));
+                Routes.of(event, requestMethod, SentryFields.text(event, "/transaction"), TransactionFields.pathOf(requestUrl), rules),
+                SentryFields.release(event));
     }
 
     private static final int FIELDS = ErrorFields.class.getRecordComponents().length;
@@ -56,13 +58,13 @@ public record ErrorFields(
     /** As the {@link FieldsHeader}'s value, for an event of {@code jsonBytes}; null when they may take more than it carries. */
     public byte[] toHeader(int jsonBytes) {
         return FieldsHeader.encode(jsonBytes, FieldsHeader.ERROR, environment, level, exceptionType, exceptionValue, topFrame, requestUrl,
-                requestMethod, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName, osVersion, route);
+                requestMethod, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName, osVersion, route, release);
     }
 
     /** From the record's {@link FieldsHeader}; null when it has none this version can read. */
     public static ErrorFields fromHeader(Headers headers) {
         String[] v = FieldsHeader.decode(headers, FieldsHeader.ERROR, FIELDS);
         return v == null ? null
-                : new ErrorFields(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14]);
+                : new ErrorFields(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15]);
     }
 }

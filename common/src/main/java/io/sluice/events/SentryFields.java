@@ -26,6 +26,8 @@ public final class SentryFields {
     private static final String[] LOG_ENTRIES = {"message", "logentry"};
     /** The level of an error report that has none (Sentry's default for error events). */
     public static final String DEFAULT_LEVEL = "error";
+    /** The top-level field that names an event's release ({@link #release}). */
+    public static final String RELEASE = "release";
     /**
      * Compiled pointers by their text. Jackson compiles a pointer on every {@code at(String)};
      * the processor reads a dozen per record, and the set of pointers is the fixed few in code.
@@ -161,6 +163,15 @@ public final class SentryFields {
     public static String level(JsonNode event) {
         String level = text(event, "/level").toLowerCase(Locale.ROOT);
         return level.isEmpty() ? DEFAULT_LEVEL : level;
+    }
+
+    /**
+     * The release (version) of the application that sent the event: its top-level {@code release},
+     * where Sentry's SDKs put it and where the gateway puts an envelope's {@code trace.release}, an
+     * OpenTelemetry resource's {@code service.version} and the v1 bodies' own; "" when it has none.
+     */
+    public static String release(JsonNode event) {
+        return text(event, "/" + RELEASE);
     }
 
     /** One to three ASCII digits. */

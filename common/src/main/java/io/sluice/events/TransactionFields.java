@@ -30,7 +30,8 @@ public record TransactionFields(
         String route,
         String op,
         Double durationMs,
-        SampleRate sampleRate) {
+        SampleRate sampleRate,
+        String release) {
     /** What a method that is none of HTTP's is stored as. */
     public static final String OTHER_METHOD = "OTHER";
     private static final Set<String> HTTP_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT",
@@ -66,7 +67,8 @@ public record TransactionFields(
                 SentryFields.text(event, "/sdk/name"), SentryFields.text(event, "/sdk/version"),
                 SentryFields.text(event, "/contexts/runtime/name"), SentryFields.text(event, "/contexts/runtime/version"),
                 SentryFields.text(event, "/contexts/os/name"), SentryFields.text(event, "/contexts/os/version"),
-                Routes.of(event, method, name, path, rules), op, SentryFields.durationMs(event), SampleRate.of(event));
+                Routes.of(event, method, name, path, rules), op, SentryFields.durationMs(event), SampleRate.of(event),
+                SentryFields.release(event));
     }
 
     /** A transaction's request URL: its trace context's, else its request's; "" when it has none. */
@@ -85,7 +87,7 @@ public record TransactionFields(
         return FieldsHeader.encode(jsonBytes, FieldsHeader.TRANSACTION, environment, transaction, method, url, path,
                 statusCode == null ? null : statusCode.toString(), userId, sdkName, sdkVersion, runtimeName, runtimeVersion,
                 osName, osVersion, route, op, durationMs == null ? null : durationMs.toString(),
-                sampleRate.rate() == 1 ? null : Double.toString(sampleRate.rate()));
+                sampleRate.rate() == 1 ? null : Double.toString(sampleRate.rate()), release);
     }
 
     /** From the record's {@link FieldsHeader}; null when it has none this version can read. */
@@ -114,7 +116,7 @@ public record TransactionFields(
             return null; // not what a gateway writes: read the JSON, which decides
         }
         return new TransactionFields(v[0], v[1], v[2], v[3], v[4], status, v[6], v[7], v[8], v[9], v[10], v[11], v[12],
-                v[13], v[14], duration, sampleRate);
+                v[13], v[14], duration, sampleRate, v[17]);
     }
 
     /**

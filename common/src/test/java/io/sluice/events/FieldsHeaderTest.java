@@ -15,7 +15,7 @@ class FieldsHeaderTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TransactionFields TRANSACTION = new TransactionFields("production", "GET /users/{id}", "GET",
             "https://shop.example/users/42", "/users/42", 200, "account-1", "sentry.python", "2.19.0", "CPython", "3.12.7",
-            "Linux", "6.1.0", "GET /users/{id}", "http.server", 12.5, SampleRate.NONE);
+            "Linux", "6.1.0", "GET /users/{id}", "http.server", 12.5, SampleRate.NONE, "shop@2.4.1");
 
     /** Room enough for the header: an event's JSON of this many bytes. */
     private static final int ROOM = 100_000;
@@ -33,7 +33,7 @@ class FieldsHeaderTest {
 
     @Test
     void loneSurrogatesEmptyStringsAndNoStatusComeBackExactly() {
-        TransactionFields odd = new TransactionFields("\ud800", "", "\udfff x", "\u0000", "", null, "😀", "", "", "", "", "", "", "", "", null, SampleRate.NONE);
+        TransactionFields odd = new TransactionFields("\ud800", "", "\udfff x", "\u0000", "", null, "😀", "", "", "", "", "", "", "", "", null, SampleRate.NONE, "\udbff");
         assertEquals(odd, TransactionFields.fromHeader(withHeader(odd.toHeader(ROOM))));
     }
 
@@ -46,13 +46,13 @@ class FieldsHeaderTest {
 
     @Test
     void fieldsLargerThanTheHeaderCarriesGoWithout() {
-        TransactionFields large = new TransactionFields("", "x".repeat(FieldsHeader.MAX_BYTES), "", "", "", null, "", "", "", "", "", "", "", "", "", null, SampleRate.NONE);
+        TransactionFields large = new TransactionFields("", "x".repeat(FieldsHeader.MAX_BYTES), "", "", "", null, "", "", "", "", "", "", "", "", "", null, SampleRate.NONE, "");
         assertNull(large.toHeader(ROOM));
     }
 
     @Test
     void fieldsThatMayTakeMoreThanTheEventsJsonGoWithout() {
-        TransactionFields fields = new TransactionFields("", "GET /" + "a".repeat(300), "", "", "/" + "a".repeat(300), null, "", "", "", "", "", "", "", "", "", null, SampleRate.NONE);
+        TransactionFields fields = new TransactionFields("", "GET /" + "a".repeat(300), "", "", "/" + "a".repeat(300), null, "", "", "", "", "", "", "", "", "", null, SampleRate.NONE, "");
         assertNull(fields.toHeader(400), "the name and the path hold the same characters twice");
         assertEquals(fields, TransactionFields.fromHeader(withHeader(fields.toHeader(4_000))));
     }

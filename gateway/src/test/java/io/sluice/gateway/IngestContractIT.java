@@ -87,12 +87,12 @@ class IngestContractIT {
     @Test
     void theRecordCarriesTheFieldsTheProcessorKeepsAsReadFromTheJson() throws Exception {
         gateway.post(shop, "transaction", "{\"event_id\": \"f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1\", \"transaction\": \"GET /users/{id}\","
-                + " \"environment\": \"production\", \"tags\": {\"http.status_code\": \"404\"},"
+                + " \"environment\": \"production\", \"release\": \"shop@2.4.1\", \"tags\": {\"http.status_code\": \"404\"},"
                 + " \"request\": {\"url\": \"https://shop.example/users/42?x=1\"}, \"user\": {\"id\": \"\\ud800\"}}");
         ConsumerRecord<byte[], byte[]> record = KafkaRecords.find(engines, "sluice.transactions", 1, Duration.ofSeconds(10),
                 KafkaRecords.withHeader(EventHeaders.EVENT_ID, "f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1")).get(0);
         assertEquals(new TransactionFields("production", "GET /users/{id}", "GET", "https://shop.example/users/42?x=1", "/users/42",
-                404, "\ud800", "", "", "", "", "", "", "GET /users/{id}", "", null, io.sluice.events.SampleRate.NONE), TransactionFields.fromHeader(record.headers()));
+                404, "\ud800", "", "", "", "", "", "", "GET /users/{id}", "", null, io.sluice.events.SampleRate.NONE, "shop@2.4.1"), TransactionFields.fromHeader(record.headers()));
     }
 
     @Test

@@ -26,7 +26,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.sluice.events.ErrorFields;
 import io.sluice.events.EventHeaders;
+import io.sluice.events.TransactionFields;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.projects.Quota;
 import io.sluice.testkit.Engines;
@@ -159,6 +161,28 @@ class SentryEndpointsIT {
                 "client_discard:before_send", 1L, "unsupported_item:replay_event", 1L, "unsupported_item:replay_recording", 1L),
                 outcomes(project, Map.of("accepted", 1L, "client_discard:ratelimit_backoff", 2L, "client_discard:sample_rate", 4L,
                         "client_discard:before_send", 1L, "unsupported_item:replay_event", 1L, "unsupported_item:replay_recording", 1L)));
+    }
+
+    @Test
+    void anEnvelopesTraceReleaseTravelsWithEachEventThatNamesNone() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("release-envelope");
+        String body = "{\"trace\":{\"trace_id\":\"5b8efff798038103d269b633813fc60c\",\"public_key\":\""
+                + project.dsnKey().publicKey() + "\",\"release\":\"shop@2.4.1\"}}\n"
+                + "{\"type\":\"event\"}\n"
+                + "{\"event_id\":\"d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4\",\"message\":\"boom\"}\n"
+                + "{\"type\":\"transaction\"}\n"
+                + "{\"event_id\":\"e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5\",\"type\":\"transaction\",\"transaction\":\"GET /a\","
+                + "\"release\":\"shop@2.5.0\"}\n";
+        HttpResponse<String> response = post(envelope(project, "").header("X-Sentry-Auth", sentryAuth(project)),
+                body.getBytes(StandardCharsets.UTF_8));
+        assertEquals(200, response.statusCode(), response.body());
+        ConsumerRecord<byte[], byte[]> error = published("sluice.errors", "d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4", project, "project");
+        assertEquals("shop@2.4.1", ErrorFields.fromHeader(error.headers()).release());
+        assertEquals("shop@2.4.1", ErrorFields.of(new ObjectMapper().readTree(error.value())).release(),
+                "the JSON carries it too, for a processor that reads the JSON");
+        ConsumerRecord<byte[], byte[]> transaction = published("sluice.transactions", "e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5", project,
+                "transaction");
+        assertEquals("shop@2.5.0", TransactionFields.fromHeader(transaction.headers()).release(), "its own release, not the trace's");
     }
 
     @Test

@@ -22,7 +22,7 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                               int streamThreads, Duration commitInterval, Duration eventTimeHorizon, Duration lateMargin,
                               SinkLimits sinkLimits, long rocksDbMemoryBytes, double rocksDbWriteBufferRatio,
                               long dedupFilterBytes, int routesPerDay, int environmentsPerDay,
-                              int exceptionTypesPerDay, boolean requestsByRoute) {
+                              int exceptionTypesPerDay, int releasesPerDay, boolean requestsByRoute) {
     public static final Setting ADMIN_HOST = new Setting("SLUICE_PROCESSOR_ADMIN_HOST", "127.0.0.1",
             "Address of the processor's /healthz, /readyz and /metrics.");
     public static final Setting ADMIN_PORT = new Setting("SLUICE_PROCESSOR_ADMIN_PORT", "8082",
@@ -59,8 +59,8 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
             "Routes a project may bring per event-time day (UTC) and raw partition before further new routes are counted as "
                     + "<other> in requests_1m, requests_1h and errors_1h (the history keeps every route): at most partitions x this "
                     + "many routes per project and day. Ten times this bounds the series the same way: the keys of those tables "
-                    + "with their environment (a route with its op, method and status code, or exception type), <other> ones "
-                    + "included; beyond it the environment is <other> too. Counted in outcomes as cardinality_limited:route. Ten times "
+                    + "with their environment (a route with its op, method, status code and release, or exception type), <other> "
+                    + "ones included; beyond it the environment is <other> too. Counted in outcomes as cardinality_limited:route. Ten times "
                     + "this also bounds errors_1m's keys (environment and exception type): beyond it the exception type is <other>, "
                     + "counted as cardinality_limited:exception_type.").atLeast(1);
     public static final Setting ENVIRONMENTS_PER_DAY = new Setting("SLUICE_PROCESSOR_ENVIRONMENTS_PER_DAY",
@@ -73,6 +73,11 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
             "Exception types a project may bring per event-time day (UTC) and raw partition before further new ones are counted "
                     + "as <other> in errors_1m and errors_1h (the history keeps every type); counted in outcomes as "
                     + "cardinality_limited:exception_type.").atLeast(1);
+    public static final Setting RELEASES_PER_DAY = new Setting("SLUICE_PROCESSOR_RELEASES_PER_DAY",
+            Integer.toString(CardinalityLimits.DEFAULT_RELEASES_PER_DAY),
+            "Releases a project may bring per event-time day (UTC) and raw partition before further new ones are counted as "
+                    + "<other> in requests_1m and requests_1h (the history keeps every release); counted in outcomes as "
+                    + "cardinality_limited:release.").atLeast(1);
 
     public static final Setting REQUESTS_BY_ROUTE = new Setting("SLUICE_PROCESSOR_REQUESTS_BY_ROUTE", "true",
             "Count transactions by route into requests_1m and requests_1h, which the dashboard's route panels and ./sluice stats' "
@@ -81,7 +86,7 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
 
     public static final List<Setting> SETTINGS = List.of(ADMIN_HOST, ADMIN_PORT, APPLICATION_ID, INSTANCE_ID, GENERATION, STATE_DIR, THREADS, COMMIT_INTERVAL, LATE_MARGIN,
             ROCKSDB_MEMORY_BYTES, ROCKSDB_WRITE_BUFFER_RATIO, DEDUP_FILTER_BYTES, ROUTES_PER_DAY, ENVIRONMENTS_PER_DAY,
-            EXCEPTION_TYPES_PER_DAY, REQUESTS_BY_ROUTE);
+            EXCEPTION_TYPES_PER_DAY, RELEASES_PER_DAY, REQUESTS_BY_ROUTE);
 
     public static ProcessorConfig from(Settings settings) {
         return new ProcessorConfig(KafkaSettings.from(settings), ClickHouseSettings.from(settings),
@@ -90,7 +95,8 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
                 settings.getDuration(COMMIT_INTERVAL), settings.getDuration(EventTime.HORIZON), settings.getDuration(LATE_MARGIN),
                 SinkLimits.from(settings), settings.getLong(ROCKSDB_MEMORY_BYTES), settings.getDouble(ROCKSDB_WRITE_BUFFER_RATIO),
                 settings.getLong(DEDUP_FILTER_BYTES), settings.getInt(ROUTES_PER_DAY),
-                settings.getInt(ENVIRONMENTS_PER_DAY), settings.getInt(EXCEPTION_TYPES_PER_DAY), settings.getBoolean(REQUESTS_BY_ROUTE));
+                settings.getInt(ENVIRONMENTS_PER_DAY), settings.getInt(EXCEPTION_TYPES_PER_DAY), settings.getInt(RELEASES_PER_DAY),
+                settings.getBoolean(REQUESTS_BY_ROUTE));
     }
 
     /** Fails at startup, naming the setting, rather than when the first store opens. */
@@ -99,7 +105,7 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
     }
 
     public CardinalityLimits cardinalityLimits() {
-        return CardinalityLimits.of(routesPerDay, environmentsPerDay, exceptionTypesPerDay);
+        return CardinalityLimits.of(routesPerDay, environmentsPerDay, exceptionTypesPerDay, releasesPerDay);
     }
 
     /** Every setting the processor reads, its own and the shared ones. */

@@ -34,7 +34,7 @@ class SchemaMigrationsIT {
             // Without FINAL: no second bookkeeping row was even inserted (ReplacingMergeTree would hide it under FINAL).
             assertEquals(recorded, ClickHouseQuery.run(engines, "SELECT version, name, applied_at FROM "
                     + "sluice_migrate_twice.schema_migrations ORDER BY version").strip());
-            assertEquals("1\tV001__transactions_and_traffic.sql\n2\tV002__errors.sql\n3\tV003__outcomes.sql\n4\tV004__routes_in_history.sql\n5\tV005__requests_by_route.sql\n6\tV006__received_at_index.sql\n7\tV007__traffic_by_hour.sql\n8\tV008__estimated_traffic.sql\n9\tV009__retention_per_project.sql",
+            assertEquals("1\tV001__transactions_and_traffic.sql\n2\tV002__errors.sql\n3\tV003__outcomes.sql\n4\tV004__routes_in_history.sql\n5\tV005__requests_by_route.sql\n6\tV006__received_at_index.sql\n7\tV007__traffic_by_hour.sql\n8\tV008__estimated_traffic.sql\n9\tV009__retention_per_project.sql\n11\tV011__release.sql",
                     ClickHouseQuery.run(engines, "SELECT version, name FROM sluice_migrate_twice.schema_migrations ORDER BY version").strip());
         }
     }

@@ -10,17 +10,19 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.sluice.events.SampleRate;
+import io.sluice.events.SentryFields;
 
 /**
  * What the Sentry endpoints need of an event before it is validated: its top-level {@code type}
  * (a {@code store} body is a transaction when it says so), whether it names an {@code event_id}
  * (a value other than null), where a top-level {@code "event_id": null} has its {@code null}
  * ({@code nullEventIdAt}, a byte offset, or -1), whether it has a top-level {@code sample_rate}
- * ({@link SampleRate#FIELD}), and whether anything follows the object. Read
+ * ({@link SampleRate#FIELD}) and {@code release} ({@link SentryFields#RELEASE}), and whether anything follows the object. Read
  * with a streaming parser that skips everything else; what is not JSON is left to the validator
  * to refuse.
  */
-public record EventFields(String type, boolean hasEventId, int nullEventIdAt, boolean hasSampleRate, boolean trailingContent) {
+public record EventFields(String type, boolean hasEventId, int nullEventIdAt, boolean hasSampleRate, boolean hasRelease,
+                          boolean trailingContent) {
     private static final JsonFactory JSON = new JsonFactory();
     private static final byte[] NULL = "null".getBytes(StandardCharsets.UTF_8);
 
@@ -29,9 +31,10 @@ public record EventFields(String type, boolean hasEventId, int nullEventIdAt, bo
         boolean hasEventId = false;
         int nullEventIdAt = -1;
         boolean hasSampleRate = false;
+        boolean hasRelease = false;
         try (JsonParser parser = JSON.createParser(json)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return new EventFields(null, false, -1, false, false);
+                return new EventFields(null, false, -1, false, false, false);
             }
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
@@ -44,15 +47,17 @@ public record EventFields(String type, boolean hasEventId, int nullEventIdAt, bo
                     hasEventId = true;
                 } else if (SampleRate.FIELD.equals(name)) {
                     hasSampleRate = true;
+                } else if (SentryFields.RELEASE.equals(name)) {
+                    hasRelease = true;
                 }
                 parser.skipChildren();
             }
             // Something after the object (another envelope's lines, say) would be published with it.
-            return new EventFields(type, hasEventId, nullEventIdAt, hasSampleRate, parser.nextToken() != null);
+            return new EventFields(type, hasEventId, nullEventIdAt, hasSampleRate, hasRelease, parser.nextToken() != null);
         } catch (IOException | RuntimeException notJson) {
             // the validator answers it
         }
-        return new EventFields(type, hasEventId, nullEventIdAt, hasSampleRate, false);
+        return new EventFields(type, hasEventId, nullEventIdAt, hasSampleRate, hasRelease, false);
     }
 
     /**
@@ -87,6 +92,18 @@ public record EventFields(String type, boolean hasEventId, int nullEventIdAt, bo
             return json;
         }
         return withFieldFirst(json, SampleRate.FIELD, rate.isValueNode() ? rate.toString() : "\"not a number\"");
+    }
+
+    /**
+     * The event with its envelope's release ({@code release}, the header's {@code trace.release})
+     * as its {@code release}, where the one reader of releases finds it ({@link SentryFields#release});
+     * one that names its own is kept as it is, and so is every event when the header's is no text or empty.
+     */
+    public byte[] withRelease(byte[] json, JsonNode release) {
+        if (hasRelease || !release.isTextual() || release.textValue().isEmpty()) {
+            return json;
+        }
+        return withFieldFirst(json, SentryFields.RELEASE, release.toString());
     }
 
     private static byte[] withEventIdFirst(byte[] json, String eventId) {

@@ -86,6 +86,8 @@ final class SentryEnvelopeDoor extends SentryDoor {
         EventId headerId = events == 1 ? EventId.parse(envelope.headerText("event_id")) : null;
         // The trace's sample rate (the dynamic sampling context) travels with each transaction as its sample_rate.
         JsonNode sampleRate = envelope.header().path("trace").path(SampleRate.FIELD);
+        // So does its release, with each event that names none.
+        JsonNode release = envelope.header().path("trace").path(SentryFields.RELEASE);
         List<Item> items = new ArrayList<>(envelope.items().size());
         for (Envelope.Item item : envelope.items()) {
             if (item.type().equals("client_report")) {
@@ -96,18 +98,22 @@ final class SentryEnvelopeDoor extends SentryDoor {
             } else {
                 Endpoint endpoint = item.type().equals("transaction") ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
                 JsonNode rate = endpoint == Endpoint.TRANSACTION ? sampleRate : MissingNode.getInstance();
-                items.add(new Item.Event(endpoint, item.length(), () -> payload(item, headerId, rate)));
+                items.add(new Item.Event(endpoint, item.length(), () -> payload(item, headerId, rate, release)));
             }
         }
         return items;
     }
 
-    /** @param sampleRate the envelope's, for a transaction; missing for none */
-    private static byte[] payload(Envelope.Item item, EventId headerId, JsonNode sampleRate) {
+    /**
+     * @param sampleRate the envelope's, for a transaction; missing for none
+     * @param release    the envelope's; missing for none
+     */
+    private static byte[] payload(Envelope.Item item, EventId headerId, JsonNode sampleRate, JsonNode release) {
         byte[] json = item.payload();
         EventFields fields = single(EventFields.scan(json));
         json = headerId != null && !fields.hasEventId() ? fields.withEventId(json, headerId.hex()) : json;
-        return SentryFields.isAbsent(sampleRate) ? json : fields.withSampleRate(json, sampleRate);
+        json = SentryFields.isAbsent(sampleRate) ? json : fields.withSampleRate(json, sampleRate);
+        return fields.withRelease(json, release);
     }
 
     private static boolean isEvent(String type) {

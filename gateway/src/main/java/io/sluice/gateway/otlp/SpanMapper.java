@@ -17,6 +17,7 @@ import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.sluice.events.SampleRate;
+import io.sluice.events.SentryFields;
 import io.sluice.gateway.ingest.Endpoint;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
@@ -32,8 +33,8 @@ import io.sluice.outcomes.QualifiedOutcome;
  * status {@code http.response.status_code}/{@code http.status_code}, URL {@code url.full}/{@code http.url}
  * or {@code url.path}+{@code url.query}/{@code http.target}, start and end times;
  * <li>from the resource: {@code deployment.environment.name}/{@code deployment.environment} as the
- * environment, {@code telemetry.sdk.*} as the SDK, {@code process.runtime.*}, {@code os.*},
- * {@code service.name} and {@code service.version} as tags; {@code user.id}/{@code enduser.id} of the span as the user;
+ * environment, {@code service.version} as the release, {@code telemetry.sdk.*} as the SDK, {@code process.runtime.*},
+ * {@code os.*}, {@code service.name} and {@code service.version} as tags; {@code user.id}/{@code enduser.id} of the span as the user;
  * <li>each {@code exception} event of any span is an error report: {@code exception.type},
  * {@code exception.message}, and the frames of {@code exception.stacktrace} ({@link StackTraceText}),
  * with the request it was raised in: its span's own when a server span, else that of its nearest
@@ -293,6 +294,7 @@ public final class SpanMapper {
         writeIfPresent(json, "environment", cut(firstNonEmpty(
                 resource.text("deployment.environment.name", "deployment.environment"),
                 span.text("deployment.environment.name", "deployment.environment"))));
+        writeIfPresent(json, SentryFields.RELEASE, cut(resource.text("service.version")));
         String user = cut(span.text("user.id", "enduser.id"));
         if (!user.isEmpty()) {
             json.writeObjectFieldStart("user");

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 class EventFieldsTest {
@@ -15,16 +16,16 @@ class EventFieldsTest {
 
     @Test
     void theTopLevelTypeAndEventIdAreFoundNotNestedOnes() {
-        assertEquals(new EventFields("transaction", true, -1, false, false),
+        assertEquals(new EventFields("transaction", true, -1, false, false, false),
                 EventFields.scan(bytes("{\"contexts\":{\"type\":\"x\",\"event_id\":1},\"type\":\"transaction\",\"event_id\":\"ab\"}")));
-        assertEquals(new EventFields(null, false, 46, false, false), EventFields.scan(bytes("{\"contexts\":{\"type\":\"transaction\"},\"event_id\":null}")));
-        assertEquals(new EventFields(null, false, -1, false, false), EventFields.scan(bytes("not json")));
+        assertEquals(new EventFields(null, false, 46, false, false, false), EventFields.scan(bytes("{\"contexts\":{\"type\":\"transaction\"},\"event_id\":null}")));
+        assertEquals(new EventFields(null, false, -1, false, false, false), EventFields.scan(bytes("not json")));
     }
 
     @Test
     void contentAfterTheObjectIsNoticed() {
-        assertEquals(new EventFields(null, true, -1, false, true), EventFields.scan(bytes("{\"event_id\":\"ab\"}\n{\"type\":\"event\"}")));
-        assertEquals(new EventFields(null, false, -1, false, false), EventFields.scan(bytes("{} \n")));
+        assertEquals(new EventFields(null, true, -1, false, false, true), EventFields.scan(bytes("{\"event_id\":\"ab\"}\n{\"type\":\"event\"}")));
+        assertEquals(new EventFields(null, false, -1, false, false, false), EventFields.scan(bytes("{} \n")));
     }
 
     private static String withEventId(String json, String eventId) {
@@ -52,9 +53,18 @@ class EventFieldsTest {
         }
     }
 
-    private static String withSampleRate(String json, String rateJson) throws Exception {
-        return new String(EventFields.scan(bytes(json)).withSampleRate(bytes(json), new ObjectMapper().readTree(rateJson)),
+    /** What one of the envelope header's values, added to an event, makes of it. */
+    private interface Added {
+        byte[] to(EventFields fields, byte[] json, JsonNode value);
+    }
+
+    private static String with(Added added, String json, String valueJson) throws Exception {
+        return new String(added.to(EventFields.scan(bytes(json)), bytes(json), new ObjectMapper().readTree(valueJson)),
                 StandardCharsets.UTF_8);
+    }
+
+    private static String withSampleRate(String json, String rateJson) throws Exception {
+        return with(EventFields::withSampleRate, json, rateJson);
     }
 
     @Test
@@ -72,5 +82,26 @@ class EventFieldsTest {
     void aSampleRateThatIsNoValueIsAddedAsTextThatIsNoNumber() throws Exception {
         assertEquals("{\"sample_rate\":\"not a number\",\"transaction\":\"GET /\"}",
                 withSampleRate("{\"transaction\":\"GET /\"}", "{\"nested\": [1]}"));
+    }
+
+    private static String withRelease(String json, String releaseJson) throws Exception {
+        return with(EventFields::withRelease, json, releaseJson);
+    }
+
+    @Test
+    void anEnvelopesReleaseIsAddedAsTheEventsFirstField() throws Exception {
+        assertEquals("{\"release\":\"shop@2.4.1\",\"message\":\"x\"}", withRelease("{\"message\":\"x\"}", "\"shop@2.4.1\""));
+        assertEquals("{\"release\":\"shop@2.4.1\"}", withRelease("{}", "\"shop@2.4.1\""));
+    }
+
+    @Test
+    void anEventsOwnReleaseIsKept() throws Exception {
+        assertEquals("{\"release\":\"shop@2.5.0\"}", withRelease("{\"release\":\"shop@2.5.0\"}", "\"shop@2.4.1\""));
+    }
+
+    @Test
+    void anEnvelopesReleaseThatIsNoTextIsNotAdded() throws Exception {
+        assertEquals("{\"message\":\"x\"}", withRelease("{\"message\":\"x\"}", "{\"version\": 1}"));
+        assertEquals("{\"message\":\"x\"}", withRelease("{\"message\":\"x\"}", "\"\""));
     }
 }

@@ -160,6 +160,24 @@ class SpanMapperTest {
     }
 
     @Test
+    void theResourcesServiceVersionIsTheRelease() {
+        Span span = TraceRequestDecoderTest.span("GET /a").toBuilder()
+                .addEvents(Span.Event.newBuilder().setName("exception").addAttributes(string("exception.type", "E"))).build();
+        Resource resource = Resource.newBuilder().addAttributes(string("service.version", "2.4.1")).build();
+
+        MappedSpan mapped = only(resource, span);
+
+        assertEquals("2.4.1", transactionFields(mapped.items().get(0)).release());
+        assertEquals("2.4.1", errorFields(mapped.items().get(1)).release());
+    }
+
+    @Test
+    void aResourceWithoutServiceVersionHasNoRelease() {
+        assertEquals("", transactionFields(only(Resource.getDefaultInstance(), TraceRequestDecoderTest.span("GET /a")).items().get(0))
+                .release());
+    }
+
+    @Test
     void aStatusCodeSentAsTextIsRead() {
         Span span = TraceRequestDecoderTest.span("GET /").toBuilder().addAttributes(string("http.response.status_code", "201")).build();
 

@@ -97,5 +97,9 @@ public final class ProcessorMeters {
                         + "brought SLUICE_PROCESSOR_EXCEPTION_TYPES_PER_DAY exception types (or ten times SLUICE_PROCESSOR_ROUTES_PER_DAY "
                         + "series of environment and exception type) that day in their partition already.")
                 .register(prometheus.registry());
+        FunctionCounter.builder("sluice.processor.releases.collapsed", collapsed, c -> c.count(LimitedName.RELEASE))
+                .description("Transactions counted under the release <other> in requests_1m and requests_1h: their project had "
+                        + "brought SLUICE_PROCESSOR_RELEASES_PER_DAY releases that day in their partition already.")
+                .register(prometheus.registry());
     }
 }

@@ -32,6 +32,6 @@ public final class ErrorParser implements RawParser<ErrorFact> {
                 fields.environment(), fields.level(), fields.exceptionType(), fields.exceptionValue(), fields.topFrame(),
                 fields.requestUrl(), fields.requestMethod(), fields.userId(), fields.sdkName(), fields.sdkVersion(),
                 fields.runtimeName(), fields.runtimeVersion(), fields.osName(), fields.osVersion(),
-                partition, offset, Columns.payload(json), fields.route());
+                partition, offset, Columns.payload(json), fields.route(), fields.release());
     }
 }

@@ -33,7 +33,7 @@ public final class TransactionParser implements RawParser<TransactionFact> {
                 fields.environment(), fields.transaction(), fields.method(), fields.url(), fields.path(), fields.statusCode(),
                 fields.userId(), fields.sdkName(), fields.sdkVersion(), fields.runtimeName(), fields.runtimeVersion(),
                 fields.osName(), fields.osVersion(), partition, offset,
-                fields.route(), fields.op(), fields.durationMs(), fields.sampleRate().rate());
+                fields.route(), fields.op(), fields.durationMs(), fields.sampleRate().rate(), fields.release());
     }
 
     private static TransactionFields fromJson(byte[] json) {

@@ -17,6 +17,8 @@ public final class Columns {
     public static final int PATH = 8 * 1024;
     public static final int METHOD = 64;
     public static final int ENVIRONMENT = 256;
+    /** As Sentry bounds a release's name. */
+    public static final int RELEASE = 200;
     public static final int LEVEL = 64;
     public static final int USER_ID = 1024;
     /** sdk, runtime and os names and versions. */

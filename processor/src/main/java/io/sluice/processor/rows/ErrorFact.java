@@ -28,7 +28,8 @@ public record ErrorFact(
         int kafkaPartition,
         long kafkaOffset,
         String payload,
-        String route) implements Fact {
+        String route,
+        String release) implements Fact {
     public ErrorFact {
         eventId = Columns.fit(eventId, Columns.UNLIMITED);
         project = Columns.fit(project, Columns.UNLIMITED);
@@ -40,6 +41,7 @@ public record ErrorFact(
         requestUrl = Columns.fit(requestUrl, Columns.URL);
         requestMethod = Columns.fit(requestMethod, Columns.METHOD);
         route = Columns.fit(route == null ? "" : route, Columns.TRANSACTION);
+        release = Columns.fit(release == null ? "" : release, Columns.RELEASE); // none in a record written before it was kept
         userId = Columns.fit(userId, Columns.USER_ID);
         sdkName = Columns.fit(sdkName, Columns.NAME_OR_VERSION);
         sdkVersion = Columns.fit(sdkVersion, Columns.NAME_OR_VERSION);
@@ -55,13 +57,13 @@ public record ErrorFact(
     public ErrorFact withEnvironment(String otherEnvironment) {
         return new ErrorFact(eventId, project, timestamp, receivedAt, timeAdjusted, otherEnvironment, level, exceptionType,
                 exceptionValue, topFrame, requestUrl, requestMethod, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName,
-                osVersion, kafkaPartition, kafkaOffset, payload, route);
+                osVersion, kafkaPartition, kafkaOffset, payload, route, release);
     }
 
     /** This error counted under another exception type ({@code <other>} beyond a project's limit). */
     public ErrorFact withExceptionType(String otherType) {
         return new ErrorFact(eventId, project, timestamp, receivedAt, timeAdjusted, environment, level, otherType,
                 exceptionValue, topFrame, requestUrl, requestMethod, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName,
-                osVersion, kafkaPartition, kafkaOffset, payload, route);
+                osVersion, kafkaPartition, kafkaOffset, payload, route, release);
     }
 }

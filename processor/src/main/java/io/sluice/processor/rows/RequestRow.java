@@ -1,23 +1,34 @@
 package io.sluice.processor.rows;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * One row of {@code sluice.requests_1m}: absolute counts of one project, environment, minute (epoch
- * seconds), op, route, method and status code (0: none), with the durations' sum and histogram.
+ * seconds), op, route, method, status code (0: none) and release, with the durations' sum and histogram.
+ * A release of '' (none) is left out of the row's JSON (the column's default) and of its topic key,
+ * so such a row has the key and JSON it had before releases were counted, and replaces the row written then.
  * {@code version} is {@code generation × 2^40 + requests}, as in {@link TrafficRow}: the newest row
  * wins, a replayed row changes nothing, a recompute with a higher generation replaces earlier ones.
  */
 public record RequestRow(String project, String environment, long minute, String op, String route, String method,
                          int statusCode, long requests, long timed, double durationSumMs, long[] durationBuckets,
-                         long version, double estimatedRequests) implements AggregateRow {
+                         long version, double estimatedRequests,
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY) String release) implements AggregateRow {
+    /** A row written before releases were counted has none: release ''. */
+    public RequestRow {
+        release = release == null ? "" : release;
+    }
+
     public static RequestRow of(RequestKey key, long minuteStartMillis, RequestCounts counts, int generation) {
         return new RequestRow(key.project(), key.environment(), minuteStartMillis / 1000, key.op(), key.route(), key.method(),
                 key.statusCode(), counts.requests(), counts.timed(), counts.durationSumMicros() / 1000.0,
                 counts.durationBuckets(), Generations.version(generation, counts.requests()),
-                Estimates.requests(counts.estimatedMillionths()));
+                Estimates.requests(counts.estimatedMillionths()), key.release());
     }
 
     @Override
     public String topicKey() {
-        return RowKeys.of(project, environment, minute, op, route, method, statusCode);
+        return release.isEmpty() ? RowKeys.of(project, environment, minute, op, route, method, statusCode)
+                : RowKeys.of(project, environment, minute, op, route, method, statusCode, release);
     }
 }

@@ -29,7 +29,8 @@ public record TransactionFact(
         String route,
         String op,
         Double durationMs,
-        double sampleRate) implements Fact {
+        double sampleRate,
+        String release) implements Fact {
     public TransactionFact {
         eventId = Columns.fit(eventId, Columns.UNLIMITED);
         project = Columns.fit(project, Columns.UNLIMITED);
@@ -47,12 +48,20 @@ public record TransactionFact(
         osVersion = Columns.fit(osVersion, Columns.NAME_OR_VERSION);
         route = Columns.fit(route == null ? "" : route, Columns.TRANSACTION);
         op = Columns.fit(HandledRequests.opOf(op), Columns.NAME_OR_VERSION);
+        release = Columns.fit(release == null ? "" : release, Columns.RELEASE); // none in a record written before it was kept
     }
 
     /** This transaction counted under another environment ({@code <other>} beyond a project's limit). */
     public TransactionFact withEnvironment(String otherEnvironment) {
         return new TransactionFact(eventId, project, timestamp, receivedAt, timeAdjusted, otherEnvironment, transaction, method, url,
                 path, statusCode, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName, osVersion, kafkaPartition,
-                kafkaOffset, route, op, durationMs, sampleRate);
+                kafkaOffset, route, op, durationMs, sampleRate, release);
+    }
+
+    /** This transaction counted under another release ({@code <other>} beyond a project's limit). */
+    public TransactionFact withRelease(String otherRelease) {
+        return new TransactionFact(eventId, project, timestamp, receivedAt, timeAdjusted, environment, transaction, method, url,
+                path, statusCode, userId, sdkName, sdkVersion, runtimeName, runtimeVersion, osName, osVersion, kafkaPartition,
+                kafkaOffset, route, op, durationMs, sampleRate, otherRelease);
     }
 }

@@ -5,13 +5,14 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * How many routes, environments and exception types a project may bring per event-time day and
+ * How many routes, environments, exception types and releases a project may bring per event-time day and
  * raw partition before the rest count as {@code <other>} in the aggregates ({@link RouteLimit},
  * {@link FactLimit}), and how many events were counted so. Each bound keeps one tenant's random
  * names from growing the aggregates' series (and so every panel's cost) without end; the history
  * keeps every name as sent.
  */
-public record CardinalityLimits(int routesPerDay, int environmentsPerDay, int exceptionTypesPerDay, Collapsed collapsed) {
+public record CardinalityLimits(int routesPerDay, int environmentsPerDay, int exceptionTypesPerDay, int releasesPerDay,
+                                Collapsed collapsed) {
     /**
      * Routes per project, day and raw partition unless configured: as many series as OpenTelemetry's
      * default cardinality limit per metric (2,000), far above the endpoints of a real service once its
@@ -29,10 +30,16 @@ public record CardinalityLimits(int routesPerDay, int environmentsPerDay, int ex
      * a few hundred distinct types; generated ones (a type per anonymous class or per message) do not end.
      */
     public static final int DEFAULT_EXCEPTION_TYPES_PER_DAY = 1_000;
+    /**
+     * Releases per project, day and raw partition unless configured: a service deploys a few times a
+     * day and a mobile app has tens of versions in use at once; an SDK that puts a build id or a
+     * timestamp in the release would add one series per build.
+     */
+    public static final int DEFAULT_RELEASES_PER_DAY = 100;
 
     /**
-     * Series (a whole key of an aggregate but its project and time: environment, route with op, method
-     * and status code, or with exception type; for errors_1m, environment and exception type) a
+     * Series (a whole key of an aggregate but its project and time: environment, route with op, method,
+     * status code and release, or with exception type; for errors_1m, environment and exception type) a
      * project may bring per day and raw partition, per route it may bring, in each of these aggregates:
      * a route answers with a few methods and status codes in a few environments, far fewer on average
      * than this; without a bound, one route sent with every status code in every environment would
@@ -44,10 +51,16 @@ public record CardinalityLimits(int routesPerDay, int environmentsPerDay, int ex
         atLeastOne("routes", routesPerDay);
         atLeastOne("environments", environmentsPerDay);
         atLeastOne("exception types", exceptionTypesPerDay);
+        atLeastOne("releases", releasesPerDay);
     }
 
+    /** The default limit of releases. */
     public static CardinalityLimits of(int routesPerDay, int environmentsPerDay, int exceptionTypesPerDay) {
-        return new CardinalityLimits(routesPerDay, environmentsPerDay, exceptionTypesPerDay, new Collapsed());
+        return of(routesPerDay, environmentsPerDay, exceptionTypesPerDay, DEFAULT_RELEASES_PER_DAY);
+    }
+
+    public static CardinalityLimits of(int routesPerDay, int environmentsPerDay, int exceptionTypesPerDay, int releasesPerDay) {
+        return new CardinalityLimits(routesPerDay, environmentsPerDay, exceptionTypesPerDay, releasesPerDay, new Collapsed());
     }
 
     /** The default limits of environments and exception types, this many routes. */
@@ -69,6 +82,7 @@ public record CardinalityLimits(int routesPerDay, int environmentsPerDay, int ex
             case ROUTE -> routesPerDay;
             case ENVIRONMENT -> environmentsPerDay;
             case EXCEPTION_TYPE -> exceptionTypesPerDay;
+            case RELEASE -> releasesPerDay;
         };
     }
 

@@ -7,7 +7,8 @@ import io.sluice.outcomes.QualifiedOutcome;
 public enum LimitedName {
     ROUTE("route"),
     ENVIRONMENT("environment"),
-    EXCEPTION_TYPE("exception_type");
+    EXCEPTION_TYPE("exception_type"),
+    RELEASE("release");
 
     private final QualifiedOutcome outcome;
 

@@ -42,7 +42,8 @@ import io.sluice.processor.rows.TransactionFact;
  *                                                                     │  environment, event-time minute ─▶ traffic-1m
  *                                                                     │                          and hour ─▶ traffic-1h
  *                                                                     └─ route limit ─ count per project, environment,
- *                                                                        op, route, method, status ─┬─ minute ─▶ requests-1m
+ *                                                                        op, route, method, status,
+ *                                                                        release ───────────────────┬─ minute ─▶ requests-1m
  *                                                                                                   └─ hour ───▶ requests-1h
  * raw errors ─────── parse ─┬─ unusable ─────────────────────────────────────────▶ dead letters
  *                           └─ first sighting of (project, event id) ─┬──────────▶ error-history
@@ -114,7 +115,7 @@ public final class ProcessorTopology {
     }
 
     /**
-     * @param limits routes, environments and exception types per project and day before the rest count as
+     * @param limits routes, environments, exception types and releases per project and day before the rest count as
      *               {@code <other>} ({@link RouteLimit}, {@link FactLimit})
      */
     public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
@@ -146,8 +147,9 @@ public final class ProcessorTopology {
         transactions.to(topics.history(), Produced.with(Serdes.String(), TRANSACTIONS).withName("history"));
         builder.addStateStore(FactLimit.store(TRANSACTION_NAMES, horizon, lateMargin));
         KStream<String, Limited<TransactionFact>> limitedTransactions = transactions.processValues(
-                () -> new FactLimit<>(TRANSACTION_NAMES, limits, List.of(new FactLimit.Dimension<>(LimitedName.ENVIRONMENT,
-                        TransactionFact::environment, TransactionFact::withEnvironment))),
+                () -> new FactLimit<>(TRANSACTION_NAMES, limits, List.of(
+                        new FactLimit.Dimension<>(LimitedName.ENVIRONMENT, TransactionFact::environment, TransactionFact::withEnvironment),
+                        new FactLimit.Dimension<>(LimitedName.RELEASE, TransactionFact::release, TransactionFact::withRelease))),
                 Named.as("limit-transaction-names"), TRANSACTION_NAMES);
         KStream<String, TransactionFact> countedTransactions = limitedTransactions.mapValues(Limited::value, Named.as("transaction-named"));
         // Added up per minute in the raw partition's task (PartialCounts), after the names are limited

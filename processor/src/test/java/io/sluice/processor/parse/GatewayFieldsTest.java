@@ -19,6 +19,7 @@ import io.sluice.events.FieldsHeader.Unread;
 import io.sluice.events.InvalidFieldException;
 import io.sluice.events.TransactionFields;
 import io.sluice.processor.parse.RecordsReadFromJson.Kind;
+import io.sluice.processor.rows.Columns;
 import io.sluice.processor.rows.ErrorFact;
 import io.sluice.processor.rows.TransactionFact;
 
@@ -30,6 +31,8 @@ import io.sluice.processor.rows.TransactionFact;
 class GatewayFieldsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String LONG = "x".repeat(20_000);
+    /** Room for the fields header, which takes no more than the event's JSON. */
+    private static final String PADDING = "p".repeat(400);
     private static final List<String> TRANSACTIONS = List.of(
             "{\"transaction\": \"GET /api/users/{id}\", \"environment\": \"production\", \"tags\": {\"http.status_code\": \"200\"},"
                     + " \"sdk\": {\"name\": \"sentry.python.django\", \"version\": \"2.19.0\"}, \"contexts\": {\"trace\": {\"data\":"
@@ -41,14 +44,17 @@ class GatewayFieldsTest {
             "{\"transaction\": \"POST /\\u0000\\u0007\", \"request\": {\"url\": \"/a?b#c\", \"method\": 7}, \"environment\": 42}",
             "{\"transaction\": \"GET /big\", \"request\": {\"url\": \"https://h/" + LONG + "\"}}",
             "{\"transaction\": \"" + "é".repeat(9_000) + "\", \"sdk\": {\"name\": [1, 2], \"version\": {\"a\": 1}}}",
-            "{\"transaction\": \"delete /x\", \"contexts\": {\"response\": {\"status_code\": 404}}, \"user\": null, \"sdk\": null}");
+            "{\"transaction\": \"delete /x\", \"contexts\": {\"response\": {\"status_code\": 404}}, \"user\": null, \"sdk\": null}",
+            "{\"transaction\": \"GET /a\", \"release\": \"shop@2.4.1\", \"extra\": {\"note\": \"" + PADDING + "\"}}",
+            "{\"transaction\": \"GET /b\", \"release\": \"\\ud800" + "r".repeat(300) + "\", \"extra\": {\"note\": \"" + PADDING + "\"}}");
     private static final List<String> ERRORS = List.of(
             "{\"level\": \"ERROR\", \"exception\": {\"values\": [{\"type\": \"ValueError\", \"value\": \"bad\", \"stacktrace\":"
                     + " {\"frames\": [{\"function\": \"f\", \"filename\": \"a.py\", \"lineno\": 1}]}}]}}",
             "{\"exception\": []}",
             "{}",
             "{\"message\": {\"formatted\": \"\\ud800 formatted\"}, \"request\": {\"url\": \"" + LONG + "\", \"method\": \"get\"}}",
-            "{\"logentry\": {\"message\": \"m\"}, \"level\": 3, \"exception\": [{\"type\": \"\\udfff\", \"value\": null}]}");
+            "{\"logentry\": {\"message\": \"m\"}, \"level\": 3, \"exception\": [{\"type\": \"\\udfff\", \"value\": null}]}",
+            "{\"message\": \"m\", \"release\": \"shop@2.4.1\", \"extra\": {\"note\": \"" + PADDING + "\"}}");
 
     private final RecordsReadFromJson readFromJson = new RecordsReadFromJson();
 
@@ -79,6 +85,35 @@ class GatewayFieldsTest {
         TransactionFact fact = transaction("not JSON at all", fields);
         assertEquals("GET /api/users/{id}", fact.transaction());
         assertEquals(200, fact.statusCode());
+    }
+
+    @Test
+    void theReleaseIsStoredAsTheGatewayReadIt() throws Exception {
+        String json = TRANSACTIONS.get(7);
+        assertEquals("shop@2.4.1", transaction("not JSON at all", transactionHeader(json)).release());
+        assertEquals("shop@2.4.1", error("not JSON at all", errorHeader(ERRORS.get(5))).release());
+    }
+
+    @Test
+    void aReleaseIsCutToItsColumnAndMadeValid() {
+        assertEquals("\ufffd" + "r".repeat(Columns.RELEASE - 1), transaction(TRANSACTIONS.get(8), null).release());
+    }
+
+    @Test
+    void aTransactionWithoutAReleaseHasTheEmptyRelease() {
+        assertEquals("", transaction(TRANSACTIONS.get(1), null).release());
+    }
+
+    /** A header of version 3: the fields of this version but the last, the release, which it did not read. */
+    @Test
+    void aRecordWrittenBeforeTheReleaseWasReadIsReadWithItsReleaseFromItsJson() throws Exception {
+        String json = "{\"transaction\": \"GET /a\", \"release\": \"shop@2.4.1\"}";
+        byte[] current = new TransactionFields("", "GET /a", "GET", "", "/a", null, "", "", "", "", "", "", "", "GET /a", "", null,
+                io.sluice.events.SampleRate.NONE, "").toHeader(1_000);
+        byte[] before = java.util.Arrays.copyOf(current, current.length - 3); // the release's presence byte and empty text
+        before[0] = 3;
+        assertEquals("shop@2.4.1", transaction(json, before).release());
+        assertEquals("transaction/other_version=1", counted());
     }
 
     @Test

@@ -51,17 +51,22 @@ class CardinalityLimitTest {
     private CardinalityLimits limits;
 
     private void start(int routesPerDay, int environmentsPerDay, int exceptionTypesPerDay) {
+        limits = CardinalityLimits.of(routesPerDay, environmentsPerDay, exceptionTypesPerDay);
+        driver = driver(stateDir, limits);
+        transactions = driver.createInputTopic(TOPICS.transactions(), new StringSerializer(), new ByteArraySerializer());
+        errors = driver.createInputTopic(TOPICS.errors(), new StringSerializer(), new ByteArraySerializer());
+    }
+
+    /** The whole topology with these limits, its state in {@code stateDir}. */
+    static TopologyTestDriver driver(Path stateDir, CardinalityLimits limits) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "cardinality-test");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // not the shared /tmp/kafka-streams: builds may run side by side
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        limits = CardinalityLimits.of(routesPerDay, environmentsPerDay, exceptionTypesPerDay);
-        driver = new TopologyTestDriver(ProcessorTopology.build(TOPICS, Duration.ofHours(24), 0, ProcessorTopology.DEFAULT_LATE_MARGIN,
+        return new TopologyTestDriver(ProcessorTopology.build(TOPICS, Duration.ofHours(24), 0, ProcessorTopology.DEFAULT_LATE_MARGIN,
                 new DeadLetterCounts(), new RecordsReadFromJson(), new FilterMemory(ProcessorTopology.DEFAULT_FILTER_MEMORY_BYTES),
                 limits), props);
-        transactions = driver.createInputTopic(TOPICS.transactions(), new StringSerializer(), new ByteArraySerializer());
-        errors = driver.createInputTopic(TOPICS.errors(), new StringSerializer(), new ByteArraySerializer());
     }
 
     @AfterEach

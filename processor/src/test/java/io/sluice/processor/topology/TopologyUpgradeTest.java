@@ -1,5 +1,6 @@
 package io.sluice.processor.topology;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
@@ -26,6 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
+import io.sluice.processor.rows.RequestCounts;
+import io.sluice.processor.rows.RequestKey;
+import io.sluice.processor.rows.RequestRow;
 
 /**
  * What a running deployment's state and topics are found by, which an upgrade must keep: each
@@ -82,6 +87,31 @@ class TopologyUpgradeTest {
                 sluice.errors-1m shop/production/1795342500/Timeout {"project":"shop","environment":"production","minute":1795342500,"exception_type":"Timeout","errors":1,"version":1}
                 sluice.errors-1h 4:shop/10:production/10:1795341600/15:GET /users/{id}/7:Timeout/ {"project":"shop","environment":"production","hour":1795341600,"route":"GET /users/{id}","exception_type":"Timeout","errors":1,"version":1}
                 """, rows.toString());
+    }
+
+    /**
+     * A request key in the repartition topics and window stores written before releases were counted
+     * reads as release '' and is written back as the same bytes, so its stored counts are found and added to.
+     */
+    @Test
+    void aRequestKeyStoredBeforeReleasesWereCountedReadsAsNoReleaseAndIsWrittenTheSame() {
+        byte[] stored = "{\"project\":\"shop\",\"environment\":\"production\",\"op\":\"http.server\",\"route\":\"GET /users/{id}\",\"method\":\"GET\",\"status_code\":404}"
+                .getBytes(StandardCharsets.UTF_8);
+        Serde<RequestKey> keys = CountedAggregates.REQUESTS.keys();
+        RequestKey read = keys.deserializer().deserialize("requests-by-route", stored);
+        assertEquals(new RequestKey("shop", "production", "http.server", "GET /users/{id}", "GET", 404, ""), read);
+        assertArrayEquals(stored, keys.serializer().serialize("requests-by-route", read));
+    }
+
+    @Test
+    void aRequestRowOfAReleaseHasItLastInItsKeyAndJson() {
+        RequestKey key = new RequestKey("shop", "production", "http.server", "GET /users/{id}", "GET", 404, "shop@2.4.1");
+        assertEquals("{\"project\":\"shop\",\"environment\":\"production\",\"op\":\"http.server\",\"route\":\"GET /users/{id}\",\"method\":\"GET\",\"status_code\":404,\"release\":\"shop@2.4.1\"}",
+                new String(CountedAggregates.REQUESTS.keys().serializer().serialize("requests-by-route", key), StandardCharsets.UTF_8));
+        RequestRow row = RequestRow.of(key, MINUTE.toEpochMilli(), RequestCounts.NONE.add(12.0, 1_000_000L), 0);
+        assertEquals("4:shop/10:production/10:1795342500/11:http.server/15:GET /users/{id}/3:GET/3:404/10:shop@2.4.1/", row.topicKey());
+        assertEquals("{\"project\":\"shop\",\"environment\":\"production\",\"minute\":1795342500,\"op\":\"http.server\",\"route\":\"GET /users/{id}\",\"method\":\"GET\",\"status_code\":404,\"requests\":1,\"timed\":1,\"duration_sum_ms\":12.0,\"duration_buckets\":[0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"version\":1,\"estimated_requests\":1.0,\"release\":\"shop@2.4.1\"}",
+                new String(JsonSerde.of(RequestRow.class).serializer().serialize("requests-1m", row), StandardCharsets.UTF_8));
     }
 
     /** Per subtopology: its source and sink topics and its stores, sorted (processor names may change). */
