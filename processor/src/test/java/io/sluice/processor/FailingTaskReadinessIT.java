@@ -47,9 +47,10 @@ import io.sluice.testkit.RealEngines;
  * for the minute the next event updates, bytes that TrafficCountsSerde reads as no known format;
  * an instance with an empty state directory restores them, and the aggregation fails reading them
  * on every new thread, since the failed transaction leaves the event unprocessed. The new thread
- * gets the task once the failed one's consumer session times out (45 s by default, left so here),
- * so the third failure comes ~90 s after the first; Streams is RUNNING nearly all that time (a
- * sample of 100 answers over 20 s found it RUNNING in all), which /readyz alone took for ready.
+ * gets the task once the failed one's consumer session times out (45 s by default; {@link
+ * #SESSION_TIMEOUT} here, so that the third failure comes ~20 s after the first, not ~90 s);
+ * Streams is RUNNING nearly all that time (a sample of 100 answers over 20 s found it RUNNING in
+ * all), which /readyz alone took for ready.
  */
 @ExtendWith(RealEngines.class)
 class FailingTaskReadinessIT {
@@ -60,6 +61,11 @@ class FailingTaskReadinessIT {
             + "StreamsException: Exception caught in process\\. taskId=\\d+_\\d+, processor=[^,]+, topic=sluice-" + NAME
             + "-traffic-by-environment-repartition, partition=\\d+, offset=\\d+ \\(cause: SerializationException: "
             + "traffic counts from sluice-" + NAME + "-traffic-1m-changelog in an unknown format\\)\"]}$");
+    /**
+     * Longer than the 5 s within which StreamThreadFailures counts failures as one, so that each
+     * new thread's failure is counted; the failures' window stays its 5 minutes.
+     */
+    private static final String SESSION_TIMEOUT = "10000";
     private static final Pattern FAILURES_METRIC = Pattern.compile("(?m)^sluice_processor_stream_thread_failures_total (\\d+)\\.0$");
 
     @TempDir
@@ -69,6 +75,7 @@ class FailingTaskReadinessIT {
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void aTaskFailingOnEveryNewThreadMakesReadiness503WithTheReason(Engines engines) throws Exception {
         Map<String, String> values = PipelineSettings.forTest(NAME, engines, engines.clickHouseUrl(), workDir.resolve("first"));
+        values.put("SLUICE_KAFKA_PROPERTY_SESSION_TIMEOUT_MS", SESSION_TIMEOUT);
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
         String topic = config.kafka().topics().transactions();

@@ -20,6 +20,9 @@ final class RawEvents implements AutoCloseable {
     RawEvents(String bootstrapServers) {
         producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ACKS_CONFIG, "all",
+                // Each send waits for its acknowledgement, so there is never a batch to fill: the
+                // 5 ms default linger would only delay each of the thousands of events.
+                ProducerConfig.LINGER_MS_CONFIG, "0",
                 ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSetup.MAX_EVENT_RECORD_BYTES), // as large as the gateway sends
                 new ByteArraySerializer(), new ByteArraySerializer());
     }
