@@ -1,0 +1,31 @@
+package io.sluice.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/** A process's CPU split into components by its threads' names; what no component claims is the process's "other". */
+class CpuClockTest {
+    private static final List<CpuClock.Component> GATEWAY = List.of(
+            new CpuClock.Component("gateway: event loops", List.of("multiThreadIoEv")),
+            new CpuClock.Component("gateway: Kafka producer I/O", List.of("kafka-producer-")));
+
+    @Test
+    void threadsAreChargedToTheFirstComponentWhoseNamePrefixTheyHave() {
+        CpuClock clock = new CpuClock("gateway", GATEWAY, () -> List.of(new ProcStat("multiThreadIoEv", 300),
+                new ProcStat("multiThreadIoEv", 200), new ProcStat("kafka-producer-", 150), new ProcStat("C2 CompilerThre", 90)),
+                () -> 8.0);
+        assertEquals(Map.of("gateway: event loops", 5.0, "gateway: Kafka producer I/O", 1.5, "gateway: other (GC, JIT, the rest)", 1.5),
+                clock.read());
+    }
+
+    @Test
+    void theOtherShareIsTheProcessTotalLessTheNamedThreadsSoExitedThreadsAreNotLost() {
+        // the process total (/proc/<pid>/stat) keeps the ticks of threads that exited; a thread's own file is gone with it
+        CpuClock clock = new CpuClock("gateway", GATEWAY, () -> List.of(new ProcStat("multiThreadIoEv", 100)), () -> 4.0);
+        assertEquals(3.0, clock.read().get("gateway: other (GC, JIT, the rest)"), 1e-9);
+    }
+}
