@@ -70,10 +70,12 @@ public final class Bench {
                     "gzip_bytes", gzipped.length, "seconds_per_run", seconds);
 
             BenchStages stages = new BenchStages(out);
-            Map<Integer, Wrk.Result> nettyCeiling = stages.run("ceiling: a bare Netty server answering 200",
+            BareNettyCeiling.Result bareNetty = stages.run("ceiling: a bare Netty server answering 200",
                     () -> BareNettyCeiling.measure(wrk, body, PipelineRun.CONNECTIONS, seconds),
-                    runs -> "req/s by connections: " + requestsPerSecond(runs));
-            PipelineRun run = new PipelineRun(env, wrk, seconds, files, profile, out);
+                    ceiling -> "req/s by connections: " + requestsPerSecond(ceiling.runs()) + "; CPU per request: "
+                            + microsPerRequest(ceiling.runs(), ceiling.cores()));
+            Map<Integer, Wrk.Result> nettyCeiling = bareNetty == null ? null : bareNetty.runs();
+            PipelineRun run = new PipelineRun(env, wrk, seconds, files, profile, out, engines.clickHouse().pid());
             PipelineResults pipeline = stages.run("the gateway and the processor", () -> run.measure(project, body, gzipped),
                     p -> String.format("gateway req/s by connections: %s; processor %,.0f records/s; sustained %,.0f events/s",
                             requestsPerSecond(p.gateway()), p.processorRate(), p.sustained().eventsPerSecond()));
@@ -113,7 +115,7 @@ public final class Bench {
                                     : ProducerExperiments.DEFAULT_PACED_RATE, out), variants -> variants.size() + " variants")
                     : List.of();
 
-            new BenchReport(out).write(new BenchResults(machine, nettyCeiling, pipeline, producerCeiling, streamsCeiling, streamsShapeCeiling,
+            new BenchReport(out).write(new BenchResults(machine, nettyCeiling, bareNetty == null ? null : bareNetty.cores(), pipeline, producerCeiling, streamsCeiling, streamsShapeCeiling,
                     insertCeilings, sink, experiments, processorAlone, processorAloneWithoutPerRoute, tenants,
                     kafka.topics().partitions(), stages.failure()), files);
             stages.throwIfFailed();
@@ -130,6 +132,14 @@ public final class Bench {
 
     private static String recordsPerSecond(double rate) {
         return String.format("%,.0f records/s", rate);
+    }
+
+    private static String microsPerRequest(Map<Integer, Wrk.Result> runs, Map<Integer, Double> cores) {
+        StringBuilder text = new StringBuilder();
+        runs.forEach((connections, result) -> text.append(text.isEmpty() ? "" : ", ")
+                .append(String.format("%d: %.1f µs", connections, CpuWindow.microsPerEvent(cores.get(connections),
+                        result.requestsPerSecond()))));
+        return text.toString();
     }
 
     private static String requestsPerSecond(Map<Integer, Wrk.Result> runs) {

@@ -1,5 +1,9 @@
 package io.sluice.bench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +13,8 @@ import java.util.function.Supplier;
 /**
  * One process's CPU so far, split into components by its threads' names: each thread is charged to
  * the first component one of whose prefixes its name starts with; what no component claims (GC, the
- * JIT, threads that exited) is the process's "other", its total less the named threads.
+ * JIT, threads that exited) is the process's "other", its total less the named threads. A process
+ * without components is one figure under its own name.
  */
 final class CpuClock {
     /** A part of a process, known by its threads' name prefixes (as {@code /proc} shows them: 15 characters at most). */
@@ -36,6 +41,25 @@ final class CpuClock {
         return new CpuClock(process, components, () -> ProcStat.threads(pid), () -> ProcStat.process(pid).seconds());
     }
 
+    /**
+     * This JVM, by its threads' full names (the JMX thread CPU clock; {@code /proc} cuts names to 15
+     * characters), its total from {@code /proc/self/stat}.
+     */
+    static CpuClock ofThisJvm(String process, List<Component> components) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long pid = ProcessHandle.current().pid();
+        return new CpuClock(process, components, () -> {
+            List<ProcStat> live = new ArrayList<>();
+            for (ThreadInfo thread : threads.getThreadInfo(threads.getAllThreadIds())) {
+                long nanos = thread == null ? -1 : threads.getThreadCpuTime(thread.getThreadId());
+                if (nanos >= 0) { // -1: exited meanwhile
+                    live.add(new ProcStat(thread.getThreadName(), Math.round(nanos * ProcStat.TICKS_PER_SECOND / 1e9)));
+                }
+            }
+            return live;
+        }, () -> ProcStat.process(pid).seconds());
+    }
+
     /** CPU seconds so far by component, in the order declared, then the process's other. */
     Map<String, Double> read() {
         double total = totalSeconds.getAsDouble();
@@ -51,7 +75,7 @@ final class CpuClock {
                 }
             }
         }
-        seconds.put(process + ": other (GC, JIT, the rest)", total - named);
+        seconds.put(components.isEmpty() ? process : process + ": other (GC, JIT, the rest)", total - named);
         return seconds;
     }
 }

@@ -33,4 +33,11 @@ record CpuPerEvent(Map<String, Double> microsByComponent, Map<String, Double> id
     double totalMicros() {
         return microsByComponent.values().stream().mapToDouble(Double::doubleValue).sum();
     }
+
+    /** One process's figure: its components added up (named "process" or "process: part"). */
+    double microsOf(String process) {
+        return microsByComponent.entrySet().stream()
+                .filter(component -> component.getKey().equals(process) || component.getKey().startsWith(process + ": "))
+                .mapToDouble(Map.Entry::getValue).sum();
+    }
 }

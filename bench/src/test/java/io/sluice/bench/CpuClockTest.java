@@ -28,4 +28,10 @@ class CpuClockTest {
         CpuClock clock = new CpuClock("gateway", GATEWAY, () -> List.of(new ProcStat("multiThreadIoEv", 100)), () -> 4.0);
         assertEquals(3.0, clock.read().get("gateway: other (GC, JIT, the rest)"), 1e-9);
     }
+
+    @Test
+    void aProcessWithoutComponentsIsChargedWholeUnderItsName() {
+        CpuClock clock = new CpuClock("clickhouse", List.of(), () -> List.of(new ProcStat("BgSchPool", 40)), () -> 2.5);
+        assertEquals(Map.of("clickhouse", 2.5), clock.read());
+    }
 }

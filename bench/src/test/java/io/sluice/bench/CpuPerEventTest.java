@@ -51,4 +51,14 @@ class CpuPerEventTest {
         CpuPerEvent cost = CpuPerEvent.of(at(0, 10, 20), at(10, 12, 20), at(10, 12, 20), at(20, 13, 20), 10_000);
         assertEquals(-100.0, cost.microsByComponent().get("gateway"), 1e-9);
     }
+
+    @Test
+    void aProcessesFigureAddsUpItsComponents() {
+        Map<String, Double> before = Map.of("gateway: event loops", 1.0, "gateway: other (GC, JIT, the rest)", 1.0, "broker", 1.0);
+        Map<String, Double> after = Map.of("gateway: event loops", 1.3, "gateway: other (GC, JIT, the rest)", 1.1, "broker", 1.5);
+        CpuPerEvent cost = CpuPerEvent.of(new CpuSample(0, before), new CpuSample(SECOND, before), new CpuSample(SECOND, before),
+                new CpuSample(2 * SECOND, after), 1_000);
+        assertEquals(400.0, cost.microsOf("gateway"), 1e-9);
+        assertEquals(500.0, cost.microsOf("broker"), 1e-9);
+    }
 }
