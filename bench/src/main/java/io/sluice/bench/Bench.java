@@ -80,7 +80,7 @@ public final class Bench {
                     p -> String.format("gateway req/s by connections: %s; processor %,.0f records/s; sustained %,.0f events/s",
                             requestsPerSecond(p.gateway()), p.processorRate(), p.sustained().eventsPerSecond()));
             Double producerCeiling = stages.run("ceiling: the Kafka producer alone",
-                    () -> ProducerCeiling.measure(kafka, body, seconds), Bench::recordsPerSecond);
+                    () -> ProducerCeiling.measure(kafka, Payloads.transactions(ProducerCeiling.BODIES), seconds), Bench::recordsPerSecond);
             Double streamsCeiling = stages.run("ceiling: Kafka Streams copying the raw topic, exactly once, nothing else",
                     () -> StreamsCeiling.copy(ProcessorConfig.from(settings), kafka.topics().transactions(),
                             pipeline.published(), work.resolve("streams-ceiling")), Bench::recordsPerSecond);
