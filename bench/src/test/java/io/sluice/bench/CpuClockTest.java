@@ -34,4 +34,40 @@ class CpuClockTest {
         CpuClock clock = new CpuClock("clickhouse", List.of(), () -> List.of(new ProcStat("BgSchPool", 40)), () -> 2.5);
         assertEquals(Map.of("clickhouse", 2.5), clock.read());
     }
+
+    @Test
+    void aThreadsCpuIsReadFromProcByItsName() throws Exception {
+        java.util.concurrent.CountDownLatch spun = new java.util.concurrent.CountDownLatch(1);
+        // the thread stays alive once it has spun: an exited thread's stat file is gone
+        Thread alive = new Thread(() -> {
+            spinForACpuThird();
+            spun.countDown();
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException done) {
+                // read
+            }
+        }, "cpu-clock-live");
+        alive.start();
+        try {
+            spun.await();
+            CpuClock clock = CpuClock.of("test", ProcessHandle.current().pid(),
+                    List.of(new CpuClock.Component("spinner", List.of("cpu-clock-live"))));
+            // 1/3 s of CPU; the kernel's user and system ticks are sampled, a few 10 ms ticks either way
+            assertEquals(0.333, clock.read().get("spinner"), 0.05);
+        } finally {
+            alive.interrupt();
+        }
+    }
+
+    private static void spinForACpuThird() {
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long blackhole = 0;
+        while (threads.getCurrentThreadCpuTime() < 333_000_000L) {
+            blackhole += System.nanoTime() % 7;
+        }
+        if (blackhole == 42) {
+            System.out.println(blackhole);
+        }
+    }
 }
