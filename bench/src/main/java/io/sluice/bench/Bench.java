@@ -81,9 +81,11 @@ public final class Bench {
                             requestsPerSecond(p.gateway()), p.processorRate(), p.sustained().eventsPerSecond()));
             Double producerCeiling = stages.run("ceiling: the Kafka producer alone",
                     () -> ProducerCeiling.measure(kafka, Payloads.transactions(ProducerCeiling.BODIES), seconds), Bench::recordsPerSecond);
-            Double streamsCeiling = stages.run("ceiling: Kafka Streams copying the raw topic, exactly once, nothing else",
+            StreamsCeiling.Rate streamsCeiling = stages.run("ceiling: Kafka Streams copying the raw topic, exactly once, nothing else",
                     () -> StreamsCeiling.copy(ProcessorConfig.from(settings), kafka.topics().transactions(),
-                            pipeline.published(), work.resolve("streams-ceiling")), Bench::recordsPerSecond);
+                            pipeline.published(), work.resolve("streams-ceiling")),
+                    copy -> String.format("%s, %.1f µs of CPU a record (its threads)", recordsPerSecond(copy.recordsPerSecond()),
+                            copy.cpuMicrosPerRecord()));
             Double streamsShapeCeiling = stages.run(
                     "ceiling: Kafka Streams in the processor's shape (first sighting, history, repartition, count), no parsing",
                     () -> StreamsCeiling.processorShape(ProcessorConfig.from(settings), kafka.topics().transactions(),
@@ -115,7 +117,9 @@ public final class Bench {
                                     : ProducerExperiments.DEFAULT_PACED_RATE, out), variants -> variants.size() + " variants")
                     : List.of();
 
-            new BenchReport(out).write(new BenchResults(machine, nettyCeiling, bareNetty == null ? null : bareNetty.cores(), pipeline, producerCeiling, streamsCeiling, streamsShapeCeiling,
+            new BenchReport(out).write(new BenchResults(machine, nettyCeiling, bareNetty == null ? null : bareNetty.cores(), pipeline, producerCeiling,
+                    streamsCeiling == null ? null : streamsCeiling.recordsPerSecond(),
+                    streamsCeiling == null ? null : streamsCeiling.cpuMicrosPerRecord(), streamsShapeCeiling,
                     insertCeilings, sink, experiments, processorAlone, processorAloneWithoutPerRoute, tenants,
                     kafka.topics().partitions(), stages.failure()), files);
             stages.throwIfFailed();

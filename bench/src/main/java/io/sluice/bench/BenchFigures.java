@@ -48,6 +48,7 @@ final class BenchFigures {
             figures.put("bare_netty_cpu_us_per_request_" + top,
                     CpuWindow.microsPerEvent(r.nettyCores().get(top), r.nettyCeiling().get(top).requestsPerSecond()));
         }
+        figures.put("streams_copy_cpu_us_per_record", r.streamsCopyMicrosPerRecord());
         figures.put("kafka_producer_records_per_s", r.producerCeiling());
         figures.put("processor_alone_records_per_s", r.processorAlone());
         if (r.sink() != null) {

@@ -263,6 +263,7 @@ final class BenchReport {
             processor.put("clickhouse_jsoneachrow_ceiling_rows_per_s", r.insertCeilings().jsonEachRow());
         }
         processor.put("kafka_streams_copy_ceiling_records_per_s", r.streamsCeiling());
+        processor.put("kafka_streams_copy_ceiling_cpu_us_per_record", r.streamsCopyMicrosPerRecord());
         processor.values().removeIf(java.util.Objects::isNull);
         json.put("processor", processor);
         json.put("gateway_peak_rss_mb", Map.of("full_load", p.gatewayPeakRssKb() / 1024, "after_overload", p.gatewayOverloadRssKb() / 1024));

@@ -48,8 +48,9 @@ final class CostReport {
             out.printf("%-34s %9.1f µs  a request; bare Netty %.1f µs (gateway %.1fx)%n", "  gateway alone, " + top + " connections",
                     gateway, bare, gateway / bare);
         }
-        out.printf("%-34s %9.1f µs  a record, its sink's inserts included%n", "  processor working off backlog",
-                CpuWindow.microsPerEvent(p.processorBacklogCores(), p.processorRate()));
+        out.printf("%-34s %9.1f µs  a record, its sink's inserts included%s%n", "  processor working off backlog",
+                CpuWindow.microsPerEvent(p.processorBacklogCores(), p.processorRate()), r.streamsCopyMicrosPerRecord() == null ? ""
+                        : String.format("; the exactly-once Kafka Streams copy %.1f µs (its threads)", r.streamsCopyMicrosPerRecord()));
     }
 
     /** The processes, in the order their components were read: the part of each name before ": ". */

@@ -56,8 +56,15 @@ final class StreamsCeiling {
     private StreamsCeiling() {
     }
 
+    /**
+     * A ceiling's rate, and the CPU per record of its own threads (stream threads and their producers)
+     * over the same interval: it runs in the bench's JVM, beside the broker.
+     */
+    record Rate(double recordsPerSecond, double cpuMicrosPerRecord) {
+    }
+
     /** Records/s of the copy, from 20% to 100% of {@code records} committed (the start is JIT warm-up). */
-    static double copy(ProcessorConfig processor, String rawTopic, long records, Path stateDir) throws Exception {
+    static Rate copy(ProcessorConfig processor, String rawTopic, long records, Path stateDir) throws Exception {
         String output = "bench.streams-ceiling";
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(rawTopic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
@@ -77,7 +84,8 @@ final class StreamsCeiling {
         String counts = "bench.shape-counts";
         Topology shape = ProcessorShapeTopology.build(rawTopic, history, counts,
                 processor.eventTimeHorizon().plus(processor.lateMargin()), HistoryRows.of(1).json().get(0).length, endOffsets);
-        return measure(processor, "bench-streams-shape", shape, rawTopic, List.of(history, counts), true, records, stateDir);
+        return measure(processor, "bench-streams-shape", shape, rawTopic, List.of(history, counts), true, records, stateDir)
+                .recordsPerSecond();
     }
 
     /**
@@ -135,7 +143,7 @@ final class StreamsCeiling {
                 new FilterMemory(processor.dedupFilterBytes()), processor.cardinalityLimits(), preAggregation, perRouteTransactions);
         List<String> outputs = new ArrayList<>(List.of(alone.errors(), alone.history(), alone.errorHistory(), alone.deadLetters()));
         outputs.addAll(alone.aggregates().values());
-        return measure(processor, applicationId, topology, alone.transactions(), outputs, true, records, stateDir);
+        return measure(processor, applicationId, topology, alone.transactions(), outputs, true, records, stateDir).recordsPerSecond();
     }
 
     /** The records of {@code from} below {@code endOffsets}, to the same partitions of {@code to}, headers and timestamps kept. */
@@ -171,8 +179,11 @@ final class StreamsCeiling {
      * flush of the pre-aggregated sums apart (the processor sends far fewer repartitioned records
      * than it reads, see {@code PartialCounts}; the shape sends one per record).
      */
-    private static double measure(ProcessorConfig processor, String applicationId, Topology topology, String rawTopic,
-                                  List<String> outputs, boolean repartitioned, long records, Path stateDir) throws Exception {
+    private static Rate measure(ProcessorConfig processor, String applicationId, Topology topology, String rawTopic,
+                                List<String> outputs, boolean repartitioned, long records, Path stateDir) throws Exception {
+        String threads = applicationId + ": stream threads and producers";
+        CpuClock clock = CpuClock.ofThisJvm(applicationId, List.of(new CpuClock.Component(threads,
+                List.of(applicationId, "kafka-producer-network-thread | " + applicationId))));
         try (Admin admin = Admin.create(KafkaClients.adminProperties(processor.kafka(), null))) {
             int partitions = admin.describeTopics(List.of(rawTopic)).allTopicNames().get(30, TimeUnit.SECONDS)
                     .get(rawTopic).partitions().size();
@@ -187,6 +198,7 @@ final class StreamsCeiling {
                 });
                 streams.start();
                 long startedAt = 0;
+                CpuWindow cpu = null;
                 int caughtUp = 0;
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
                 while (System.nanoTime() < deadline) {
@@ -198,11 +210,13 @@ final class StreamsCeiling {
                             .mapToLong(Map.Entry::getValue).sum();
                     if (startedAt == 0 && raw >= records / 5) {
                         startedAt = System.nanoTime();
+                        cpu = CpuWindow.start(clock, threads);
                     }
                     if (raw >= records) {
                         caughtUp = !repartitioned || repartitionCaughtUp(admin, done) ? caughtUp + 1 : 0;
                         if (caughtUp == 3) {
-                            return (records - records / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
+                            double rate = (records - records / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
+                            return new Rate(rate, CpuWindow.microsPerEvent(cpu.coresUsed(), rate));
                         }
                     }
                     Thread.sleep(100);

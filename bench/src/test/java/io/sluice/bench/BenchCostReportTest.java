@@ -50,7 +50,7 @@ class BenchCostReportTest {
         Map<Integer, Double> nettyCores = new LinkedHashMap<>();
         PipelineRun.CONNECTIONS.forEach(connections -> nettyCores.put(connections, 0.25));
         return new BenchResults(all.machine(), all.nettyCeiling(), nettyCores, pipeline, all.producerCeiling(), all.streamsCeiling(),
-                all.streamsShapeCeiling(), all.insertCeilings(), all.sink(), all.producerExperiments(), all.processorAlone(),
+                12.0, all.streamsShapeCeiling(), all.insertCeilings(), all.sink(), all.producerExperiments(), all.processorAlone(),
                 all.processorAloneWithoutPerRoute(), all.tenants(), all.partitions(), all.failure());
     }
 
@@ -75,9 +75,14 @@ class BenchCostReportTest {
         // gateway: 0.5 cores at 128,000 req/s; bare Netty: 0.25 cores at 256,000 req/s
         assertTrue(lines.contains("  gateway alone, 256 connections         3.9 µs  a request; bare Netty 1.0 µs (gateway 4.0x)"),
                 String.join("\n", lines));
+    }
+
+    @Test
+    void theProcessorsCpuPerRecordIsPrintedBesideTheStreamsCopys() throws Exception {
+        List<String> lines = printed(withCost());
         // 1.25 cores at 25,000 records/s
-        assertTrue(lines.contains("  processor working off backlog         50.0 µs  a record, its sink's inserts included"),
-                String.join("\n", lines));
+        assertTrue(lines.contains("  processor working off backlog         50.0 µs  a record, its sink's inserts included; "
+                + "the exactly-once Kafka Streams copy 12.0 µs (its threads)"), String.join("\n", lines));
     }
 
     @Test

@@ -47,7 +47,7 @@ class BenchReportTest {
                 halfSustained, new MemoryBudget(512, 256, 200), null, new PipelineResults.WithoutRoutes(28_000,
                         new SustainedRate.Result(13_000, 25_000, List.of(new SustainedRate.Step(13_000, 13_000, 100, 13_000, true, 0.8, 1.3,
                                 wrk(13_000))))));
-        return new BenchResults(Map.of("cores", 2), ceiling, null, pipeline, 150_000.0, 50_000.0, 31_000.0, new InsertCeilings(100_000, 400_000),
+        return new BenchResults(Map.of("cores", 2), ceiling, null, pipeline, 150_000.0, 50_000.0, null, 31_000.0, new InsertCeilings(100_000, 400_000),
                 new SinkThroughput(200_000, 30_000, 40_000, 80_000, 38_000, 90_000, 34_000),
                 List.of(new ProducerExperiments.Variant("linger 0 ms", Map.of("SLUICE_GATEWAY_PRODUCER_LINGER", "0ms"),
                         Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5))), 33_000.0, 40_000.0,
@@ -60,7 +60,7 @@ class BenchReportTest {
     static BenchResults failedAtHugeTenant() {
         BenchResults all = results();
         return new BenchResults(all.machine(), all.nettyCeiling(), all.nettyCores(), all.pipeline(), all.producerCeiling(), all.streamsCeiling(),
-                all.streamsShapeCeiling(), null, null, null, all.processorAlone(), all.processorAloneWithoutPerRoute(), null,
+                all.streamsCopyMicrosPerRecord(), all.streamsShapeCeiling(), null, null, null, all.processorAlone(), all.processorAloneWithoutPerRoute(), null,
                 all.partitions(), new BenchStages.Failure(HUGE_TENANT_STAGE, "java.lang.IllegalStateException: could not write "
                         + "the bench's raw transactions to bench.tenants-huge-1.transactions"));
     }
