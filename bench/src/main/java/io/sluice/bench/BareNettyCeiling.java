@@ -11,18 +11,30 @@ final class BareNettyCeiling {
     private BareNettyCeiling() {
     }
 
-    /** Requests/s and latencies per number of connections, in the order given. */
+    private static final String EVENT_LOOPS = "bare netty: event loops";
+
+    /**
+     * Requests/s and latencies per number of connections, in the order given, and the cores its event
+     * loops used in each run (their threads' CPU: the server shares this JVM with the broker).
+     */
+    record Result(Map<Integer, Wrk.Result> runs, Map<Integer, Double> cores) {
+    }
+
     @SuppressWarnings("try") // the server only has to be open while wrk runs
-    static Map<Integer, Wrk.Result> measure(Wrk wrk, byte[] body, List<Integer> connections, int seconds) throws Exception {
+    static Result measure(Wrk wrk, byte[] body, List<Integer> connections, int seconds) throws Exception {
         Map<Integer, Wrk.Result> results = new LinkedHashMap<>();
+        Map<Integer, Double> cores = new LinkedHashMap<>();
+        CpuClock clock = CpuClock.ofThisJvm("bare netty", List.of(new CpuClock.Component(EVENT_LOOPS, List.of(BareNettyServer.THREADS))));
         int port = Ports.free();
         String url = "http://127.0.0.1:" + port + "/api/v1/x/transaction";
         try (BareNettyServer bare = new BareNettyServer(port)) {
             wrk.warmUp(url, "k", body, seconds);
             for (int c : connections) {
+                CpuWindow cpu = CpuWindow.start(clock, EVENT_LOOPS);
                 results.put(c, wrk.run(url, "k", body, false, c, seconds));
+                cores.put(c, cpu.coresUsed());
             }
         }
-        return results;
+        return new Result(results, cores);
     }
 }

@@ -70,18 +70,22 @@ public final class Bench {
                     "gzip_bytes", gzipped.length, "seconds_per_run", seconds);
 
             BenchStages stages = new BenchStages(out);
-            Map<Integer, Wrk.Result> nettyCeiling = stages.run("ceiling: a bare Netty server answering 200",
+            BareNettyCeiling.Result bareNetty = stages.run("ceiling: a bare Netty server answering 200",
                     () -> BareNettyCeiling.measure(wrk, body, PipelineRun.CONNECTIONS, seconds),
-                    runs -> "req/s by connections: " + requestsPerSecond(runs));
-            PipelineRun run = new PipelineRun(env, wrk, seconds, files, profile, out);
+                    ceiling -> "req/s by connections: " + requestsPerSecond(ceiling.runs()) + "; CPU per request: "
+                            + microsPerRequest(ceiling.runs(), ceiling.cores()));
+            Map<Integer, Wrk.Result> nettyCeiling = bareNetty == null ? null : bareNetty.runs();
+            PipelineRun run = new PipelineRun(env, wrk, seconds, files, profile, out, engines.clickHouse().pid());
             PipelineResults pipeline = stages.run("the gateway and the processor", () -> run.measure(project, body, gzipped),
                     p -> String.format("gateway req/s by connections: %s; processor %,.0f records/s; sustained %,.0f events/s",
                             requestsPerSecond(p.gateway()), p.processorRate(), p.sustained().eventsPerSecond()));
             Double producerCeiling = stages.run("ceiling: the Kafka producer alone",
-                    () -> ProducerCeiling.measure(kafka, body, seconds), Bench::recordsPerSecond);
-            Double streamsCeiling = stages.run("ceiling: Kafka Streams copying the raw topic, exactly once, nothing else",
+                    () -> ProducerCeiling.measure(kafka, Payloads.transactions(ProducerCeiling.BODIES), seconds), Bench::recordsPerSecond);
+            StreamsCeiling.Rate streamsCeiling = stages.run("ceiling: Kafka Streams copying the raw topic, exactly once, nothing else",
                     () -> StreamsCeiling.copy(ProcessorConfig.from(settings), kafka.topics().transactions(),
-                            pipeline.published(), work.resolve("streams-ceiling")), Bench::recordsPerSecond);
+                            pipeline.published(), work.resolve("streams-ceiling")),
+                    copy -> String.format("%s, %.1f µs of CPU a record (its threads)", recordsPerSecond(copy.recordsPerSecond()),
+                            copy.cpuMicrosPerRecord()));
             Double streamsShapeCeiling = stages.run(
                     "ceiling: Kafka Streams in the processor's shape (first sighting, history, repartition, count), no parsing",
                     () -> StreamsCeiling.processorShape(ProcessorConfig.from(settings), kafka.topics().transactions(),
@@ -114,7 +118,9 @@ public final class Bench {
                                     : ProducerExperiments.DEFAULT_PACED_RATE, out), variants -> variants.size() + " variants")
                     : List.of();
 
-            new BenchReport(out).write(new BenchResults(machine, nettyCeiling, pipeline, producerCeiling, streamsCeiling, streamsShapeCeiling,
+            new BenchReport(out).write(new BenchResults(machine, nettyCeiling, bareNetty == null ? null : bareNetty.cores(), pipeline, producerCeiling,
+                    streamsCeiling == null ? null : streamsCeiling.recordsPerSecond(),
+                    streamsCeiling == null ? null : streamsCeiling.cpuMicrosPerRecord(), streamsShapeCeiling,
                     insertCeilings, sink, experiments, processorAlone, processorAloneWithoutPerRoute, tenants,
                     kafka.topics().partitions(), stages.failure()), files);
             stages.throwIfFailed();
@@ -131,6 +137,14 @@ public final class Bench {
 
     private static String recordsPerSecond(double rate) {
         return String.format("%,.0f records/s", rate);
+    }
+
+    private static String microsPerRequest(Map<Integer, Wrk.Result> runs, Map<Integer, Double> cores) {
+        StringBuilder text = new StringBuilder();
+        runs.forEach((connections, result) -> text.append(text.isEmpty() ? "" : ", ")
+                .append(String.format("%d: %.1f µs", connections, CpuWindow.microsPerEvent(cores.get(connections),
+                        result.requestsPerSecond()))));
+        return text.toString();
     }
 
     private static String requestsPerSecond(Map<Integer, Wrk.Result> runs) {

@@ -42,6 +42,7 @@ final class BenchReport {
         PipelineResults p = r.pipeline();
         InsertCeilings inserts = r.insertCeilings();
         out.println();
+        CostReport.print(r, out);
         out.printf("%-34s %12s %12s %8s %9s %9s %9s%n", "run", "req/s", "ceiling", "ratio", "p50 ms", "p99 ms", "p99.9 ms");
         if (p != null) {
             printGateway(r);
@@ -95,6 +96,8 @@ final class BenchReport {
             printPipeline(p);
         }
         printExperiments(r);
+        Baseline release = Baseline.lastRelease();
+        ReleaseReport.print(release, release.compare(BenchFigures.of(r)), out);
         if (r.failure() != null) {
             out.println();
             out.printf("STOPPED at \"%s\": %s; not measured: that stage and those after it%n", r.failure().stage(), r.failure().error());
@@ -216,6 +219,7 @@ final class BenchReport {
         PipelineResults p = r.pipeline();
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("machine", r.machine());
+        json.put("cpu_per_event", CostReport.json(p));
         if (p != null) {
             pipeline(r, json);
         }
@@ -229,6 +233,8 @@ final class BenchReport {
             json.put("without_per_route_aggregates", Map.of("processor_records_per_s", p.withoutRoutes().processorRate(),
                     "sustained", sustained(p.withoutRoutes().sustained())));
         }
+        Baseline release = Baseline.lastRelease();
+        json.put("against_release", ReleaseReport.json(release, release.compare(BenchFigures.of(r))));
         json.put("failed_stage", r.failure());
         json.values().removeIf(java.util.Objects::isNull);
         return json;
@@ -257,6 +263,7 @@ final class BenchReport {
             processor.put("clickhouse_jsoneachrow_ceiling_rows_per_s", r.insertCeilings().jsonEachRow());
         }
         processor.put("kafka_streams_copy_ceiling_records_per_s", r.streamsCeiling());
+        processor.put("kafka_streams_copy_ceiling_cpu_us_per_record", r.streamsCopyMicrosPerRecord());
         processor.values().removeIf(java.util.Objects::isNull);
         json.put("processor", processor);
         json.put("gateway_peak_rss_mb", Map.of("full_load", p.gatewayPeakRssKb() / 1024, "after_overload", p.gatewayOverloadRssKb() / 1024));

@@ -18,6 +18,11 @@ final class CpuWindow {
         return new CpuWindow(child::cpuSeconds);
     }
 
+    /** One component of a process, as {@code clock} splits it. */
+    static CpuWindow start(CpuClock clock, String component) {
+        return new CpuWindow(() -> clock.read().get(component));
+    }
+
     /** This JVM's: the embedded Kafka broker's, above all, when the bench itself does little meanwhile. */
     static CpuWindow startOfThisJvm() {
         ProcessHandle self = ProcessHandle.current();
@@ -28,6 +33,11 @@ final class CpuWindow {
     double coresUsed() {
         double wall = (System.nanoTime() - startNanos) / 1e9;
         return (cpuSeconds.getAsDouble() - startCpu) / Math.max(1e-3, wall);
+    }
+
+    /** µs of CPU per event at {@code eventsPerSecond} on {@code cores}: the inverse of {@link #perCore}. */
+    static double microsPerEvent(double cores, double eventsPerSecond) {
+        return eventsPerSecond > 0 ? cores / eventsPerSecond * 1e6 : Double.NaN;
     }
 
     /** Events per second per core used: {@code eventsPerSecond} divided by the cores used in this window. */

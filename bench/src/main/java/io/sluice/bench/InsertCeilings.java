@@ -1,7 +1,6 @@
 package io.sluice.bench;
 
 import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +20,7 @@ record InsertCeilings(double jsonEachRow, double rowBinary) {
     private static final Duration INSERT_TIMEOUT = Duration.ofSeconds(120);
 
     /**
-     * Inserts the same {@code rows} history rows (as the processor writes them) into a copy of the
+     * Inserts the same {@code rows} history rows (as the processor writes them, {@link HistoryRows}) into a copy of the
      * transactions table twice, 50,000 per insert: once through the sink's {@link RowInserter}
      * (JSONEachRow), once as RowBinary (ClickHouse's cheapest row format to parse).
      */
@@ -34,23 +33,10 @@ record InsertCeilings(double jsonEachRow, double rowBinary) {
             List<byte[]> binary = new ArrayList<>();
             List<RowInserter.Row> jsonBatch = new ArrayList<>();
             RowBinaryRows binaryBatch = new RowBinaryRows();
-            long now = System.currentTimeMillis();
+            HistoryRows history = HistoryRows.of(rows);
             for (int i = 0; i < rows; i++) {
-                String eventId = String.format("%032x", i);
-                String userId = "u" + (i % 1000);
-                byte[] jsonRow = ("{\"event_id\":\"" + eventId + "\",\"project\":\"bench\",\"timestamp\":" + now
-                        + ",\"received_at\":" + now + ",\"time_adjusted\":false,\"environment\":\"production\",\"transaction\":"
-                        + "\"GET /users/42\",\"route\":\"GET /users/{id}\",\"op\":\"http.server\",\"method\":\"GET\","
-                        + "\"url\":\"https://shop.example/users/42\",\"path\":\"/users/42\",\"status_code\":200,\"duration_ms\":12.5,"
-                        + "\"user_id\":\"" + userId + "\",\"sdk_name\":\"sentry.python\",\"sdk_version\":"
-                        + "\"2.19.0\",\"runtime_name\":\"CPython\",\"runtime_version\":\"3.12.7\",\"os_name\":\"Linux\",\"os_version\":"
-                        + "\"6.1\",\"kafka_partition\":0,\"kafka_offset\":" + i + "}").getBytes(StandardCharsets.UTF_8);
-                jsonBatch.add(new RowInserter.Row(null, jsonRow, "bench/0@" + i));
-                binaryBatch.string(eventId).string("bench").dateTime64Millis(now).dateTime64Millis(now).bool(false)
-                        .string("production").string("GET /users/42").string("GET /users/{id}").string("http.server").string("GET")
-                        .string("https://shop.example/users/42").string("/users/42").nullableUInt16(200).nullableFloat64(12.5)
-                        .string(userId).string("sentry.python").string("2.19.0")
-                        .string("CPython").string("3.12.7").string("Linux").string("6.1").uint32(0).uint64(i);
+                jsonBatch.add(new RowInserter.Row(null, history.json().get(i), "bench/0@" + i));
+                HistoryRowBinary.add(binaryBatch, history.facts().get(i), settings.retentionDays());
                 if ((i + 1) % ROWS_PER_INSERT == 0 || i == rows - 1) {
                     json.add(jsonBatch);
                     jsonBatch = new ArrayList<>();

@@ -8,7 +8,7 @@ import java.util.Map;
  * topic's end offsets by partition then), and freshness; then the
  * CPU they used (cores: CPU seconds per second) — the gateway per connections, the processor
  * working off the backlog — the rate the pipeline sustains with freshness at half of it, and the
- * processor's memory budget; then the same without the per-route aggregates.
+ * processor's memory budget; CPU per event (null when not measured); then the same without the per-route aggregates.
  */
 record PipelineResults(Map<Integer, Wrk.Result> gateway, Wrk.Result gzip, Wrk.Result overload,
                        long gatewayPeakRssKb, long gatewayOverloadRssKb,
@@ -16,7 +16,7 @@ record PipelineResults(Map<Integer, Wrk.Result> gateway, Wrk.Result gzip, Wrk.Re
                        double freshnessBestRequestsPerSecond, LoadedFreshness freshness, LoadedFreshness lightFreshness,
                        Map<Integer, Double> gatewayCores, double processorBacklogCores,
                        SustainedRate.Result sustained, LoadedFreshness sustainedFreshness, MemoryBudget processorBudget,
-                       WithoutRoutes withoutRoutes) {
+                       PipelineCost.Result cost, WithoutRoutes withoutRoutes) {
     /**
      * The processor without the transactions' per-route aggregates, in the same run: its rate working
      * off the same backlog, and the pipeline's sustained rate with it (null when not measured).
@@ -31,7 +31,7 @@ record PipelineResults(Map<Integer, Wrk.Result> gateway, Wrk.Result gzip, Wrk.Re
     PipelineResults with(WithoutRoutes measured) {
         return new PipelineResults(gateway, gzip, overload, gatewayPeakRssKb, gatewayOverloadRssKb, publishedEndOffsets, processorRate,
                 processorBacklogRssKb, processorAfterFreshnessRssKb, freshnessBestRequestsPerSecond, freshness, lightFreshness,
-                gatewayCores, processorBacklogCores, sustained, sustainedFreshness, processorBudget, measured);
+                gatewayCores, processorBacklogCores, sustained, sustainedFreshness, processorBudget, cost, measured);
     }
 
     /** Records the processor worked off: the gateway's runs before it started. */

@@ -12,9 +12,12 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import com.clickhouse.client.api.Client;
 
 import io.sluice.config.Aggregate;
 import io.sluice.config.KafkaSettings;
@@ -28,6 +31,7 @@ import io.sluice.kafka.KafkaClients;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.processor.ProcessorMain;
 import io.sluice.projects.ProjectAdmin;
+import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
 
 /**
@@ -40,6 +44,8 @@ final class PipelineRun {
     static final int OVERLOAD_CONNECTIONS = 3 * CONNECTIONS.get(CONNECTIONS.size() - 1);
     /** Few enough connections that the whole pipeline keeps up on one small machine. */
     private static final int LIGHT_LOAD_CONNECTIONS = 4;
+    /** Enough connections for a quarter of the gateway's best rate at a few milliseconds an answer. */
+    private static final int COST_CONNECTIONS = 64;
     /** How long freshness waits for the processor to catch up with what ran before it. */
     private static final int DRAIN_SECONDS = 120;
 
@@ -49,9 +55,15 @@ final class PipelineRun {
     private final ResultFiles files;
     private final boolean profile;
     private final PrintStream out;
+    private final long clickHousePid;
 
-    /** @param profile write JFR recordings of both children next to the results */
-    PipelineRun(Map<String, String> env, Wrk wrk, int seconds, ResultFiles files, boolean profile, PrintStream out) {
+    /**
+     * @param profile       write JFR recordings of both children next to the results
+     * @param clickHousePid the ClickHouse server's process, charged its part of the pipeline's CPU
+     */
+    PipelineRun(Map<String, String> env, Wrk wrk, int seconds, ResultFiles files, boolean profile, PrintStream out,
+                long clickHousePid) {
+        this.clickHousePid = clickHousePid;
         this.env = Map.copyOf(env);
         this.wrk = wrk;
         this.seconds = seconds;
@@ -109,6 +121,8 @@ final class PipelineRun {
                 double best = Math.max(overload.requestsPerSecond(), gatewayResults.values().stream()
                         .mapToDouble(Wrk.Result::requestsPerSecond).max().orElse(0));
                 double upper = Math.min(best, backlog.recordsPerSecond());
+                PipelineCost.Result cost = cost(gateway, processor, project, body, upper * PipelineCost.SHARE_OF_UPPER, kafka,
+                        clickHouse);
                 out.printf("· the sustained rate: gateway and processor together, fixed rates up to %,.0f events/s,"
                         + " until the processor's lag grows%n", upper);
                 SustainedRate.Result sustained = SustainedRate.measure(
@@ -137,7 +151,7 @@ final class PipelineRun {
                 withRoutes = new PipelineResults(gatewayResults, gzip, overload, peakRss, overloadRss, publishedEndOffsets,
                         backlog.recordsPerSecond(), processorBacklogRss, processor.peakRssKb(), best, freshness, lightFreshness,
                         gatewayCores, backlog.cores(), sustained, sustainedFreshness,
-                        MemoryBudget.processor(childSettings), null);
+                        MemoryBudget.processor(childSettings), cost, null);
             }
             return withRoutes.with(withoutRoutes(gateway, project, body, published, withRoutes.sustained().upperPerSecond()));
         }
@@ -177,6 +191,21 @@ final class PipelineRun {
                     (rate, runSeconds) -> wrk.run(gateway.url(), project.key(), body, false, SustainedRate.CONNECTIONS, runSeconds, rate),
                     lag, gateway.jvm(), processor, upper, seconds, out);
             return new PipelineResults.WithoutRoutes(backlog.recordsPerSecond(), sustained);
+        }
+    }
+
+    /** The bench's first figure ({@link PipelineCost}), printed as soon as it is measured. */
+    private PipelineCost.Result cost(Gateway gateway, ChildJvm processor, ProjectAdmin.NewProject project, byte[] body, double rate,
+                                     KafkaSettings kafka, ClickHouseSettings clickHouse) throws Exception {
+        out.printf("· CPU per event: %d s idle, then %,.0f events/s for %d s until all are stored%n", PipelineCost.IDLE_SECONDS,
+                rate, seconds);
+        try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, "sluice-bench-cost"));
+             Client client = ClickHouseClients.create(clickHouse)) {
+            PipelineCost.Result cost = PipelineCost.of(gateway.jvm(), processor, clickHousePid).measure(
+                    (r, runSeconds) -> wrk.run(gateway.url(), project.key(), body, false, COST_CONNECTIONS, runSeconds, r),
+                    rate, seconds, admin, kafka.topics().transactions(), client, clickHouse.database());
+            PipelineCost.print(cost, out);
+            return cost;
         }
     }
 

@@ -11,7 +11,25 @@ final class ProcessorThroughput {
     record Result(double recordsPerSecond, double cores) {
     }
 
+    /** Transactions in the history table, and transactions counted in traffic_1m. */
+    record Stored(long history, long counted) {
+        /** Transactions both in the history and counted. */
+        long both() {
+            return Math.min(history, counted);
+        }
+    }
+
     private ProcessorThroughput() {
+    }
+
+    /** What the processor has stored so far in {@code database}: none before it created its tables. */
+    static Stored stored(Client client, String database) {
+        try {
+            return new Stored(client.queryAll("SELECT count() AS n FROM " + database + ".transactions").get(0).getLong("n"),
+                    client.queryAll("SELECT sum(requests) AS n FROM " + database + ".traffic_1m FINAL").get(0).getLong("n"));
+        } catch (RuntimeException tablesNotThereYet) {
+            return new Stored(0, 0); // the processor creates them at start
+        }
     }
 
     /**
@@ -26,14 +44,9 @@ final class ProcessorThroughput {
             long startedAt = 0;
             CpuWindow cpu = null;
             while (true) {
-                long history = 0;
-                long counted = 0;
-                try {
-                    history = client.queryAll("SELECT count() AS n FROM " + database + ".transactions").get(0).getLong("n");
-                    counted = client.queryAll("SELECT sum(requests) AS n FROM " + database + ".traffic_1m FINAL").get(0).getLong("n");
-                } catch (RuntimeException tablesNotThereYet) {
-                    // the processor creates them at start
-                }
+                Stored stored = stored(client, database);
+                long history = stored.history();
+                long counted = stored.counted();
                 if (history >= expected / 5 && startedAt == 0) {
                     startedAt = System.nanoTime();
                     cpu = CpuWindow.start(processor);

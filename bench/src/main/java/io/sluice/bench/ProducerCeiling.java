@@ -14,16 +14,22 @@ import io.sluice.config.KafkaSettings;
 import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.kafka.KafkaClients;
 
-/** Ceiling of publishing: the gateway's durable producer alone, sending the same body as fast as it can. */
+/**
+ * Ceiling of publishing: the gateway's durable producer alone, as fast as it can, sending
+ * {@link #BODIES} different transactions in turn (one body sent again and again would compress to
+ * almost nothing, which no real load does).
+ */
 final class ProducerCeiling {
     /** The bench's own topic, so the pipeline's topics hold only what the gateway published. */
     private static final String TOPIC = "bench.producer-ceiling";
+    /** Enough different bodies that no compressed batch (128 KiB, about 200 of them) repeats one. */
+    static final int BODIES = 1_024;
 
     private ProducerCeiling() {
     }
 
     /** Records/s over {@code seconds}. */
-    static double measure(KafkaSettings kafka, byte[] body, int seconds) throws Exception {
+    static double measure(KafkaSettings kafka, List<byte[]> bodies, int seconds) throws Exception {
         try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 4, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
@@ -36,7 +42,7 @@ final class ProducerCeiling {
             long sent = 0;
             while (System.nanoTime() < deadline) {
                 try {
-                    producer.send(new ProducerRecord<>(TOPIC, null, key, body));
+                    producer.send(new ProducerRecord<>(TOPIC, null, key, bodies.get((int) (sent % bodies.size()))));
                 } catch (TimeoutException bufferFull) {
                     continue; // the buffer is full for a moment (max.block.ms is short on purpose)
                 }

@@ -54,14 +54,20 @@ final class StreamsCeiling {
     private StreamsCeiling() {
     }
 
+    /**
+     * A ceiling's rate, and the CPU per record of its own threads (stream threads and their producers)
+     * over the same interval: it runs in the bench's JVM, beside the broker.
+     */
+    record Rate(double recordsPerSecond, double cpuMicrosPerRecord) {
+    }
+
     /** Records/s of the copy, from 20% to 100% of {@code records} committed (the start is JIT warm-up). */
-    static double copy(ProcessorConfig processor, String rawTopic, long records, Path stateDir) throws Exception {
+    static Rate copy(ProcessorConfig processor, String rawTopic, long records, Path stateDir) throws Exception {
         String output = "bench.streams-ceiling";
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(rawTopic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
                 .to(output, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-        return measure(processor, "bench-streams-ceiling", builder.build(), rawTopic, List.of(output), false, records, stateDir)
-                .recordsPerSecond();
+        return measure(processor, "bench-streams-ceiling", builder.build(), rawTopic, List.of(output), false, records, stateDir);
     }
 
     /**
@@ -93,11 +99,11 @@ final class StreamsCeiling {
     }
 
     /**
-     * The same, with the stream threads' CPU per record. Its application id and topics are named
+     * The same, with its stream threads' and producers' CPU per record. Its application id and topics are named
      * after {@code processor}'s application id and whether it counts requests by route: a deleted
      * topic's name is not free at once, so each variant, and each run of a harness, needs its own.
      */
-    static Run processorAloneRun(ProcessorConfig processor, String rawTopic, Map<Integer, Long> endOffsets, Path stateDir)
+    static Rate processorAloneRun(ProcessorConfig processor, String rawTopic, Map<Integer, Long> endOffsets, Path stateDir)
             throws Exception {
         long records = endOffsets.values().stream().mapToLong(Long::longValue).sum();
         String applicationId = processor.applicationId() + (processor.requestsByRoute() ? "-alone" : "-alone-no-routes");
@@ -134,14 +140,14 @@ final class StreamsCeiling {
     }
 
     /** The same, with the stream threads' CPU per record; a record sent to the dead letters makes the run invalid. */
-    private static Run processorRun(ProcessorConfig processor, Topics alone, String applicationId, long records,
+    private static Rate processorRun(ProcessorConfig processor, Topics alone, String applicationId, long records,
                                     PreAggregation preAggregation, Path stateDir) throws Exception {
         DeadLetterCounts deadLetters = new DeadLetterCounts();
         Topology topology = ProcessorService.topology(processor, alone, deadLetters, new RecordsReadFromJson(),
                 processor.cardinalityLimits(), preAggregation);
         List<String> outputs = new ArrayList<>(List.of(alone.errors(), alone.history(), alone.errorHistory(), alone.deadLetters()));
         outputs.addAll(alone.aggregates().values());
-        Run run = measure(processor, applicationId, topology, alone.transactions(), outputs, true, records, stateDir);
+        Rate run = measure(processor, applicationId, topology, alone.transactions(), outputs, true, records, stateDir);
         long dead = deadLetters.unparseableCount() + deadLetters.unproducibleCount();
         if (dead != 0) {
             throw new IllegalStateException(applicationId + ": " + dead + " records went to the dead letters");
@@ -182,8 +188,11 @@ final class StreamsCeiling {
      * flush of the pre-aggregated sums apart (the processor sends far fewer repartitioned records
      * than it reads, see {@code PartialCounts}; the shape sends one per record).
      */
-    private static Run measure(ProcessorConfig processor, String applicationId, Topology topology, String rawTopic,
-                                  List<String> outputs, boolean repartitioned, long records, Path stateDir) throws Exception {
+    private static Rate measure(ProcessorConfig processor, String applicationId, Topology topology, String rawTopic,
+                                List<String> outputs, boolean repartitioned, long records, Path stateDir) throws Exception {
+        String threads = applicationId + ": stream threads and producers";
+        CpuClock clock = CpuClock.ofThisJvm(applicationId, List.of(new CpuClock.Component(threads,
+                List.of(applicationId, "kafka-producer-network-thread | " + applicationId))));
         try (Admin admin = Admin.create(KafkaClients.adminProperties(processor.kafka(), null))) {
             int partitions = admin.describeTopics(List.of(rawTopic)).allTopicNames().get(30, TimeUnit.SECONDS)
                     .get(rawTopic).partitions().size();
@@ -198,7 +207,7 @@ final class StreamsCeiling {
                 });
                 streams.start();
                 long startedAt = 0;
-                long cpuAtStart = 0;
+                CpuWindow cpu = null;
                 int caughtUp = 0;
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
                 while (System.nanoTime() < deadline) {
@@ -210,14 +219,13 @@ final class StreamsCeiling {
                             .mapToLong(Map.Entry::getValue).sum();
                     if (startedAt == 0 && raw >= records / 5) {
                         startedAt = System.nanoTime();
-                        cpuAtStart = streamThreadsCpuNanos(streams);
+                        cpu = CpuWindow.start(clock, threads);
                     }
                     if (raw >= records) {
                         caughtUp = !repartitioned || repartitionCaughtUp(admin, done) ? caughtUp + 1 : 0;
                         if (caughtUp == 3) {
-                            long counted = records - records / 5;
-                            return new Run(counted / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9),
-                                    (streamThreadsCpuNanos(streams) - cpuAtStart) / 1e3 / counted);
+                            double rate = (records - records / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
+                            return new Rate(rate, CpuWindow.microsPerEvent(cpu.coresUsed(), rate));
                         }
                     }
                     Thread.sleep(100);
@@ -243,24 +251,6 @@ final class StreamsCeiling {
         }
         var ends = admin.listOffsets(repartitions).all().get(30, TimeUnit.SECONDS);
         return ends.entrySet().stream().allMatch(end -> committed.get(end.getKey()) >= end.getValue().offset() - 1);
-    }
-
-    /** Records/s from 20% to 100% of a run (the start is JIT warm-up), and its stream threads' CPU per record over the same span. */
-    record Run(double recordsPerSecond, double streamThreadCpuMicrosPerRecord) {
-    }
-
-    /** CPU time this application's stream threads have used (they live as long as the application). */
-    private static long streamThreadsCpuNanos(KafkaStreams streams) {
-        java.util.Set<String> names = new java.util.HashSet<>();
-        streams.metadataForLocalThreads().forEach(thread -> names.add(thread.threadName()));
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        long total = 0;
-        for (java.lang.management.ThreadInfo thread : threads.getThreadInfo(threads.getAllThreadIds())) {
-            if (thread != null && names.contains(thread.getThreadName())) {
-                total += Math.max(0, threads.getThreadCpuTime(thread.getThreadId()));
-            }
-        }
-        return total;
     }
 
     /** The processor's own Streams settings, under the ceiling's application id and state directory. */

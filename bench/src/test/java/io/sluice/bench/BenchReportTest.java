@@ -44,10 +44,10 @@ class BenchReportTest {
         LoadedFreshness halfSustained = new LoadedFreshness(new Freshness.Result(90, 800, 1_900, 87, 500, 1_200), 6_000);
         PipelineResults pipeline = new PipelineResults(gateway, wrk(16_000), wrk(100_000), 200 * 1024, 300 * 1024,
                 Map.of(0, 600_000L, 1, 400_000L), 25_000, 700 * 1024, 800 * 1024, 128_000, freshness, freshness, gatewayCores, 1.25, sustained,
-                halfSustained, new MemoryBudget(512, 256, 200), new PipelineResults.WithoutRoutes(28_000,
+                halfSustained, new MemoryBudget(512, 256, 200), null, new PipelineResults.WithoutRoutes(28_000,
                         new SustainedRate.Result(13_000, 25_000, List.of(new SustainedRate.Step(13_000, 13_000, 100, 13_000, true, 0.8, 1.3,
                                 wrk(13_000))))));
-        return new BenchResults(Map.of("cores", 2), ceiling, pipeline, 150_000.0, 50_000.0, 31_000.0, new InsertCeilings(100_000, 400_000),
+        return new BenchResults(Map.of("cores", 2), ceiling, null, pipeline, 150_000.0, 50_000.0, null, 31_000.0, new InsertCeilings(100_000, 400_000),
                 new SinkThroughput(200_000, 30_000, 40_000, 80_000, 38_000, 90_000, 34_000),
                 List.of(new ProducerExperiments.Variant("linger 0 ms", Map.of("SLUICE_GATEWAY_PRODUCER_LINGER", "0ms"),
                         Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5))), 33_000.0, 40_000.0,
@@ -59,8 +59,8 @@ class BenchReportTest {
     /** {@link #results()} as a run that failed in the huge-tenant stage: what came before it, nothing after. */
     static BenchResults failedAtHugeTenant() {
         BenchResults all = results();
-        return new BenchResults(all.machine(), all.nettyCeiling(), all.pipeline(), all.producerCeiling(), all.streamsCeiling(),
-                all.streamsShapeCeiling(), null, null, null, all.processorAlone(), all.processorAloneWithoutPerRoute(), null,
+        return new BenchResults(all.machine(), all.nettyCeiling(), all.nettyCores(), all.pipeline(), all.producerCeiling(), all.streamsCeiling(),
+                all.streamsCopyMicrosPerRecord(), all.streamsShapeCeiling(), null, null, null, all.processorAlone(), all.processorAloneWithoutPerRoute(), null,
                 all.partitions(), new BenchStages.Failure(HUGE_TENANT_STAGE, "java.lang.IllegalStateException: could not write "
                         + "the bench's raw transactions to bench.tenants-huge-1.transactions"));
     }
@@ -154,7 +154,7 @@ class BenchReportTest {
         assertEquals(List.of("sustained", "freshness_half_sustained", "per_core", "processor_rss_budget_mb",
                 "producer_experiments", "sink", "kafka_streams_processor_shape_ceiling_records_per_s",
                 "processor_streams_alone_records_per_s", "processor_streams_alone_without_per_route_records_per_s",
-                "processor_tenants", "without_per_route_aggregates"),
+                "processor_tenants", "without_per_route_aggregates", "against_release"),
                 fields.subList(11, fields.size()));
         assertEquals(31_000, json.at("/kafka_streams_processor_shape_ceiling_records_per_s").asDouble());
         assertEquals(33_000, json.at("/processor_streams_alone_records_per_s").asDouble());

@@ -130,14 +130,14 @@ class ProcessorThroughputHarness {
             runValues.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-throughput-" + run);
             ProcessorConfig config = ProcessorConfig.from(new Settings(runValues));
             jdk.jfr.Recording recording = !JFR.isEmpty() && run == runs ? profile() : null;
-            StreamsCeiling.Run result = StreamsCeiling.processorAloneRun(config, topic, endOffsets, stateDir.resolve("run" + run));
+            StreamsCeiling.Rate result = StreamsCeiling.processorAloneRun(config, topic, endOffsets, stateDir.resolve("run" + run));
             if (recording != null) {
                 recording.stop();
                 recording.close();
                 System.out.println("profile: " + Path.of(JFR).resolve("processor-harness.jfr"));
             }
             System.out.printf("run %d %s: %.0f records/s, stream threads %.1f µs CPU per record%n", run,
-                    variant.isEmpty() ? "(defaults)" : variant, result.recordsPerSecond(), result.streamThreadCpuMicrosPerRecord());
+                    variant.isEmpty() ? "(defaults)" : variant, result.recordsPerSecond(), result.cpuMicrosPerRecord());
         }
     }
 
