@@ -118,7 +118,7 @@ final class StreamsCeiling {
         Topics real = processor.kafka().topics();
         Map<Aggregate, String> aggregates = new HashMap<>();
         Aggregate.ALL.forEach(aggregate -> aggregates.put(aggregate, prefix + aggregate.name()));
-        return new Topics(prefix + "transactions", prefix + "errors", real.projects(), prefix + "history", prefix + "error-history",
+        return new Topics(prefix + "transactions", prefix + "errors", prefix + "sessions", real.projects(), prefix + "history", prefix + "error-history",
                 prefix + "dead-letters", aggregates, real.partitions(), real.replicationFactor(), real.rawRetention(),
                 real.minInsyncReplicas(), real.quotaUsage());
     }

@@ -147,7 +147,7 @@ class DeploymentFilesIT {
             assertTrue(!formatted.isEmpty(), code);
             statements++;
         }
-        assertEquals(23, statements); // with deletions and project_retention
+        assertEquals(25, statements); // with deletions, project_retention and sessions_1h
     }
 
     @Test
