@@ -133,7 +133,8 @@ final class StreamsCeiling {
         Topology topology = ProcessorTopology.build(alone, processor.eventTimeHorizon(), processor.generation(),
                 processor.lateMargin(), new DeadLetterCounts(), new RecordsReadFromJson(),
                 new FilterMemory(processor.dedupFilterBytes()), processor.cardinalityLimits(), preAggregation, perRouteTransactions);
-        List<String> outputs = new ArrayList<>(List.of(alone.errors(), alone.history(), alone.errorHistory(), alone.deadLetters()));
+        List<String> outputs = new ArrayList<>(List.of(alone.errors(), alone.sessions(), alone.history(), alone.errorHistory(),
+                alone.deadLetters()));
         outputs.addAll(alone.aggregates().values());
         return measure(processor, applicationId, topology, alone.transactions(), outputs, true, records, stateDir);
     }

@@ -129,7 +129,8 @@ public final class Processor implements AutoCloseable {
         ProcessorMeters.bindCardinalityLimits(metrics, cardinalityLimits);
         ProcessorMeters.bindPreAggregation(metrics, preAggregation);
         KafkaContact kafkaContact = new KafkaContact();
-        InputLag inputLag = InputLag.start(config.kafka(), config.applicationId(), Set.of(topics.transactions(), topics.errors()),
+        InputLag inputLag = InputLag.start(config.kafka(), config.applicationId(), Set.of(topics.transactions(), topics.errors(),
+                        topics.sessions()),
                 streams, inputLagMeasured, kafkaContact);
         streams.start();
 
@@ -150,7 +151,7 @@ public final class Processor implements AutoCloseable {
             metrics.close();
             throw new java.io.UncheckedIOException("cannot open the processor's admin port " + config.adminPort(), e);
         }
-        LOG.info("processor started: {} and {} → {}", topics.transactions(), topics.errors(), config.clickHouse());
+        LOG.info("processor started: {}, {} and {} → {}", topics.transactions(), topics.errors(), topics.sessions(), config.clickHouse());
         return new Processor(streams, sink, sinkThread, clickHouse, admin, metrics, inputLag, preAggregation);
     }
 
