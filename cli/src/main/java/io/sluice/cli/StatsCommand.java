@@ -19,8 +19,8 @@ import io.sluice.events.DurationBuckets;
 
 /**
  * {@code ./sluice stats}: what someone wants to see right after sending data — requests per minute
- * as bars, the status classes and codes, the top routes with their 5xx and p99, errors, refusals
- * (outcomes), and the last requests. Everything but the last requests is read from the aggregates;
+ * as bars, the status classes and codes, the top routes with their 5xx and p99, errors, releases
+ * with their sessions and crash-free rate, refusals (outcomes), and the last requests. Everything but the last requests is read from the aggregates;
  * ranges over 6 hours read the hourly rows. Where a project's clients sample, the estimated requests
  * stand beside each count, and the header says so.
  */
@@ -70,6 +70,10 @@ public final class StatsCommand {
                 + "sumForEach(duration_buckets) AS buckets FROM " + requests + " GROUP BY op, route) ORDER BY n DESC LIMIT 10");
         queries.put("errors", "SELECT exception_type AS type, sum(errors) AS n FROM " + errors
                 + " GROUP BY exception_type ORDER BY n DESC LIMIT 10");
+        // Sessions by the hour they started: the hours the range touches.
+        queries.put("releases", "SELECT release, sum(started) AS n, sum(crashed) AS c, sum(errored) AS e FROM " + db
+                + ".sessions_1h FINAL WHERE project = {project:String} AND hour >= toStartOfHour(toDateTime({since:UInt32})) "
+                + "GROUP BY release ORDER BY n DESC LIMIT 10");
         queries.put("outcomes", "SELECT outcome, sum(events) AS n FROM " + db + ".outcomes_1m FINAL WHERE project = {project:String} "
                 + "AND minute >= toDateTime({since:UInt32}) GROUP BY outcome ORDER BY n DESC");
         return queries;
@@ -143,6 +147,14 @@ public final class StatsCommand {
         }
 
         out.println();
+        out.println("Releases                                                sessions  crash-free  crashed");
+        none(answers.get("releases"));
+        for (GenericRecord row : answers.get("releases")) {
+            out.printf("  %-52s %9d %10s %8d%n", shorten(row.getString("release"), 52), row.getLong("n"),
+                    crashFree(row).isNaN() ? "-" : String.format("%.2f%%", crashFree(row)), row.getLong("c"));
+        }
+
+        out.println();
         out.println("Outcomes (accepted, and refused why)");
         none(answers.get("outcomes"));
         for (GenericRecord row : answers.get("outcomes")) {
@@ -199,6 +211,16 @@ public final class StatsCommand {
         }
         ObjectNode errors = root.putObject("errors");
         answers.get("errors").forEach(row -> errors.put(row.getString("type"), row.getLong("n")));
+        ArrayNode releases = root.putArray("releases");
+        for (GenericRecord row : answers.get("releases")) {
+            ObjectNode release = releases.addObject().put("release", row.getString("release")).put("sessions", row.getLong("n"))
+                    .put("crashed", row.getLong("c")).put("errored", row.getLong("e"));
+            if (crashFree(row).isNaN()) {
+                release.putNull("crash_free_percent");
+            } else {
+                release.put("crash_free_percent", crashFree(row));
+            }
+        }
         ObjectNode outcomes = root.putObject("outcomes");
         answers.get("outcomes").forEach(row -> outcomes.put(row.getString("outcome"), row.getLong("n")));
         ArrayNode requests = root.putArray("last_requests");
@@ -208,6 +230,12 @@ public final class StatsCommand {
                     .put("status", row.getString("status")).put("environment", row.getString("environment"));
         }
         return root.toString();
+    }
+
+    /** A release's sessions that did not crash, in percent (Sentry's crash-free sessions); NaN when none started. */
+    private static Double crashFree(GenericRecord release) {
+        long started = release.getLong("n");
+        return started == 0 ? Double.NaN : 100.0 * (started - release.getLong("c")) / started;
     }
 
     /** Whether the range's estimate differs from its count: some client sampled. */
