@@ -91,8 +91,9 @@ public final class Bench {
                             pipeline.publishedEndOffsets(), work.resolve("processor-alone")), Bench::recordsPerSecond);
             Double processorAloneWithoutPerRoute = stages.run(
                     "the same without the transactions' per-route aggregates (requests_1m, requests_1h): what they cost",
-                    () -> StreamsCeiling.processorAlone(ProcessorConfig.from(settings), kafka.topics().transactions(),
-                            pipeline.publishedEndOffsets(), work.resolve("processor-alone-no-routes"), false),
+                    () -> StreamsCeiling.processorAlone(ProcessorConfig.from(settings.with(
+                                    Map.of(ProcessorConfig.REQUESTS_BY_ROUTE.name(), "false"))), kafka.topics().transactions(),
+                            pipeline.publishedEndOffsets(), work.resolve("processor-alone-no-routes")),
                     rate -> String.format("%,.0f records/s: with them %.0f%% of the rate without", rate, 100 * processorAlone / rate));
             List<HugeTenant.Result> tenants = stages.run("the processor's own topology again: one tenant at 90% of the traffic, "
                             + "then as many transactions over " + HugeTenant.SMALL_PROJECTS + " tenants evenly",

@@ -90,7 +90,7 @@ final class HugeTenant {
                 List<Result> results = new java.util.ArrayList<>();
                 for (String run : runs) {
                     PreAggregation preAggregation = new PreAggregation();
-                    double rate = StreamsCeiling.processorOn(processor, topics.get(run), "bench-tenants-" + run, records, preAggregation, true,
+                    double rate = StreamsCeiling.processorOn(processor, topics.get(run), "bench-tenants-" + run, records, preAggregation,
                             work.resolve("tenants-" + run));
                     String shape = (run.startsWith("huge") ? "one tenant at 90%, " : SMALL_PROJECTS + " tenants evenly, ") + run.charAt(5);
                     results.add(new Result(shape, records, rate, preAggregation.eventsByTask(), preAggregation.sumsSent()));

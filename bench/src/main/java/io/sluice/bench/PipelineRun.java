@@ -145,7 +145,7 @@ final class PipelineRun {
 
     /**
      * The issue's like for like for the per-route aggregates: the same gateway, and a processor without
-     * them ({@link ProcessorWithoutRoutesMain}) on the same raw topic, isolated from the first by its own
+     * them ({@code SLUICE_PROCESSOR_REQUESTS_BY_ROUTE=false}) on the same raw topic, isolated from the first by its own
      * application id, output topics and database: its rate working off the same backlog through
      * ClickHouse, then the pipeline's sustained rate searched up to the same bound. It runs second,
      * after the other's inserts, so ClickHouse's background merges, if any, weigh on it and not on
@@ -162,12 +162,13 @@ final class PipelineRun {
         for (Setting topic : topics) {
             variantEnv.put(topic.name(), prefix + topic.defaultValue());
         }
+        variantEnv.put(ProcessorConfig.REQUESTS_BY_ROUTE.name(), "false");
         variantEnv.put(ProcessorConfig.APPLICATION_ID.name(), "sluice-processor-no-routes");
         variantEnv.put(ProcessorConfig.STATE_DIR.name(), env.get(ProcessorConfig.STATE_DIR.name()) + "-no-routes");
         variantEnv.put(ClickHouseSettings.DATABASE.name(), "sluice_no_routes");
         Settings variantSettings = Settings.fromEnvironment().with(variantEnv);
         KafkaSettings kafka = KafkaSettings.from(variantSettings);
-        try (ChildJvm processor = child(ProcessorWithoutRoutesMain.class, "processor-no-routes", variantEnv, false);
+        try (ChildJvm processor = child(ProcessorMain.class, "processor-no-routes", variantEnv, false);
              ProcessorLag lag = new ProcessorLag(kafka, ProcessorConfig.from(variantSettings).applicationId())) {
             ProcessorThroughput.Result backlog = ProcessorThroughput.measure(processor, ClickHouseSettings.from(variantSettings), published);
             drainBeforeFreshness(lag); // the records the first processor's runs added after the backlog

@@ -36,13 +36,11 @@ import io.sluice.config.Aggregate;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Topics;
 import io.sluice.kafka.KafkaClients;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.topology.DeadLetterCounts;
-import io.sluice.processor.topology.FilterMemory;
 import io.sluice.processor.topology.PreAggregation;
-import io.sluice.processor.topology.ProcessorTopology;
 
 /**
  * What Kafka Streams itself costs on this machine, with the processor's own Streams settings
@@ -62,7 +60,8 @@ final class StreamsCeiling {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(rawTopic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
                 .to(output, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-        return measure(processor, "bench-streams-ceiling", builder.build(), rawTopic, List.of(output), false, records, stateDir);
+        return measure(processor, "bench-streams-ceiling", builder.build(), rawTopic, List.of(output), false, records, stateDir)
+                .recordsPerSecond();
     }
 
     /**
@@ -77,7 +76,8 @@ final class StreamsCeiling {
         String counts = "bench.shape-counts";
         Topology shape = ProcessorShapeTopology.build(rawTopic, history, counts,
                 processor.eventTimeHorizon().plus(processor.lateMargin()), HistoryRows.of(1).json().get(0).length, endOffsets);
-        return measure(processor, "bench-streams-shape", shape, rawTopic, List.of(history, counts), true, records, stateDir);
+        return measure(processor, "bench-streams-shape", shape, rawTopic, List.of(history, counts), true, records, stateDir)
+                .recordsPerSecond();
     }
 
     /**
@@ -89,24 +89,24 @@ final class StreamsCeiling {
      */
     static double processorAlone(ProcessorConfig processor, String rawTopic, Map<Integer, Long> endOffsets, Path stateDir)
             throws Exception {
-        return processorAlone(processor, rawTopic, endOffsets, stateDir, true);
+        return processorAloneRun(processor, rawTopic, endOffsets, stateDir).recordsPerSecond();
     }
 
     /**
-     * The same with or without the transactions' per-route aggregates (route limit, requests-by-route
-     * repartition, requests_1m and requests_1h windows): what they cost, in the same run.
+     * The same, with the stream threads' CPU per record. Its application id and topics are named
+     * after {@code processor}'s application id and whether it counts requests by route: a deleted
+     * topic's name is not free at once, so each variant, and each run of a harness, needs its own.
      */
-    static double processorAlone(ProcessorConfig processor, String rawTopic, Map<Integer, Long> endOffsets, Path stateDir,
-                                 boolean perRouteTransactions) throws Exception {
+    static Run processorAloneRun(ProcessorConfig processor, String rawTopic, Map<Integer, Long> endOffsets, Path stateDir)
+            throws Exception {
         long records = endOffsets.values().stream().mapToLong(Long::longValue).sum();
-        // A deleted topic's name is not free at once: each variant its own topics.
-        Topics alone = aloneTopics(processor, perRouteTransactions ? "bench.alone." : "bench.alone-no-routes.");
+        String applicationId = processor.applicationId() + (processor.requestsByRoute() ? "-alone" : "-alone-no-routes");
+        Topics alone = aloneTopics(processor, "bench." + applicationId + ".");
         try (Admin admin = Admin.create(KafkaClients.adminProperties(processor.kafka(), null))) {
             admin.createTopics(List.of(new NewTopic(alone.transactions(), endOffsets.size(), (short) 1))).all().get(30, TimeUnit.SECONDS);
             try {
                 copyRecords(processor.kafka(), rawTopic, endOffsets, alone.transactions());
-                return processorOn(processor, alone, perRouteTransactions ? "bench-processor-alone" : "bench-processor-alone-no-routes",
-                        records, new PreAggregation(), perRouteTransactions, stateDir);
+                return processorRun(processor, alone, applicationId, records, new PreAggregation(), stateDir);
             } finally {
                 admin.deleteTopics(List.of(alone.transactions()));
             }
@@ -129,14 +129,25 @@ final class StreamsCeiling {
      * topics are created and deleted here.
      */
     static double processorOn(ProcessorConfig processor, Topics alone, String applicationId, long records,
-                              PreAggregation preAggregation, boolean perRouteTransactions, Path stateDir) throws Exception {
-        Topology topology = ProcessorTopology.build(alone, processor.eventTimeHorizon(), processor.generation(),
-                processor.lateMargin(), new DeadLetterCounts(), new RecordsReadFromJson(),
-                new FilterMemory(processor.dedupFilterBytes()), processor.cardinalityLimits(), preAggregation, perRouteTransactions);
+                              PreAggregation preAggregation, Path stateDir) throws Exception {
+        return processorRun(processor, alone, applicationId, records, preAggregation, stateDir).recordsPerSecond();
+    }
+
+    /** The same, with the stream threads' CPU per record; a record sent to the dead letters makes the run invalid. */
+    private static Run processorRun(ProcessorConfig processor, Topics alone, String applicationId, long records,
+                                    PreAggregation preAggregation, Path stateDir) throws Exception {
+        DeadLetterCounts deadLetters = new DeadLetterCounts();
+        Topology topology = ProcessorService.topology(processor, alone, deadLetters, new RecordsReadFromJson(),
+                processor.cardinalityLimits(), preAggregation);
         List<String> outputs = new ArrayList<>(List.of(alone.errors(), alone.sessions(), alone.history(), alone.errorHistory(),
                 alone.deadLetters()));
         outputs.addAll(alone.aggregates().values());
-        return measure(processor, applicationId, topology, alone.transactions(), outputs, true, records, stateDir);
+        Run run = measure(processor, applicationId, topology, alone.transactions(), outputs, true, records, stateDir);
+        long dead = deadLetters.unparseableCount() + deadLetters.unproducibleCount();
+        if (dead != 0) {
+            throw new IllegalStateException(applicationId + ": " + dead + " records went to the dead letters");
+        }
+        return run;
     }
 
     /** The records of {@code from} below {@code endOffsets}, to the same partitions of {@code to}, headers and timestamps kept. */
@@ -172,7 +183,7 @@ final class StreamsCeiling {
      * flush of the pre-aggregated sums apart (the processor sends far fewer repartitioned records
      * than it reads, see {@code PartialCounts}; the shape sends one per record).
      */
-    private static double measure(ProcessorConfig processor, String applicationId, Topology topology, String rawTopic,
+    private static Run measure(ProcessorConfig processor, String applicationId, Topology topology, String rawTopic,
                                   List<String> outputs, boolean repartitioned, long records, Path stateDir) throws Exception {
         try (Admin admin = Admin.create(KafkaClients.adminProperties(processor.kafka(), null))) {
             int partitions = admin.describeTopics(List.of(rawTopic)).allTopicNames().get(30, TimeUnit.SECONDS)
@@ -188,6 +199,7 @@ final class StreamsCeiling {
                 });
                 streams.start();
                 long startedAt = 0;
+                long cpuAtStart = 0;
                 int caughtUp = 0;
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
                 while (System.nanoTime() < deadline) {
@@ -199,11 +211,14 @@ final class StreamsCeiling {
                             .mapToLong(Map.Entry::getValue).sum();
                     if (startedAt == 0 && raw >= records / 5) {
                         startedAt = System.nanoTime();
+                        cpuAtStart = streamThreadsCpuNanos(streams);
                     }
                     if (raw >= records) {
                         caughtUp = !repartitioned || repartitionCaughtUp(admin, done) ? caughtUp + 1 : 0;
                         if (caughtUp == 3) {
-                            return (records - records / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
+                            long counted = records - records / 5;
+                            return new Run(counted / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9),
+                                    (streamThreadsCpuNanos(streams) - cpuAtStart) / 1e3 / counted);
                         }
                     }
                     Thread.sleep(100);
@@ -215,7 +230,11 @@ final class StreamsCeiling {
         }
     }
 
-    /** Whether the group's committed offsets are at the end of every repartition partition it reads. */
+    /**
+     * Whether the group's committed offsets are at the end of every repartition partition it reads,
+     * but for the last transaction's commit marker: an idle application's committed offset may stop
+     * just before it (with the strict check the processor's harness once waited, idle, for 8 minutes).
+     */
     private static boolean repartitionCaughtUp(Admin admin, Map<TopicPartition, Long> committed) throws Exception {
         Map<TopicPartition, OffsetSpec> repartitions = new HashMap<>();
         committed.keySet().stream().filter(partition -> partition.topic().endsWith("-repartition"))
@@ -224,12 +243,30 @@ final class StreamsCeiling {
             return false;
         }
         var ends = admin.listOffsets(repartitions).all().get(30, TimeUnit.SECONDS);
-        return ends.entrySet().stream().allMatch(end -> committed.get(end.getKey()) >= end.getValue().offset());
+        return ends.entrySet().stream().allMatch(end -> committed.get(end.getKey()) >= end.getValue().offset() - 1);
+    }
+
+    /** Records/s from 20% to 100% of a run (the start is JIT warm-up), and its stream threads' CPU per record over the same span. */
+    record Run(double recordsPerSecond, double streamThreadCpuMicrosPerRecord) {
+    }
+
+    /** CPU time this application's stream threads have used (they live as long as the application). */
+    private static long streamThreadsCpuNanos(KafkaStreams streams) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        streams.metadataForLocalThreads().forEach(thread -> names.add(thread.threadName()));
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (java.lang.management.ThreadInfo thread : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (thread != null && names.contains(thread.getThreadName())) {
+                total += Math.max(0, threads.getThreadCpuTime(thread.getThreadId()));
+            }
+        }
+        return total;
     }
 
     /** The processor's own Streams settings, under the ceiling's application id and state directory. */
     private static Properties properties(ProcessorConfig processor, String applicationId, Path stateDir) {
-        Properties props = Processor.streamsProperties(processor, new DeadLetterCounts());
+        Properties props = ProcessorService.streamsProperties(processor, new DeadLetterCounts());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
         return props;

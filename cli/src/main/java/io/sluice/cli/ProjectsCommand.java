@@ -2,318 +2,447 @@ package io.sluice.cli;
 
 import java.io.PrintStream;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.regex.Pattern;
+import java.util.function.Consumer;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import io.sluice.projects.DataScrubbing;
-import io.sluice.projects.DsnKey;
-import io.sluice.projects.Globs;
-import io.sluice.projects.InboundFilter;
-import io.sluice.projects.InboundFilters;
-import io.sluice.projects.Project;
+import io.sluice.config.KafkaSettings;
+import io.sluice.config.Settings;
+import io.sluice.kafka.TopicSetup;
 import io.sluice.projects.ProjectAdmin;
-import io.sluice.projects.ProjectKey;
 import io.sluice.projects.Quota;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
- * {@code ./sluice projects ...}: create, list, show, rotate and revoke keys and DSN keys, set a DSN
- * key's origins, disable, enable, set quotas, set data scrubbing.
+ * {@code ./sluice projects ACTION}: the command line of {@link ProjectActions}. Arguments are checked
+ * here, before the registry is touched, so a mistyped call changes nothing.
  */
-final class ProjectsCommand {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern ORIGIN = Pattern.compile("(?i)https?://[^/\\s?#]+/?");
+@Command(name = "projects", description = {"Create and manage projects: keys, DSN keys, quotas.",
+        "Every action takes --bootstrap-server HOST:PORT (default $SLUICE_KAFKA_BOOTSTRAP_SERVERS),",
+        "and fails when Kafka does not answer within $SLUICE_CLI_KAFKA_TIMEOUT."})
+final class ProjectsCommand extends CliCommand {
+    static final String ACTIONS = "create, list, show, rotate-key, revoke-key, rotate-dsn-key, revoke-dsn-key, "
+            + "set-dsn-origins, disable, enable, set-quota, set-scrubbing, set-filters, routes, delete-user, delete, set-retention";
 
-    private final ProjectAdmin admin;
-    private final PrintStream out;
-    private final PublicUrl publicUrl;
-
-    ProjectsCommand(ProjectAdmin admin, PrintStream out, PublicUrl publicUrl) {
-        this.admin = admin;
-        this.out = out;
-        this.publicUrl = publicUrl;
-    }
-
-    void revokeKey(String token, String keyId) {
-        Project project = admin.revokeKey(token, keyId);
-        out.println("revoked key " + keyId + " of " + project.name() + " (" + project.token() + ")");
-    }
-
-    void revokeDsnKey(String token, String keyId) {
-        Project project = admin.revokeDsnKey(token, keyId);
-        out.println("revoked DSN key " + keyId + " of " + project.name() + " (" + project.token() + ")");
-    }
-
-    void setDisabled(String token, boolean disabled) {
-        Project project = admin.setDisabled(token, disabled);
-        out.println((disabled ? "disabled " : "enabled ") + project.name() + " (" + project.token() + ")");
-    }
-
-    /** @param endpoint transaction, project, or null for the project's own quota */
-    void setQuota(String token, String endpoint, Quota quota) {
-        Project project = admin.setQuota(token, endpoint, quota);
-        out.println("quota of " + project.name() + (endpoint == null ? "" : " (" + endpoint + ")") + ": "
-                + (endpoint == null ? project.quota() : project.endpointQuotas().get(endpoint)));
-    }
-
-    /**
-     * @param disabled        the opt-out, or null to keep it as it is
-     * @param sensitiveFields the project's extra names, or null to keep them
-     */
-    void setScrubbing(String token, Boolean disabled, List<String> sensitiveFields) {
-        DataScrubbing current = admin.get(token).dataScrubbing();
-        Project project = admin.setDataScrubbing(token, new DataScrubbing(disabled == null ? current.disabled() : disabled,
-                sensitiveFields == null ? current.sensitiveFields() : sensitiveFields));
-        out.println("data scrubbing of " + project.name() + " (" + project.token() + "): " + scrubbing(project.dataScrubbing()));
-    }
-
-    private static String scrubbing(DataScrubbing scrubbing) {
-        if (scrubbing.disabled()) {
-            return "off (events are stored as sent, secrets included)";
+    /** {@code projects} with its actions. */
+    static CommandLine create(Settings settings, PrintStream out) {
+        Registry registry = new Registry(settings, out);
+        CommandLine projects = new CommandLine(new ProjectsCommand());
+        for (Object action : List.of(new Create(registry), new ListAll(registry), new Show(registry), new RotateKey(registry),
+                new RevokeKey(registry), new RotateDsnKey(registry), new RevokeDsnKey(registry), new SetDsnOrigins(registry),
+                new Disable(registry, true), new Disable(registry, false), new SetQuota(registry), new SetScrubbing(registry),
+                new SetFilters(registry))) {
+            CommandLine command = new CommandLine(action);
+            // disable and enable share a class: the name is the one given here
+            projects.addSubcommand(action instanceof Disable disable ? disable.name() : command.getCommandName(), command);
         }
-        return "on (defaults" + (scrubbing.sensitiveFields().isEmpty() ? "" : " + " + String.join(", ", scrubbing.sensitiveFields())) + ")";
-    }
-
-    /**
-     * @param errorMessages the project's error-message patterns, or null to keep them
-     * @param releases      its release patterns, or null to keep them
-     */
-    void setFilters(String token, List<InboundFilter> on, List<InboundFilter> off, Globs errorMessages, Globs releases) {
-        InboundFilters current = admin.get(token).inboundFilters().switched(on, off);
-        Project project = admin.setInboundFilters(token, new InboundFilters(current.on(),
-                errorMessages == null ? current.errorMessages() : errorMessages, releases == null ? current.releases() : releases));
-        out.println("inbound filters of " + project.name() + " (" + project.token() + "): " + filters(project.inboundFilters()));
-    }
-
-    private static String filters(InboundFilters filters) {
-        String on = filters.on().isEmpty() ? "none" : String.join(", ", filters.on().stream().map(InboundFilter::code).toList());
-        return on + (filters.errorMessages().isEmpty() ? "" : "; error messages " + filters.errorMessages())
-                + (filters.releases().isEmpty() ? "" : "; releases " + filters.releases());
-    }
-
-    void show(String token, boolean json) {
-        print(admin.get(token), json);
-    }
-
-    /** How {@code projects create} prints what it made. */
-    enum CreatedAs { TEXT, JSON, EXPORT }
-
-    /** @param quota null for none */
-    void create(String name, Quota quota, CreatedAs format) {
-        ProjectAdmin.NewProject project = admin.create(name, quota);
-        String dsn = publicUrl.dsn(project.dsnKey().publicKey(), project.numericId());
-        if (format == CreatedAs.EXPORT) {
-            out.println(ShellVariables.exportLine(project.token(), project.key()));
-        } else if (format == CreatedAs.JSON) {
-            // The id is a JSON number: 48 bits, exact in every JSON reader (JavaScript's too).
-            out.println(JSON.createObjectNode().put("token", project.token()).put("key", project.key()).put("name", project.name())
-                    .put("id", project.numericId()).put("dsn", dsn));
-        } else {
-            out.println("Created project " + project.name());
-            out.println("  token: " + project.token());
-            out.println("  key:   " + project.key() + "   (shown only now: keep it secret)");
-            out.println("  id:    " + project.numericId());
-            out.println("  dsn:   " + dsn + "   (for Sentry SDKs; public)");
+        CommandLine routes = new CommandLine(new RouteRulesCommand());
+        for (Object action : List.of(new AddRouteRule(registry), new ListRouteRules(registry), new RemoveRouteRule(registry))) {
+            routes.addSubcommand(new CommandLine(action));
         }
-    }
-
-    void list(boolean json) {
-        List<Project> projects = admin.list();
-        if (json) {
-            ArrayNode all = JSON.createArrayNode();
-            projects.forEach(project -> all.add(describe(project)));
-            out.println(all);
-            return;
+        projects.addSubcommand("routes", routes);
+        for (Object action : ProjectDataCommands.actions(settings, out)) {
+            projects.addSubcommand(new CommandLine(action));
         }
-        out.printf("%-24s %-24s %-8s %-5s %-32s %-15s %s%n", "TOKEN", "NAME", "STATE", "KEYS", "QUOTA", "ID", "DSN");
-        Instant now = Instant.now();
-        for (Project project : projects) {
-            DsnKey newest = newestActiveDsnKey(project, now);
-            out.printf("%-24s %-24s %-8s %-5d %-32s %-15d %s%n", project.token(), project.name(),
-                    project.disabled() ? "disabled" : "active", project.keys().size(),
-                    project.quota() == null ? "none" : project.quota(), project.numericId(),
-                    newest == null ? "none" : dsn(project, newest));
-        }
+        return projects;
     }
 
-    void rotateKey(String token, Duration grace, boolean json) {
-        ProjectAdmin.RotatedKey rotated = admin.rotateKey(token, grace);
-        if (json) {
-            out.println(JSON.createObjectNode().put("token", rotated.token()).put("key_id", rotated.keyId())
-                    .put("key", rotated.key()).put("old_keys_expire_at", rotated.oldKeysExpireAt().toString()));
-        } else {
-            out.println("New key " + rotated.keyId() + ": " + rotated.key() + "   (shown only now: keep it secret)");
-            out.println("The previous keys keep working until " + rotated.oldKeysExpireAt());
-        }
+    @Override
+    public Integer call() {
+        throw new UsageException("projects needs an action: " + ACTIONS);
     }
 
-    void rotateDsnKey(String token, Duration grace, boolean json) {
-        ProjectAdmin.RotatedDsnKey rotated = admin.rotateDsnKey(token, grace);
-        String dsn = dsn(rotated.project(), rotated.key());
-        if (json) {
-            out.println(JSON.createObjectNode().put("token", rotated.project().token()).put("key_id", rotated.key().id())
-                    .put("public_key", rotated.key().publicKey()).put("dsn", dsn)
-                    .put("old_keys_expire_at", rotated.oldKeysExpireAt().toString()));
-        } else {
-            out.println("New DSN key " + rotated.key().id() + ": " + dsn);
-            out.println("The previous DSN keys keep working until " + rotated.oldKeysExpireAt());
-        }
-    }
-
-    /** @param origins already checked by {@link #origins} */
-    void setDsnOrigins(String token, String keyId, List<String> origins) {
-        Project project = admin.setDsnOrigins(token, keyId, origins);
-        out.println("origins of DSN key " + keyId + " of " + project.name() + " (" + project.token() + "): "
-                + (origins.isEmpty() ? "any" : String.join(", ", origins)));
-    }
-
-    void addRouteRule(String token, String pattern) {
-        Project project = admin.addRouteRule(token, pattern);
-        out.println("route rules of " + project.name() + " (" + project.token() + "): " + String.join("  ", project.routeRules().patterns()));
-    }
-
-    void removeRouteRule(String token, String pattern) {
-        Project project = admin.removeRouteRule(token, pattern);
-        out.println("route rules of " + project.name() + " (" + project.token() + "): "
-                + (project.routeRules().isEmpty() ? "none" : String.join("  ", project.routeRules().patterns())));
-    }
-
-    void listRouteRules(String token, boolean json) {
-        Project project = admin.get(token);
-        if (json) {
-            ArrayNode patterns = JSON.createArrayNode();
-            project.routeRules().patterns().forEach(patterns::add);
-            out.println(patterns);
-        } else {
-            project.routeRules().patterns().forEach(out::println);
-        }
-    }
-
-    private String dsn(Project project, DsnKey key) {
-        return publicUrl.dsn(key.publicKey(), project.numericId());
-    }
-
-    /** The DSN key to hand out: the newest that works now; null when none does. */
-    private static DsnKey newestActiveDsnKey(Project project, Instant now) {
-        return project.dsnKeys().stream().filter(key -> key.activeAt(now))
-                .max(Comparator.comparing(DsnKey::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()))).orElse(null);
-    }
-
-    private void print(Project project, boolean json) {
-        if (json) {
-            out.println(describe(project));
-            return;
-        }
-        out.println(project.name() + " (" + project.token() + ")" + (project.disabled() ? "  DISABLED" : ""));
-        out.println("  id:      " + project.numericId());
-        out.println("  created: " + project.createdAt());
-        out.println("  quota:   " + (project.quota() == null ? "none" : project.quota()));
-        project.endpointQuotas().forEach((endpoint, quota) -> out.println("  quota " + endpoint + ": " + quota));
-        project.routeRules().patterns().forEach(pattern -> out.println("  route rule: " + pattern));
-        out.println("  scrubbing: " + scrubbing(project.dataScrubbing()));
-        out.println("  filters:   " + filters(project.inboundFilters()));
-        for (ProjectKey key : project.keys()) {
-            out.println("  key " + key.id() + (key.expiresAt() == null ? "" : "  expires " + key.expiresAt()));
-        }
-        for (DsnKey key : project.dsnKeys()) {
-            out.println("  dsn key " + key.id() + ": " + dsn(project, key)
-                    + (key.expiresAt() == null ? "" : "  expires " + key.expiresAt())
-                    + (key.allowedOrigins().isEmpty() ? "" : "  origins " + String.join(", ", key.allowedOrigins())));
-        }
-    }
-
-    /** A project without secrets: private keys' ids and expiry only; DSN keys (public) in full. */
-    private ObjectNode describe(Project project) {
-        ObjectNode node = JSON.createObjectNode().put("token", project.token()).put("id", project.numericId())
-                .put("name", project.name())
-                .put("disabled", project.disabled()).put("created_at", project.createdAt().toString());
-        if (project.quota() != null) {
-            node.putObject("quota").put("rate", project.quota().ratePerSecond()).put("burst", project.quota().burst());
-        }
-        project.endpointQuotas().forEach((endpoint, quota) ->
-                node.with("endpoint_quotas").putObject(endpoint).put("rate", quota.ratePerSecond()).put("burst", quota.burst()));
-        ArrayNode routeRules = node.putArray("route_rules");
-        project.routeRules().patterns().forEach(routeRules::add);
-        ObjectNode scrubbing = node.putObject("data_scrubbing").put("disabled", project.dataScrubbing().disabled());
-        ArrayNode sensitiveFields = scrubbing.putArray("sensitive_fields");
-        project.dataScrubbing().sensitiveFields().forEach(sensitiveFields::add);
-        ObjectNode filters = node.putObject("inbound_filters");
-        ArrayNode on = filters.putArray("on");
-        project.inboundFilters().on().forEach(filter -> on.add(filter.code()));
-        project.inboundFilters().errorMessages().patterns().forEach(filters.putArray("error_messages")::add);
-        project.inboundFilters().releases().patterns().forEach(filters.putArray("releases")::add);
-        ArrayNode keys = node.putArray("keys");
-        project.keys().forEach(key -> {
-            ObjectNode entry = keys.addObject().put("id", key.id());
-            if (key.expiresAt() != null) {
-                entry.put("expires_at", key.expiresAt().toString());
-            }
-        });
-        DsnKey newest = newestActiveDsnKey(project, Instant.now());
-        if (newest != null) {
-            node.put("dsn", dsn(project, newest));
-        }
-        ArrayNode dsnKeys = node.putArray("dsn_keys");
-        project.dsnKeys().forEach(key -> {
-            ObjectNode entry = dsnKeys.addObject().put("id", key.id()).put("public_key", key.publicKey())
-                    .put("dsn", dsn(project, key));
-            if (key.createdAt() != null) {
-                entry.put("created_at", key.createdAt().toString());
-            }
-            if (key.expiresAt() != null) {
-                entry.put("expires_at", key.expiresAt().toString());
-            }
-            ArrayNode origins = entry.putArray("allowed_origins");
-            key.allowedOrigins().forEach(origins::add);
-        });
-        return node;
-    }
-
-    /** {@code --origins a,b}: each scheme://host[:port], a trailing slash dropped; "" is any origin. */
-    static List<String> origins(String text) {
-        List<String> origins = new ArrayList<>();
-        for (String origin : text.split(",")) {
-            String trimmed = origin.strip();
-            if (trimmed.isEmpty()) {
-                continue;
-            }
-            if (!ORIGIN.matcher(trimmed).matches()) {
-                throw new UsageException("an origin is scheme://host[:port], such as https://shop.example, not " + trimmed);
-            }
-            origins.add(trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed);
-        }
-        return origins;
-    }
-
-    /** {@code --sensitive-fields a,b}: field names, blanks dropped; "" is none. */
-    static List<String> sensitiveFields(String text) {
-        List<String> names = new ArrayList<>();
-        for (String name : text.split(",")) {
-            if (!name.isBlank()) {
-                names.add(name.strip());
+    /** Opens the registry for one action. */
+    record Registry(Settings settings, PrintStream out) {
+        void use(String bootstrapServers, Consumer<ProjectActions> action) {
+            PublicUrl publicUrl = PublicUrl.from(settings); // a wrong SLUICE_PUBLIC_URL fails before any change
+            Duration timeout = CliKafkaTimeout.from(settings);
+            KafkaSettings kafka = CommandLineSettings.kafka(settings, bootstrapServers);
+            TopicSetup.ensureTopics(kafka, timeout);
+            try (ProjectAdmin admin = new ProjectAdmin(kafka, timeout)) {
+                action.accept(new ProjectActions(admin, out, publicUrl));
             }
         }
-        if (names.size() > DataScrubbing.MAX_SENSITIVE_FIELDS) {
-            throw new UsageException("at most " + DataScrubbing.MAX_SENSITIVE_FIELDS + " sensitive field names, got " + names.size());
-        }
-        return names;
     }
 
-    /** {@code --rate N [--burst M]}: the burst defaults to the rate. */
-    static Quota quota(String rate, String burst) {
-        try {
-            long perSecond = Long.parseLong(ServerCommands.required("rate", rate));
-            return new Quota(perSecond, burst == null ? perSecond : Long.parseLong(burst));
-        } catch (NumberFormatException e) {
-            throw new UsageException("--rate and --burst are whole numbers of events");
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
+    /** What every action shares: the registry and {@code --bootstrap-server}. */
+    abstract static class Action extends CliCommand {
+        final Registry registry;
+        @Option(names = "--bootstrap-server", paramLabel = "HOST:PORT", description = "Kafka (default $SLUICE_KAFKA_BOOTSTRAP_SERVERS).")
+        String bootstrapServers;
+
+        Action(Registry registry) {
+            this.registry = registry;
+        }
+
+        final void use(Consumer<ProjectActions> action) {
+            registry.use(bootstrapServers, action);
+        }
+
+        static String token(String action, String token) {
+            if (token == null) {
+                throw new UsageException("projects " + action + " needs a TOKEN");
+            }
+            return token;
+        }
+
+        static Duration grace(String text) {
+            return Settings.parseDuration(text);
+        }
+    }
+
+    @Command(name = "create", description = {"Create a project; prints its token and private key (shown once),",
+            "its numeric id and its DSN for Sentry SDKs (from SLUICE_PUBLIC_URL)."})
+    private static final class Create extends Action {
+        @Option(names = "--name", required = true, paramLabel = "NAME", description = "The project's name.")
+        String name;
+        @Option(names = "--rate", paramLabel = "N", description = "Quota: events per second (default: no quota).")
+        String rate;
+        @Option(names = "--burst", paramLabel = "M", description = "Quota: events at once (default: the rate).")
+        String burst;
+        @Option(names = "--json", description = "Print one JSON object: token, key, name, id, dsn.")
+        boolean json;
+        @Option(names = "--export", description = "Print one line for the shell: export TOKEN=... KEY=... (eval \"$(...)\").")
+        boolean export;
+
+        Create(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String projectName = ServerCommands.required("name", name);
+            if (json && export) {
+                throw new UsageException("projects create takes --json or --export, not both");
+            }
+            Quota quota = rate != null || burst != null ? ProjectActions.quota(rate, burst) : null;
+            ProjectActions.CreatedAs format = json ? ProjectActions.CreatedAs.JSON
+                    : export ? ProjectActions.CreatedAs.EXPORT : ProjectActions.CreatedAs.TEXT;
+            use(projects -> projects.create(projectName, quota, format));
+            return 0;
+        }
+    }
+
+    @Command(name = "list", description = "Every project (no secrets): id, state, quota, DSN.")
+    private static final class ListAll extends Action {
+        @Option(names = "--json", description = "Print a JSON array.")
+        boolean json;
+
+        ListAll(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            use(projects -> projects.list(json));
+            return 0;
+        }
+    }
+
+    @Command(name = "show", description = "One project: id, keys (ids, expiry), DSN keys, quota, state.")
+    private static final class Show extends Action {
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Option(names = "--json", description = "Print a JSON object.")
+        boolean json;
+
+        Show(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("show", token);
+            use(projects -> projects.show(project, json));
+            return 0;
+        }
+    }
+
+    @Command(name = "rotate-key", description = "A new key; the old ones keep working for the grace period.")
+    private static final class RotateKey extends Action {
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "24h", description = "How long the old keys keep working (default ${DEFAULT-VALUE}).")
+        String grace;
+        @Option(names = "--json", description = "Print one JSON object: token, key_id, key, old_keys_expire_at.")
+        boolean json;
+
+        RotateKey(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("rotate-key", token);
+            Duration duration = grace(grace);
+            use(projects -> projects.rotateKey(project, duration, json));
+            return 0;
+        }
+    }
+
+    @Command(name = "revoke-key", description = "Remove a key at once.")
+    private static final class RevokeKey extends Action {
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Parameters(index = "1", arity = "1", paramLabel = "KEY_ID", description = "The key's id (projects show lists them).")
+        String keyId;
+
+        RevokeKey(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("revoke-key", token);
+            if (keyId == null) {
+                throw new UsageException("revoke-key needs TOKEN KEY_ID");
+            }
+            use(projects -> projects.revokeKey(project, keyId));
+            return 0;
+        }
+    }
+
+    @Command(name = "rotate-dsn-key", description = "A new DSN key; the old DSNs keep working for the grace period.")
+    private static final class RotateDsnKey extends Action {
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "24h", description = "How long the old DSN keys keep working (default ${DEFAULT-VALUE}).")
+        String grace;
+        @Option(names = "--json", description = "Print one JSON object: token, key_id, public_key, dsn, old_keys_expire_at.")
+        boolean json;
+
+        RotateDsnKey(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("rotate-dsn-key", token);
+            Duration duration = grace(grace);
+            use(projects -> projects.rotateDsnKey(project, duration, json));
+            return 0;
+        }
+    }
+
+    @Command(name = "revoke-dsn-key", description = "Remove a DSN key at once.")
+    private static final class RevokeDsnKey extends Action {
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Parameters(index = "1", arity = "1", paramLabel = "KEY_ID", description = "The DSN key's id (projects show lists them).")
+        String keyId;
+
+        RevokeDsnKey(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("revoke-dsn-key", token);
+            if (keyId == null) {
+                throw new UsageException("revoke-dsn-key needs TOKEN KEY_ID");
+            }
+            use(projects -> projects.revokeDsnKey(project, keyId));
+            return 0;
+        }
+    }
+
+    @Command(name = "set-dsn-origins", description = "Browser origins allowed to use that DSN key.")
+    private static final class SetDsnOrigins extends Action {
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Parameters(index = "1", arity = "1", paramLabel = "KEY_ID", description = "The DSN key's id.")
+        String keyId;
+        @Option(names = "--origins", required = true, paramLabel = "ORIGIN,ORIGIN", description = "Such as https://a.example,https://b.example; \"\" for any origin.")
+        String origins;
+
+        SetDsnOrigins(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("set-dsn-origins", token);
+            if (keyId == null || origins == null) {
+                throw new UsageException("set-dsn-origins needs TOKEN KEY_ID --origins ORIGIN,ORIGIN (\"\" for any origin)");
+            }
+            List<String> allowed = ProjectActions.origins(origins);
+            use(projects -> projects.setDsnOrigins(project, keyId, allowed));
+            return 0;
+        }
+    }
+
+    /** {@code disable TOKEN} and {@code enable TOKEN}. */
+    @Command(description = "Refuse (disable) or accept again (enable) the project's events.")
+    private static final class Disable extends Action {
+        private final boolean disabled;
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+
+        Disable(Registry registry, boolean disabled) {
+            super(registry);
+            this.disabled = disabled;
+        }
+
+        String name() {
+            return disabled ? "disable" : "enable";
+        }
+
+        @Override
+        public Integer call() {
+            String project = token(name(), token);
+            use(projects -> projects.setDisabled(project, disabled));
+            return 0;
+        }
+    }
+
+    @Command(name = "set-quota", description = "Set the project's quota, or one endpoint's.")
+    private static final class SetQuota extends Action {
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Option(names = "--rate", required = true, paramLabel = "N", description = "Events per second.")
+        String rate;
+        @Option(names = "--burst", paramLabel = "M", description = "Events at once (default: the rate).")
+        String burst;
+        @Option(names = "--endpoint", paramLabel = "transaction|project", description = "Only this endpoint's quota.")
+        String endpoint;
+
+        SetQuota(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("set-quota", token);
+            if (endpoint != null && !endpoint.equals("transaction") && !endpoint.equals("project")) {
+                throw new UsageException("--endpoint is transaction or project, not " + endpoint);
+            }
+            Quota quota = ProjectActions.quota(rate, burst);
+            use(projects -> projects.setQuota(project, endpoint, quota));
+            return 0;
+        }
+    }
+
+    /** {@code projects routes ACTION}: a project's route patterns (see {@link io.sluice.events.RouteRules}). */
+    @Command(name = "routes", description = {"A project's route patterns, tried in order before the built-in normalization:",
+            "* or {name} matches one path segment, ** (last only) the rest; the route is the pattern as written."})
+    private static final class RouteRulesCommand extends CliCommand {
+        @Override
+        public Integer call() {
+            throw new UsageException("projects routes needs an action: add, list, remove");
+        }
+    }
+
+    /** What the route actions share: {@code --token}. */
+    private abstract static class RouteRuleAction extends Action {
+        @Option(names = "--token", required = true, paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+
+        RouteRuleAction(Registry registry) {
+            super(registry);
+        }
+
+        /** {@code --pattern}, checked before the registry is touched. */
+        static String pattern(String action, String pattern) {
+            if (pattern == null) {
+                throw new UsageException("projects routes " + action + " needs --pattern, such as --pattern '/shops/*/orders/*'");
+            }
+            try {
+                io.sluice.events.RouteRules.check(pattern);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            return pattern;
+        }
+    }
+
+    @Command(name = "add", description = "Add a route pattern, tried after the project's others.")
+    private static final class AddRouteRule extends RouteRuleAction {
+        @Option(names = "--pattern", required = true, paramLabel = "PATTERN", description = "Such as /shops/*/orders/* or /shops/{shop}/**.")
+        String pattern;
+
+        AddRouteRule(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("routes add", token);
+            String checked = pattern("add", pattern);
+            use(projects -> projects.addRouteRule(project, checked));
+            return 0;
+        }
+    }
+
+    @Command(name = "list", description = "The project's route patterns, in the order they are tried.")
+    private static final class ListRouteRules extends RouteRuleAction {
+        @Option(names = "--json", description = "Print a JSON array of the patterns.")
+        boolean json;
+
+        ListRouteRules(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("routes list", token);
+            use(projects -> projects.listRouteRules(project, json));
+            return 0;
+        }
+    }
+
+    @Command(name = "remove", description = "Remove a route pattern.")
+    private static final class RemoveRouteRule extends RouteRuleAction {
+        @Option(names = "--pattern", required = true, paramLabel = "PATTERN", description = "The pattern as listed.")
+        String pattern;
+
+        RemoveRouteRule(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("routes remove", token);
+            if (pattern == null) {
+                throw new UsageException("projects routes remove needs --pattern (projects routes list shows them)");
+            }
+            use(projects -> projects.removeRouteRule(project, pattern));
+            return 0;
+        }
+    }
+
+    @Command(name = "set-scrubbing", description = {"What the gateways scrub from the project's events before Kafka:",
+            "--off stores them as sent (secrets included), --on scrubs (the default);",
+            "--sensitive-fields adds field names to the defaults (\"\" for none)."})
+    private static final class SetScrubbing extends Action {
+        @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
+        String token;
+        @Option(names = "--off", description = "Opt out: store events as sent, secrets included.")
+        boolean off;
+        @Option(names = "--on", description = "Scrub (the default).")
+        boolean on;
+        @Option(names = "--sensitive-fields", paramLabel = "NAME,NAME", description = "Field names scrubbed on top of the defaults, "
+                + "compared as they are (ignoring case, - and _, anywhere in a name); \"\" for none.")
+        String sensitiveFields;
+
+        SetScrubbing(Registry registry) {
+            super(registry);
+        }
+
+        @Override
+        public Integer call() {
+            String project = token("set-scrubbing", token);
+            if (on && off) {
+                throw new UsageException("set-scrubbing takes --on or --off, not both");
+            }
+            if (!on && !off && sensitiveFields == null) {
+                throw new UsageException("set-scrubbing needs TOKEN and --on, --off or --sensitive-fields NAME,NAME");
+            }
+            Boolean disabled = on || off ? off : null;
+            List<String> names = sensitiveFields == null ? null : ProjectActions.sensitiveFields(sensitiveFields);
+            use(projects -> projects.setScrubbing(project, disabled, names));
+            return 0;
         }
     }
 }

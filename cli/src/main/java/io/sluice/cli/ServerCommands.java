@@ -34,31 +34,31 @@ final class ServerCommands {
     /** @param usage what {@code help} prints */
     static Map<String, Object> create(Settings settings, PrintStream out, List<Setting> extraSettings, String usage) {
         Map<String, Object> commands = new LinkedHashMap<>();
-        commands.put("projects", ProjectsCli.create(settings, out));
+        commands.put("projects", ProjectsCommand.create(settings, out));
         commands.put("schema", new CommandLine(new SchemaCommand()).addSubcommand(new SchemaCommand.Apply(settings, out)));
         commands.put("replay", new ReplayCommand(settings, out));
         commands.put("doctor", new DoctorCommand(settings, out));
         commands.put("dead-letters", DeadLettersCommand.create(settings, out));
-        commands.put("send-test-event", new SendTestEvent(settings, out));
-        commands.put("stats", new Stats(settings, out));
-        commands.put("demo-data", new DemoDataCli(settings, out));
-        commands.put("gateway", new Gateway());
-        commands.put("processor", new Processor());
-        commands.put("config", new Config(out, extraSettings));
-        commands.put("completion", new Completion(out));
-        commands.put("help", new Help(out, usage));
+        commands.put("send-test-event", new SendTestEventCommand(settings, out));
+        commands.put("stats", new StatsCommand(settings, out));
+        commands.put("demo-data", new DemoDataCommand(settings, out));
+        commands.put("gateway", new GatewayCommand());
+        commands.put("processor", new ProcessorCommand());
+        commands.put("config", new ConfigCommand(out, extraSettings));
+        commands.put("completion", new CompletionCommand(out));
+        commands.put("help", new HelpCommand(out, usage));
         return commands;
     }
 
     /** {@code dev} or {@code bench} in the server image: says where to run it, whatever its arguments. */
     /** Hidden: the image's usage lists what the image runs. */
     @Command(description = "A developer command: run ./sluice in a source checkout.", hidden = true)
-    static final class DeveloperOnly extends CliCommand {
+    static final class DeveloperOnlyCommand extends CliCommand {
         private final String name;
         @Unmatched
         private List<String> ignored = new ArrayList<>();
 
-        DeveloperOnly(String name) {
+        DeveloperOnlyCommand(String name) {
             this.name = name;
         }
 
@@ -69,7 +69,7 @@ final class ServerCommands {
     }
 
     @Command(name = "gateway", description = "Run only the gateway (configured by SLUICE_* variables).")
-    static final class Gateway extends CliCommand implements LongRunning {
+    static final class GatewayCommand extends CliCommand implements LongRunning {
         @Override
         public Integer call() throws Exception {
             GatewayMain.main(new String[0]); // returns once it runs; its threads and shutdown hook keep it going
@@ -78,7 +78,7 @@ final class ServerCommands {
     }
 
     @Command(name = "processor", description = "Run only the processor (configured by SLUICE_* variables).")
-    static final class Processor extends CliCommand implements LongRunning {
+    static final class ProcessorCommand extends CliCommand implements LongRunning {
         @Override
         public Integer call() throws Exception {
             ProcessorMain.main(new String[0]);
@@ -87,11 +87,11 @@ final class ServerCommands {
     }
 
     @Command(name = "config", description = "Print every setting with its default (markdown).")
-    static final class Config extends CliCommand {
+    static final class ConfigCommand extends CliCommand {
         private final PrintStream out;
         private final List<Setting> extraSettings;
 
-        Config(PrintStream out, List<Setting> extraSettings) {
+        ConfigCommand(PrintStream out, List<Setting> extraSettings) {
             this.out = out;
             this.extraSettings = extraSettings;
         }
@@ -105,7 +105,7 @@ final class ServerCommands {
 
     /** {@code help}: the overview of every command; {@code help COMMAND...}: that command's own help. */
     @Command(name = "help", description = "List every command, or show one command's help.")
-    static final class Help extends CliCommand {
+    static final class HelpCommand extends CliCommand {
         private final PrintStream out;
         private final String usage;
         @Spec
@@ -113,7 +113,7 @@ final class ServerCommands {
         @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "A command, such as: projects create.")
         private List<String> command = new ArrayList<>();
 
-        Help(PrintStream out, String usage) {
+        HelpCommand(PrintStream out, String usage) {
             this.out = out;
             this.usage = usage;
         }
@@ -139,12 +139,12 @@ final class ServerCommands {
     /** {@code completion}: picocli's bash (and zsh) completion script for every command and option. */
     @Command(name = "completion", description = {"Print a bash completion script for ./sluice.",
             "Load it with: source <(./sluice completion)"})
-    static final class Completion extends CliCommand {
+    static final class CompletionCommand extends CliCommand {
         private final PrintStream out;
         @Spec
         private CommandSpec spec;
 
-        Completion(PrintStream out) {
+        CompletionCommand(PrintStream out) {
             this.out = out;
         }
 
@@ -157,7 +157,7 @@ final class ServerCommands {
 
     @Command(name = "send-test-event", description = {"Send one error and one transaction, confirm both reach ClickHouse.",
             "Exit code 0 when both arrived, 1 otherwise."})
-    static final class SendTestEvent extends CliCommand {
+    static final class SendTestEventCommand extends CliCommand {
         private final Settings settings;
         private final PrintStream out;
         @Option(names = "--token", required = true, paramLabel = "TOKEN", description = "The project's token.")
@@ -169,7 +169,7 @@ final class ServerCommands {
         @Option(names = "--clickhouse-url", paramLabel = "URL", description = "ClickHouse (default $SLUICE_CLICKHOUSE_URL).")
         private String clickHouseUrl;
 
-        SendTestEvent(Settings settings, PrintStream out) {
+        SendTestEventCommand(Settings settings, PrintStream out) {
             this.settings = settings;
             this.out = out;
         }
@@ -181,14 +181,14 @@ final class ServerCommands {
             String projectKey = required("key", key);
             ClickHouseSettings clickHouse = CommandLineSettings.clickHouse(settings, clickHouseUrl);
             try (var client = ClickHouseClients.create(clickHouse)) {
-                return new TestEventCommand(client, clickHouse.database(), out).run(gateway, projectToken, projectKey) ? 0 : 1;
+                return new TestEventCheck(client, clickHouse.database(), out).run(gateway, projectToken, projectKey) ? 0 : 1;
             }
         }
     }
 
     @Command(name = "stats", description = {"Traffic per minute, status classes and codes, top routes (5xx, p99), errors, refusals",
             "and the last requests of a project."})
-    static final class Stats extends CliCommand {
+    static final class StatsCommand extends CliCommand {
         private final Settings settings;
         private final PrintStream out;
         @Option(names = "--project", required = true, paramLabel = "TOKEN", description = "The project's token.")
@@ -202,7 +202,7 @@ final class ServerCommands {
         @Option(names = "--clickhouse-url", paramLabel = "URL", description = "ClickHouse (default $SLUICE_CLICKHOUSE_URL).")
         private String clickHouseUrl;
 
-        Stats(Settings settings, PrintStream out) {
+        StatsCommand(Settings settings, PrintStream out) {
             this.settings = settings;
             this.out = out;
         }
@@ -213,7 +213,7 @@ final class ServerCommands {
             String token = required("project", project);
             Duration range = since(since);
             try (var client = ClickHouseClients.create(clickHouse)) {
-                StatsCommand stats = new StatsCommand(client, clickHouse.database(), out);
+                StatsReport stats = new StatsReport(client, clickHouse.database(), out);
                 do {
                     if (watch && !json) {
                         out.print("\033[H\033[2J"); // home, clear: redraw in place
@@ -239,7 +239,7 @@ final class ServerCommands {
     @Command(name = "demo-data", description = {"Fill ClickHouse with synthetic traffic: at scale 1 a huge tenant with 50M requests",
             "in the last 24 hours and 1,000 projects with 30 days of traffic, errors included; every aggregate",
             "computed from the history it summarises. Replaces the demo rows of an earlier run."})
-    static final class DemoDataCli extends CliCommand {
+    static final class DemoDataCommand extends CliCommand {
         private final Settings settings;
         private final PrintStream out;
         @Option(names = "--scale", paramLabel = "N", defaultValue = "1", description = "Multiplies the volume (default ${DEFAULT-VALUE}; 0.01 for a quick look).")
@@ -249,7 +249,7 @@ final class ServerCommands {
         @Option(names = "--clickhouse-url", paramLabel = "URL", description = "ClickHouse (default $SLUICE_CLICKHOUSE_URL).")
         private String clickHouseUrl;
 
-        DemoDataCli(Settings settings, PrintStream out) {
+        DemoDataCommand(Settings settings, PrintStream out) {
             this.settings = settings;
             this.out = out;
         }

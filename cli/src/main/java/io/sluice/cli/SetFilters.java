@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
         "(answered as accepted, counted as filtered:<filter>, never stored): --on and --off switch",
         "health_check, localhost, browser_extensions, web_crawlers, legacy_browsers (all but localhost on",
         "by default); --error-messages and --releases set its glob patterns (\"\" for none)."})
-final class SetFilters extends ProjectsCli.Action {
+final class SetFilters extends ProjectsCommand.Action {
     @Parameters(index = "0", arity = "1", paramLabel = "TOKEN", description = "The project's token.")
     String token;
     @Option(names = "--on", paramLabel = "NAME,NAME", description = "Filters to switch on.")
@@ -27,7 +27,7 @@ final class SetFilters extends ProjectsCli.Action {
     @Option(names = "--releases", paramLabel = "GLOB,GLOB", description = "Events of a release one matches are dropped; \"\" for none.")
     String releases;
 
-    SetFilters(ProjectsCli.Registry registry) {
+    SetFilters(ProjectsCommand.Registry registry) {
         super(registry);
     }
 

@@ -38,7 +38,7 @@ public final class SluiceCli {
         Map<String, Object> commands = new LinkedHashMap<>(ServerCommands.create(settings, out, extension.settings(), usage));
         commands.putAll(extension.commands(settings, out));
         for (String name : DEVELOPER_COMMANDS) {
-            commands.putIfAbsent(name, new ServerCommands.DeveloperOnly(name));
+            commands.putIfAbsent(name, new ServerCommands.DeveloperOnlyCommand(name));
         }
         commandLine = new CommandLine(new RootCommand(out, usage));
         commands.forEach(commandLine::addSubcommand);

@@ -25,7 +25,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.config.Settings;
 import io.sluice.events.EventHeaders;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
@@ -55,7 +55,7 @@ class DeadLettersIT {
         assertEquals(0, CliRunner.run(settings, "schema", "apply").exitCode());
         ClickHouseQuery.run(engines, "ALTER TABLE " + TABLE + " MODIFY COLUMN user_id UInt64");
         Instant time = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofMinutes(2));
-        try (Processor processor = Processor.start(ProcessorConfig.from(settings));
+        try (ProcessorService processor = ProcessorService.start(ProcessorConfig.from(settings));
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
                      engines.kafkaBootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer())) {
             send(producer, values.get("SLUICE_TOPIC_TRANSACTIONS"), time, "alice1", "alice");
@@ -120,7 +120,7 @@ class DeadLettersIT {
         String db = "sluice_deadletterraw";
         String raw = values.get("SLUICE_TOPIC_TRANSACTIONS");
         Instant time = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(2));
-        try (Processor processor = Processor.start(ProcessorConfig.from(settings));
+        try (ProcessorService processor = ProcessorService.start(ProcessorConfig.from(settings));
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
                      engines.kafkaBootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer())) {
             producer.send(event(raw, time, "first", "7")).get(10, TimeUnit.SECONDS);

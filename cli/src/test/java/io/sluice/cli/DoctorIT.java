@@ -26,7 +26,7 @@ import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SchemaMigrations;
@@ -61,7 +61,7 @@ class DoctorIT {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aHealthyStackPassesEveryCheckAndExits0(Engines engines) throws Exception {
         Settings settings = ready("doctorok", engines);
-        try (Processor processor = Processor.start(ProcessorConfig.from(settings))) {
+        try (ProcessorService processor = ProcessorService.start(ProcessorConfig.from(settings))) {
             String admin = "http://127.0.0.1:" + processor.adminPort();
             Await.until("the processor ready", Duration.ofSeconds(60), 0,
                     () -> CliRunner.run(settings, "doctor", "--processor", admin).exitCode());

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.config.Settings;
 import io.sluice.events.EventHeaders;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
@@ -49,7 +49,7 @@ class ReplayCommandIT {
         Map<String, String> values = IsolatedSettings.of("replaycli", engines, stateDir);
         Settings settings = new Settings(values);
         Instant time = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
-        try (Processor processor = Processor.start(ProcessorConfig.from(settings));
+        try (ProcessorService processor = ProcessorService.start(ProcessorConfig.from(settings));
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
                      engines.kafkaBootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < 20; i++) {

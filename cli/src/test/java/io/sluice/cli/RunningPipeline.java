@@ -10,7 +10,7 @@ import java.util.Map;
 
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.projects.Quota;
@@ -28,9 +28,9 @@ public final class RunningPipeline extends IsolatedPipeline implements AutoClose
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final Gateway gateway;
-    private final Processor processor;
+    private final ProcessorService processor;
 
-    private RunningPipeline(IsolatedPipeline pipeline, Gateway gateway, Processor processor) {
+    private RunningPipeline(IsolatedPipeline pipeline, Gateway gateway, ProcessorService processor) {
         super(pipeline);
         this.gateway = gateway;
         this.processor = processor;
@@ -46,7 +46,7 @@ public final class RunningPipeline extends IsolatedPipeline implements AutoClose
     public static RunningPipeline start(IsolatedPipeline pipeline) throws InterruptedException {
         Gateway gateway = Gateway.start(GatewayConfig.from(pipeline.settings()));
         try {
-            return new RunningPipeline(pipeline, gateway, Processor.start(ProcessorConfig.from(pipeline.settings())));
+            return new RunningPipeline(pipeline, gateway, ProcessorService.start(ProcessorConfig.from(pipeline.settings())));
         } catch (RuntimeException processorFailed) {
             gateway.close();
             throw processorFailed;
@@ -78,10 +78,9 @@ public final class RunningPipeline extends IsolatedPipeline implements AutoClose
 
     /**
      * Leaves out of an outcomes query the refusals of {@link #newProject}'s asking: until the gateway
-     * knows the project, its envelope is answered 401 and counted {@code unauthorized} under the project,
-     * or, in the moment the gateway knows its DSN key before its numeric id, 403 {@code key_of_another_project}.
+     * knows the project, its envelope is answered 401 and counted {@code unauthorized} under the project.
      */
-    public static final String NOT_ASKING = " AND outcome NOT IN ('unauthorized', 'key_of_another_project')";
+    public static final String NOT_ASKING = " AND outcome != 'unauthorized'";
 
     /** A new project with a quota (none when null), once the gateway knows it. */
     public ProjectAdmin.NewProject newProject(String name, Quota quota) {

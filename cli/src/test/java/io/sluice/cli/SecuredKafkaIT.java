@@ -30,7 +30,7 @@ import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
@@ -78,7 +78,7 @@ class SecuredKafkaIT {
         Settings settings = settings("secured_flow", USER.jaasConfig());
         JsonNode project = created(CliRunner.run(settings, "projects", "create", "--name", "secured", "--json"));
         try (Gateway gateway = Gateway.start(GatewayConfig.from(settings));
-             Processor processor = Processor.start(ProcessorConfig.from(settings))) {
+             ProcessorService processor = ProcessorService.start(ProcessorConfig.from(settings))) {
             String body = "{\"event_id\": \"0d7c3a1e5b8f4e2a9c6d1f0e3b2a4c5d\", \"transaction\": \"GET /secured\","
                     + " \"tags\": {\"http.status_code\": \"200\"}}";
             // 401 until the gateway's registry has the project the CLI just created.
@@ -111,7 +111,7 @@ class SecuredKafkaIT {
     void theProcessorStopsAtStartupNamingTheRefusedLogin() {
         ProcessorConfig config = ProcessorConfig.from(settings("secured_proc_refused", USER.jaasConfig("wrong-password")));
         long start = System.nanoTime();
-        var error = assertThrows(IllegalStateException.class, () -> Processor.start(config).close());
+        var error = assertThrows(IllegalStateException.class, () -> ProcessorService.start(config).close());
         assertRefusedLogin(error.getMessage(), start);
     }
 

@@ -26,7 +26,7 @@ import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
@@ -83,7 +83,7 @@ class SecuredKafkaTlsIT {
         assertEquals(0, created.exitCode(), created.err());
         JsonNode project = JSON.readTree(created.out());
         try (Gateway gateway = Gateway.start(GatewayConfig.from(settings));
-             Processor processor = Processor.start(ProcessorConfig.from(settings))) {
+             ProcessorService processor = ProcessorService.start(ProcessorConfig.from(settings))) {
             String body = "{\"event_id\": \"7a1b2c3d4e5f40718293a4b5c6d7e8f9\", \"transaction\": \"GET /tls\"}";
             assertEquals(200, Await.until(ARRIVAL, 200, () -> SecuredKafkaIT.post(gateway, project, body)));
             assertEquals("7a1b2c3d4e5f40718293a4b5c6d7e8f9", Await.until(ARRIVAL, "7a1b2c3d4e5f40718293a4b5c6d7e8f9",

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.sluice.config.Settings;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
@@ -43,7 +43,7 @@ class TransactionEndToEndIT {
 
     static Engines engines;
     static Gateway gateway;
-    static Processor processor;
+    static ProcessorService processor;
     static ProjectAdmin.NewProject project;
     /** The project send-test-event sends to: its test transaction must not add to {@link #project}'s counts. */
     static ProjectAdmin.NewProject testEventProject;
@@ -71,7 +71,7 @@ class TransactionEndToEndIT {
             testEventProject = admin.create("e2e-test-event");
         }
         gateway = Gateway.start(GatewayConfig.from(settings));
-        processor = Processor.start(ProcessorConfig.from(settings));
+        processor = ProcessorService.start(ProcessorConfig.from(settings));
         String body = """
                 {"event_id": "6f1e7f3c9a0b4d2e8c1f0a9b8c7d6e5f",
                  "transaction": "GET /users/42",

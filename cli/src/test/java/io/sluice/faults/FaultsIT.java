@@ -32,7 +32,7 @@ import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
@@ -59,7 +59,7 @@ class FaultsIT {
         Map<String, String> values = settings(engines, broker.bootstrapServers(), "sluice_fault_broker");
         values.put("SLUICE_GATEWAY_PUBLISH_TIMEOUT", "2s");
         Gateway gateway = Gateway.start(GatewayConfig.from(new Settings(values)));
-        Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)));
+        ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)));
         Delivery delivery = new Delivery();
         try {
             ProjectAdmin.NewProject project = project(broker.bootstrapServers(), gateway, delivery);
@@ -124,7 +124,7 @@ class FaultsIT {
     void aGatewayStoppedUnderLoadAnswersWhatItTookAndLosesNothing(Engines engines) throws Exception {
         Map<String, String> values = settings(engines, engines.kafkaBootstrapServers(), "sluice_fault_sigterm");
         Gateway gateway = Gateway.start(GatewayConfig.from(new Settings(values)));
-        Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)));
+        ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)));
         Delivery delivery = new Delivery();
         try {
             ProjectAdmin.NewProject project = project(engines.kafkaBootstrapServers(), gateway, delivery);

@@ -34,7 +34,7 @@ import io.sluice.engines.KafkaCluster;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.gateway.publish.PartitionChooser;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.processor.ProcessorMain;
 import io.sluice.projects.ProjectAdmin;
@@ -74,7 +74,7 @@ class HighAvailabilityIT {
             String appId = values.get("SLUICE_PROCESSOR_APPLICATION_ID");
             Gateway first = Gateway.start(GatewayConfig.from(new Settings(values)));
             Gateway second = Gateway.start(GatewayConfig.from(new Settings(values)));
-            Processor survivor = Processor.start(ProcessorConfig.from(new Settings(instance(values, "ha-1"))));
+            ProcessorService survivor = ProcessorService.start(ProcessorConfig.from(new Settings(instance(values, "ha-1"))));
             Process victim = startProcessor(instance(values, "ha-2"), workDir.resolve("ha-2.log"));
             Delivery delivery = new Delivery();
             AtomicBoolean stop = new AtomicBoolean();

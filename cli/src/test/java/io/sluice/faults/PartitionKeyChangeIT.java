@@ -22,7 +22,7 @@ import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.gateway.publish.PartitionChooser;
 import io.sluice.kafka.TopicSetup;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
@@ -70,7 +70,7 @@ class PartitionKeyChangeIT {
         }
         try (Gateway oldGateway = Gateway.start(GatewayConfig.from(new Settings(before)));
              Gateway newGateway = Gateway.start(GatewayConfig.from(new Settings(after)));
-             Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)))) {
+             ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)))) {
             for (String id : new String[] {moved, stays}) {
                 assertEquals(200, post(oldGateway, project, id), "first copy of " + id);
                 assertEquals(200, post(newGateway, project, id), "the retry of " + id + " after the key changed");

@@ -39,7 +39,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.sluice.config.Settings;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
@@ -80,7 +80,7 @@ class PoisonInputIT {
 
     static Engines engines;
     static Gateway gateway;
-    static Processor processor;
+    static ProcessorService processor;
     static ProjectAdmin.NewProject attacker;
     static ProjectAdmin.NewProject bystander;
 
@@ -95,7 +95,7 @@ class PoisonInputIT {
             bystander = admin.create("bystander");
         }
         gateway = Gateway.start(GatewayConfig.from(settings));
-        processor = Processor.start(ProcessorConfig.from(settings));
+        processor = ProcessorService.start(ProcessorConfig.from(settings));
         // The registry is followed asynchronously: both keys work once "[]" gets 400 instead of 401.
         for (ProjectAdmin.NewProject project : List.of(attacker, bystander)) {
             assertEquals(400, Await.until(Duration.ofSeconds(30), 400, () -> post(project, "transaction", "[]").statusCode()));

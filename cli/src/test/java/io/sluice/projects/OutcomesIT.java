@@ -32,7 +32,7 @@ import io.sluice.engines.Ports;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.kafka.TopicSetup;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
@@ -59,7 +59,7 @@ class OutcomesIT {
 
     static Engines engines;
     static Map<String, String> values;
-    static Processor processor;
+    static ProcessorService processor;
 
     @BeforeAll
     static void start(Engines realEngines) {
@@ -68,7 +68,7 @@ class OutcomesIT {
         values.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms");
         values.put("SLUICE_TOPIC_PARTITIONS", "2");
         TopicSetup.ensureTopics(KafkaSettings.from(new Settings(values)));
-        processor = Processor.start(ProcessorConfig.from(new Settings(values)));
+        processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)));
     }
 
     @AfterAll
@@ -167,7 +167,7 @@ class OutcomesIT {
         TopicSetup.ensureTopics(KafkaSettings.from(new Settings(outage)));
         ProjectAdmin.NewProject project = create(outage, "outage");
         Gateway gateway = Gateway.start(GatewayConfig.from(new Settings(outage)));
-        Processor outageProcessor = Processor.start(ProcessorConfig.from(new Settings(outage)));
+        ProcessorService outageProcessor = ProcessorService.start(ProcessorConfig.from(new Settings(outage)));
         try {
             assertEquals(200, post(gateway.port(), project, "transaction", TRANSACTION).statusCode());
             broker.close();

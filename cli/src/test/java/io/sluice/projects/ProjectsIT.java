@@ -33,7 +33,7 @@ import io.sluice.cli.CliRunner;
 import io.sluice.config.Settings;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
@@ -60,7 +60,7 @@ class ProjectsIT {
     static Map<String, String> values;
     static Settings settings;
     static Gateway gateway;
-    static Processor processor;
+    static ProcessorService processor;
 
     @BeforeAll
     static void start(Engines realEngines) throws Exception {
@@ -70,7 +70,7 @@ class ProjectsIT {
         values.put("SLUICE_TOPIC_PARTITIONS", "2");
         settings = new Settings(values);
         gateway = Gateway.start(GatewayConfig.from(settings));
-        processor = Processor.start(ProcessorConfig.from(settings));
+        processor = ProcessorService.start(ProcessorConfig.from(settings));
     }
 
     @AfterAll

@@ -85,6 +85,15 @@ public final class Settings {
     }
 
     /** Durations are written as a number and a unit: {@code 500ms}, {@code 30s}, {@code 15m}, {@code 24h}, {@code 7d}. */
+    /** {@code true} or {@code false}, in any case; anything else is refused, naming the setting. */
+    public boolean getBoolean(Setting setting) {
+        String value = get(setting);
+        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(value);
+        }
+        throw invalid(setting, value, "true or false");
+    }
+
     public Duration getDuration(Setting setting) {
         String value = get(setting);
         try {

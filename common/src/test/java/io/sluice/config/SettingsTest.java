@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 class SettingsTest {
     private static final Setting TIMEOUT = new Setting("SLUICE_TEST_TIMEOUT", "5s", "A test timeout.");
     private static final Setting PORT = new Setting("SLUICE_TEST_PORT", "8080", "A test port.");
+    private static final Setting SWITCH = new Setting("SLUICE_TEST_SWITCH", "true", "A test switch.");
 
     @Test
     void anUnsetSettingTakesItsDefault() {
@@ -88,5 +89,12 @@ class SettingsTest {
         var error = assertThrows(IllegalArgumentException.class, () -> Topics.from(new Settings(Map.of(
                 "SLUICE_TOPIC_REPLICATION_FACTOR", "2", "SLUICE_TOPIC_MIN_INSYNC_REPLICAS", "3"))));
         assertTrue(error.getMessage().startsWith("SLUICE_TOPIC_MIN_INSYNC_REPLICAS=3 must be between 0"), error.getMessage());
+    }
+
+    @Test
+    void aSwitchOtherThanTrueOrFalseIsRefusedNamingTheSetting() {
+        var error = assertThrows(IllegalArgumentException.class,
+                () -> new Settings(Map.of("SLUICE_TEST_SWITCH", "no")).getBoolean(SWITCH));
+        assertEquals("SLUICE_TEST_SWITCH=no is not true or false (A test switch.)", error.getMessage());
     }
 }

@@ -14,7 +14,7 @@ import com.clickhouse.client.api.Client;
 import io.sluice.bench.DashboardPanels;
 import io.sluice.bench.DashboardTimings;
 import io.sluice.cli.DemoData;
-import io.sluice.cli.StatsCommand;
+import io.sluice.cli.StatsReport;
 import io.sluice.engines.ChdbDistribution;
 import io.sluice.engines.ClickHouseServer;
 import io.sluice.engines.Directories;
@@ -69,7 +69,7 @@ final class DashboardBench {
                             + DashboardTimings.RUNS + ")");
                     Map<Duration, Map<String, String>> stats = new LinkedHashMap<>();
                     for (Duration range : DashboardTimings.RANGES) {
-                        stats.put(range, StatsCommand.queries(settings.database(), range));
+                        stats.put(range, StatsReport.queries(settings.database(), range));
                     }
                     results.add(new DashboardTimings(client, settings.database(), out).measure(label, DemoData.HUGE_PROJECT, panels, stats));
                 }

@@ -10,7 +10,7 @@ import io.sluice.engines.ClickHouseServer;
 import io.sluice.engines.KafkaBroker;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.Processor;
+import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 
 /**
@@ -27,7 +27,7 @@ public final class LocalStack implements AutoCloseable {
     // Set as each part starts; close() stops whatever has started, even halfway through start().
     private volatile ClickHouseServer clickHouse;
     private volatile KafkaBroker kafka;
-    private volatile Processor processor;
+    private volatile ProcessorService processor;
     private volatile Gateway gateway;
 
     /**
@@ -57,7 +57,7 @@ public final class LocalStack implements AutoCloseable {
                     "SLUICE_PROCESSOR_STATE_DIR", config.home().resolve("processor").toString(),
                     "SLUICE_PROCESSOR_INSTANCE_ID", "local-stack",
                     "SLUICE_GATEWAY_PORT", Integer.toString(config.gatewayPort())));
-            processor = Processor.start(ProcessorConfig.from(wired));
+            processor = ProcessorService.start(ProcessorConfig.from(wired));
             if (!processor.awaitRunning(PROCESSOR_START_TIMEOUT)) {
                 throw new IllegalStateException("the processor did not start within "
                         + PROCESSOR_START_TIMEOUT.toSeconds() + " s (state " + processor.state() + "); see "

@@ -41,7 +41,7 @@ import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.gateway.publish.Outcomes;
 import io.sluice.gateway.publish.PublishHealth;
 import io.sluice.gateway.quota.SharedQuotas;
-import io.sluice.gateway.validate.BodyDecoder;
+import io.sluice.gateway.decompress.BodyDecoder;
 import io.sluice.gateway.validate.EventValidator;
 import io.sluice.projects.ProjectRegistry;
 

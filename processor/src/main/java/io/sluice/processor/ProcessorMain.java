@@ -10,7 +10,7 @@ public final class ProcessorMain {
 
     public static void main(String[] args) {
         FatalErrors.install();
-        Processor processor = Processor.start(ProcessorConfig.from(Settings.fromEnvironment()));
+        ProcessorService processor = ProcessorService.start(ProcessorConfig.from(Settings.fromEnvironment()));
         Runtime.getRuntime().addShutdownHook(new Thread(processor::close, "sluice-processor-shutdown"));
     }
 }

@@ -92,7 +92,7 @@ class ChangelogRetentionIT {
     private static void runOnce(Map<String, String> values) throws Exception {
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
-        try (Processor processor = Processor.start(config)) {
+        try (ProcessorService processor = ProcessorService.start(config)) {
             assertTrue(processor.awaitRunning(Duration.ofSeconds(90)), "the processor did not reach RUNNING");
         }
     }

@@ -47,7 +47,7 @@ class ClickHouseOutageIT {
         Map<String, String> values = PipelineSettings.forTest("outage", engines, clickHouse.httpUrl(), workDir.resolve("state"));
         TopicSetup.ensureTopics(ProcessorConfig.from(new Settings(values)).kafka());
         Instant minute = Instant.now().minusSeconds(120);
-        Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)));
+        ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)));
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             for (int i = 0; i < 100; i++) {
                 raw.transaction("outage.transactions", "shop", "before" + i, minute, 200);

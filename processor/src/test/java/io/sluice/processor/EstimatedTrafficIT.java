@@ -42,7 +42,7 @@ class EstimatedTrafficIT {
     static Path stateDir;
 
     static Engines engines;
-    static Processor processor;
+    static ProcessorService processor;
     static String db;
 
     @BeforeAll
@@ -52,7 +52,7 @@ class EstimatedTrafficIT {
         db = values.get("SLUICE_CLICKHOUSE_DATABASE");
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
-        processor = Processor.start(config);
+        processor = ProcessorService.start(config);
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             for (int i = 0; i < TRANSACTIONS; i++) {
                 int status = i % 2 == 0 ? 200 : 503;

@@ -77,7 +77,7 @@ class FailingTaskReadinessIT {
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
 
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
-            try (Processor processor = Processor.start(config)) {
+            try (ProcessorService processor = ProcessorService.start(config)) {
                 raw.transaction(topic, "shop", "a", minute.plusSeconds(1), 200);
                 assertEquals("1", Await.until(Duration.ofSeconds(90), "1", () -> ClickHouseQuery.run(engines, requests)));
             }
@@ -97,7 +97,7 @@ class FailingTaskReadinessIT {
 
             // Another instance (empty state directory) restores the store, then the minute's next event comes.
             values.put("SLUICE_PROCESSOR_STATE_DIR", workDir.resolve("second").toString());
-            try (Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)))) {
+            try (ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)))) {
                 String admin = "http://127.0.0.1:" + processor.adminPort();
                 raw.transaction(topic, "shop", "b", minute.plusSeconds(2), 200);
                 Await.until(Duration.ofSeconds(180), true, () -> FAILURES.matcher(get(admin + "/readyz").body()).find());

@@ -85,7 +85,7 @@ class HorizonChangeIT {
         Instant minute = latestMinute();
 
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
-            try (Processor processor = Processor.start(config)) {
+            try (ProcessorService processor = ProcessorService.start(config)) {
                 raw.transaction(topic, "shop", "a", minute.plusSeconds(1), 200);
                 assertEquals("1\t1", Await.until(Duration.ofSeconds(90), "1\t1", () -> RequestsAndRows.of(engines, db)));
             }
@@ -95,7 +95,7 @@ class HorizonChangeIT {
             }
             assertFalse(kept.isEmpty(), "no task directory holds a segment under " + stateDir);
 
-            try (Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)))) {
+            try (ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)))) {
                 raw.transaction(topic, "shop", "b", minute.plusSeconds(2), 200);
                 assertEquals("2\t2", Await.until(Duration.ofSeconds(90), "2\t2", () -> RequestsAndRows.of(engines, db)));
             }
@@ -114,14 +114,14 @@ class HorizonChangeIT {
         String topic = config.kafka().topics().transactions();
 
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
-            try (Processor processor = Processor.start(config)) {
+            try (ProcessorService processor = ProcessorService.start(config)) {
                 raw.transaction(topic, "shop", "a", first.plusSeconds(1), 200);
                 raw.transaction(topic, "shop", "b", second.plusSeconds(2), 200);
                 assertEquals("2\t2", Await.until(Duration.ofSeconds(90), "2\t2", () -> RequestsAndRows.of(engines, db)));
             }
 
             values.put(EventTime.HORIZON.name(), after); // same state directory, stopped cleanly: its offsets are trusted
-            try (Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)))) {
+            try (ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)))) {
                 raw.transaction(topic, "shop", "b", second.plusSeconds(3), 200); // the client's retry
                 raw.transaction(topic, "shop", "c", second.plusSeconds(4), 200);
                 assertEquals("3\t3", Await.until(Duration.ofSeconds(90), "3\t3", () -> RequestsAndRows.of(engines, db)));

@@ -47,7 +47,7 @@ class LateMarginUpgradeIT {
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
 
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
-            try (Processor processor = Processor.start(former)) {
+            try (ProcessorService processor = ProcessorService.start(former)) {
                 raw.transaction(topic, "shop", "a", minute.plusSeconds(1), 200);
                 raw.transaction(topic, "shop", "b", minute.plusSeconds(2), 200);
                 assertEquals("2\t2", Await.until(Duration.ofSeconds(90), "2\t2", () -> RequestsAndRows.of(engines, db)));
@@ -56,7 +56,7 @@ class LateMarginUpgradeIT {
             assertEquals(true, segmentsBefore.stream().anyMatch(name -> name.startsWith("traffic-1m.")), segmentsBefore.toString());
 
             values.remove(ProcessorConfig.LATE_MARGIN.name()); // the new default, 2 h
-            try (Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)))) {
+            try (ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)))) {
                 raw.transaction(topic, "shop", "a", minute.plusSeconds(3), 200); // a retry: seen before the upgrade
                 raw.transaction(topic, "shop", "c", minute.plusSeconds(4), 200);
                 assertEquals("3\t3", Await.until(Duration.ofSeconds(90), "3\t3", () -> RequestsAndRows.of(engines, db)));

@@ -50,7 +50,7 @@ class OversizedEventIT {
         TopicSetup.ensureTopics(config.kafka());
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
         String db = values.get("SLUICE_CLICKHOUSE_DATABASE");
-        try (Processor processor = Processor.start(config); RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
+        try (ProcessorService processor = ProcessorService.start(config); RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             String hugeUrl = "https://shop.example/" + "a".repeat(HUGE);
             raw.send("oversized.transactions", "shop", "big-url", minute, "{\"transaction\": \"GET /big\", \"environment\": "
                     + "\"production\", \"request\": {\"url\": \"" + hugeUrl + "\"}, \"tags\": {\"http.status_code\": 200}}");
@@ -81,7 +81,7 @@ class OversizedEventIT {
         TopicSetup.ensureTopics(config.kafka());
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
         String db = values.get("SLUICE_CLICKHOUSE_DATABASE");
-        try (Processor processor = Processor.start(config); RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
+        try (ProcessorService processor = ProcessorService.start(config); RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             // Not from a gateway (which checks project names): 200 KB of control characters as the
             // project, 1.2 MB once escaped in the JSON row and its repartition key.
             raw.transaction("unproducible.transactions", "\u0001".repeat(200_000), "bad", minute, 200);
@@ -120,7 +120,7 @@ class OversizedEventIT {
         TopicSetup.ensureTopics(config.kafka());
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
         String db = values.get("SLUICE_CLICKHOUSE_DATABASE");
-        try (Processor processor = Processor.start(config); RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
+        try (ProcessorService processor = ProcessorService.start(config); RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             // 1.2 MB, past the stream producer's 1 MiB, and without the gateway's headers: unparseable.
             String huge = "{\"transaction\": \"GET /" + "h".repeat(1_200_000) + "\", \"environment\": \"production\"}";
             raw.send("unparseablehuge.transactions", "shop", null, minute, huge);
@@ -145,7 +145,7 @@ class OversizedEventIT {
         }
     }
 
-    private static String metrics(Processor processor) throws Exception {
+    private static String metrics(ProcessorService processor) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + processor.adminPort() + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();

@@ -63,7 +63,7 @@ class ProcessorExactnessIT {
     static Path stateDir;
 
     static Engines engines;
-    static Processor processor;
+    static ProcessorService processor;
     static Map<String, String> values;
     static String db;
 
@@ -74,7 +74,7 @@ class ProcessorExactnessIT {
         db = values.get("SLUICE_CLICKHOUSE_DATABASE");
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
-        processor = Processor.start(config);
+        processor = ProcessorService.start(config);
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             for (int i = 0; i < TRANSACTIONS; i++) {
                 Integer[] statuses = {200, 301, 404, 503, null};

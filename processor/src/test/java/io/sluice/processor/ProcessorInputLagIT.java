@@ -68,7 +68,7 @@ class ProcessorInputLagIT {
         LastMeasurement measured = new LastMeasurement();
         try (PrometheusMetrics metrics = new PrometheusMetrics();
              KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
-                     config.lateMargin(), deadLetters), Processor.streamsProperties(config, deadLetters));
+                     config.lateMargin(), deadLetters), ProcessorService.streamsProperties(config, deadLetters));
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
                      ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, engines.kafkaBootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
                      new ByteArraySerializer(), new ByteArraySerializer())) {

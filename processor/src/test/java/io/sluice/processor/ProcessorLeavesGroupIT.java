@@ -69,9 +69,9 @@ class ProcessorLeavesGroupIT {
         String table = "sluice_" + name + ".transactions";
         Instant minute = Instant.now().minusSeconds(120);
 
-        Processor leaving = Processor.start(config);
+        ProcessorService leaving = ProcessorService.start(config);
         boolean left = false;
-        Processor staying = Processor.start(ProcessorConfig.from(new Settings(second)));
+        ProcessorService staying = ProcessorService.start(ProcessorConfig.from(new Settings(second)));
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", engines.kafkaBootstrapServers(),
                 "default.api.timeout.ms", "10000", "request.timeout.ms", "5000"));
              RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {

@@ -62,7 +62,7 @@ class ProcessorMetricsIT {
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
         String db = values.get("SLUICE_CLICKHOUSE_DATABASE");
-        try (Processor processor = Processor.start(config); RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
+        try (ProcessorService processor = ProcessorService.start(config); RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             raw.transaction("procmetrics.transactions", PROJECT, "t1", Instant.now().truncatedTo(ChronoUnit.MINUTES), 200);
             Await.until(Duration.ofSeconds(120), "1", () -> ClickHouseQuery.run(engines,
                     "SELECT count() FROM " + db + ".transactions FINAL"));
@@ -76,7 +76,7 @@ class ProcessorMetricsIT {
         return OPERATORS_METERS.stream().filter(meter -> !meter.matcher(metrics).find()).map(Pattern::pattern).toList();
     }
 
-    private static String metrics(Processor processor) {
+    private static String metrics(ProcessorService processor) {
         try {
             return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                             URI.create("http://127.0.0.1:" + processor.adminPort() + "/metrics")).build(),

@@ -25,9 +25,9 @@ final class ProcessorOnItsOwnBroker implements AutoCloseable {
     private final int kafkaPort;
     private final int controllerPort;
     private KafkaBroker broker;
-    private final Processor processor;
+    private final ProcessorService processor;
 
-    private ProcessorOnItsOwnBroker(Path kafkaDir, int kafkaPort, int controllerPort, KafkaBroker broker, Processor processor) {
+    private ProcessorOnItsOwnBroker(Path kafkaDir, int kafkaPort, int controllerPort, KafkaBroker broker, ProcessorService processor) {
         this.kafkaDir = kafkaDir;
         this.kafkaPort = kafkaPort;
         this.controllerPort = controllerPort;
@@ -42,9 +42,9 @@ final class ProcessorOnItsOwnBroker implements AutoCloseable {
         KafkaBroker broker = KafkaBroker.start(kafkaDir, ports.get(0), ports.get(1));
         Map<String, String> values = PipelineSettings.forTest(name, engines, engines.clickHouseUrl(), workDir.resolve("state"));
         values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
-        Processor processor;
+        ProcessorService processor;
         try {
-            processor = Processor.start(ProcessorConfig.from(new Settings(values)));
+            processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)));
         } catch (Exception | Error e) {
             broker.close();
             throw e;

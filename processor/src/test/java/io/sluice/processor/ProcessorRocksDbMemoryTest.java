@@ -38,7 +38,7 @@ class ProcessorRocksDbMemoryTest {
 
     @Test
     void streamsConfigNamesTheBoundedMemorySetterWithTheConfiguredBudget(@TempDir Path stateDir) {
-        Properties props = Processor.streamsProperties(config(stateDir, Map.of(
+        Properties props = ProcessorService.streamsProperties(config(stateDir, Map.of(
                 ProcessorConfig.ROCKSDB_MEMORY_BYTES.name(), "134217728",
                 ProcessorConfig.ROCKSDB_WRITE_BUFFER_RATIO.name(), "0.25")), new DeadLetterCounts());
 
@@ -63,7 +63,7 @@ class ProcessorRocksDbMemoryTest {
     @Test
     void theTopologysStoresChargeTheSharedCacheWhenTheyWrite(@TempDir Path stateDir) {
         ProcessorConfig config = config(stateDir, Map.of(ProcessorConfig.ROCKSDB_MEMORY_BYTES.name(), Long.toString(BUDGET_BYTES)));
-        Properties props = Processor.streamsProperties(config, new DeadLetterCounts());
+        Properties props = ProcessorService.streamsProperties(config, new DeadLetterCounts());
         BoundedRocksDbMemory.Shared shared = BoundedRocksDbMemory.shared(
                 BoundedRocksDbMemory.Budget.of(BUDGET_BYTES, config.rocksDbWriteBufferRatio()));
         assertEquals(0, shared.cache().getUsage());

@@ -42,7 +42,7 @@ class RecomputeIT {
         Map<String, String> live = PipelineSettings.forTest("recompute", engines, engines.clickHouseUrl(), workDir.resolve("live"));
         TopicSetup.ensureTopics(ProcessorConfig.from(new Settings(live)).kafka());
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
-        try (Processor liveProcessor = Processor.start(ProcessorConfig.from(new Settings(live)));
+        try (ProcessorService liveProcessor = ProcessorService.start(ProcessorConfig.from(new Settings(live)));
              RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             for (int i = 0; i < 40; i++) {
                 raw.spreadTransaction("recompute.transactions", 3, "shop", "c" + i, minute.plusSeconds(i), 200, 0.25);
@@ -69,7 +69,7 @@ class RecomputeIT {
             recompute.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-recompute-gen1");
             recompute.put("SLUICE_PROCESSOR_GENERATION", "1");
             recompute.put("SLUICE_PROCESSOR_STATE_DIR", workDir.resolve("gen1").toString());
-            try (Processor gen1 = Processor.start(ProcessorConfig.from(new Settings(recompute)))) {
+            try (ProcessorService gen1 = ProcessorService.start(ProcessorConfig.from(new Settings(recompute)))) {
                 assertEquals("40", Await.until(Duration.ofSeconds(60), "40", () -> requests(engines)));
                 assertEquals("160", estimated(engines), "the recompute's estimate is the live one's");
                 assertEquals(SESSIONS, Await.until(Duration.ofSeconds(60), SESSIONS, () -> sessions(engines)),
@@ -117,7 +117,7 @@ class RecomputeIT {
         String limited;
         long collapsed;
         long preaggregated;
-        try (Processor liveProcessor = Processor.start(ProcessorConfig.from(new Settings(live)))) {
+        try (ProcessorService liveProcessor = ProcessorService.start(ProcessorConfig.from(new Settings(live)))) {
             assertEquals(totals, Await.until(Duration.ofSeconds(90), totals, () -> upgradeTotals(engines)));
             assertEquals("480", Await.until(Duration.ofSeconds(60), "480", () -> routesLimitedInOutcomes(engines)),
                     "the outcomes count every event the limit counted under <other>");
@@ -148,7 +148,7 @@ class RecomputeIT {
         recompute.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-upgrade-gen1");
         recompute.put("SLUICE_PROCESSOR_GENERATION", "1");
         recompute.put("SLUICE_PROCESSOR_STATE_DIR", workDir.resolve("upgrade-gen1").toString());
-        try (Processor gen1 = Processor.start(ProcessorConfig.from(new Settings(recompute)))) {
+        try (ProcessorService gen1 = ProcessorService.start(ProcessorConfig.from(new Settings(recompute)))) {
             assertEquals(totals, Await.until(Duration.ofSeconds(90), totals, () -> upgradeTotals(engines)));
             assertEquals(counted, Await.until(Duration.ofSeconds(30), counted, () -> upgradeRows(engines)));
             assertEquals("480", routesLimitedInOutcomes(engines), "the recompute's outcome rows replace the live ones, counting nothing twice");

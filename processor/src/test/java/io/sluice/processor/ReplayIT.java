@@ -49,7 +49,7 @@ class ReplayIT {
     static Path stateDir;
 
     static Engines engines;
-    static Processor processor;
+    static ProcessorService processor;
     static ProcessorConfig config;
     static Map<String, String> snapshot;
 
@@ -59,7 +59,7 @@ class ReplayIT {
         Map<String, String> values = PipelineSettings.forTest("replay", engines, engines.clickHouseUrl(), stateDir);
         config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
-        processor = Processor.start(config);
+        processor = ProcessorService.start(config);
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             for (int i = 0; i < 120; i++) {
                 String project = i % 3 == 0 ? "blog" : "shop";

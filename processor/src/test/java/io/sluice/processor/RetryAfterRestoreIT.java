@@ -44,13 +44,13 @@ class RetryAfterRestoreIT {
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
 
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
-            try (Processor processor = Processor.start(config)) {
+            try (ProcessorService processor = ProcessorService.start(config)) {
                 raw.transaction(topic, "shop", "a", minute.plusSeconds(1), 200);
                 raw.transaction(topic, "shop", "b", minute.plusSeconds(2), 200);
                 assertEquals("2\t2", Await.until(Duration.ofSeconds(90), "2\t2", () -> RequestsAndRows.of(engines, db)));
             }
             values.put(ProcessorConfig.STATE_DIR.name(), secondStateDir.toString()); // nothing local: restored from Kafka
-            try (Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)))) {
+            try (ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)))) {
                 raw.transaction(topic, "shop", "a", minute.plusSeconds(3), 200); // the client's retry
                 raw.transaction(topic, "shop", "c", minute.plusSeconds(4), 200);
                 assertEquals("3\t3", Await.until(Duration.ofSeconds(90), "3\t3", () -> RequestsAndRows.of(engines, db)));

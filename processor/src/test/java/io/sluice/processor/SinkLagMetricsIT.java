@@ -50,7 +50,7 @@ class SinkLagMetricsIT {
         ClickHouseServer clickHouse = ClickHouseServer.start(chdb, data, http, tcp, workDir.resolve("ch.log"));
         Map<String, String> values = PipelineSettings.forTest("sinklag", engines, clickHouse.httpUrl(), workDir.resolve("state"));
         Instant minute = Instant.now().minusSeconds(120);
-        Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)));
+        ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)));
         String metrics = "http://127.0.0.1:" + processor.adminPort() + "/metrics";
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             String url = clickHouse.httpUrl();

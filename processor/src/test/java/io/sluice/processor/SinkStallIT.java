@@ -43,7 +43,7 @@ class SinkStallIT {
         Map<String, String> values = PipelineSettings.forTest("stall", engines, clickHouse.httpUrl(), workDir.resolve("state"));
         values.put("SLUICE_SINK_STALL_TIMEOUT", "3s");
         Instant minute = Instant.now().minusSeconds(120);
-        Processor processor = Processor.start(ProcessorConfig.from(new Settings(values)));
+        ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)));
         try (RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             String url = clickHouse.httpUrl();
             for (int i = 0; i < 10; i++) {

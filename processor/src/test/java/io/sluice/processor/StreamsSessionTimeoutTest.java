@@ -17,18 +17,18 @@ import io.sluice.processor.topology.DeadLetterCounts;
 class StreamsSessionTimeoutTest {
 
     private static Properties streamsProperties(Path stateDir, Map<String, String> values) {
-        return Processor.streamsProperties(ProcessorConfig.from(
+        return ProcessorService.streamsProperties(ProcessorConfig.from(
                 new Settings(Map.of(ProcessorConfig.STATE_DIR.name(), stateDir.toString())).with(values)), new DeadLetterCounts());
     }
 
     @Test
     void withoutASettingItIsTheConsumersDefault(@TempDir Path stateDir) {
-        assertEquals(Duration.ofSeconds(45), Processor.sessionTimeout(streamsProperties(stateDir, Map.of())));
+        assertEquals(Duration.ofSeconds(45), ProcessorService.sessionTimeout(streamsProperties(stateDir, Map.of())));
     }
 
     @Test
     void theKafkaPropertySettingIsRead(@TempDir Path stateDir) {
-        assertEquals(Duration.ofMinutes(3), Processor.sessionTimeout(streamsProperties(stateDir,
+        assertEquals(Duration.ofMinutes(3), ProcessorService.sessionTimeout(streamsProperties(stateDir,
                 Map.of("SLUICE_KAFKA_PROPERTY_SESSION_TIMEOUT_MS", "180000"))));
     }
 
@@ -38,8 +38,8 @@ class StreamsSessionTimeoutTest {
         props.put("session.timeout.ms", "60000");
         props.put("consumer.session.timeout.ms", "90000");
         props.put("main.consumer.session.timeout.ms", "120000");
-        assertEquals(Duration.ofMinutes(2), Processor.sessionTimeout(props));
+        assertEquals(Duration.ofMinutes(2), ProcessorService.sessionTimeout(props));
         props.remove("main.consumer.session.timeout.ms");
-        assertEquals(Duration.ofSeconds(90), Processor.sessionTimeout(props));
+        assertEquals(Duration.ofSeconds(90), ProcessorService.sessionTimeout(props));
     }
 }

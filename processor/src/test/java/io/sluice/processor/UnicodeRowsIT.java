@@ -35,7 +35,7 @@ class UnicodeRowsIT {
         TopicSetup.ensureTopics(config.kafka());
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
         String db = values.get("SLUICE_CLICKHOUSE_DATABASE");
-        try (Processor processor = Processor.start(config); RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
+        try (ProcessorService processor = ProcessorService.start(config); RawEvents raw = new RawEvents(engines.kafkaBootstrapServers())) {
             raw.send("unicode.transactions", "shop", "u1", minute,
                     "{\"transaction\": \"GET /\\ud800x\\u0000y\\uffff\", \"environment\": \"production\"}");
             raw.send("unicode.errors", "shop", "u2", minute, "{\"environment\": \"production\", \"exception\": "

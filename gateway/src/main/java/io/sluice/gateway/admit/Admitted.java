@@ -4,6 +4,7 @@ import java.net.InetAddress;
 
 import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
+import io.sluice.gateway.ingest.IngestRoute;
 
 /**
  * A request taken on: where it goes, whose it is, and its share of the in-flight budget.

@@ -10,6 +10,7 @@ import io.sluice.projects.Project;
 import io.sluice.projects.ProjectKey;
 import io.sluice.projects.ProjectRegistry;
 import io.sluice.projects.Secrets;
+import io.sluice.gateway.ingest.Rejection;
 
 /**
  * Checks {@code Authorization: Bearer <private key>} against the project named in the path.
@@ -56,14 +57,17 @@ public final class Authenticator {
         Project project = registry.find(token);
         boolean active = (project == null ? STAND_IN : project).hasActiveKey(keyHash, clock.instant());
         if (project != null && active) {
-            if (project.disabled()) {
-                throw new Rejection(Outcome.PROJECT_DISABLED,
-                        "this project is disabled; its events are not accepted");
-            }
-            return project;
+            return enabled(project);
         }
         // Both for an unknown token too: the same work.
         String owner = registry.tokenOwningKey(keyHash);
+        if (project == null && token.equals(owner)) {
+            // Its record was applied between the two lookups: judge the key by the project it names.
+            Project arrived = registry.find(token);
+            if (arrived != null && arrived.hasActiveKey(keyHash, clock.instant())) {
+                return enabled(arrived);
+            }
+        }
         boolean unavailable = registry.isUnreadable(token)
                 && (token.equals(owner) || registry.isUnreadableWithUnknownKeys(token));
         if (project == null) {
@@ -99,6 +103,10 @@ public final class Authenticator {
                 throw projectUnavailable();
             }
             Project owner = ownerToken == null ? null : registry.find(ownerToken);
+            if (project == null && owner != null && owner.numericId() == projectId) {
+                // Its record was applied between the two lookups: the key is judged by the project it names.
+                return authenticatedBy(owner, publicKey);
+            }
             if (owner != null && (project == null || !owner.token().equals(project.token()))) {
                 throw new Rejection(Outcome.KEY_OF_ANOTHER_PROJECT,
                         "this DSN key belongs to another project than the numeric id in the path");
@@ -106,10 +114,23 @@ public final class Authenticator {
             throw new Rejection(Outcome.UNAUTHORIZED, owner != null ? "this DSN key has expired: use the project's current DSN"
                     : "missing or invalid credentials: use this project's DSN (its public key as sentry_key, its numeric id in the path)");
         }
+        return new DsnAuthenticated(enabled(project), key);
+    }
+
+    private DsnAuthenticated authenticatedBy(Project project, String publicKey) {
+        DsnKey key = project.activeDsnKey(publicKey, clock.instant());
+        if (key == null) {
+            throw new Rejection(Outcome.UNAUTHORIZED, "this DSN key has expired: use the project's current DSN");
+        }
+        return new DsnAuthenticated(enabled(project), key);
+    }
+
+    /** The project, unless it is disabled: then the 403 its right key gets. */
+    private static Project enabled(Project project) {
         if (project.disabled()) {
             throw new Rejection(Outcome.PROJECT_DISABLED, "this project is disabled; its events are not accepted");
         }
-        return new DsnAuthenticated(project, key);
+        return project;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.sluice.outcomes.Outcome;
+import io.sluice.gateway.ingest.Rejection;
 
 /**
  * Limits failed authentications per client address, so keys cannot be guessed at speed: each

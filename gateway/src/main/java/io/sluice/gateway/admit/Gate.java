@@ -8,6 +8,10 @@ import org.slf4j.LoggerFactory;
 
 import io.sluice.outcomes.Outcome;
 import io.sluice.projects.Project;
+import io.sluice.gateway.ingest.IngestRoute;
+import io.sluice.gateway.ingest.Rejection;
+import io.sluice.gateway.ingest.Endpoint;
+import io.sluice.gateway.ingest.SentryEndpoint;
 
 /**
  * Who may come in, decided from a request's head before its body is read: its route (404, 405),

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.sluice.outcomes.Outcome;
+import io.sluice.gateway.ingest.Rejection;
 
 /**
  * The bytes of requests the gateway holds at once (bodies being received or published, and

@@ -6,6 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.sluice.outcomes.Outcome;
 import io.sluice.projects.Project;
 import io.sluice.projects.Quota;
+import io.sluice.gateway.ingest.Endpoint;
+import io.sluice.gateway.ingest.Rejection;
 
 /**
  * Enforces projects' quotas with one token bucket per project (and per endpoint where the project

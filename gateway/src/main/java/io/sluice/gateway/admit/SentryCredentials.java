@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.sluice.outcomes.Outcome;
+import io.sluice.gateway.ingest.Rejection;
 
 /**
  * Where a Sentry SDK puts its DSN's public key: {@code X-Sentry-Auth: Sentry sentry_key=…, …},

@@ -1,5 +1,7 @@
 package io.sluice.gateway.admit;
 
+import io.sluice.gateway.ingest.Endpoint;
+
 /**
  * The {@code X-Sentry-Rate-Limits} value that makes a Sentry SDK hold back by itself:
  * {@code <retry_after>:<categories>:<scope>:<reason_code>}, categories {@code ;}-separated (an

@@ -3,7 +3,7 @@ package io.sluice.gateway.filter;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.sluice.events.SentryFields;
-import io.sluice.gateway.admit.Endpoint;
+import io.sluice.gateway.ingest.Endpoint;
 import io.sluice.projects.InboundFilter;
 import io.sluice.projects.InboundFilters;
 

@@ -18,8 +18,8 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.gateway.admit.Admitted;
 import io.sluice.gateway.admit.InFlightBudget;
-import io.sluice.gateway.admit.IngestRoute;
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.IngestRoute;
+import io.sluice.gateway.ingest.Rejection;
 import io.sluice.gateway.admit.RequestHead;
 import io.sluice.outcomes.Outcome;
 

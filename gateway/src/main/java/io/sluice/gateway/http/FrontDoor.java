@@ -6,8 +6,8 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.sluice.gateway.admit.Admitted;
-import io.sluice.gateway.admit.Rejection;
-import io.sluice.gateway.validate.BodyDecoder;
+import io.sluice.gateway.ingest.Rejection;
+import io.sluice.gateway.decompress.BodyDecoder;
 import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 
@@ -16,7 +16,8 @@ import io.sluice.projects.Project;
  * request into {@link Items} and writes its own answers; the path does the rest for every door
  * alike (each event's quota before its payload is parsed, validation, publishing, outcomes).
  * Doors: {@link V1Door} ({@code /api/v1/<token>/transaction|project}), {@link SentryStoreDoor},
- * {@link SentryEnvelopeDoor}. A new door (OTLP) implements this, and {@link FrontDoors#of} routes to it.
+ * {@link SentryEnvelopeDoor}, {@link OtlpDoor}; {@link FrontDoors#of} routes to each, the one place a
+ * door is added.
  */
 interface FrontDoor {
     /**

@@ -3,8 +3,8 @@ package io.sluice.gateway.http;
 import java.util.EnumMap;
 import java.util.Map;
 
-import io.sluice.gateway.admit.IngestRoute;
-import io.sluice.gateway.admit.OtlpSignal;
+import io.sluice.gateway.ingest.IngestRoute;
+import io.sluice.gateway.ingest.OtlpSignal;
 
 /** Which {@link FrontDoor} a route comes in by: the one place a new door is routed to. */
 final class FrontDoors {

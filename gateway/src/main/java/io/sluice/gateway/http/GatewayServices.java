@@ -10,7 +10,7 @@ import io.sluice.gateway.otlp.ExportReader;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.gateway.publish.Outcomes;
-import io.sluice.gateway.validate.BodyDecoder;
+import io.sluice.gateway.decompress.BodyDecoder;
 import io.sluice.gateway.validate.EventValidator;
 
 /**

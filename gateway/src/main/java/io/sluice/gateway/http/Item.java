@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import io.sluice.gateway.admit.Endpoint;
+import io.sluice.gateway.ingest.Endpoint;
 import io.sluice.outcomes.QualifiedOutcome;
 
 /** One item of a request, as its {@link FrontDoor} found it, in the order sent. */
@@ -14,7 +14,7 @@ sealed interface Item {
 
     /**
      * An event of {@code endpoint}. Its payload is read ({@code payload}: the JSON to validate,
-     * which may throw a {@link io.sluice.gateway.admit.Rejection} that refuses the whole request,
+     * which may throw a {@link io.sluice.gateway.ingest.Rejection} that refuses the whole request,
      * or only this event when {@code refusedAlone}) only once the event took its quota: an event
      * over quota costs no parse. {@code part}: which part of its request it was made of (an OTLP
      * export's span, whose answer counts the spans not stored in full), or {@link #NO_PART}.
@@ -34,7 +34,7 @@ sealed interface Item {
      * other items stand, and its answer says how many were refused and why. {@code part} as an
      * {@link Event}'s.
      */
-    record Refused(io.sluice.gateway.admit.Rejection refusal, int part) implements Item {
+    record Refused(io.sluice.gateway.ingest.Rejection refusal, int part) implements Item {
         @Override
         public long bytes() {
             return 0;
@@ -46,7 +46,7 @@ sealed interface Item {
      * project's quota before reading it (an OTLP span): counted and answered as an event over the
      * quota, with {@code limit}, the 429.
      */
-    record OverQuota(io.sluice.gateway.admit.Rejection limit, int part) implements Item {
+    record OverQuota(io.sluice.gateway.ingest.Rejection limit, int part) implements Item {
         @Override
         public long bytes() {
             return 0;

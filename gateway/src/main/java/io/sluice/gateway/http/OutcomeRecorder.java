@@ -2,7 +2,7 @@ package io.sluice.gateway.http;
 
 import java.util.Map;
 
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Rejection;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.publish.Outcomes;
 import io.sluice.outcomes.Outcome;

@@ -3,7 +3,7 @@ package io.sluice.gateway.http;
 import java.util.Locale;
 
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Rejection;
 import io.sluice.gateway.envelope.EventFields;
 import io.sluice.outcomes.Outcome;
 

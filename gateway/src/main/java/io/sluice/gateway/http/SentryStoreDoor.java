@@ -5,7 +5,7 @@ import java.util.List;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.sluice.gateway.admit.Admitted;
-import io.sluice.gateway.admit.Endpoint;
+import io.sluice.gateway.ingest.Endpoint;
 import io.sluice.gateway.envelope.EventFields;
 
 /**

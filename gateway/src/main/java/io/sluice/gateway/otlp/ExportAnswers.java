@@ -14,7 +14,7 @@ import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsPartialSuccess;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
-import io.sluice.gateway.admit.OtlpSignal;
+import io.sluice.gateway.ingest.OtlpSignal;
 
 /**
  * The bodies of OTLP/HTTP answers, in the request's encoding as the specification asks: an

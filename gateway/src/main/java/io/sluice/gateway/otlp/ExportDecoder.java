@@ -11,7 +11,7 @@ import com.google.protobuf.Parser;
 import com.google.protobuf.WireFormat;
 
 import io.opentelemetry.proto.resource.v1.Resource;
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Rejection;
 import io.sluice.outcomes.Outcome;
 
 /**

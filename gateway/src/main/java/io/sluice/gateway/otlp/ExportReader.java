@@ -8,7 +8,7 @@ import java.util.List;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.sluice.gateway.admit.InFlightBudget;
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Rejection;
 import io.sluice.outcomes.Outcome;
 
 /**

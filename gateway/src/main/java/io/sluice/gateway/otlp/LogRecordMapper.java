@@ -11,7 +11,7 @@ import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.logs.v1.SeverityNumber;
-import io.sluice.gateway.admit.Endpoint;
+import io.sluice.gateway.ingest.Endpoint;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
 

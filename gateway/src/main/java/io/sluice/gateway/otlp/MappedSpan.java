@@ -2,7 +2,7 @@ package io.sluice.gateway.otlp;
 
 import java.util.List;
 
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Rejection;
 
 /**
  * What a span became: a handled request (a transaction, and an error per exception event), or

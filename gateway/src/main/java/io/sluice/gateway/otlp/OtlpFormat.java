@@ -2,7 +2,7 @@ package io.sluice.gateway.otlp;
 
 import java.util.Locale;
 
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Rejection;
 import io.sluice.outcomes.Outcome;
 
 /** The two encodings of OTLP/HTTP: the request's {@code Content-Type}, and the answer's (the same, per the specification). */

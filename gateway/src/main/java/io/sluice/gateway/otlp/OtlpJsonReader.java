@@ -26,7 +26,7 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 
 import io.opentelemetry.proto.resource.v1.Resource;
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Rejection;
 import io.sluice.outcomes.Outcome;
 
 /**

@@ -17,7 +17,7 @@ import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.sluice.events.SampleRate;
-import io.sluice.gateway.admit.Endpoint;
+import io.sluice.gateway.ingest.Endpoint;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
 

@@ -18,6 +18,7 @@ import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 import io.sluice.projects.ProjectKey;
 import io.sluice.projects.Secrets;
+import io.sluice.gateway.ingest.Rejection;
 
 /**
  * Whether a token or numeric id exists must not show in how long its refusal takes: an unknown
@@ -58,6 +59,20 @@ class AuthenticatorTest {
     void theRightKeysStillAuthenticate() {
         assertEquals(PROJECT, authenticator.authenticate(PROJECT.token(), "Bearer " + KEY));
         assertEquals(DSN_KEY, authenticator.authenticateDsn(PROJECT.numericId(), DSN_KEY.publicKey()).key());
+    }
+
+    @Test
+    void aProjectThatArrivesBetweenItsLookupsIsAuthenticatedByItsDsnKeyNotCalledAnothers() {
+        Authenticator racing = new Authenticator(new ArrivingLookup(), Clock.fixed(Instant.parse("2026-11-26T18:00:00Z"), ZoneOffset.UTC));
+
+        assertEquals(DSN_KEY, racing.authenticateDsn(PROJECT.numericId(), DSN_KEY.publicKey()).key());
+    }
+
+    @Test
+    void aProjectThatArrivesBetweenItsLookupsIsAuthenticatedByItsPrivateKey() {
+        Authenticator racing = new Authenticator(new ArrivingLookup(), Clock.fixed(Instant.parse("2026-11-26T18:00:00Z"), ZoneOffset.UTC));
+
+        assertEquals(PROJECT, racing.authenticate(PROJECT.token(), "Bearer " + KEY));
     }
 
     private List<String> refusalSteps(Runnable attempt) {
@@ -115,6 +130,60 @@ class AuthenticatorTest {
         public boolean isOrWasDsnKey(String publicKey) {
             steps.add("isOrWasDsnKey");
             return false;
+        }
+    }
+
+    /**
+     * The registry as a new project's record is applied while a request is judged: the first
+     * lookup by token or numeric id misses it, every later lookup finds it with its keys.
+     */
+    private static final class ArrivingLookup implements ProjectLookup {
+        private boolean arrived;
+
+        private Project afterFirstLookup() {
+            Project seen = arrived ? PROJECT : null;
+            arrived = true;
+            return seen;
+        }
+
+        @Override
+        public Project find(String token) {
+            return PROJECT.token().equals(token) ? afterFirstLookup() : null;
+        }
+
+        @Override
+        public Project byNumericId(long id) {
+            return id == PROJECT.numericId() ? afterFirstLookup() : null;
+        }
+
+        @Override
+        public String tokenOwningKey(byte[] keyHash) {
+            return PROJECT.token();
+        }
+
+        @Override
+        public String tokenOwningDsnKey(String publicKey) {
+            return PROJECT.token();
+        }
+
+        @Override
+        public boolean isUnreadable(String token) {
+            return false;
+        }
+
+        @Override
+        public String unreadableTokenOf(long id) {
+            return null;
+        }
+
+        @Override
+        public boolean isUnreadableWithUnknownKeys(String token) {
+            return false;
+        }
+
+        @Override
+        public boolean isOrWasDsnKey(String publicKey) {
+            return true;
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import io.sluice.gateway.ingest.Rejection;
 
 
 class FailedAuthLimiterTest {

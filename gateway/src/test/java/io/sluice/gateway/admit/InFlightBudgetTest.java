@@ -8,6 +8,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
+import io.sluice.gateway.ingest.Rejection;
 
 class InFlightBudgetTest {
     private final AtomicLong total = new AtomicLong();

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 
 import io.sluice.projects.Project;
 import io.sluice.projects.Quota;
+import io.sluice.gateway.ingest.Endpoint;
+import io.sluice.gateway.ingest.Rejection;
 
 class QuotaLimiterTest {
     private static final long SECOND = 1_000_000_000L;

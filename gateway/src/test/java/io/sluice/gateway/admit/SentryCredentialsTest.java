@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import org.junit.jupiter.api.Test;
 
 import io.sluice.outcomes.Outcome;
+import io.sluice.gateway.ingest.Rejection;
 
 class SentryCredentialsTest {
     private static final String KEY = "0123456789abcdef0123456789abcdef";

@@ -3,6 +3,7 @@ package io.sluice.gateway.admit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
+import io.sluice.gateway.ingest.Endpoint;
 
 class SentryRateLimitsTest {
     @Test

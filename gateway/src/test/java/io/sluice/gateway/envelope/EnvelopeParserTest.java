@@ -8,7 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Rejection;
 import io.sluice.outcomes.Outcome;
 
 class EnvelopeParserTest {

@@ -39,7 +39,7 @@ import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.gateway.publish.PartitionChooser;
 import io.sluice.gateway.publish.PublishHealth;
 import io.sluice.gateway.publish.TestOutcomes;
-import io.sluice.gateway.validate.BodyDecoder;
+import io.sluice.gateway.decompress.BodyDecoder;
 import io.sluice.gateway.validate.EventValidator;
 import io.sluice.projects.Project;
 import io.sluice.projects.ProjectKey;

@@ -28,7 +28,7 @@ import io.sluice.gateway.admit.TrustedProxies;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.otlp.ExportReader;
 import io.sluice.gateway.publish.TestOutcomes;
-import io.sluice.gateway.validate.BodyDecoder;
+import io.sluice.gateway.decompress.BodyDecoder;
 import io.sluice.gateway.validate.EventValidator;
 import io.sluice.projects.Project;
 import io.sluice.projects.ProjectKey;

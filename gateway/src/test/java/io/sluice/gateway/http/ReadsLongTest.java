@@ -14,7 +14,7 @@ import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
-import io.sluice.gateway.admit.IngestRoute;
+import io.sluice.gateway.ingest.IngestRoute;
 
 /** Which bodies are read on a read worker rather than on their event loop. */
 class ReadsLongTest {

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import com.google.protobuf.CodedInputStream;
 
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
-import io.sluice.gateway.admit.OtlpSignal;
+import io.sluice.gateway.ingest.OtlpSignal;
 
 class ExportAnswersTest {
     @Test

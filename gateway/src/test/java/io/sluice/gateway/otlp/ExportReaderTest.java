@@ -13,7 +13,7 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Rejection;
 import io.sluice.outcomes.Outcome;
 
 class ExportReaderTest {

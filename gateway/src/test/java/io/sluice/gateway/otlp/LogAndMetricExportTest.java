@@ -32,9 +32,9 @@ import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
 import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import io.opentelemetry.proto.resource.v1.Resource;
-import io.sluice.gateway.admit.Endpoint;
+import io.sluice.gateway.ingest.Endpoint;
 import io.sluice.gateway.admit.InFlightBudget;
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Rejection;
 import io.sluice.outcomes.Outcome;
 
 /** OTLP log and metric exports, read as the traces door reads its own: what is stored, what is counted, and the same bounds. */

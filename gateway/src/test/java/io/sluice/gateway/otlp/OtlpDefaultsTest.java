@@ -19,7 +19,7 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.sluice.config.Settings;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.gateway.admit.InFlightBudget;
-import io.sluice.gateway.validate.BodyDecoder;
+import io.sluice.gateway.decompress.BodyDecoder;
 import io.sluice.testkit.OtelSpans;
 
 /**

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.netty.buffer.Unpooled;
-import io.sluice.gateway.admit.Endpoint;
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Endpoint;
+import io.sluice.gateway.ingest.Rejection;
+import io.sluice.gateway.decompress.BodyDecoder;
 
 /**
  * Random and mutated bodies through the decoder and the validator: every input is either

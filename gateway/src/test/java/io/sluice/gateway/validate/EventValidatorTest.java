@@ -13,8 +13,8 @@ import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 
-import io.sluice.gateway.admit.Endpoint;
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Endpoint;
+import io.sluice.gateway.ingest.Rejection;
 
 class EventValidatorTest {
     private static final long RECEIVED = Instant.parse("2026-11-22T12:00:00Z").toEpochMilli();

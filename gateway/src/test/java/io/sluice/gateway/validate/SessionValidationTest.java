@@ -10,8 +10,8 @@ import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 
-import io.sluice.gateway.admit.Endpoint;
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Endpoint;
+import io.sluice.gateway.ingest.Rejection;
 import io.sluice.outcomes.Outcome;
 
 /** What the gateway takes of a Sentry session item, and what it refuses item by item. */

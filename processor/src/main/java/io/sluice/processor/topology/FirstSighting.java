@@ -42,7 +42,7 @@ final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F
 
     static StoreBuilder<WindowStore<String, Long>> store(String name, Duration horizon, Duration lateMargin) {
         return Stores.windowStoreBuilder(
-                WindowStores.plain(name, retention(horizon, lateMargin), Duration.ofMillis(1), formerRetention(horizon)),
+                WindowStores.plain(name, retention(horizon, lateMargin), Duration.ofMillis(1), segmentBasis(horizon)),
                 Serdes.String(), Serdes.Long());
     }
 
@@ -51,8 +51,11 @@ final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F
         return horizon.plus(lateMargin);
     }
 
-    /** Before the margin, the retention was the horizon plus 2 minutes (it sets the segments). */
-    static Duration formerRetention(Duration horizon) {
+    /**
+     * What the store's segments are cut from: the horizon plus 2 minutes, without the late margin, so a
+     * change of margin keeps the segments a deployed store has (see {@link WindowStores}).
+     */
+    static Duration segmentBasis(Duration horizon) {
         return horizon.plusMinutes(2);
     }
 
@@ -61,7 +64,7 @@ final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F
         this.context = context;
         this.seen = context.getStateStore(storeName);
         // Called once the store is restored: it holds every id this task has put.
-        filter = FirstSightingFilter.start(context, seen, storeName, WindowStores.segmentInterval(formerRetention(horizon)),
+        filter = FirstSightingFilter.start(context, seen, storeName, WindowStores.segmentInterval(segmentBasis(horizon)),
                 retention(horizon, lateMargin).toMillis(), filterMemory);
     }
 

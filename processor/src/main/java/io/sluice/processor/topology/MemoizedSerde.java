@@ -24,7 +24,7 @@ final class MemoizedSerde {
     /**
      * Few enough that a bucket of colliding keys (a tenant can make environments with one
      * String.hashCode) costs a lookup at most a few microseconds; a deployment with more keys
-     * than this is served by the inner serde, as before.
+     * than this is served by the inner serde (correct, only slower).
      */
     static final int MAX_ENTRIES = 256;
     static final int MAX_KEY_BYTES = 512;

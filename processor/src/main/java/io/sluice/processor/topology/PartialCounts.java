@@ -43,7 +43,7 @@ import org.apache.kafka.streams.state.Stores;
  * @param <A> the sum of events (the same type the window store downstream keeps)
  */
 final class PartialCounts<K, V, A> implements Processor<K, V, K, A> {
-    /** How long sums wait before they are sent on: the default commit interval, so rows stay as fresh as before. */
+    /** How long sums wait before they are sent on: the default commit interval, so summing adds no staleness beyond a commit's. */
     static final Duration FLUSH_INTERVAL = Duration.ofMillis(100);
 
     private final String storeName;

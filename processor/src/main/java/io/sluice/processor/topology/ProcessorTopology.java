@@ -138,13 +138,12 @@ public final class ProcessorTopology {
     }
 
     /**
-     * @param perRouteTransactions false leaves out the transactions' per-route aggregates (their route limit, partial sums,
-     *                             repartition and the requests_1m/requests_1h windows): only to measure what they cost
-     *                             (ProcessorThroughputHarness, bench), never in a deployment
+     * @param requestsByRoute false leaves out the transactions' per-route aggregates (their route limit, partial sums,
+     *                        repartition and the requests_1m/requests_1h windows: SLUICE_PROCESSOR_REQUESTS_BY_ROUTE)
      */
     public static Topology build(Topics topics, Duration horizon, int generation, Duration lateMargin,
                                  DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory,
-                                 CardinalityLimits limits, PreAggregation preAggregation, boolean perRouteTransactions) {
+                                 CardinalityLimits limits, PreAggregation preAggregation, boolean requestsByRoute) {
         StreamsBuilder builder = new StreamsBuilder();
         Duration outcomesRetention = WindowChain.retention(Aggregate.OUTCOMES_1M, horizon, lateMargin);
 
@@ -169,7 +168,7 @@ public final class ProcessorTopology {
                 CountedAggregates.TRAFFIC, PreAggregation.Tally.NONE, topics, horizon, lateMargin, generation);
 
         KStream<String, LimitedName> transactionCollapses = collapsedNames(limitedTransactions, "transaction");
-        if (perRouteTransactions) {
+        if (requestsByRoute) {
             // Every kind of transaction, by route, added up per minute in the raw partition's task
             // after its route is limited. One grouping feeds both windows: one repartition topic, the
             // hour its own absolute count (a minute's sum, timestamped at the minute's start, falls into its hour).
@@ -242,11 +241,11 @@ public final class ProcessorTopology {
      * segments), by store name: what sizing an instance's memory counts per partition it owns.
      */
     public static Map<String, Long> rocksDbInstancesAtMost(Duration horizon, Duration lateMargin) {
-        long seen = WindowStores.segmentsAtMost(FirstSighting.retention(horizon, lateMargin), FirstSighting.formerRetention(horizon));
-        long routes = WindowStores.segmentsAtMost(RouteLimit.retention(horizon, lateMargin), RouteLimit.formerRetention(horizon));
+        long seen = WindowStores.segmentsAtMost(FirstSighting.retention(horizon, lateMargin), FirstSighting.segmentBasis(horizon));
+        long routes = WindowStores.segmentsAtMost(RouteLimit.retention(horizon, lateMargin), RouteLimit.segmentBasis(horizon));
         Map<String, Long> instances = new HashMap<>();
         CountedAggregates.counted().forEach(aggregate -> instances.put(aggregate.name(), WindowStores.segmentsAtMost(
-                WindowChain.retention(aggregate, horizon, lateMargin), WindowChain.formerRetention(aggregate, horizon))));
+                WindowChain.retention(aggregate, horizon, lateMargin), WindowChain.segmentBasis(aggregate, horizon))));
         instances.putAll(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, SEEN_SESSIONS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes,
                 TRANSACTION_NAMES, routes, ERROR_NAMES, routes));
         return Map.copyOf(instances);

@@ -60,7 +60,7 @@ final class RouteLimit<K extends RoutedKey<K>, V> implements Processor<K, V, K, 
 
     static StoreBuilder<WindowStore<String, Long>> store(String name, Duration horizon, Duration lateMargin) {
         return Stores.windowStoreBuilder(
-                WindowStores.plain(name, retention(horizon, lateMargin), DAY, formerRetention(horizon)),
+                WindowStores.plain(name, retention(horizon, lateMargin), DAY, segmentBasis(horizon)),
                 Serdes.String(), Serdes.Long());
     }
 
@@ -70,7 +70,7 @@ final class RouteLimit<K extends RoutedKey<K>, V> implements Processor<K, V, K, 
     }
 
     /** Sets the segments: from the horizon only, so a changed late margin keeps them (see {@link WindowStores}). */
-    static Duration formerRetention(Duration horizon) {
+    static Duration segmentBasis(Duration horizon) {
         return DAY.plus(horizon);
     }
 

@@ -16,7 +16,7 @@ import com.google.common.hash.Funnels;
  * everything until {@link #complete} (the restored ids are all in: {@link StoreScan}), the rest
  * are added as they are put, and a span's filter is forgotten only a span after the store has
  * dropped the segment. "Maybe seen" (a sighting, or a few percent of the others) is for the store
- * to settle, as before.
+ * to settle: the store alone is exact.
  *
  * <p>One filter per span of receive time (the store's segment interval), sized from the span
  * before it; a full filter is followed by one twice as large. The memory is the instance's

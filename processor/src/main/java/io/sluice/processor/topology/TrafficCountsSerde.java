@@ -19,16 +19,16 @@ import io.sluice.processor.rows.TrafficCounts;
  * which start with '{': both are still read, as counts of which nothing was sampled.
  */
 final class TrafficCountsSerde {
-    /** First byte of the binary format; never '{', the first byte of the former JSON. */
+    /** First byte of the binary format; never '{', the first byte of the JSON that stores restored from older changelogs hold. */
     static final byte BINARY = 1;
     /** First byte of counts with estimates. */
     static final byte SAMPLED = 2;
     private static final int COUNTS = 7;
     private static final int CLASSES = 6;
-    private static final Deserializer<Former> JSON = JsonSerde.of(Former.class).deserializer();
+    private static final Deserializer<JsonTrafficCounts> JSON = JsonSerde.of(JsonTrafficCounts.class).deserializer();
 
     /** What the JSON format held: counts, no estimates. */
-    record Former(long requests, long status1xx, long status2xx, long status3xx, long status4xx, long status5xx,
+    record JsonTrafficCounts(long requests, long status1xx, long status2xx, long status3xx, long status4xx, long status5xx,
                   long statusNone) {
     }
 
@@ -73,9 +73,9 @@ final class TrafficCountsSerde {
 
     static TrafficCounts read(String topic, byte[] bytes) {
         if (bytes.length > 0 && bytes[0] == '{') {
-            Former former = JSON.deserialize(topic, bytes); // written before the binary format
-            return new TrafficCounts(former.requests(), former.status1xx(), former.status2xx(), former.status3xx(),
-                    former.status4xx(), former.status5xx(), former.statusNone());
+            JsonTrafficCounts json = JSON.deserialize(topic, bytes); // written before the binary format
+            return new TrafficCounts(json.requests(), json.status1xx(), json.status2xx(), json.status3xx(),
+                    json.status4xx(), json.status5xx(), json.statusNone());
         }
         if (bytes.length == 0 || (bytes[0] != BINARY && bytes[0] != SAMPLED)) {
             throw new SerializationException("traffic counts from " + topic + " in an unknown format");

@@ -55,7 +55,7 @@ final class WindowChain {
         grouped.windowedBy(TimeWindows.ofSizeAndGrace(size, horizon.plus(lateMargin)))
                 .aggregate(grouping::zero, (key, partial, sums) -> plus.apply(sums, partial), Named.as("count-" + name),
                         Materialized.<K, S>as(WindowStores.timestamped(name, retention(aggregate, horizon, lateMargin), size,
-                                        formerRetention(aggregate, horizon)))
+                                        segmentBasis(aggregate, horizon)))
                                 .withKeySerde(grouping.keys()).withValueSerde(grouping.storedSums().get()))
                 .toStream(Named.as(name + "-changes"))
                 .map((window, sums) -> {
@@ -71,7 +71,7 @@ final class WindowChain {
     }
 
     /** Sets a window store's segments: from the horizon only, so a changed margin keeps them (see {@link WindowStores}). */
-    static Duration formerRetention(Aggregate aggregate, Duration horizon) {
+    static Duration segmentBasis(Aggregate aggregate, Duration horizon) {
         return aggregate.window().size().plus(horizon);
     }
 }

@@ -7,14 +7,14 @@ import org.apache.kafka.streams.state.internals.RocksDbWindowBytesStoreSupplier;
 import org.apache.kafka.streams.state.internals.RocksDbWindowBytesStoreSupplier.WindowStoreTypes;
 
 /**
- * The processor's RocksDB window stores, with the segment interval they had before the late margin
- * ({@link ProcessorTopology#DEFAULT_LATE_MARGIN}, configurable) lengthened their retention. Kafka
+ * The processor's RocksDB window stores, with a segment interval that depends on the horizon only,
+ * not on the late margin ({@link ProcessorTopology#DEFAULT_LATE_MARGIN}, configurable). Kafka
  * Streams derives the interval from the retention (half of it) and names segments by
  * {@code timestamp / interval}: with a new interval, an upgraded instance would not find its
  * segments, and would forget the counts of the open minutes and the ids of the events already
- * seen. So the interval comes from the retention the stores had before any margin (it depends on
- * the horizon only), and any margin, or a change of it, keeps the same segments; a longer
- * retention only keeps more of them. A change of horizon does change it: the processor then wipes
+ * seen. So the interval comes from each store's segment basis (its retention without the margin),
+ * and any margin, or a change of it, keeps the same segments; a longer retention only keeps more
+ * of them. A change of horizon does change it: the processor then wipes
  * its local state and restores it from the changelogs ({@link io.sluice.processor.state.StateHorizon}).
  * The public {@code Stores} methods lack a way to set it, hence the supplier from Kafka Streams'
  * internals (what {@code Stores} builds).
@@ -24,14 +24,14 @@ final class WindowStores {
     }
 
     /** The DSL's default store for a windowed aggregation (timestamped), kept {@code retention}. */
-    static WindowBytesStoreSupplier timestamped(String name, Duration retention, Duration windowSize, Duration formerRetention) {
-        return new RocksDbWindowBytesStoreSupplier(name, retention.toMillis(), segmentInterval(formerRetention),
+    static WindowBytesStoreSupplier timestamped(String name, Duration retention, Duration windowSize, Duration segmentBasis) {
+        return new RocksDbWindowBytesStoreSupplier(name, retention.toMillis(), segmentInterval(segmentBasis),
                 windowSize.toMillis(), false, WindowStoreTypes.TIMESTAMPED_WINDOW_STORE);
     }
 
     /** A plain window store ({@code Stores.persistentWindowStore}), kept {@code retention}. */
-    static WindowBytesStoreSupplier plain(String name, Duration retention, Duration windowSize, Duration formerRetention) {
-        return new RocksDbWindowBytesStoreSupplier(name, retention.toMillis(), segmentInterval(formerRetention),
+    static WindowBytesStoreSupplier plain(String name, Duration retention, Duration windowSize, Duration segmentBasis) {
+        return new RocksDbWindowBytesStoreSupplier(name, retention.toMillis(), segmentInterval(segmentBasis),
                 windowSize.toMillis(), false, WindowStoreTypes.DEFAULT_WINDOW_STORE);
     }
 
@@ -44,8 +44,8 @@ final class WindowStores {
      * The most segments (each its own RocksDB instance) a store of these retentions holds: Kafka
      * Streams keeps those the retention spans and the one partly expired.
      */
-    static long segmentsAtMost(Duration retention, Duration formerRetention) {
-        long interval = segmentInterval(formerRetention);
+    static long segmentsAtMost(Duration retention, Duration segmentBasis) {
+        long interval = segmentInterval(segmentBasis);
         return (retention.toMillis() + interval - 1) / interval + 1;
     }
 }

@@ -11,6 +11,7 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,8 +50,8 @@ import io.sluice.sink.SinkTables;
  * A running processor: the exactly-once Kafka Streams application that turns raw events into
  * history rows and aggregates, and the sink that copies those into ClickHouse.
  */
-public final class Processor implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(Processor.class);
+public final class ProcessorService implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessorService.class);
 
     private final KafkaStreams streams;
     private final ClickHouseSink sink;
@@ -61,7 +62,7 @@ public final class Processor implements AutoCloseable {
     private final InputLag inputLag;
     private final PreAggregation preAggregation;
 
-    private Processor(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse, AdminServer admin,
+    private ProcessorService(KafkaStreams streams, ClickHouseSink sink, Thread sinkThread, Client clickHouse, AdminServer admin,
                       PrometheusMetrics metrics, InputLag inputLag, PreAggregation preAggregation) {
         this.preAggregation = preAggregation;
         this.metrics = metrics;
@@ -73,16 +74,7 @@ public final class Processor implements AutoCloseable {
         this.admin = admin;
     }
 
-    public static Processor start(ProcessorConfig config) {
-        return start(config, true);
-    }
-
-    /**
-     * @param perRouteTransactions false leaves out the transactions' per-route aggregates
-     *                             ({@link ProcessorTopology#build}): only for the bench, to measure the pipeline without
-     *                             them in the same run, never in a deployment (there is no setting for it)
-     */
-    public static Processor start(ProcessorConfig config, boolean perRouteTransactions) {
+    public static ProcessorService start(ProcessorConfig config) {
         TopicSetup.ensureTopics(config.kafka());
         Topics topics = config.kafka().topics();
         DeadLetterCounts deadLetters = new DeadLetterCounts();
@@ -98,9 +90,7 @@ public final class Processor implements AutoCloseable {
 
         CardinalityLimits cardinalityLimits = config.cardinalityLimits();
         PreAggregation preAggregation = new PreAggregation();
-        KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(),
-                config.lateMargin(), deadLetters, readFromJson, new FilterMemory(config.dedupFilterBytes()), cardinalityLimits,
-                preAggregation, perRouteTransactions),
+        KafkaStreams streams = new KafkaStreams(topology(config, topics, deadLetters, readFromJson, cardinalityLimits, preAggregation),
                 streamsProperties);
         // Before Streams opens a store: local state built with another horizon is wiped and restored (see StateHorizon).
         try {
@@ -152,10 +142,19 @@ public final class Processor implements AutoCloseable {
             throw new java.io.UncheckedIOException("cannot open the processor's admin port " + config.adminPort(), e);
         }
         LOG.info("processor started: {}, {} and {} → {}", topics.transactions(), topics.errors(), topics.sessions(), config.clickHouse());
-        return new Processor(streams, sink, sinkThread, clickHouse, admin, metrics, inputLag, preAggregation);
+        return new ProcessorService(streams, sink, sinkThread, clickHouse, admin, metrics, inputLag, preAggregation);
     }
 
-    /** The processor's Kafka Streams settings (the bench runs its Streams ceilings with them too). */
+    /**
+     * The topology {@code config} asks for, reading and writing {@code topics} (the bench's ceilings
+     * give it topics of their own); the counters are the caller's, for its meters.
+     */
+    public static Topology topology(ProcessorConfig config, Topics topics, DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson,
+                                    CardinalityLimits limits, PreAggregation preAggregation) {
+        return ProcessorTopology.build(topics, config.eventTimeHorizon(), config.generation(), config.lateMargin(), deadLetters,
+                readFromJson, new FilterMemory(config.dedupFilterBytes()), limits, preAggregation, config.requestsByRoute());
+    }
+
     /** The stream threads' consumer session timeout, as Kafka Streams reads it from its properties, or the consumer's default. */
     static Duration sessionTimeout(Properties streamsProperties) {
         for (String key : List.of(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
@@ -168,6 +167,7 @@ public final class Processor implements AutoCloseable {
         return StreamThreadFailures.DEFAULT_SESSION_TIMEOUT;
     }
 
+    /** The processor's Kafka Streams settings (the bench runs its Streams ceilings with them too). */
     public static Properties streamsProperties(ProcessorConfig config, DeadLetterCounts deadLetters) {
         Properties props = KafkaClients.streamsProperties(config.kafka());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());

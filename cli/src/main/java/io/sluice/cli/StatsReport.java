@@ -24,7 +24,7 @@ import io.sluice.events.DurationBuckets;
  * ranges over 6 hours read the hourly rows. Where a project's clients sample, the estimated requests
  * stand beside each count, and the header says so.
  */
-public final class StatsCommand {
+public final class StatsReport {
     private static final int BAR_WIDTH = 40;
     private static final Duration HOURLY_ABOVE = Duration.ofHours(6);
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
@@ -38,7 +38,7 @@ public final class StatsCommand {
     private final String db;
     private final PrintStream out;
 
-    StatsCommand(Client clickHouse, String database, PrintStream out) {
+    StatsReport(Client clickHouse, String database, PrintStream out) {
         this.clickHouse = clickHouse;
         this.db = database;
         this.out = out;

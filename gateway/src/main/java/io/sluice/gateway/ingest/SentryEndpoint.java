@@ -1,4 +1,4 @@
-package io.sluice.gateway.admit;
+package io.sluice.gateway.ingest;
 
 /** The Sentry SDK endpoints, {@code /api/<numeric project id>/<name>/}. */
 public enum SentryEndpoint {

@@ -1,4 +1,4 @@
-package io.sluice.gateway.admit;
+package io.sluice.gateway.ingest;
 
 import io.sluice.outcomes.Outcome;
 

@@ -25,10 +25,10 @@ import picocli.CommandLine.Parameters;
  * {@code ./sluice projects delete-user}: the actions of {@code projects} that remove stored data, so
  * they need ClickHouse as well as Kafka. Each is logged (who, what, when) before and after.
  */
-final class ProjectDataCli {
+final class ProjectDataCommands {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private ProjectDataCli() {
+    private ProjectDataCommands() {
     }
 
     /** The actions, for {@code projects}. */

@@ -1,4 +1,4 @@
-package io.sluice.gateway.admit;
+package io.sluice.gateway.ingest;
 
 /**
  * The OTLP/HTTP signals a project takes, by the path an OpenTelemetry SDK appends to

@@ -1,4 +1,4 @@
-package io.sluice.gateway.validate;
+package io.sluice.gateway.decompress;
 
 import io.netty.buffer.ByteBuf;
 

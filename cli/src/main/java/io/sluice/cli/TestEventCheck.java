@@ -16,7 +16,7 @@ import com.clickhouse.client.api.Client;
  * {@code ./sluice send-test-event}: the rollout's "send a control event". Sends one error report
  * and one transaction, then reads each back from ClickHouse, printing every step and a verdict.
  */
-final class TestEventCommand {
+final class TestEventCheck {
     private static final Duration ARRIVAL = Duration.ofSeconds(30);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -24,7 +24,7 @@ final class TestEventCommand {
     private final String database;
     private final PrintStream out;
 
-    TestEventCommand(Client clickHouse, String database, PrintStream out) {
+    TestEventCheck(Client clickHouse, String database, PrintStream out) {
         this.clickHouse = clickHouse;
         this.database = database;
         this.out = out;

@@ -1,4 +1,4 @@
-package io.sluice.processor;
+package io.sluice.bench;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -10,13 +10,11 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,13 +27,9 @@ import io.sluice.config.Settings;
 import io.sluice.events.EventHeaders;
 import io.sluice.events.FieldsHeader;
 import io.sluice.events.TransactionFields;
-import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
-import io.sluice.processor.parse.RecordsReadFromJson;
-import io.sluice.processor.topology.DeadLetterCounts;
-import io.sluice.processor.topology.FilterMemory;
-import io.sluice.processor.topology.PreAggregation;
-import io.sluice.processor.topology.ProcessorTopology;
+import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.ProcessorConfig;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
@@ -44,19 +38,17 @@ import io.sluice.testkit.RealEngines;
  * A measurement, not a test (runs only with -Dsluice.throughputHarness=true): records/s of the
  * processor's Kafka Streams application alone (no sink), in this JVM, working off a backlog of
  * the bench's ~600-byte transaction with the gateway's seven headers and distinct event ids.
- * Each run is a fresh application (own id and state) over the same backlog; a run is done when
- * the application has committed every raw record and its committed offsets are at the end of every
- * repartition partition, three polls in a row (exactly-once: the history and aggregate records are
- * then committed too; the partial sums send far fewer repartition records than raw ones, so their
- * number is not known in advance). Records/s are counted from 20% to
- * 100% (the start is JIT warm-up), with the stream threads' CPU time per record over the same
- * span: on a busy machine the CPU time per record is the steadier number. With -Dsluice.throughputHarness.jfr=DIR the last run records
- * a JFR profile there. With -Dsluice.throughputHarness.variants="|SLUICE_X=1,SLUICE_Y=2" runs alternate
- * between the defaults and those settings (A/B in one JVM, over one backlog). The variant setting
- * {@code perRouteTransactions=false} builds the topology without the transactions' per-route
- * aggregates (route limit, requests-by-route repartition, requests_1m and requests_1h): what they cost.
+ * Each run is the bench's own ceiling, {@link StreamsCeiling#processorAloneRun}: a fresh
+ * application (own id, topics and state) over a copy of the same backlog, done when every raw
+ * record and every repartitioned sum is committed. Records/s are counted from 20% to 100% (the
+ * start is JIT warm-up), with the stream threads' CPU time per record over the same span: on a
+ * busy machine the CPU time per record is the steadier number. With
+ * -Dsluice.throughputHarness.jfr=DIR the last run records a JFR profile there (the whole run,
+ * its copy and warm-up included). With -Dsluice.throughputHarness.variants="|SLUICE_X=1,SLUICE_Y=2" runs alternate
+ * between the defaults and those settings (A/B in one JVM, over one backlog); for instance
+ * {@code "|SLUICE_PROCESSOR_REQUESTS_BY_ROUTE=false"}: what the transactions' per-route aggregates cost.
  *
- * <pre>mvn -pl processor -am verify -Dtest=NONE -Dit.test=ProcessorThroughputHarness -Dsluice.throughputHarness=true \
+ * <pre>mvn -pl bench -am verify -Dtest=NONE -Dit.test=ProcessorThroughputHarness -Dsluice.throughputHarness=true \
  *   -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false</pre>
  */
 @ExtendWith(RealEngines.class)
@@ -72,9 +64,6 @@ class ProcessorThroughputHarness {
     private static final List<Map<String, String>> VARIANTS = variants(System.getProperty("sluice.throughputHarness.variants", ""));
     /** Records as an older gateway wrote them, without the fields it read ({@code FieldsHeader}): the processor parses the JSON. */
     private static final boolean WITHOUT_FIELDS = Boolean.getBoolean("sluice.throughputHarness.withoutFields");
-
-    /** The variant setting that leaves out the transactions' per-route aggregates (and their repartition topic). */
-    private static final String PER_ROUTE_TRANSACTIONS = "perRouteTransactions";
 
     /** The bench's body (bench Payloads.transaction()), with a start and end time (a duration). */
     private static byte[] body(Instant now) {
@@ -132,20 +121,31 @@ class ProcessorThroughputHarness {
         System.out.printf("backlog of %d records (%s the gateway's fields) written in %.1f s%n", BACKLOG,
                 WITHOUT_FIELDS ? "without" : "with", (System.nanoTime() - start) / 1e9);
 
+        Map<Integer, Long> endOffsets = endOffsets(engines, topic);
         int runs = RUNS * VARIANTS.size();
         for (int run = 1; run <= runs; run++) {
             Map<String, String> variant = VARIANTS.get((run - 1) % VARIANTS.size());
             Map<String, String> runValues = new HashMap<>(values);
             runValues.putAll(variant);
             runValues.put("SLUICE_PROCESSOR_APPLICATION_ID", "sluice-throughput-" + run);
-            runValues.put("SLUICE_PROCESSOR_STATE_DIR", stateDir.resolve("run" + run).toString());
-            boolean perRoute = !"false".equals(runValues.remove(PER_ROUTE_TRANSACTIONS));
             ProcessorConfig config = ProcessorConfig.from(new Settings(runValues));
-            boolean profile = !JFR.isEmpty() && run == runs;
-            double[] result = measure(config, profile, perRoute);
+            jdk.jfr.Recording recording = !JFR.isEmpty() && run == runs ? profile() : null;
+            StreamsCeiling.Run result = StreamsCeiling.processorAloneRun(config, topic, endOffsets, stateDir.resolve("run" + run));
+            if (recording != null) {
+                recording.stop();
+                recording.close();
+                System.out.println("profile: " + Path.of(JFR).resolve("processor-harness.jfr"));
+            }
             System.out.printf("run %d %s: %.0f records/s, stream threads %.1f µs CPU per record%n", run,
-                    variant.isEmpty() ? "(defaults)" : variant, result[0], result[1]);
+                    variant.isEmpty() ? "(defaults)" : variant, result.recordsPerSecond(), result.streamThreadCpuMicrosPerRecord());
         }
+    }
+
+    private static jdk.jfr.Recording profile() throws Exception {
+        jdk.jfr.Recording recording = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+        recording.setDestination(Path.of(JFR).resolve("processor-harness.jfr"));
+        recording.start();
+        return recording;
     }
 
     private static List<Map<String, String>> variants(String given) {
@@ -169,92 +169,17 @@ class ProcessorThroughputHarness {
         }
     }
 
-    /** Records/s and the stream threads' CPU µs per record, from 20% to 100%. */
-    private static double[] measure(ProcessorConfig config, boolean profile, boolean perRoute) throws Exception {
-        DeadLetterCounts deadLetters = new DeadLetterCounts();
-        jdk.jfr.Recording recording = null;
-        try (Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka(), null));
-             KafkaStreams streams = new KafkaStreams(ProcessorTopology.build(config.kafka().topics(), config.eventTimeHorizon(),
-                     config.generation(), config.lateMargin(), deadLetters, new RecordsReadFromJson(),
-                     new FilterMemory(config.dedupFilterBytes()), config.cardinalityLimits(), new PreAggregation(), perRoute),
-                     Processor.streamsProperties(config, deadLetters))) {
-            streams.start();
-            long startedAt = 0;
-            long cpuAtStart = 0;
-            int caughtUp = 0;
-            String raw = config.kafka().topics().transactions();
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
-            while (System.nanoTime() < deadline) {
-                Map<TopicPartition, Long> committed = committed(admin, config.applicationId());
-                long rawDone = committed.entrySet().stream().filter(offset -> offset.getKey().topic().equals(raw))
-                        .mapToLong(Map.Entry::getValue).sum();
-                if (startedAt == 0 && rawDone >= BACKLOG / 5) {
-                    startedAt = System.nanoTime();
-                    cpuAtStart = streamThreadsCpuNanos();
-                    if (profile) {
-                        recording = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
-                        recording.setDestination(Path.of(JFR).resolve("processor-harness.jfr"));
-                        recording.start();
-                    }
-                }
-                caughtUp = rawDone >= BACKLOG && repartitionsCaughtUp(admin, committed) ? caughtUp + 1 : 0;
-                if (caughtUp == 3) { // every raw record, and every sum sent through a repartition topic
-                    double rate = (BACKLOG - BACKLOG / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
-                    double cpuMicros = (streamThreadsCpuNanos() - cpuAtStart) / 1e3 / (BACKLOG - BACKLOG / 5);
-                    if (recording != null) {
-                        recording.stop();
-                        recording.close();
-                        System.out.println("profile: " + Path.of(JFR).resolve("processor-harness.jfr"));
-                    }
-                    if (deadLetters.unparseableCount() + deadLetters.unproducibleCount() != 0) {
-                        throw new AssertionError(deadLetters.unparseableCount() + deadLetters.unproducibleCount() + " records went to the dead letters");
-                    }
-                    return new double[] {rate, cpuMicros};
-                }
-                Thread.sleep(50);
+    /** The backlog's end, by partition: what each run works off. */
+    private static Map<Integer, Long> endOffsets(Engines engines, String topic) throws Exception {
+        try (Admin admin = Admin.create(Map.<String, Object>of("bootstrap.servers", engines.kafkaBootstrapServers()))) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int partition = 0; partition < partitions(engines, topic); partition++) {
+                latest.put(new TopicPartition(topic, partition), OffsetSpec.latest());
             }
-            throw new AssertionError("the processor did not work off " + BACKLOG + " records in 15 minutes");
+            Map<Integer, Long> ends = new HashMap<>();
+            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS)
+                    .forEach((partition, end) -> ends.put(partition.partition(), end.offset()));
+            return ends;
         }
-    }
-
-    /** CPU time the stream threads of this JVM have used (they live as long as the application). */
-    private static long streamThreadsCpuNanos() {
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        long total = 0;
-        for (java.lang.management.ThreadInfo thread : threads.getThreadInfo(threads.getAllThreadIds())) {
-            if (thread != null && thread.getThreadName().contains("StreamThread")) {
-                total += Math.max(0, threads.getThreadCpuTime(thread.getThreadId()));
-            }
-        }
-        return total;
-    }
-
-    /** The application's committed offsets (raw and repartition partitions), by partition. */
-    private static Map<TopicPartition, Long> committed(Admin admin, String applicationId) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(applicationId)
-                .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-        Map<TopicPartition, Long> done = new HashMap<>();
-        offsets.forEach((partition, offset) -> {
-            if (offset != null) {
-                done.put(partition, offset.offset());
-            }
-        });
-        return done;
-    }
-
-    /**
-     * Whether the committed offsets are at the end of every repartition partition the application
-     * reads, but for the last transaction's commit marker: an idle application's committed offset may
-     * stop just before it (with the strict check the harness waited, the application idle, for 8 minutes).
-     */
-    private static boolean repartitionsCaughtUp(Admin admin, Map<TopicPartition, Long> committed) throws Exception {
-        Map<TopicPartition, OffsetSpec> repartitions = new HashMap<>();
-        committed.keySet().stream().filter(partition -> partition.topic().endsWith("-repartition"))
-                .forEach(partition -> repartitions.put(partition, OffsetSpec.latest()));
-        if (repartitions.isEmpty()) {
-            return false;
-        }
-        var ends = admin.listOffsets(repartitions).all().get(30, TimeUnit.SECONDS);
-        return ends.entrySet().stream().allMatch(end -> committed.get(end.getKey()) >= end.getValue().offset() - 1);
     }
 }

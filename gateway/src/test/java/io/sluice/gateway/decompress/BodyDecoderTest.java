@@ -1,4 +1,4 @@
-package io.sluice.gateway.validate;
+package io.sluice.gateway.decompress;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,7 +20,8 @@ import com.github.luben.zstd.Zstd;
 
 import io.netty.buffer.Unpooled;
 import io.sluice.gateway.admit.InFlightBudget;
-import io.sluice.gateway.admit.Rejection;
+import io.sluice.gateway.ingest.Rejection;
+import io.sluice.gateway.validate.FarMatchEvent;
 
 class BodyDecoderTest {
     private static final byte[] JSON = "{\"transaction\": \"GET /\"}".getBytes(StandardCharsets.UTF_8);

@@ -1,4 +1,4 @@
-package io.sluice.gateway.admit;
+package io.sluice.gateway.ingest;
 
 /**
  * What an event is, by the name its quota has ({@code projects set-quota --endpoint}); the v1

@@ -1,4 +1,4 @@
-package io.sluice.gateway.admit;
+package io.sluice.gateway.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
