@@ -207,6 +207,20 @@ TTL hour + toIntervalDay(retention_days);
 CREATE TABLE IF NOT EXISTS sluice.errors_1h ON CLUSTER '{cluster}' AS sluice.errors_1h_local
 ENGINE = Distributed('{cluster}', sluice, errors_1h_local, cityHash64(project, hour, environment, route, exception_type));
 
+CREATE TABLE IF NOT EXISTS sluice.sessions_1h_local ON CLUSTER '{cluster}'
+(
+    project LowCardinality(String), environment LowCardinality(String), release String, hour DateTime('UTC'),
+    started UInt64, errored UInt64, crashed UInt64, abnormal UInt64, exited UInt64, version UInt64,
+    retention_days UInt16 DEFAULT 90
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/sluice/sessions_1h', '{replica}', version)
+PARTITION BY toYYYYMM(hour)
+ORDER BY (project, hour, environment, release)
+TTL hour + toIntervalDay(retention_days);
+
+CREATE TABLE IF NOT EXISTS sluice.sessions_1h ON CLUSTER '{cluster}' AS sluice.sessions_1h_local
+ENGINE = Distributed('{cluster}', sluice, sessions_1h_local, cityHash64(project, hour, environment, release));
+
 -- What must not be stored again (deleted projects and users) and each project's own retention: small,
 -- read by every sink, so replicated whole to every node (one Keeper path, no {shard}), not sharded.
 CREATE TABLE IF NOT EXISTS sluice.deletions ON CLUSTER '{cluster}'
@@ -231,4 +245,5 @@ INSERT INTO sluice.schema_migrations (version, name) VALUES
     (1, 'V001__transactions_and_traffic.sql'), (2, 'V002__errors.sql'), (3, 'V003__outcomes.sql'),
     (4, 'V004__routes_in_history.sql'), (5, 'V005__requests_by_route.sql'), (6, 'V006__received_at_index.sql'),
     (7, 'V007__traffic_by_hour.sql'), (8, 'V008__estimated_traffic.sql'), (9, 'V009__retention_per_project.sql'),
+    (10, 'V010__sessions.sql'),
     (11, 'V011__release.sql');

@@ -124,7 +124,7 @@ final class StreamsCeiling {
         Topics real = processor.kafka().topics();
         Map<Aggregate, String> aggregates = new HashMap<>();
         Aggregate.ALL.forEach(aggregate -> aggregates.put(aggregate, prefix + aggregate.name()));
-        return new Topics(prefix + "transactions", prefix + "errors", real.projects(), prefix + "history", prefix + "error-history",
+        return new Topics(prefix + "transactions", prefix + "errors", prefix + "sessions", real.projects(), prefix + "history", prefix + "error-history",
                 prefix + "dead-letters", aggregates, real.partitions(), real.replicationFactor(), real.rawRetention(),
                 real.minInsyncReplicas(), real.quotaUsage());
     }
@@ -145,7 +145,8 @@ final class StreamsCeiling {
         DeadLetterCounts deadLetters = new DeadLetterCounts();
         Topology topology = ProcessorService.topology(processor, alone, deadLetters, new RecordsReadFromJson(),
                 processor.cardinalityLimits(), preAggregation);
-        List<String> outputs = new ArrayList<>(List.of(alone.errors(), alone.history(), alone.errorHistory(), alone.deadLetters()));
+        List<String> outputs = new ArrayList<>(List.of(alone.errors(), alone.sessions(), alone.history(), alone.errorHistory(),
+                alone.deadLetters()));
         outputs.addAll(alone.aggregates().values());
         Rate run = measure(processor, applicationId, topology, alone.transactions(), outputs, true, records, stateDir);
         long dead = deadLetters.unparseableCount() + deadLetters.unproducibleCount();

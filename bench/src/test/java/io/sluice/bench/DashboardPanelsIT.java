@@ -48,7 +48,7 @@ class DashboardPanelsIT {
     @Test
     void everyPanelRunsOverAnHourADayAndThirtyDaysForEveryRouteAndForOne() {
         List<DashboardPanels.Panel> panels = DashboardPanels.clickHousePanels(DASHBOARD);
-        assertEquals(13, panels.size());
+        assertEquals(14, panels.size());
         for (Duration range : List.of(Duration.ofHours(1), Duration.ofDays(1), Duration.ofDays(30))) {
             DashboardPanels.View view = DashboardPanels.View.last(range, "shop");
             for (DashboardPanels.Panel panel : panels) {

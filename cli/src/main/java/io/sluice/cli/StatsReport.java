@@ -20,8 +20,9 @@ import io.sluice.events.DurationBuckets;
 /**
  * {@code ./sluice stats}: what someone wants to see right after sending data — requests per minute
  * as bars, the status classes and codes, the top routes with their 5xx and p99, errors, each release's
- * requests, 5xx and errors, refusals (outcomes), and the last requests. Everything but the last requests
- * and the errors per release (the error history, one project's range) is read from the aggregates;
+ * requests, 5xx and errors, each release's sessions and crash-free rate, refusals (outcomes), and the last
+ * requests. Everything but the last requests and the errors per release (the error history, one project's
+ * range) is read from the aggregates;
  * ranges over 6 hours read the hourly rows. Where a project's clients sample, the estimated requests
  * stand beside each count, and the header says so.
  */
@@ -78,6 +79,10 @@ public final class StatsReport {
                 + requests + " GROUP BY release UNION ALL SELECT release, toUInt64(0), toUInt64(0), uniqExact(event_id) FROM " + db
                 + ".errors WHERE project = {project:String} AND timestamp >= toDateTime64({since:UInt32}, 3) GROUP BY release) "
                 + "GROUP BY release ORDER BY n DESC, release LIMIT 10");
+        // Sessions by the hour they started: the hours the range touches.
+        queries.put("release_health", "SELECT release, sum(started) AS n, sum(crashed) AS c, sum(errored) AS e FROM " + db
+                + ".sessions_1h FINAL WHERE project = {project:String} AND hour >= toStartOfHour(toDateTime({since:UInt32})) "
+                + "GROUP BY release ORDER BY n DESC LIMIT 10");
         queries.put("outcomes", "SELECT outcome, sum(events) AS n FROM " + db + ".outcomes_1m FINAL WHERE project = {project:String} "
                 + "AND minute >= toDateTime({since:UInt32}) GROUP BY outcome ORDER BY n DESC");
         return queries;
@@ -160,6 +165,14 @@ public final class StatsReport {
         }
 
         out.println();
+        out.println("Release health                                          sessions  crash-free  crashed");
+        none(answers.get("release_health"));
+        for (GenericRecord row : answers.get("release_health")) {
+            out.printf("  %-52s %9d %10s %8d%n", shorten(row.getString("release"), 52), row.getLong("n"),
+                    crashFree(row).isNaN() ? "-" : String.format("%.2f%%", crashFree(row)), row.getLong("c"));
+        }
+
+        out.println();
         out.println("Outcomes (accepted, and refused why)");
         none(answers.get("outcomes"));
         for (GenericRecord row : answers.get("outcomes")) {
@@ -221,6 +234,16 @@ public final class StatsReport {
             releases.addObject().put("release", row.getString("release")).put("requests", row.getLong("n"))
                     .put("status_5xx", row.getLong("s5xx")).put("errors", row.getLong("errors"));
         }
+        ArrayNode health = root.putArray("release_health");
+        for (GenericRecord row : answers.get("release_health")) {
+            ObjectNode release = health.addObject().put("release", row.getString("release")).put("sessions", row.getLong("n"))
+                    .put("crashed", row.getLong("c")).put("errored", row.getLong("e"));
+            if (crashFree(row).isNaN()) {
+                release.putNull("crash_free_percent");
+            } else {
+                release.put("crash_free_percent", crashFree(row));
+            }
+        }
         ObjectNode outcomes = root.putObject("outcomes");
         answers.get("outcomes").forEach(row -> outcomes.put(row.getString("outcome"), row.getLong("n")));
         ArrayNode requests = root.putArray("last_requests");
@@ -230,6 +253,12 @@ public final class StatsReport {
                     .put("status", row.getString("status")).put("environment", row.getString("environment"));
         }
         return root.toString();
+    }
+
+    /** A release's sessions that did not crash, in percent (Sentry's crash-free sessions); NaN when none started. */
+    private static Double crashFree(GenericRecord release) {
+        long started = release.getLong("n");
+        return started == 0 ? Double.NaN : 100.0 * (started - release.getLong("c")) / started;
     }
 
     /** Whether the range's estimate differs from its count: some client sampled. */

@@ -85,7 +85,7 @@ class DeploymentFilesIT {
                     .replace("$__interval_s", "60").replace("${route:sqlstring}", "'*'").replace("${status:sqlstring}", "''");
             ClickHouseQuery.run(engines, runnable); // throws with ClickHouse's message when a query is wrong
         }
-        assertEquals(15, queries.size(), "thirteen ClickHouse panels, the project and route variables");
+        assertEquals(16, queries.size(), "fourteen ClickHouse panels, the project and route variables");
     }
 
     @Test
@@ -147,7 +147,7 @@ class DeploymentFilesIT {
             assertTrue(!formatted.isEmpty(), code);
             statements++;
         }
-        assertEquals(23, statements); // with deletions and project_retention
+        assertEquals(25, statements); // with deletions, project_retention and sessions_1h
     }
 
     @Test
@@ -166,7 +166,7 @@ class DeploymentFilesIT {
         CliRunner.Result result = CliRunner.run(new Settings(values), job.getArgs().toArray(String[]::new));
 
         assertEquals(0, result.exitCode(), result.err());
-        assertEquals("deletions,errors,errors_1h,errors_1m,outcomes_1m,project_retention,requests_1h,requests_1m,schema_migrations,traffic_1h,traffic_1m,transactions",
+        assertEquals("deletions,errors,errors_1h,errors_1m,outcomes_1m,project_retention,requests_1h,requests_1m,schema_migrations,sessions_1h,traffic_1h,traffic_1m,transactions",
                 ClickHouseQuery.run(engines, "SELECT arrayStringConcat(arraySort(groupArray(name)), ',') FROM system.tables"
                         + " WHERE database = 'sluice_schema_job'").strip());
     }

@@ -134,6 +134,42 @@ class SentrySdkEndToEndIT {
     }
 
     /**
+     * The SDK's session API, with a release: a healthy session, one with a captured (handled)
+     * exception, and one that crashed (an unhandled exception), each sent as the SDK sends its
+     * updates (the init, the update beside an error, the end), land as one exact row.
+     */
+    @Test
+    void theSdksSessionsOfAReleaseLandAsExactCountsInSessions1h() throws Exception {
+        ProjectAdmin.NewProject project = pipeline.newProject("java-sdk-sessions");
+        String dsn = "http://" + project.dsnKey().publicKey() + "@127.0.0.1:" + pipeline.port() + "/" + project.numericId();
+        Sentry.init(options -> {
+            options.setDsn(dsn);
+            options.setRelease("shop@1.2.0");
+            options.setEnvironment("e2e");
+            options.setEnableUncaughtExceptionHandler(false);
+            options.setEnableShutdownHook(false);
+        });
+        Sentry.startSession();
+        Sentry.endSession();
+        Sentry.startSession();
+        Sentry.captureException(new IllegalStateException("the cart is gone"));
+        Sentry.endSession();
+        Sentry.startSession();
+        io.sentry.protocol.Mechanism unhandled = new io.sentry.protocol.Mechanism();
+        unhandled.setHandled(false);
+        unhandled.setType("UncaughtExceptionHandler");
+        Sentry.captureException(new io.sentry.exception.ExceptionMechanismException(unhandled, new IllegalStateException("crash"),
+                Thread.currentThread()));
+        Sentry.endSession();
+        Sentry.flush(10_000);
+
+        String sessions = "e2e\tshop@1.2.0\t3\t2\t1\t0\t1";
+        assertEquals(sessions, pipeline.awaitAnswer(sessions, "SELECT environment, release, sum(started), sum(errored), sum(crashed), "
+                + "sum(abnormal), sum(exited) FROM " + DB + ".sessions_1h FINAL WHERE project = '" + project.token()
+                + "' GROUP BY environment, release"));
+    }
+
+    /**
      * The SDK at tracesSampleRate 0.25 sends about a quarter of 4,000 transactions, each envelope's
      * header naming the rate: the exact count is the rows stored, and the estimate is within four
      * standard deviations (sqrt(N (1 - r)) / r, about 110 here) of the 4,000 that happened.

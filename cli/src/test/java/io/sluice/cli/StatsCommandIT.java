@@ -105,6 +105,20 @@ class StatsCommandIT {
     }
 
     @Test
+    void releasesShowTheirSessionsAndCrashFreeRate() throws Exception {
+        String hour = "toStartOfHour(now() - INTERVAL 30 MINUTE)";
+        query("INSERT INTO " + DB + ".sessions_1h (project, environment, release, hour, started, errored, crashed, abnormal, exited, version)"
+                + " VALUES ('released', 'production', 'shop@1.2.0', " + hour + ", 200, 12, 5, 1, 180, 398),"
+                + " ('released', 'production', 'shop@1.3.0', " + hour + ", 50, 0, 0, 0, 50, 100)");
+        JsonNode stats = new ObjectMapper().readTree(CliRunner.run(settings, "stats", "--project", "released", "--since", "2h", "--json").out());
+        assertEquals("[{\"release\":\"shop@1.2.0\",\"sessions\":200,\"crashed\":5,\"errored\":12,\"crash_free_percent\":97.5},"
+                + "{\"release\":\"shop@1.3.0\",\"sessions\":50,\"crashed\":0,\"errored\":0,\"crash_free_percent\":100.0}]",
+                stats.get("release_health").toString());
+        String shown = CliRunner.run(settings, "stats", "--project", "released", "--since", "2h").out();
+        assertTrue(shown.contains("  shop@1.2.0" + " ".repeat(42) + "       200     97.50%        5\n"), shown);
+    }
+
+    @Test
     void anUnsampledProjectShowsNoEstimate() {
         String shown = CliRunner.run(settings, "stats", "--project", DemoData.HUGE_PROJECT, "--since", "2h").out();
         assertFalse(shown.contains("est."), shown);

@@ -51,6 +51,11 @@ public record Aggregate(String name, Setting topic, String table, Window window)
     public static final Aggregate TRAFFIC_1H = new Aggregate("traffic-1h", new Setting("SLUICE_TOPIC_TRAFFIC_1H",
             "sluice.traffic-1h", "Processor output: absolute per-hour traffic counts (traffic-1m's rows per hour)."), "traffic_1h", Window.HOUR);
 
+    public static final Aggregate SESSIONS_1H = new Aggregate("sessions-1h", new Setting("SLUICE_TOPIC_SESSIONS_1H",
+            "sluice.sessions-1h", "Processor output: absolute per-hour session counts (release health) by environment and release."),
+            "sessions_1h", Window.HOUR);
+
     /** Every aggregate, in the order the sink inserts them. */
-    public static final List<Aggregate> ALL = List.of(TRAFFIC_1M, ERRORS_1M, OUTCOMES_1M, REQUESTS_1M, REQUESTS_1H, ERRORS_1H, TRAFFIC_1H);
+    public static final List<Aggregate> ALL = List.of(TRAFFIC_1M, ERRORS_1M, OUTCOMES_1M, REQUESTS_1M, REQUESTS_1H, ERRORS_1H, TRAFFIC_1H,
+            SESSIONS_1H);
 }

@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  * processor computed, each aggregate's rows on its own topic ({@link Aggregate}); the projects
  * topic is the compacted project registry.
  */
-public record Topics(String transactions, String errors, String projects, String history, String errorHistory,
+public record Topics(String transactions, String errors, String sessions, String projects, String history, String errorHistory,
                      String deadLetters, Map<Aggregate, String> aggregates,
                      int partitions, short replicationFactor, Duration rawRetention, int minInsyncReplicas,
                      String quotaUsage) {
@@ -20,6 +20,8 @@ public record Topics(String transactions, String errors, String projects, String
             "sluice.transactions", "Raw transactions as clients sent them (key: project token).");
     public static final Setting ERRORS = new Setting("SLUICE_TOPIC_ERRORS",
             "sluice.errors", "Raw error reports as clients sent them (key: project token).");
+    public static final Setting SESSIONS = new Setting("SLUICE_TOPIC_SESSIONS",
+            "sluice.sessions", "Raw session items (release health) as clients sent them (key: project token).");
     public static final Setting PROJECTS = new Setting("SLUICE_TOPIC_PROJECTS",
             "sluice.projects", "Compacted project registry (key: project token).");
     public static final Setting HISTORY = new Setting("SLUICE_TOPIC_HISTORY",
@@ -48,7 +50,7 @@ public record Topics(String transactions, String errors, String projects, String
             "0", "min.insync.replicas of topics Sluice creates (and expects of existing ones); 0: 2, or 1 with a replication factor of 1.");
 
     public static final List<Setting> SETTINGS = Stream.of(
-            Stream.of(TRANSACTIONS, ERRORS, PROJECTS, HISTORY, ERROR_HISTORY, DEAD_LETTERS),
+            Stream.of(TRANSACTIONS, ERRORS, SESSIONS, PROJECTS, HISTORY, ERROR_HISTORY, DEAD_LETTERS),
             Aggregate.ALL.stream().map(Aggregate::topic),
             Stream.of(QUOTA_USAGE, PARTITIONS, REPLICATION_FACTOR, RAW_RETENTION, MIN_INSYNC_REPLICAS)).flatMap(s -> s).toList();
 
@@ -63,9 +65,10 @@ public record Topics(String transactions, String errors, String projects, String
     public Topics(String transactions, String errors, String projects, String history, String traffic, String errorHistory,
                   String errors1m, String outcomes, String deadLetters, String requests1m, String requests1h, String errors1h,
                   String traffic1h, int partitions, short replicationFactor, Duration rawRetention) {
-        this(transactions, errors, projects, history, errorHistory, deadLetters, Map.of(Aggregate.TRAFFIC_1M, traffic,
+        this(transactions, errors, SESSIONS.defaultValue(), projects, history, errorHistory, deadLetters, Map.of(Aggregate.TRAFFIC_1M, traffic,
                         Aggregate.ERRORS_1M, errors1m, Aggregate.OUTCOMES_1M, outcomes, Aggregate.REQUESTS_1M, requests1m,
-                        Aggregate.REQUESTS_1H, requests1h, Aggregate.ERRORS_1H, errors1h, Aggregate.TRAFFIC_1H, traffic1h),
+                        Aggregate.REQUESTS_1H, requests1h, Aggregate.ERRORS_1H, errors1h, Aggregate.TRAFFIC_1H, traffic1h,
+                        Aggregate.SESSIONS_1H, Aggregate.SESSIONS_1H.topic().defaultValue()),
                 partitions, replicationFactor, rawRetention, 0, QUOTA_USAGE.defaultValue());
     }
 
@@ -104,7 +107,7 @@ public record Topics(String transactions, String errors, String projects, String
 
     /** The same topics with another history topic. */
     public Topics withHistory(String otherHistory) {
-        return new Topics(transactions, errors, projects, otherHistory, errorHistory, deadLetters, aggregates, partitions,
+        return new Topics(transactions, errors, sessions, projects, otherHistory, errorHistory, deadLetters, aggregates, partitions,
                 replicationFactor, rawRetention, minInsyncReplicas, quotaUsage);
     }
 
@@ -119,7 +122,7 @@ public record Topics(String transactions, String errors, String projects, String
     public static Topics from(Settings settings) {
         Map<Aggregate, String> aggregates = new LinkedHashMap<>();
         Aggregate.ALL.forEach(aggregate -> aggregates.put(aggregate, settings.get(aggregate.topic())));
-        return new Topics(settings.get(TRANSACTIONS), settings.get(ERRORS), settings.get(PROJECTS), settings.get(HISTORY),
+        return new Topics(settings.get(TRANSACTIONS), settings.get(ERRORS), settings.get(SESSIONS), settings.get(PROJECTS), settings.get(HISTORY),
                 settings.get(ERROR_HISTORY), settings.get(DEAD_LETTERS), aggregates,
                 settings.getInt(PARTITIONS), (short) settings.getInt(REPLICATION_FACTOR),
                 settings.getDuration(RAW_RETENTION), minInsyncReplicas(settings), settings.get(QUOTA_USAGE));

@@ -168,6 +168,7 @@ public final class TopicSetup {
         List<NewTopic> wanted = new ArrayList<>();
         wanted.add(topic(topics.transactions(), topics.partitions(), topics, raw));
         wanted.add(topic(topics.errors(), topics.partitions(), topics, raw));
+        wanted.add(topic(topics.sessions(), topics.partitions(), topics, raw));
         wanted.add(topic(topics.history(), topics.partitions(), topics, raw));
         wanted.add(topic(topics.errorHistory(), topics.partitions(), topics, raw));
         for (Aggregate aggregate : Aggregate.ALL) {

@@ -229,8 +229,33 @@ class SentryEndpointsIT {
                 fixture("dotnet.envelope", project));
         assertEquals(200, response.statusCode(), response.body());
         published("sluice.errors", "e6e6e6e6e6e6e6e6e6e6e6e6e6e6e6e6", project, "project");
-        assertEquals(Map.of("accepted", 1L, "unsupported_item:session", 1L, "unsupported_item:other", 1L),
-                outcomes(project, Map.of("accepted", 1L, "unsupported_item:session", 1L, "unsupported_item:other", 1L)));
+        // Its session names no release: refused alone, the event stands.
+        assertEquals(Map.of("accepted", 1L, "invalid_field", 1L, "unsupported_item:other", 1L),
+                outcomes(project, Map.of("accepted", 1L, "invalid_field", 1L, "unsupported_item:other", 1L)));
+    }
+
+    @Test
+    void sessionItemsArePublishedToTheSessionsTopicAndAnInvalidOneIsRefusedAlone() throws Exception {
+        ProjectAdmin.NewProject project = gateway.newProject("sessions");
+        String started = java.time.Instant.now().minusSeconds(60).toString();
+        String update = "{\"sid\":\"5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a\",\"init\":true,\"status\":\"ok\",\"errors\":0,\"started\":\""
+                + started + "\",\"attrs\":{\"release\":\"shop@1.2.0\",\"environment\":\"production\"}}";
+        String aggregate = "{\"attrs\":{\"release\":\"shop@1.2.0\"},\"aggregates\":[{\"started\":\"" + started
+                + "\",\"exited\":9,\"crashed\":1}]}";
+        String noRelease = "{\"sid\":\"6b6b6b6b-6b6b-4b6b-8b6b-6b6b6b6b6b6b\",\"init\":true,\"started\":\"" + started + "\"}";
+        String body = "{\"dsn\":\"" + dsn(project) + "\"}\n{\"type\":\"session\"}\n" + update + "\n{\"type\":\"sessions\"}\n" + aggregate
+                + "\n{\"type\":\"session\"}\n" + noRelease + "\n";
+        HttpResponse<String> response = post(envelope(project, "").header("Content-Type", "application/x-sentry-envelope"),
+                body.getBytes(StandardCharsets.UTF_8));
+        assertEquals(200, response.statusCode(), response.body());
+        ConsumerRecord<byte[], byte[]> record = published("sluice.sessions", "5a5a5a5a5a5a4a5a8a5a5a5a5a5a5a5a", project, "session");
+        assertEquals(update, new String(record.value(), StandardCharsets.UTF_8));
+        assertEquals(java.time.Instant.parse(started).toEpochMilli(), record.timestamp());
+        List<ConsumerRecord<byte[], byte[]>> ofProject = KafkaRecords.find(engines, "sluice.sessions", 2, Duration.ofSeconds(15),
+                KafkaRecords.withHeader(EventHeaders.PROJECT, project.token()));
+        assertEquals(new java.util.TreeSet<>(List.of(update, aggregate)), new java.util.TreeSet<>(ofProject.stream()
+                .map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList()), "each on the partition of its id");
+        assertEquals(Map.of("accepted", 2L, "invalid_field", 1L), outcomes(project, Map.of("accepted", 2L, "invalid_field", 1L)));
     }
 
     @Test

@@ -119,7 +119,8 @@ public final class ProcessorService implements AutoCloseable {
         ProcessorMeters.bindCardinalityLimits(metrics, cardinalityLimits);
         ProcessorMeters.bindPreAggregation(metrics, preAggregation);
         KafkaContact kafkaContact = new KafkaContact();
-        InputLag inputLag = InputLag.start(config.kafka(), config.applicationId(), Set.of(topics.transactions(), topics.errors()),
+        InputLag inputLag = InputLag.start(config.kafka(), config.applicationId(), Set.of(topics.transactions(), topics.errors(),
+                        topics.sessions()),
                 streams, inputLagMeasured, kafkaContact);
         streams.start();
 
@@ -140,7 +141,7 @@ public final class ProcessorService implements AutoCloseable {
             metrics.close();
             throw new java.io.UncheckedIOException("cannot open the processor's admin port " + config.adminPort(), e);
         }
-        LOG.info("processor started: {} and {} → {}", topics.transactions(), topics.errors(), config.clickHouse());
+        LOG.info("processor started: {}, {} and {} → {}", topics.transactions(), topics.errors(), topics.sessions(), config.clickHouse());
         return new ProcessorService(streams, sink, sinkThread, clickHouse, admin, metrics, inputLag, preAggregation);
     }
 

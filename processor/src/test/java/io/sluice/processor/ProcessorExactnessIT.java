@@ -53,6 +53,9 @@ class ProcessorExactnessIT {
     /** 200 distinct transactions: status by i % 5 → 200, 301, 404, 503, none. */
     private static final int TRANSACTIONS = 200;
     private static final int ERRORS = 50;
+    /** Sessions sent one update at a time, and the sessions of one aggregate. */
+    private static final int SESSIONS = 20;
+    private static final int SESSIONS_STARTED = SESSIONS + 10;
     /** The raw topics' partitions in tests (IsolatedSettings). */
     private static final int PARTITIONS = 3;
 
@@ -88,16 +91,40 @@ class ProcessorExactnessIT {
                     raw.error("exact.errors", "shop", "e" + i, MINUTE.plusSeconds(2), i % 2 == 0 ? "ValueError" : "KeyError");
                 }
             }
+            sessions(raw);
         }
         // Every table settled: the sink writes each output topic in its own polls, so one table
         // being complete says nothing about the others.
         String settled = TRANSACTIONS + "\t" + TRANSACTIONS + "\t" + ERRORS + "\t" + ERRORS + "\t" + TRANSACTIONS + "\t" + TRANSACTIONS
-                + "\t" + ERRORS + "\t" + TRANSACTIONS;
+                + "\t" + ERRORS + "\t" + TRANSACTIONS + "\t" + SESSIONS_STARTED;
         Await.until(ARRIVAL, settled, () -> query("SELECT (SELECT sum(requests) FROM " + db + ".traffic_1m FINAL), "
                 + "(SELECT count() FROM " + db + ".transactions FINAL), (SELECT count() FROM " + db + ".errors FINAL), "
                 + "(SELECT sum(errors) FROM " + db + ".errors_1m FINAL), (SELECT sum(requests) FROM " + db + ".requests_1m FINAL), "
                 + "(SELECT sum(requests) FROM " + db + ".requests_1h FINAL), (SELECT sum(errors) FROM " + db + ".errors_1h FINAL), "
-                + "(SELECT sum(requests) FROM " + db + ".traffic_1h FINAL)"));
+                + "(SELECT sum(requests) FROM " + db + ".traffic_1h FINAL), (SELECT sum(started) FROM " + db + ".sessions_1h FINAL)"));
+    }
+
+    /**
+     * 20 sessions, each begun by an init update (sent twice: a retry) on the partition of its id, as
+     * the gateway sends them: by i % 4 then errored (twice, errors 1 then 2), crashed, exited or
+     * abnormal; and an aggregate (exited 7, errored 2, crashed 1) sent twice.
+     */
+    private static void sessions(RawEvents raw) {
+        String[] ends = {"\"status\": \"ok\", \"errors\": 1", "\"status\": \"crashed\", \"errors\": 1",
+                "\"status\": \"exited\", \"errors\": 0", "\"status\": \"abnormal\", \"errors\": 0"};
+        for (int i = 0; i < SESSIONS; i++) {
+            String init = "\"init\": true, \"status\": \"ok\", \"errors\": 0";
+            raw.session("exact.sessions", i % PARTITIONS, "shop", i, MINUTE, MINUTE.plusSeconds(1), init);
+            raw.session("exact.sessions", i % PARTITIONS, "shop", i, MINUTE, MINUTE.plusSeconds(5), init);
+            raw.session("exact.sessions", i % PARTITIONS, "shop", i, MINUTE, MINUTE.plusSeconds(10), ends[i % 4]);
+            if (i % 4 == 0) {
+                raw.session("exact.sessions", i % PARTITIONS, "shop", i, MINUTE, MINUTE.plusSeconds(20), "\"status\": \"exited\", \"errors\": 2");
+            }
+        }
+        String aggregate = "{\"attrs\": {\"release\": \"shop@1.0\", \"environment\": \"production\"}, \"aggregates\": [{\"started\": \""
+                + MINUTE + "\", \"exited\": 7, \"errored\": 2, \"crashed\": 1}]}";
+        raw.send("exact.sessions", 0, "shop", "a99a99a99a99a99a99a99a99a99a99a9", MINUTE.plusSeconds(30), aggregate);
+        raw.send("exact.sessions", 0, "shop", "a99a99a99a99a99a99a99a99a99a99a9", MINUTE.plusSeconds(40), aggregate);
     }
 
     @AfterAll
@@ -125,6 +152,11 @@ class ProcessorExactnessIT {
         assertEquals(java.util.Set.of("0_0", "0_1", "0_2"), byTask.keySet(), byTask::toString);
         assertEquals(TRANSACTIONS, byTask.values().stream().mapToLong(Long::longValue).sum(), byTask::toString);
         assertTrue(byTask.values().stream().allMatch(events -> events >= TRANSACTIONS / 6), "each task a share: " + byTask);
+    }
+
+    @Test
+    void sessionCountsAreExactDespiteLaterUpdatesAndRetries() {
+        assertEquals("30\t18\t6\t5\t12", sessionTotals(), "started, errored, crashed, abnormal, exited");
     }
 
     @Test
@@ -165,12 +197,12 @@ class ProcessorExactnessIT {
     @Test
     void theSameRowsDeliveredAgainChangeNoNumber() throws Exception {
         String before = trafficTotals() + " " + trafficHourTotals() + " " + query("SELECT count() FROM " + db + ".transactions FINAL")
-                + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL") + " " + requestTotals();
+                + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL") + " " + requestTotals() + " " + sessionTotals();
         // What the processor's own sink inserted per table: every record of the output topics.
         Map<String, Long> firstDelivery = insertedRows(get("/metrics"));
         assertEquals(200L, firstDelivery.get(db + ".transactions"), firstDelivery::toString);
         assertEquals(50L, firstDelivery.get(db + ".errors"), firstDelivery::toString);
-        assertEquals(8, firstDelivery.size(), firstDelivery::toString);
+        assertEquals(9, firstDelivery.size(), firstDelivery::toString);
         // A second sink with a new group reads every output topic from the start and inserts it all again.
         // (The processor's own topic-table map: a hand-written one named a traffic topic that does not exist,
         // and the aggregates were never delivered again.)
@@ -190,7 +222,7 @@ class ProcessorExactnessIT {
             }
         }
         String after = trafficTotals() + " " + trafficHourTotals() + " " + query("SELECT count() FROM " + db + ".transactions FINAL")
-                + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL") + " " + requestTotals();
+                + " " + query("SELECT sum(errors) FROM " + db + ".errors_1m FINAL") + " " + requestTotals() + " " + sessionTotals();
         System.out.println("delivery report (every output row delivered twice): re-inserted " + firstDelivery
                 + "; totals before " + before + ", after " + after);
         assertEquals(before, after);
@@ -229,6 +261,10 @@ class ProcessorExactnessIT {
     private static String trafficHourTotals() {
         return query("SELECT sum(requests), sum(status_2xx), sum(status_3xx), sum(status_4xx), sum(status_5xx), sum(status_none) FROM "
                 + db + ".traffic_1h FINAL WHERE project = 'shop'");
+    }
+
+    private static String sessionTotals() {
+        return query("SELECT sum(started), sum(errored), sum(crashed), sum(abnormal), sum(exited) FROM " + db + ".sessions_1h FINAL");
     }
 
     private static String trafficTotals() {

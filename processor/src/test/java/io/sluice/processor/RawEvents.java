@@ -63,6 +63,18 @@ final class RawEvents implements AutoCloseable {
         }
     }
 
+    /**
+     * A Sentry session update of release shop@1.0 in production, on the partition the gateway
+     * would choose for its session (every update of a session on one), its id the session's.
+     *
+     * @param fields the update's fields but its sid, start and attributes ({@code "init": true, "status": "ok"})
+     */
+    void session(String topic, int partition, String project, int session, Instant started, Instant received, String fields) {
+        String sid = String.format("%08x-0000-4000-8000-000000000000", session);
+        send(topic, partition, project, sid.replace("-", ""), received, "{\"sid\": \"" + sid + "\", " + fields + ", \"started\": \""
+                + started + "\", \"attrs\": {\"release\": \"shop@1.0\", \"environment\": \"production\"}}");
+    }
+
     void send(String topic, String project, String eventId, Instant time, String json) {
         send(topic, null, project, eventId, time, json);
     }

@@ -47,7 +47,18 @@ class RecomputeIT {
             for (int i = 0; i < 40; i++) {
                 raw.spreadTransaction("recompute.transactions", 3, "shop", "c" + i, minute.plusSeconds(i), 200, 0.25);
             }
+            for (int i = 0; i < 6; i++) { // six sessions, the even ones crashed, each init sent twice
+                raw.session("recompute.sessions", i % 3, "shop", i, minute, minute.plusSeconds(1), "\"init\": true, \"status\": \"ok\"");
+                raw.session("recompute.sessions", i % 3, "shop", i, minute, minute.plusSeconds(2), "\"init\": true, \"status\": \"ok\"");
+                raw.session("recompute.sessions", i % 3, "shop", i, minute, minute.plusSeconds(3),
+                        "\"status\": \"" + (i % 2 == 0 ? "crashed" : "exited") + "\", \"errors\": 0");
+            }
             Await.until(Duration.ofSeconds(60), "40", () -> requests(engines));
+            assertEquals(SESSIONS, Await.until(Duration.ofSeconds(60), SESSIONS, () -> sessions(engines)));
+            ClickHouseQuery.run(engines, "INSERT INTO sluice_recompute.sessions_1h (project, environment, release, hour, started, crashed, "
+                    + "version) VALUES ('shop', 'production', 'shop@1.0', " + minute.truncatedTo(ChronoUnit.HOURS).getEpochSecond()
+                    + ", 999, 999, 999)");
+            assertEquals("999\t0\t999\t0\t0", sessions(engines));
             assertEquals("160", estimated(engines), "each transaction kept at 0.25 stands for 4");
             // A buggy processor wrote a count that is too high, with a higher version than the true one.
             ClickHouseQuery.run(engines, "INSERT INTO sluice_recompute.traffic_1m (project, environment, minute, requests, "
@@ -61,6 +72,8 @@ class RecomputeIT {
             try (ProcessorService gen1 = ProcessorService.start(ProcessorConfig.from(new Settings(recompute)))) {
                 assertEquals("40", Await.until(Duration.ofSeconds(60), "40", () -> requests(engines)));
                 assertEquals("160", estimated(engines), "the recompute's estimate is the live one's");
+                assertEquals(SESSIONS, Await.until(Duration.ofSeconds(60), SESSIONS, () -> sessions(engines)),
+                        "the recompute's sessions are the live ones'");
                 raw.spreadTransaction("recompute.transactions", 3, "shop", "c40", minute.plusSeconds(41), 200, 0.25); // live traffic meanwhile
                 assertEquals("41", Await.until(Duration.ofSeconds(60), "41", () -> requests(engines)));
                 assertEquals("164", estimated(engines));
@@ -206,6 +219,14 @@ class RecomputeIT {
 
     private static String requests(Engines engines) {
         return ClickHouseQuery.run(engines, "SELECT sum(requests) FROM sluice_recompute.traffic_1m FINAL WHERE project = 'shop'");
+    }
+
+    /** Started, errored, crashed, abnormal and exited of the six sessions. */
+    private static final String SESSIONS = "6\t3\t3\t0\t3";
+
+    private static String sessions(Engines engines) {
+        return ClickHouseQuery.run(engines, "SELECT sum(started), sum(errored), sum(crashed), sum(abnormal), sum(exited) "
+                + "FROM sluice_recompute.sessions_1h FINAL WHERE project = 'shop'");
     }
 
     private static String estimated(Engines engines) {

@@ -43,7 +43,7 @@ import io.sluice.testkit.RealEngines;
 class ReplayIT {
     private static final Instant MINUTE = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(30));
     private static final List<String> TABLES = List.of("transactions", "errors", "traffic_1m", "errors_1m", "outcomes_1m",
-            "requests_1m", "requests_1h", "errors_1h", "traffic_1h");
+            "requests_1m", "requests_1h", "errors_1h", "traffic_1h", "sessions_1h");
 
     @TempDir
     static Path stateDir;
@@ -71,6 +71,13 @@ class ReplayIT {
             for (int i = 0; i < 30; i++) {
                 raw.error("replay.errors", i % 2 == 0 ? "shop" : "blog", "x" + i, MINUTE.plusSeconds(i * 4), "E" + (i % 3));
             }
+            for (int i = 0; i < 8; i++) { // eight sessions, each init sent twice, the odd ones crashed
+                raw.session("replay.sessions", i % 3, "shop", i, MINUTE, MINUTE.plusSeconds(1), "\"init\": true, \"status\": \"ok\"");
+                raw.session("replay.sessions", i % 3, "shop", i, MINUTE, MINUTE.plusSeconds(2), "\"init\": true, \"status\": \"ok\"");
+                if (i % 2 == 1) {
+                    raw.session("replay.sessions", i % 3, "shop", i, MINUTE, MINUTE.plusSeconds(3), "\"status\": \"crashed\"");
+                }
+            }
             // Two minutes of a gateway's outcome counts (absolute: the later row of a key replaces the earlier).
             String outcomes = config.kafka().topics().outcomes();
             for (int m = 0; m < 2; m++) {
@@ -85,9 +92,10 @@ class ReplayIT {
                 "SELECT (SELECT sum(requests) FROM sluice_replay.traffic_1m FINAL), (SELECT count() FROM sluice_replay.transactions FINAL), "
                         + "(SELECT count() FROM sluice_replay.errors FINAL), (SELECT sum(errors) FROM sluice_replay.errors_1m FINAL), "
                         + "(SELECT sum(events) FROM sluice_replay.outcomes_1m FINAL)"));
-        Await.until(Duration.ofSeconds(60), "120\t120\t30\t120", () -> query("SELECT (SELECT sum(requests) FROM sluice_replay.requests_1m FINAL), "
+        Await.until(Duration.ofSeconds(60), "120\t120\t30\t120\t8\t4", () -> query("SELECT (SELECT sum(requests) FROM sluice_replay.requests_1m FINAL), "
                 + "(SELECT sum(requests) FROM sluice_replay.requests_1h FINAL), (SELECT sum(errors) FROM sluice_replay.errors_1h FINAL), "
-                + "(SELECT sum(requests) FROM sluice_replay.traffic_1h FINAL)"));
+                + "(SELECT sum(requests) FROM sluice_replay.traffic_1h FINAL), (SELECT sum(started) FROM sluice_replay.sessions_1h FINAL), "
+                + "(SELECT sum(crashed) FROM sluice_replay.sessions_1h FINAL)"));
         snapshot = dump();
     }
 
@@ -103,6 +111,8 @@ class ReplayIT {
         List<Replay.TableSummary> first = replay(null);
         assertEquals(snapshot, dump());
         first.forEach(summary -> assertEquals(0, summary.rowsAlreadyPresent(), summary.toString()));
+        assertEquals("8\t4\t4", query("SELECT sum(started), sum(errored), sum(crashed) FROM sluice_replay.sessions_1h FINAL"),
+                "the sessions, rebuilt");
         assertEquals("40\t160\t160\t160\t160", query("SELECT (SELECT sum(requests) FROM sluice_replay.traffic_1m FINAL WHERE project = 'blog'), "
                 + "(SELECT sum(estimated_requests) FROM sluice_replay.traffic_1m FINAL WHERE project = 'blog'), "
                 + "(SELECT sum(estimated_requests) FROM sluice_replay.traffic_1h FINAL WHERE project = 'blog'), "
@@ -289,7 +299,8 @@ class ReplayIT {
                 "requests_1m", query("SELECT * FROM sluice_replay.requests_1m FINAL" + minutes + " ORDER BY ALL"),
                 "requests_1h", query("SELECT * FROM sluice_replay.requests_1h FINAL" + hours + " ORDER BY ALL"),
                 "errors_1h", query("SELECT * FROM sluice_replay.errors_1h FINAL" + hours + " ORDER BY ALL"),
-                "traffic_1h", query("SELECT * FROM sluice_replay.traffic_1h FINAL" + hours + " ORDER BY ALL"));
+                "traffic_1h", query("SELECT * FROM sluice_replay.traffic_1h FINAL" + hours + " ORDER BY ALL"),
+                "sessions_1h", query("SELECT * FROM sluice_replay.sessions_1h FINAL" + hours + " ORDER BY ALL"));
     }
 
     private static String query(String sql) {

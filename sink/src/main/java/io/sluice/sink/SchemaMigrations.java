@@ -28,7 +28,7 @@ public final class SchemaMigrations {
             "V003__outcomes.sql", "V004__routes_in_history.sql",
             "V005__requests_by_route.sql", "V006__received_at_index.sql", "V007__traffic_by_hour.sql",
             "V008__estimated_traffic.sql",
-            "V009__retention_per_project.sql", "V011__release.sql");
+            "V009__retention_per_project.sql", "V010__sessions.sql", "V011__release.sql");
 
     private SchemaMigrations() {
     }

@@ -46,7 +46,7 @@ class ClusterSchemaIT {
     private static final Path CLUSTER_SQL = Path.of("..", "deploy", "clickhouse", "cluster.sql");
     private static final Pattern REPLICATED = Pattern.compile("ReplicatedReplacingMergeTree\\('[^']*', '\\{replica\\}'(?:, (\\w+))?\\)");
     private static final List<String> TABLES = List.of("transactions", "traffic_1m", "errors", "errors_1m", "outcomes_1m",
-            "requests_1m", "requests_1h", "errors_1h", "traffic_1h");
+            "requests_1m", "requests_1h", "errors_1h", "traffic_1h", "sessions_1h");
 
     @TempDir
     static Path dir;
@@ -145,8 +145,8 @@ class ClusterSchemaIT {
             assertEquals(ClickHouseSettings.RETENTION_DAYS.defaultValue(), days.group(1));
             columns++;
         }
-        assertEquals(9, tables);
-        assertEquals(9, columns);
+        assertEquals(10, tables);
+        assertEquals(10, columns);
     }
 
     /*

@@ -34,7 +34,7 @@ class SchemaMigrationsIT {
             // Without FINAL: no second bookkeeping row was even inserted (ReplacingMergeTree would hide it under FINAL).
             assertEquals(recorded, ClickHouseQuery.run(engines, "SELECT version, name, applied_at FROM "
                     + "sluice_migrate_twice.schema_migrations ORDER BY version").strip());
-            assertEquals("1\tV001__transactions_and_traffic.sql\n2\tV002__errors.sql\n3\tV003__outcomes.sql\n4\tV004__routes_in_history.sql\n5\tV005__requests_by_route.sql\n6\tV006__received_at_index.sql\n7\tV007__traffic_by_hour.sql\n8\tV008__estimated_traffic.sql\n9\tV009__retention_per_project.sql\n11\tV011__release.sql",
+            assertEquals("1\tV001__transactions_and_traffic.sql\n2\tV002__errors.sql\n3\tV003__outcomes.sql\n4\tV004__routes_in_history.sql\n5\tV005__requests_by_route.sql\n6\tV006__received_at_index.sql\n7\tV007__traffic_by_hour.sql\n8\tV008__estimated_traffic.sql\n9\tV009__retention_per_project.sql\n10\tV010__sessions.sql\n11\tV011__release.sql",
                     ClickHouseQuery.run(engines, "SELECT version, name FROM sluice_migrate_twice.schema_migrations ORDER BY version").strip());
         }
     }
@@ -48,7 +48,7 @@ class SchemaMigrationsIT {
             ClickHouseQuery.run(engines, "DROP TABLE sluice_migrate_recorded.outcomes_1m");
 
             assertEquals(List.of(), SchemaMigrations.apply(client, settings));
-            assertEquals("deletions,errors,errors_1h,errors_1m,project_retention,requests_1h,requests_1m,schema_migrations,traffic_1h,traffic_1m,transactions", ClickHouseQuery.run(engines,
+            assertEquals("deletions,errors,errors_1h,errors_1m,project_retention,requests_1h,requests_1m,schema_migrations,sessions_1h,traffic_1h,traffic_1m,transactions", ClickHouseQuery.run(engines,
                     "SELECT arrayStringConcat(groupArray(name), ',') FROM (SELECT name FROM system.tables "
                             + "WHERE database = 'sluice_migrate_recorded' ORDER BY name)").strip());
         }
@@ -66,7 +66,7 @@ class SchemaMigrationsIT {
             assertEquals(ALL.stream().map(file -> Integer.toString(Integer.parseInt(file.substring(1, file.indexOf("__")))))
                     .collect(java.util.stream.Collectors.joining("\n")), ClickHouseQuery.run(engines,
                     "SELECT version FROM sluice_migrate_concurrent.schema_migrations FINAL ORDER BY version").strip());
-            assertEquals("deletions,errors,errors_1h,errors_1m,outcomes_1m,project_retention,requests_1h,requests_1m,schema_migrations,traffic_1h,traffic_1m,transactions", ClickHouseQuery.run(engines,
+            assertEquals("deletions,errors,errors_1h,errors_1m,outcomes_1m,project_retention,requests_1h,requests_1m,schema_migrations,sessions_1h,traffic_1h,traffic_1m,transactions", ClickHouseQuery.run(engines,
                     "SELECT arrayStringConcat(groupArray(name), ',') FROM (SELECT name FROM system.tables "
                             + "WHERE database = 'sluice_migrate_concurrent' ORDER BY name)").strip());
         }

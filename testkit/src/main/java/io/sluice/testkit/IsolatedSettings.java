@@ -15,7 +15,7 @@ import io.sluice.config.Topics;
  * database, application id, state directory and free ports, so test classes in one JVM never meet.
  */
 public final class IsolatedSettings {
-    private static final List<Setting> TOPICS = Stream.concat(Stream.of(Topics.TRANSACTIONS, Topics.ERRORS, Topics.PROJECTS,
+    private static final List<Setting> TOPICS = Stream.concat(Stream.of(Topics.TRANSACTIONS, Topics.ERRORS, Topics.SESSIONS, Topics.PROJECTS,
             Topics.HISTORY, Topics.ERROR_HISTORY, Topics.DEAD_LETTERS, Topics.QUOTA_USAGE), Aggregate.ALL.stream().map(Aggregate::topic)).toList();
     private static final String TOPIC_PREFIX = "SLUICE_TOPIC_";
 

@@ -42,6 +42,10 @@ public final class SentryRateLimits {
 
     /** The Sentry data category of an endpoint's events. */
     public static String category(Endpoint endpoint) {
-        return endpoint == Endpoint.TRANSACTION ? "transaction" : "error";
+        return switch (endpoint) {
+            case TRANSACTION -> "transaction";
+            case ERROR_REPORT -> "error";
+            case SESSION -> "session";
+        };
     }
 }

@@ -14,7 +14,7 @@ import io.sluice.outcomes.QualifiedOutcome;
  */
 public final class ItemTypes {
     /** Types of the Sentry protocol, counted by name; any other as {@code other}, so the outcomes stay few. */
-    private static final Set<String> KNOWN = Set.of("session", "sessions", "attachment", "profile", "profile_chunk",
+    private static final Set<String> KNOWN = Set.of("attachment", "profile", "profile_chunk",
             "replay_event", "replay_recording", "replay_video", "check_in", "span", "log", "otel_log", "statsd",
             "metric_buckets", "trace_metric", "user_report", "feedback", "security", "raw_security", "nel", "unreal_report");
 

@@ -24,6 +24,9 @@ public final class EventFilters {
 
     /** The filter that drops this event, or null when it is kept. */
     public static InboundFilter filteredBy(Endpoint endpoint, JsonNode event, InboundFilters filters) {
+        if (endpoint == Endpoint.SESSION) { // only its release says what it is about, in its attributes
+            return released(SentryFields.text(event, "/attrs/release"), filters);
+        }
         boolean transaction = endpoint == Endpoint.TRANSACTION;
         if (transaction && filters.isOn(InboundFilter.HEALTH_CHECK) && HealthChecks.matches(event)) {
             return InboundFilter.HEALTH_CHECK;
@@ -49,10 +52,12 @@ public final class EventFilters {
         if (!transaction && !filters.errorMessages().isEmpty() && ErrorMessages.matches(event, filters.errorMessages())) {
             return InboundFilter.ERROR_MESSAGE;
         }
-        if (!filters.releases().isEmpty() && filters.releases().matches(SentryFields.text(event, "/release"))) {
-            return InboundFilter.RELEASE;
-        }
-        return null;
+        return released(SentryFields.text(event, "/release"), filters);
+    }
+
+    /** The release filter, or null. */
+    private static InboundFilter released(String release, InboundFilters filters) {
+        return !filters.releases().isEmpty() && filters.releases().matches(release) ? InboundFilter.RELEASE : null;
     }
 
     /** The first {@code max} characters of a sender's text: what a filter's patterns read of it. */

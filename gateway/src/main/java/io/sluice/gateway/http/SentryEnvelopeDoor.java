@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.sluice.events.SampleRate;
 import io.sluice.events.SentryFields;
+import io.sluice.events.SessionItems;
 import io.sluice.gateway.admit.Admitted;
 import io.sluice.gateway.admit.Authenticator;
 import io.sluice.gateway.ingest.Endpoint;
@@ -26,8 +27,8 @@ import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 
 /**
- * A Sentry SDK's {@code /api/<id>/envelope/}: a header line, then items. Events and transactions
- * become events; client reports become outcomes ({@code client_discard:<reason>}); items Sluice
+ * A Sentry SDK's {@code /api/<id>/envelope/}: a header line, then items. Events, transactions and
+ * session items ({@code session}, {@code sessions}) become events; client reports become outcomes ({@code client_discard:<reason>}); items Sluice
  * does not store are accepted and counted ({@code unsupported_item:<type>}), so an SDK never gets
  * 400 for a kind of item. An envelope whose only credential is the {@code dsn} in its header is
  * authenticated here, once its body is read. Answers as {@link SentryDoor} says.
@@ -92,6 +93,9 @@ final class SentryEnvelopeDoor extends SentryDoor {
         for (Envelope.Item item : envelope.items()) {
             if (item.type().equals("client_report")) {
                 items.add(new Item.Counted(counted -> ClientReports.count(item, counted)));
+            } else if (item.type().equals(SessionItems.SESSION) || item.type().equals(SessionItems.SESSIONS)) {
+                // Refused alone when invalid: an SDK sends its session updates beside its events.
+                items.add(new Item.Event(Endpoint.SESSION, item.length(), item::payload, true, Item.NO_PART));
             } else if (!isEvent(item.type())) {
                 items.add(new Item.Counted(counted -> counted.merge(ItemTypes.unsupported(item.type()), ItemTypes.count(item),
                         Long::sum)));

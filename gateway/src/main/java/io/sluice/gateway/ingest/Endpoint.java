@@ -1,16 +1,23 @@
 package io.sluice.gateway.ingest;
 
-/** The two ingest endpoints, by the last path segment that names them. */
+/**
+ * What an event is, by the name its quota has ({@code projects set-quota --endpoint}); the v1
+ * endpoints by the last path segment that names them.
+ */
 public enum Endpoint {
     /** {@code /api/v1/<token>/transaction}: one handled HTTP request. */
-    TRANSACTION("transaction"),
+    TRANSACTION("transaction", true),
     /** {@code /api/v1/<token>/project}: an error or exception report. */
-    ERROR_REPORT("project");
+    ERROR_REPORT("project", true),
+    /** A Sentry envelope's {@code session} or {@code sessions} item (release health); no v1 path. */
+    SESSION("session", false);
 
     private final String pathSegment;
+    private final boolean v1Path;
 
-    Endpoint(String pathSegment) {
+    Endpoint(String pathSegment, boolean v1Path) {
         this.pathSegment = pathSegment;
+        this.v1Path = v1Path;
     }
 
     public String pathSegment() {
@@ -19,7 +26,7 @@ public enum Endpoint {
 
     public static Endpoint fromPathSegment(String segment) {
         for (Endpoint endpoint : values()) {
-            if (endpoint.pathSegment.equals(segment)) {
+            if (endpoint.v1Path && endpoint.pathSegment.equals(segment)) {
                 return endpoint;
             }
         }

@@ -7,6 +7,7 @@ import java.util.HexFormat;
 import com.google.protobuf.ByteString;
 
 import io.opentelemetry.proto.logs.v1.LogRecord;
+import io.sluice.gateway.validate.EventId;
 
 /**
  * The event ids of what a span or a log record becomes, derived from what was sent: an exporter
@@ -35,10 +36,7 @@ final class SpanEventIds {
 
     /** The id of the error a log record is: its encoding (unknown fields discarded, so JSON's and protobuf's agree). */
     static String logRecord(LogRecord record) {
-        MessageDigest sha256 = sha256();
-        sha256.update(LOG_RECORD);
-        sha256.update(record.toByteArray());
-        return HexFormat.of().formatHex(sha256.digest(), 0, 16);
+        return EventId.derived(LOG_RECORD, record.toByteArray()).hex();
     }
 
     private static String id(ByteString traceId, ByteString spanId, byte kind, int index) {

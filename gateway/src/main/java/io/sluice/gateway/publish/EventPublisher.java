@@ -126,7 +126,7 @@ public final class EventPublisher implements AutoCloseable {
      */
     public void warmUp(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        for (String topic : new String[] {topics.transactions(), topics.errors(), topics.outcomes()}) {
+        for (String topic : new String[] {topics.transactions(), topics.errors(), topics.sessions(), topics.outcomes()}) {
             while (true) {
                 try {
                     partitionCounts.put(topic, producer.partitionsFor(topic).size());
@@ -152,7 +152,11 @@ public final class EventPublisher implements AutoCloseable {
     }
 
     public CompletableFuture<Void> publish(IngestRoute route, AcceptedEvent event, byte[] json, long receivedAtMillis) {
-        String topic = route.endpoint() == Endpoint.TRANSACTION ? topics.transactions() : topics.errors();
+        String topic = switch (route.endpoint()) {
+            case TRANSACTION -> topics.transactions();
+            case ERROR_REPORT -> topics.errors();
+            case SESSION -> topics.sessions();
+        };
         int partition = partitions.partition(route.token(), event.eventId(), partitionCounts.get(topic));
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition, event.eventTimeMillis(),
                 route.token().getBytes(StandardCharsets.UTF_8), json);

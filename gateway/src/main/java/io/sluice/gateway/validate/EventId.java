@@ -1,5 +1,8 @@
 package io.sluice.gateway.validate;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
@@ -28,6 +31,23 @@ public record EventId(String hex) {
             return null;
         }
         return new EventId(stripped.replace("-", "").toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * The id of something sent without one, derived from what was sent: 128 bits of SHA-256 over
+     * {@code kind} (what it is, so two kinds of thing never share an id) and its bytes. A client
+     * that sends the same again (a retry) sends the same id, which the processor counts once.
+     */
+    public static EventId derived(byte kind, byte[] bytes) {
+        MessageDigest sha256;
+        try {
+            sha256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException everyJavaHasIt) {
+            throw new IllegalStateException(everyJavaHasIt);
+        }
+        sha256.update(kind);
+        sha256.update(bytes);
+        return new EventId(HexFormat.of().formatHex(sha256.digest(), 0, 16));
     }
 
     /**

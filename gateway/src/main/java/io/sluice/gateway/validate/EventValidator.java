@@ -3,6 +3,7 @@ package io.sluice.gateway.validate;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -19,6 +20,7 @@ import io.sluice.events.EventTime;
 import io.sluice.events.InvalidFieldException;
 import io.sluice.events.RouteRules;
 import io.sluice.events.SentryFields;
+import io.sluice.events.SessionItems;
 import io.sluice.events.TransactionFields;
 import io.sluice.gateway.ingest.Endpoint;
 import io.sluice.gateway.ingest.Rejection;
@@ -43,6 +45,9 @@ public final class EventValidator {
      * within about 16 times its size. Denser JSON of that size is refused.
      */
     static final int MIN_BYTES_PER_TOKEN = 4;
+
+    /** What an aggregate's derived id is of ({@link EventId#derived}). */
+    private static final byte SESSIONS_KIND = 's';
 
     private final Duration horizon;
     private final ObjectMapper mapper;
@@ -98,6 +103,9 @@ public final class EventValidator {
     public AcceptedEvent validate(Endpoint endpoint, byte[] json, JsonNode event, long receivedAtMillis, RouteRules routeRules,
                                   DataScrubbing scrubbing) {
         json = Scrubber.scrub(json, (ObjectNode) event, scrubbing, scrubbed);
+        if (endpoint == Endpoint.SESSION) {
+            return session(json, event, receivedAtMillis);
+        }
         TransactionFields transaction = endpoint == Endpoint.TRANSACTION ? transactionFields(event, routeRules) : null;
         byte[] fields = transaction != null ? transaction.toHeader(json.length) : errorFields(event, json.length, routeRules);
         String invalidSampleRateAt = transaction == null ? null : transaction.sampleRate().invalidAt();
@@ -109,6 +117,47 @@ public final class EventValidator {
             return new AcceptedEvent(eventId, receivedAtMillis, true, fields, json, invalidSampleRateAt);
         }
         return new AcceptedEvent(eventId, clientTime, false, fields, json, invalidSampleRateAt);
+    }
+
+    /**
+     * A session item, whose counts the processor reads the same way ({@link SessionItems}). Its id:
+     * a session update's is its session's (so every update of a session lands in one partition,
+     * where its counts are deduplicated), an aggregate's is derived from its bytes (a retry sends
+     * the same). Refused when a session started beyond the horizon, whose later updates the
+     * processor could no longer tell from its first (it remembers ids for the horizon), or in the
+     * future beyond the clock drift events may have.
+     */
+    private AcceptedEvent session(byte[] json, JsonNode item, long receivedAtMillis) {
+        boolean aggregate = item.has("aggregates");
+        String itemId;
+        if (aggregate) {
+            itemId = EventId.derived(SESSIONS_KIND, json).hex();
+        } else {
+            EventId sid = EventId.parse(SessionItems.sessionId(item));
+            if (sid == null) {
+                JsonNode sent = item.get("sid");
+                throw Rejection.invalid("sid", "a session update's 'sid' must be a UUID, got "
+                        + (sent == null ? "none" : SentryFields.abbreviate(sent)));
+            }
+            itemId = sid.hex();
+        }
+        List<SessionItems.Count> counts;
+        try {
+            counts = SessionItems.counts(aggregate ? SessionItems.SESSIONS : SessionItems.SESSION, item, itemId);
+        } catch (InvalidFieldException e) {
+            throw Rejection.invalid(e.field(), e.getMessage());
+        }
+        for (SessionItems.Count count : counts) {
+            if (count.startedMillis() > receivedAtMillis + EventTime.MAX_FUTURE.toMillis()) {
+                throw Rejection.invalid("started", "a session's 'started' is more than " + EventTime.MAX_FUTURE.toSeconds()
+                        + " s in the future");
+            }
+            if (count.startedMillis() < receivedAtMillis - horizon.toMillis()) {
+                throw Rejection.invalid("started", "a session's 'started' is older than the event-time horizon ("
+                        + horizon.toHours() + " h), beyond which its updates can no longer be counted once");
+            }
+        }
+        return new AcceptedEvent(itemId, SessionItems.startedMillis(counts, receivedAtMillis), false, null, json, null);
     }
 
     /** The event's JSON as a tree, within the limits; refused ({@link Rejection}) unless it is one JSON object. */

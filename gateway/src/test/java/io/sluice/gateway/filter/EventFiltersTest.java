@@ -249,6 +249,14 @@ class EventFiltersTest {
     }
 
     @Test
+    void aSessionIsFilteredByTheReleaseInItsAttributes() throws Exception {
+        InboundFilters releases = new InboundFilters(Set.of(), Globs.NONE, Globs.of(List.of("shop@1.*")));
+        assertEquals(InboundFilter.RELEASE, EventFilters.filteredBy(Endpoint.SESSION,
+                JSON.readTree("{\"sid\": \"x\", \"attrs\": {\"release\": \"shop@1.2.0\"}}"), releases));
+        assertNull(EventFilters.filteredBy(Endpoint.SESSION, JSON.readTree("{\"attrs\": {\"release\": \"shop@2.0.0\"}}"), releases));
+    }
+
+    @Test
     void chunkLoadErrorsAreFilteredByRelaysPatterns() {
         InboundFilters patterns = new InboundFilters(Set.of(), Globs.of(List.of("ChunkLoadError: Loading chunk *",
                 "*Uncaught *: ChunkLoadError: Loading chunk *")), Globs.NONE);

@@ -15,6 +15,10 @@ import io.sluice.processor.rows.RequestCounts;
 import io.sluice.processor.rows.RequestHourRow;
 import io.sluice.processor.rows.RequestKey;
 import io.sluice.processor.rows.RequestRow;
+import io.sluice.processor.rows.SessionCounts;
+import io.sluice.processor.rows.SessionFact;
+import io.sluice.processor.rows.SessionHourRow;
+import io.sluice.processor.rows.SessionKey;
 import io.sluice.processor.rows.TrafficCounts;
 import io.sluice.processor.rows.TrafficHourRow;
 import io.sluice.processor.rows.TrafficKey;
@@ -34,6 +38,7 @@ final class CountedAggregates {
     private static final Serde<ErrorKey> ERROR_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorKey.class));
     private static final Serde<RequestKey> REQUEST_KEYS = MemoizedSerde.of(JsonSerde.of(RequestKey.class));
     private static final Serde<ErrorRouteKey> ERROR_ROUTE_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorRouteKey.class));
+    private static final Serde<SessionKey> SESSION_KEYS = MemoizedSerde.of(JsonSerde.of(SessionKey.class));
     /** A handled request. */
     static final Grouping<TrafficKey, CountedRequest, TrafficCounts> TRAFFIC = new Grouping<>("traffic-partials", "traffic-by-environment",
             TRAFFIC_KEYS, PartialSerdes.traffic(), TrafficCountsSerde::create, TrafficCounts.NONE,
@@ -54,7 +59,11 @@ final class CountedAggregates {
     static final Grouping<ErrorRouteKey, Long, Long> ERROR_ROUTES = new Grouping<>("error-route-partials", "errors-by-route",
             ERROR_ROUTE_KEYS, PartialSerdes.errors(), Serdes::Long, 0L, Long::sum, Long::sum,
             List.of(new Counted<>(Aggregate.ERRORS_1H, ErrorHourRow::of, ErrorHourRow.class)));
-    static final List<Grouping<?, ?, ?>> ALL = List.of(TRAFFIC, REQUESTS, ERRORS, ERROR_ROUTES);
+    /** A count of sessions (far fewer than transactions: JSON sums). */
+    static final Grouping<SessionKey, SessionFact, SessionCounts> SESSIONS = new Grouping<>("session-partials", "sessions-by-release",
+            SESSION_KEYS, JsonSerde.of(SessionCounts.class), () -> JsonSerde.of(SessionCounts.class), SessionCounts.NONE,
+            SessionCounts::add, SessionCounts::plus, List.of(new Counted<>(Aggregate.SESSIONS_1H, SessionHourRow::of, SessionHourRow.class)));
+    static final List<Grouping<?, ?, ?>> ALL = List.of(TRAFFIC, REQUESTS, ERRORS, ERROR_ROUTES, SESSIONS);
 
     private CountedAggregates() {
     }

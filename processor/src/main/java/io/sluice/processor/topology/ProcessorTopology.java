@@ -21,6 +21,7 @@ import io.sluice.config.Topics;
 import io.sluice.processor.parse.ErrorParser;
 import io.sluice.processor.parse.RawParser;
 import io.sluice.processor.parse.RecordsReadFromJson;
+import io.sluice.processor.parse.SessionParser;
 import io.sluice.processor.parse.TransactionParser;
 import io.sluice.processor.rows.CountedRequest;
 import io.sluice.processor.rows.ErrorFact;
@@ -30,6 +31,8 @@ import io.sluice.processor.rows.Fact;
 import io.sluice.processor.rows.Generations;
 import io.sluice.processor.rows.HandledRequests;
 import io.sluice.processor.rows.RequestKey;
+import io.sluice.processor.rows.SessionFact;
+import io.sluice.processor.rows.SessionKey;
 import io.sluice.processor.rows.TrafficKey;
 import io.sluice.processor.rows.TransactionFact;
 
@@ -51,6 +54,9 @@ import io.sluice.processor.rows.TransactionFact;
  *                                                                     │  exception type, minute ─▶ errors-1m
  *                                                                     └─ route limit ─ count per project, environment,
  *                                                                        route, exception type, hour ─▶ errors-1h
+ * raw sessions ───── parse ─┬─ unusable ─────────────────────────────────────────▶ dead letters
+ *                           └─ each count at its session's start ─ first sighting of (project, count id) ─
+ *                              count per project, environment, release, hour ─▶ sessions-1h
  * </pre>
  * Every count is added up first in the task that reads the raw partition ({@link PartialCounts}, per
  * key and minute, or hour for errors-1h), and only those sums go through the repartition topic to
@@ -63,6 +69,7 @@ import io.sluice.processor.rows.TransactionFact;
 public final class ProcessorTopology {
     static final String SEEN_TRANSACTIONS = "seen-transactions";
     static final String SEEN_ERRORS = "seen-errors";
+    static final String SEEN_SESSIONS = "seen-sessions";
     static final String TRANSACTION_ROUTES = "transaction-routes";
     static final String ERROR_ROUTES = "error-routes";
     static final String TRANSACTION_NAMES = "transaction-names";
@@ -202,6 +209,16 @@ public final class ProcessorTopology {
         WindowChain.count(builder, limitedErrorRoutes.mapValues(Limited::value, Named.as("error-routed")),
                 CountedAggregates.ERROR_ROUTES, PreAggregation.Tally.NONE, topics, horizon, lateMargin, generation);
 
+        // Each count of a session item once under its own id (SessionItems): a session's later
+        // updates and a retried item count nothing again. Every update of a session lands in the
+        // same raw partition (the gateway partitions them by session id), so one task sees them all.
+        KStream<String, SessionFact> sessions = firstSighting(builder, parsed(builder, topics.sessions(), new SessionParser(),
+                        topics.deadLetters(), deadLetters)
+                        .processValues(SessionFacts::new, Named.as(topics.sessions() + "-counts")),
+                topics.sessions(), SEEN_SESSIONS, horizon, lateMargin, filterMemory);
+        WindowChain.count(builder, sessions.map((token, fact) -> KeyValue.pair(SessionKey.of(fact), fact), Named.as("session-key")),
+                CountedAggregates.SESSIONS, PreAggregation.Tally.NONE, topics, horizon, lateMargin, generation);
+
         return builder.build();
     }
 
@@ -216,7 +233,7 @@ public final class ProcessorTopology {
         Duration routes = RouteLimit.retention(horizon, lateMargin);
         Map<String, Duration> retentions = new HashMap<>();
         CountedAggregates.counted().forEach(aggregate -> retentions.put(aggregate.name(), WindowChain.retention(aggregate, horizon, lateMargin)));
-        retentions.putAll(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes,
+        retentions.putAll(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, SEEN_SESSIONS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes,
                 TRANSACTION_NAMES, routes, ERROR_NAMES, routes, TRANSACTION_OUTCOMES, outcomes, ERROR_OUTCOMES, outcomes));
         return Map.copyOf(retentions);
     }
@@ -231,7 +248,7 @@ public final class ProcessorTopology {
         Map<String, Long> instances = new HashMap<>();
         CountedAggregates.counted().forEach(aggregate -> instances.put(aggregate.name(), WindowStores.segmentsAtMost(
                 WindowChain.retention(aggregate, horizon, lateMargin), WindowChain.segmentBasis(aggregate, horizon))));
-        instances.putAll(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes,
+        instances.putAll(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, SEEN_SESSIONS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes,
                 TRANSACTION_NAMES, routes, ERROR_NAMES, routes));
         return Map.copyOf(instances);
     }
@@ -266,7 +283,22 @@ public final class ProcessorTopology {
                                                                       String deadLetters, Duration horizon,
                                                                       Duration lateMargin, DeadLetterCounts counts,
                                                                       FilterMemory filterMemory) {
+        return firstSighting(builder, parsed(builder, rawTopic, parser, deadLetters, counts), rawTopic, seenStore, horizon, lateMargin,
+                filterMemory);
+    }
+
+    /** Each (project, event id) of {@code facts} once. */
+    private static <F extends Fact> KStream<String, F> firstSighting(StreamsBuilder builder, KStream<String, F> facts, String rawTopic,
+                                                                     String seenStore, Duration horizon, Duration lateMargin,
+                                                                     FilterMemory filterMemory) {
         builder.addStateStore(FirstSighting.store(seenStore, horizon, lateMargin));
+        return facts.processValues(() -> new FirstSighting<>(seenStore, horizon, lateMargin, filterMemory),
+                Named.as(rawTopic + "-first-sighting"), seenStore);
+    }
+
+    /** Raw records → parsed facts, unusable ones to the dead letters. */
+    private static <F extends Fact> KStream<String, F> parsed(StreamsBuilder builder, String rawTopic, RawParser<F> parser,
+                                                              String deadLetters, DeadLetterCounts counts) {
         return builder
                 .stream(rawTopic, Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(rawTopic + "-raw"))
                 .<Parsed<F>>processValues(() -> new ParseRaw<>(parser), Named.as(rawTopic + "-parse"))
@@ -277,7 +309,6 @@ public final class ProcessorTopology {
                                 .withName(rawTopic + "-to-dead-letters")), "unusable"))
                 .defaultBranch(Branched.as("ok"))
                 .get(rawTopic + "-parsed-ok")
-                .mapValues(Parsed::fact, Named.as(rawTopic + "-fact"))
-                .processValues(() -> new FirstSighting<>(seenStore, horizon, lateMargin, filterMemory), Named.as(rawTopic + "-first-sighting"), seenStore);
+                .mapValues(Parsed::fact, Named.as(rawTopic + "-fact"));
     }
 }

@@ -1,0 +1,166 @@
+package io.sluice.events;
+
+import java.time.DateTimeException;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * What a Sentry {@code session} or {@code sessions} item counts, read the same way by the gateway
+ * (which refuses what is invalid) and the processor (which counts it), following Relay's session
+ * metrics. Each count has an id under which it counts once: the processor's first sighting drops
+ * a count whose id it saw, so
+ * <ul>
+ * <li>a session update counts each of its session's kinds once, whatever its other updates say:
+ *     {@code started} from an update with {@code init: true}; {@code errored} from an update with
+ *     {@code errors > 0} or status {@code errored}, {@code crashed} or {@code abnormal} (Relay's
+ *     set of errored session ids, crashed and abnormal sessions included); {@code crashed} and
+ *     {@code abnormal} from the update with that status; {@code exited} from an update with status
+ *     {@code exited} and no error (Sentry's healthy sessions). Ids: the session's id and the kind;</li>
+ * <li>a {@code sessions} aggregate counts as given, each bucket once: its {@code errored} with its
+ *     crashed and abnormal sessions added, as a session's. Ids: the item's and the bucket's index.</li>
+ * </ul>
+ * Every count is in the hour its session started.
+ */
+public final class SessionItems {
+    /** The item types. */
+    public static final String SESSION = "session";
+    public static final String SESSIONS = "sessions";
+    private static final Set<String> STATUSES = Set.of("ok", "exited", "crashed", "abnormal", "errored");
+
+    /** What a session is counted as: the column of sessions_1h it adds to. */
+    public enum Kind {
+        STARTED, ERRORED, CRASHED, ABNORMAL, EXITED
+    }
+
+    /**
+     * One count: {@code count} sessions of {@code kind} that started at {@code startedMillis}, of a
+     * release and environment; counted once under {@code id}.
+     */
+    public record Count(String id, long startedMillis, String environment, String release, Kind kind, long count) {
+    }
+
+    private SessionItems() {
+    }
+
+    /**
+     * What an item counts (an update that counts nothing, status {@code ok} and no error, gives none).
+     *
+     * @param itemId   the id the gateway gave the item: a session update's is its session's id
+     * @throws InvalidFieldException when it has no release, an unknown status, a negative count,
+     *                               or a session id or start time that cannot be read
+     */
+    public static List<Count> counts(String type, JsonNode item, String itemId) {
+        JsonNode attrs = item.path("attrs");
+        String release = release(attrs);
+        String environment = text(attrs, "environment");
+        List<Count> counts = new ArrayList<>();
+        if (SESSIONS.equals(type)) {
+            JsonNode buckets = item.get("aggregates");
+            if (buckets == null || !buckets.isArray()) {
+                throw new InvalidFieldException("aggregates", "'aggregates' must be a list of session counts");
+            }
+            for (int i = 0; i < buckets.size(); i++) {
+                JsonNode bucket = buckets.get(i);
+                long started = time(bucket, "started");
+                String prefix = itemId + '/' + i + '/';
+                long exited = count(bucket, "exited");
+                long errored = count(bucket, "errored");
+                long abnormal = count(bucket, "abnormal");
+                long crashed = count(bucket, "crashed");
+                add(counts, prefix, started, environment, release, Kind.STARTED, exited + errored + abnormal + crashed);
+                add(counts, prefix, started, environment, release, Kind.ERRORED, errored + abnormal + crashed);
+                add(counts, prefix, started, environment, release, Kind.CRASHED, crashed);
+                add(counts, prefix, started, environment, release, Kind.ABNORMAL, abnormal);
+                add(counts, prefix, started, environment, release, Kind.EXITED, exited);
+            }
+            return counts;
+        }
+        long started = time(item, "started");
+        String status = item.has("status") ? text(item, "status") : "ok";
+        if (!STATUSES.contains(status)) {
+            throw new InvalidFieldException("status", "'status' must be one of " + STATUSES + ", got "
+                    + SentryFields.abbreviate(item.get("status")));
+        }
+        long errors = item.has("errors") ? count(item, "errors") : 0;
+        String prefix = itemId + '/';
+        boolean init = item.path("init").asBoolean(false);
+        add(counts, prefix, started, environment, release, Kind.STARTED, init ? 1 : 0);
+        boolean errored = errors > 0 || status.equals("errored") || status.equals("crashed") || status.equals("abnormal");
+        add(counts, prefix, started, environment, release, Kind.ERRORED, errored ? 1 : 0);
+        add(counts, prefix, started, environment, release, Kind.CRASHED, status.equals("crashed") ? 1 : 0);
+        add(counts, prefix, started, environment, release, Kind.ABNORMAL, status.equals("abnormal") ? 1 : 0);
+        add(counts, prefix, started, environment, release, Kind.EXITED, status.equals("exited") && !errored ? 1 : 0);
+        return counts;
+    }
+
+    /** A session update's session id ({@code sid}), as sent; null when it has none. */
+    public static String sessionId(JsonNode item) {
+        JsonNode sid = item.get("sid");
+        return sid != null && sid.isTextual() ? sid.textValue() : null;
+    }
+
+    /** When the item's earliest counted session started, in epoch milliseconds; the item must be valid ({@link #counts}). */
+    public static long startedMillis(List<Count> counts, long otherwise) {
+        return counts.stream().mapToLong(Count::startedMillis).min().orElse(otherwise);
+    }
+
+    private static void add(List<Count> counts, String prefix, long started, String environment, String release, Kind kind,
+                            long count) {
+        if (count > 0) {
+            counts.add(new Count(prefix + kind.name().toLowerCase(java.util.Locale.ROOT), started, environment, release, kind, count));
+        }
+    }
+
+    private static String release(JsonNode attrs) {
+        String release = text(attrs, "release");
+        if (release.isBlank()) {
+            throw new InvalidFieldException("attrs.release", "a session must name its release in 'attrs.release'");
+        }
+        return release;
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        if (SentryFields.isAbsent(value)) {
+            return "";
+        }
+        if (!value.isTextual()) {
+            throw new InvalidFieldException(field, "'" + field + "' must be a string, got " + SentryFields.abbreviate(value));
+        }
+        return value.textValue();
+    }
+
+    private static long count(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        if (SentryFields.isAbsent(value)) {
+            return 0;
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 0) {
+            throw new InvalidFieldException(field, "'" + field + "' must be a count (an integer of 0 or more), got "
+                    + SentryFields.abbreviate(value));
+        }
+        return value.longValue();
+    }
+
+    /** An ISO 8601 time (Sentry's SDKs) or epoch seconds, in epoch milliseconds. */
+    private static long time(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        try {
+            if (value != null && value.isNumber() && value.decimalValue().signum() >= 0) {
+                return value.decimalValue().movePointRight(3).longValueExact();
+            }
+            if (value != null && value.isTextual()) {
+                return OffsetDateTime.parse(value.textValue().strip(), DateTimeFormatter.ISO_DATE_TIME).toInstant().toEpochMilli();
+            }
+        } catch (DateTimeException | ArithmeticException unreadable) {
+            // refused below
+        }
+        throw new InvalidFieldException(field, "'" + field + "' must be an ISO 8601 time or epoch seconds, got "
+                + (value == null ? "nothing" : SentryFields.abbreviate(value)));
+    }
+}
