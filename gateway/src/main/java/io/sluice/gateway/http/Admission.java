@@ -58,8 +58,8 @@ public final class Admission extends ChannelDuplexHandler {
     private Rejection deferred;
     /** The door of the refused request, which writes its refusal (the Sentry doors' carry CORS headers). */
     private FrontDoor refusedAt;
-    /** The refused request's Content-Type: an OTLP refusal answers in the request's encoding. */
-    private String refusedContentType;
+    /** Who sent the refused request, as its head tells: an OTLP refusal answers in the request's encoding. */
+    private FrontDoor.Caller refusedCaller;
     private final FrontDoors doors;
     private final OutcomeRecorder recorder;
 
@@ -141,7 +141,7 @@ public final class Admission extends ChannelDuplexHandler {
                 request = admit(ctx, head, route);
             } catch (Rejection refusal) {
                 ReferenceCountUtil.release(message);
-                refusedContentType = head.headers().get(HttpHeaderNames.CONTENT_TYPE);
+                refusedCaller = FrontDoor.Caller.ofHead(null, head);
                 refuse(ctx, route, refusal, startNanos);
                 return;
             }
@@ -225,7 +225,7 @@ public final class Admission extends ChannelDuplexHandler {
 
     /** A refusal's answer, as its door writes it (on the Sentry endpoints with CORS headers, so browser SDKs can read it). */
     private FullHttpResponse answer(Rejection refusal) {
-        return refusedAt.refusal(refusal, new FrontDoor.Caller(null, null, refusedContentType));
+        return refusedAt.refusal(refusal, refusedCaller);
     }
 
     private void release() {

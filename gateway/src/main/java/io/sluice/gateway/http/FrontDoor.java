@@ -59,8 +59,12 @@ interface FrontDoor {
 
         /** As the request's head tells: the DSN key it authenticated with (or null), its Origin and Content-Type. */
         static Caller of(Admitted admitted, io.netty.handler.codec.http.HttpRequest request) {
-            return new Caller(admitted.dsnKey(), request.headers().get(HttpHeaderNames.ORIGIN),
-                    request.headers().get(HttpHeaderNames.CONTENT_TYPE));
+            return ofHead(admitted.dsnKey(), request);
+        }
+
+        /** @param key the DSN key the request authenticated with, or null (not one, or refused before it was checked) */
+        static Caller ofHead(DsnKey key, io.netty.handler.codec.http.HttpRequest head) {
+            return new Caller(key, head.headers().get(HttpHeaderNames.ORIGIN), head.headers().get(HttpHeaderNames.CONTENT_TYPE));
         }
     }
 

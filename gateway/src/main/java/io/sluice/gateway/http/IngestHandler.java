@@ -109,7 +109,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
 
     private void handle(ChannelHandlerContext ctx, Object message) {
         if (message instanceof BodyLimit.Refused refused) {
-            refuseReceiving(ctx, refused.reason());
+            refuseReceiving(ctx, refused);
         } else {
             handle(ctx, (FullHttpRequest) message);
         }
@@ -119,15 +119,15 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
      * A body refused while it arrived (beyond its limit, or its bytes did not fit the budget), in
      * its turn; the connection closes, as the rest of it is not read.
      */
-    private void refuseReceiving(ChannelHandlerContext ctx, Rejection refusal) {
+    private void refuseReceiving(ChannelHandlerContext ctx, BodyLimit.Refused refused) {
         long startNanos = System.nanoTime();
         Admitted admitted = admission.next();
         if (admitted == null) { // cannot happen: every request passes admission first
             ctx.close();
             return;
         }
-        recorder.refused(admitted.token(), refusal);
-        FullHttpResponse answer = doors.of(admitted.route()).refusal(refusal, new FrontDoor.Caller(admitted.dsnKey(), null));
+        recorder.refused(admitted.token(), refused.reason());
+        FullHttpResponse answer = doors.of(admitted.route()).refusal(refused.reason(), refused.caller());
         respond(ctx, answer, false, admitted.route().name(), startNanos);
     }
 
