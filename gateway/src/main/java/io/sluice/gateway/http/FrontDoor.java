@@ -7,7 +7,6 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.sluice.gateway.admit.Admitted;
 import io.sluice.gateway.ingest.Rejection;
-import io.sluice.gateway.decompress.BodyDecoder;
 import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 
@@ -26,24 +25,19 @@ interface FrontDoor {
      */
     Items read(Admitted admitted, FullHttpRequest request, long receivedAt);
 
-    /**
-     * Whether reading this request (decoding, parsing its items) may hold an event loop for long:
-     * then it is read on a {@link ReadWorkers} thread. By default, a body larger than
-     * {@link IngestPath#SLICE_BYTES} as sent.
-     */
-    default boolean readsLong(FullHttpRequest request) {
-        return request.content().readableBytes() > IngestPath.SLICE_BYTES;
-    }
-
     /** The answer once the request's items were handled (its events published, or none). */
     FullHttpResponse answer(Handled handled, Caller caller);
 
     /** The answer refusing the whole request. */
     FullHttpResponse refusal(Rejection refusal, Caller caller);
 
-    /** The request's body, decompressed by {@code decoder} (bounded by it and by the request's in-flight reservation). */
-    static byte[] decodedBody(BodyDecoder decoder, Admitted admitted, FullHttpRequest request) {
-        return decoder.decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING), admitted.reservation());
+    /**
+     * The request's body, decompressed within its route's limit ({@link io.sluice.gateway.ingest.IngestRoute#bodySize})
+     * and its in-flight reservation.
+     */
+    static byte[] decodedBody(GatewayServices services, Admitted admitted, FullHttpRequest request) {
+        return services.decoder(admitted.route().bodySize())
+                .decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING), admitted.reservation());
     }
 
     /**
@@ -68,24 +62,8 @@ interface FrontDoor {
         }
     }
 
-    /** What the head already took of the project's quota for the request's first event. */
-    enum HeadQuota {
-        /** Its whole quota (project and endpoint): the first event takes nothing more. */
-        FIRST_EVENT,
-        /** The project's share only: the first event takes its endpoint's. */
-        PROJECT,
-        /**
-         * The project's share for each part ({@link Item.Event#part}: an OTLP span), taken by the door
-         * before reading it: a part's first event takes its endpoint's, each further event both.
-         */
-        EACH_PART
-    }
-
-    /**
-     * A request's items, read: whose they are (its project, known by now), who sent them, and what
-     * its head took of the quota.
-     */
-    record Items(Project project, Caller caller, HeadQuota headQuota, List<Item> items) {
+    /** A request's items, read: whose they are (its project, known by now) and who sent them. */
+    record Items(Project project, Caller caller, List<Item> items) {
     }
 
     /**
