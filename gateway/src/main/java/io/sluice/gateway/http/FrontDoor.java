@@ -15,8 +15,8 @@ import io.sluice.projects.Project;
  * request into {@link Items} and writes its own answers; the path does the rest for every door
  * alike (each event's quota before its payload is parsed, validation, publishing, outcomes).
  * Doors: {@link V1Door} ({@code /api/v1/<token>/transaction|project}), {@link SentryStoreDoor},
- * {@link SentryEnvelopeDoor}, {@link OtlpDoor}; {@link FrontDoors#of} routes to each, the one place a
- * door is added.
+ * {@link SentryEnvelopeDoor}, {@link OtlpDoor}, each the door of an {@link io.sluice.gateway.ingest.IngestRoute}
+ * record, which carries the door's rules (body limit, head quota); {@link FrontDoors#of} routes to each.
  */
 interface FrontDoor {
     /**

@@ -35,8 +35,6 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private final GatewayServices services;
     private final GatewayMetrics metrics;
     private final IngestPath path;
-    private final FrontDoors doors;
-    private final OutcomeRecorder recorder;
     private final UnsentAnswers unsent;
     private final UnsentAnswers.Total unsentTotal;
     /** Pipelined requests (or {@link BodyLimit.Refused} refusals) that arrived while one was being published. */
@@ -47,18 +45,18 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * @param admission   this connection's admission, which hands over each request's route, project and reservation
+     * @param path        the ingest path of all connections
      * @param unsent      this connection's answers not yet taken by its socket
      * @param unsentTotal those of all connections, and their budget
      */
-    IngestHandler(Admission admission, GatewayServices services, UnsentAnswers unsent, UnsentAnswers.Total unsentTotal) {
+    IngestHandler(Admission admission, GatewayServices services, IngestPath path, UnsentAnswers unsent,
+                  UnsentAnswers.Total unsentTotal) {
         this.admission = admission;
         this.services = services;
         this.unsent = unsent;
         this.unsentTotal = unsentTotal;
         this.metrics = services.metrics();
-        this.path = new IngestPath(services);
-        this.doors = new FrontDoors(services);
-        this.recorder = new OutcomeRecorder(services);
+        this.path = path;
     }
 
     @Override
@@ -126,8 +124,8 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
-        recorder.refused(admitted.token(), refused.reason());
-        FullHttpResponse answer = doors.of(admitted.route()).refusal(refused.reason(), refused.caller());
+        path.refused(admitted.token(), refused.reason());
+        FullHttpResponse answer = path.refusal(admitted.route(), refused.reason(), refused.caller());
         respond(ctx, answer, false, admitted.route().name(), startNanos);
     }
 

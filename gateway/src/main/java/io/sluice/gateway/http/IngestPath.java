@@ -51,7 +51,8 @@ import io.sluice.projects.Project;
  * request on them, waiting or being read, is answered {@code 503 shutting_down} before anything of
  * it is published, so its retry is safe; checked before it is read, before each item and once taken.
  *
- * <p>A new door plugs in by implementing {@link FrontDoor} and being routed to in {@link FrontDoors}.
+ * <p>A new door plugs in with its route (an {@link IngestRoute} record, which carries its rules), a
+ * {@link FrontDoor}, and the line of {@link FrontDoors} that routes the one to the other.
  */
 final class IngestPath {
     private static final Logger LOG = LoggerFactory.getLogger(IngestPath.class);
@@ -74,6 +75,7 @@ final class IngestPath {
     private final FrontDoors doors;
     private final OutcomeRecorder recorder;
 
+    /** Shared by every connection: it holds no request's state. */
     IngestPath(GatewayServices services) {
         this.services = services;
         this.doors = new FrontDoors(services);
@@ -364,6 +366,16 @@ final class IngestPath {
         Rejection longer = later.retryAfterSeconds() > earlier.retryAfterSeconds() ? later : earlier;
         return new Rejection(longer.outcome(), longer.getMessage(), null, longer.limit(), longer.retryAfterSeconds())
                 .withSentryRateLimits(SentryRateLimits.merge(earlier.sentryRateLimits(), later.sentryRateLimits()));
+    }
+
+    /** Records a whole request's refusal under {@code token} (null when it named no project): by every handler, here. */
+    void refused(String token, Rejection refusal) {
+        recorder.refused(token, refusal);
+    }
+
+    /** The answer refusing a whole request, as the door of its {@code route} writes it (null: its path named none). */
+    FullHttpResponse refusal(IngestRoute route, Rejection refusal, FrontDoor.Caller caller) {
+        return doors.of(route).refusal(refusal, caller);
     }
 
     /** The answer refusing the whole request: a {@link Rejection}, or a body this code did not foresee (then the connection closes). */
