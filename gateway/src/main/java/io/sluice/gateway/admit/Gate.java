@@ -11,7 +11,8 @@ import io.sluice.projects.Project;
 import io.sluice.gateway.ingest.IngestRoute;
 import io.sluice.gateway.ingest.Rejection;
 import io.sluice.gateway.ingest.Endpoint;
-import io.sluice.gateway.ingest.SentryEndpoint;
+import io.sluice.gateway.ingest.BodySize;
+import io.sluice.gateway.ingest.HeadQuota;
 
 /**
  * Who may come in, decided from a request's head before its body is read: its route (404, 405),
@@ -66,7 +67,11 @@ public final class Gate {
 
     /** The largest body any route takes: the HTTP layer's bound, each request is bounded by its own. */
     public int largestBody() {
-        return Math.max(Math.max(maxBodyBytes, maxEnvelopeBytes), maxOtlpBytes);
+        int largest = 0;
+        for (BodySize size : BodySize.values()) {
+            largest = Math.max(largest, maxBodyBytes(size));
+        }
+        return largest;
     }
 
     /**
@@ -91,8 +96,10 @@ public final class Gate {
             return new Admitted(route, null, budget.expect(client, null, 0), null, client, 0);
         }
         failedAuth.check(client, System.nanoTime());
-        if (route.isSentry()) {
-            return admitSentry(route, head, client);
+        int max = maxBodyBytes(route.bodySize());
+        if (route instanceof IngestRoute.Sentry sentry) {
+            requireDeclaredWithin(head, max);
+            return admitSentry(sentry, head, client, max);
         }
         Project project;
         try {
@@ -105,29 +112,43 @@ public final class Gate {
             }
             throw refused;
         }
-        // Every authenticated request takes from its project's quota, whatever becomes of it; one
-        // over the quota holds no memory and its body is never read. An OTLP export's events are
-        // transactions and errors: the head takes the project's share, each event its endpoint's.
-        if (route.isOtlp()) {
-            Rejection overQuota = quotas.takeProject(project, System.nanoTime());
-            if (overQuota != null) {
-                throw overQuota;
-            }
-        } else {
-            quotas.admit(project, route.endpoint(), System.nanoTime());
-        }
-        int max = route.isOtlp() ? maxOtlpBytes : maxBodyBytes;
-        if (head.contentLength() > max) {
-            throw new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + max + " bytes");
-        }
+        takeAtHead(route, project);
+        requireDeclaredWithin(head, max);
         return new Admitted(route, project, budget.expect(client, project.token(), declared(head)), null, client, max);
     }
 
-    private Admitted admitSentry(IngestRoute route, RequestHead head, InetAddress client) {
-        int max = route.sentry() == SentryEndpoint.ENVELOPE ? maxEnvelopeBytes : maxBodyBytes;
+    private static void requireDeclaredWithin(RequestHead head, int max) {
         if (head.contentLength() > max) {
             throw new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + max + " bytes");
         }
+    }
+
+    /** The largest body a route of {@code size} takes, as sent. */
+    public int maxBodyBytes(BodySize size) {
+        return switch (size) {
+            case EVENT -> maxBodyBytes;
+            case ENVELOPE -> maxEnvelopeBytes;
+            case OTLP_EXPORT -> maxOtlpBytes;
+        };
+    }
+
+    /**
+     * What every authenticated request takes from its project's quota from its head, as its route
+     * says ({@link HeadQuota}), whatever becomes of it: one over the quota holds no memory and its
+     * body is never read.
+     */
+    private void takeAtHead(IngestRoute route, Project project) {
+        if (route.headQuota() == HeadQuota.FIRST_EVENT) {
+            quotas.admit(project, route.endpoint(), System.nanoTime());
+            return;
+        }
+        Rejection overQuota = quotas.takeProject(project, System.nanoTime());
+        if (overQuota != null) {
+            throw overQuota;
+        }
+    }
+
+    private Admitted admitSentry(IngestRoute.Sentry route, RequestHead head, InetAddress client, int max) {
         String key;
         try {
             key = SentryCredentials.fromHead(head.sentryAuth(), head.authorization(), head.uri());
@@ -138,7 +159,7 @@ public final class Gate {
             throw refused;
         }
         if (key == null) {
-            if (route.sentry() != SentryEndpoint.ENVELOPE) {
+            if (!(route instanceof IngestRoute.SentryEnvelope)) {
                 failedAuth.failed(client, System.nanoTime());
                 throw new Rejection(Outcome.UNAUTHORIZED, "missing credentials: send X-Sentry-Auth: Sentry sentry_key=<public "
                         + "key of this project's DSN>, sentry_version=7 (or ?sentry_key=… in the query)");
@@ -151,7 +172,7 @@ public final class Gate {
             }
             return new Admitted(route, null, unauthenticated.expect(client, null, declared(head)), null, client, bound);
         }
-        Authenticator.DsnAuthenticated auth = authenticateSentry(route.projectId(), key, client, head.origin());
+        Authenticator.DsnAuthenticated auth = authenticateSentry(route, key, client, head.origin());
         // Per project too: a DSN key is public (in every browser), its holders may not take the whole budget.
         return new Admitted(route, auth.project(), budget.expect(client, auth.project().token(), declared(head)), auth.key(),
                 client, max);
@@ -168,12 +189,14 @@ public final class Gate {
     /**
      * Checks a DSN key against the project in the path (a key matching no DSN key counts against
      * the client's failed authentications; another project's key is 403), the browser origin against the key, and takes
-     * one event from the project's quota (429 with X-Sentry-Rate-Limits), which the request's first event then uses.
+     * what its route's head takes of the project's quota (429 with X-Sentry-Rate-Limits). From the head, or from an
+     * envelope's own {@code dsn} header once its body is read.
      */
-    public Authenticator.DsnAuthenticated authenticateSentry(long projectId, String key, InetAddress client, String origin) {
+    public Authenticator.DsnAuthenticated authenticateSentry(IngestRoute.Sentry route, String key, InetAddress client,
+                                                             String origin) {
         Authenticator.DsnAuthenticated auth;
         try {
-            auth = authenticator.authenticateDsn(projectId, key);
+            auth = authenticator.authenticateDsn(route.projectId(), key);
         } catch (Rejection refused) {
             // Only a key that matches nothing is a guess (as for v1): an expired DSN key still in
             // browsers, or another project's, must not lock out the addresses that send it.
@@ -187,11 +210,7 @@ public final class Gate {
                     ? "this DSN key is for browsers of listed origins only, and the request names no Origin"
                     : "this DSN key does not allow the origin " + origin);
         }
-        // One event of the project's quota, from the head: it stands for the envelope's first event.
-        Rejection overQuota = quotas.takeProject(auth.project(), System.nanoTime());
-        if (overQuota != null) {
-            throw overQuota;
-        }
+        takeAtHead(route, auth.project());
         return auth;
     }
 
@@ -233,6 +252,6 @@ public final class Gate {
         if (route == null) {
             return null;
         }
-        return route.isSentry() ? authenticator.tokenOf(route.projectId()) : route.token();
+        return route instanceof IngestRoute.Sentry sentry ? authenticator.tokenOf(sentry.projectId()) : route.token();
     }
 }

@@ -56,19 +56,20 @@ public final class Admission extends ChannelDuplexHandler {
     private boolean refused;
     /** A refusal waiting for the answers to earlier requests: answers go out in request order. */
     private Rejection deferred;
-    /** The door of the refused request, which writes its refusal (the Sentry doors' carry CORS headers). */
-    private FrontDoor refusedAt;
-    /** The refused request's Content-Type: an OTLP refusal answers in the request's encoding. */
-    private String refusedContentType;
-    private final FrontDoors doors;
-    private final OutcomeRecorder recorder;
+    /** The route of the refused request, whose door writes its refusal (the Sentry doors' carry CORS headers). */
+    private IngestRoute refusedRoute;
+    /** Who sent the refused request, as its head tells: an OTLP refusal answers in the request's encoding. */
+    private FrontDoor.Caller refusedCaller;
+    private final IngestPath path;
 
-    /** @param maxConnections open connections beyond this get 503 */
-    Admission(int maxConnections, GatewayServices services) {
+    /**
+     * @param maxConnections open connections beyond this get 503
+     * @param path           the ingest path of all connections, which records and writes refusals
+     */
+    Admission(int maxConnections, GatewayServices services, IngestPath path) {
         this.maxConnections = maxConnections;
         this.services = services;
-        this.doors = new FrontDoors(services);
-        this.recorder = new OutcomeRecorder(services);
+        this.path = path;
     }
 
     /** The next admitted request, in the order their bodies arrive; null if none. */
@@ -141,7 +142,7 @@ public final class Admission extends ChannelDuplexHandler {
                 request = admit(ctx, head, route);
             } catch (Rejection refusal) {
                 ReferenceCountUtil.release(message);
-                refusedContentType = head.headers().get(HttpHeaderNames.CONTENT_TYPE);
+                refusedCaller = FrontDoor.Caller.ofHead(null, head);
                 refuse(ctx, route, refusal, startNanos);
                 return;
             }
@@ -184,9 +185,9 @@ public final class Admission extends ChannelDuplexHandler {
     /** @param route the request's route, or null when its path names none (or its head could not be read) */
     private void refuse(ChannelHandlerContext ctx, IngestRoute route, Rejection refusal, long startNanos) {
         refused = true;
-        recorder.refused(services.gate().tokenOf(route), refusal);
+        path.refused(services.gate().tokenOf(route), refusal);
         services.metrics().answered(route == null ? "other" : route.name(), refusal.status(), startNanos);
-        refusedAt = doors.of(route);
+        refusedRoute = route;
         if (reserved.isEmpty()) {
             Responses.answerAndClose(ctx, answer(refusal));
         } else {
@@ -225,7 +226,7 @@ public final class Admission extends ChannelDuplexHandler {
 
     /** A refusal's answer, as its door writes it (on the Sentry endpoints with CORS headers, so browser SDKs can read it). */
     private FullHttpResponse answer(Rejection refusal) {
-        return refusedAt.refusal(refusal, new FrontDoor.Caller(null, null, refusedContentType));
+        return path.refusal(refusedRoute, refusal, refusedCaller);
     }
 
     private void release() {

@@ -25,13 +25,22 @@ import io.sluice.outcomes.Outcome;
  * ingest handler to refuse in its turn; nothing after it on the connection is taken on.
  */
 final class BodyLimit extends HttpObjectAggregator {
-    /** Passed on in place of a request refused while its body arrived: 413, or 503 when its bytes did not fit. */
-    record Refused(Rejection reason) {
+    /**
+     * Passed on in place of a request refused while its body arrived: 413, or 503 when its bytes did
+     * not fit. {@code caller}: as its head told, so that the refusal is answered as one from the head
+     * is (an OTLP export's in its own encoding).
+     */
+    record Refused(Rejection reason, FrontDoor.Caller caller) {
     }
 
     private final Admission admission;
-    /** The request being received (null once refused): its reservation, its limit (its route's) and its bytes so far. */
+    /**
+     * The request being received (null once refused): its reservation, its head (which tells how to
+     * answer its refusal), its limit (its route's) and its bytes so far.
+     */
     private InFlightBudget.Reservation reservation;
+    private Admitted admitted;
+    private HttpRequest head;
     private long limit;
     private long received;
 
@@ -43,10 +52,11 @@ final class BodyLimit extends HttpObjectAggregator {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) throws Exception {
-        if (message instanceof HttpRequest) {
-            Admitted receiving = admission.receiving();
-            reservation = receiving.reservation();
-            limit = receiving.maxBodyBytes();
+        if (message instanceof HttpRequest request) {
+            admitted = admission.receiving();
+            head = request;
+            reservation = admitted.reservation();
+            limit = admitted.maxBodyBytes();
             received = 0;
         }
         if (message instanceof HttpContent content && reservation != null) {
@@ -55,9 +65,7 @@ final class BodyLimit extends HttpObjectAggregator {
                 // As the aggregator does at its own limit: nothing more on this connection is taken
                 // on (the request's partial body is freed when the connection closes).
                 content.release();
-                admission.takeNoMore();
-                reservation = null;
-                ctx.fireChannelRead(new Refused(refused));
+                ctx.fireChannelRead(refuse(refused));
                 return;
             }
         }
@@ -97,8 +105,13 @@ final class BodyLimit extends HttpObjectAggregator {
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-        admission.takeNoMore(); // the aggregator discards the rest of this body meanwhile
+        ctx.fireChannelRead(refuse(tooLarge(maxContentLength()))); // the aggregator discards the rest of this body meanwhile
+    }
+
+    /** The request being received, refused: nothing more on this connection is taken on. */
+    private Refused refuse(Rejection reason) {
+        admission.takeNoMore();
         reservation = null;
-        ctx.fireChannelRead(new Refused(tooLarge(maxContentLength())));
+        return new Refused(reason, FrontDoor.Caller.of(admitted, head));
     }
 }

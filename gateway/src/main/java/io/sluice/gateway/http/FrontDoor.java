@@ -7,7 +7,6 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.sluice.gateway.admit.Admitted;
 import io.sluice.gateway.ingest.Rejection;
-import io.sluice.gateway.decompress.BodyDecoder;
 import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
 
@@ -16,8 +15,8 @@ import io.sluice.projects.Project;
  * request into {@link Items} and writes its own answers; the path does the rest for every door
  * alike (each event's quota before its payload is parsed, validation, publishing, outcomes).
  * Doors: {@link V1Door} ({@code /api/v1/<token>/transaction|project}), {@link SentryStoreDoor},
- * {@link SentryEnvelopeDoor}, {@link OtlpDoor}; {@link FrontDoors#of} routes to each, the one place a
- * door is added.
+ * {@link SentryEnvelopeDoor}, {@link OtlpDoor}, each the door of an {@link io.sluice.gateway.ingest.IngestRoute}
+ * record, which carries the door's rules (body limit, head quota); {@link FrontDoors#of} routes to each.
  */
 interface FrontDoor {
     /**
@@ -26,24 +25,19 @@ interface FrontDoor {
      */
     Items read(Admitted admitted, FullHttpRequest request, long receivedAt);
 
-    /**
-     * Whether reading this request (decoding, parsing its items) may hold an event loop for long:
-     * then it is read on a {@link ReadWorkers} thread. By default, a body larger than
-     * {@link IngestPath#SLICE_BYTES} as sent.
-     */
-    default boolean readsLong(FullHttpRequest request) {
-        return request.content().readableBytes() > IngestPath.SLICE_BYTES;
-    }
-
     /** The answer once the request's items were handled (its events published, or none). */
     FullHttpResponse answer(Handled handled, Caller caller);
 
     /** The answer refusing the whole request. */
     FullHttpResponse refusal(Rejection refusal, Caller caller);
 
-    /** The request's body, decompressed by {@code decoder} (bounded by it and by the request's in-flight reservation). */
-    static byte[] decodedBody(BodyDecoder decoder, Admitted admitted, FullHttpRequest request) {
-        return decoder.decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING), admitted.reservation());
+    /**
+     * The request's body, decompressed within its route's limit ({@link io.sluice.gateway.ingest.IngestRoute#bodySize})
+     * and its in-flight reservation.
+     */
+    static byte[] decodedBody(GatewayServices services, Admitted admitted, FullHttpRequest request) {
+        return services.decoder(admitted.route().bodySize())
+                .decode(request.content(), request.headers().get(HttpHeaderNames.CONTENT_ENCODING), admitted.reservation());
     }
 
     /**
@@ -59,29 +53,17 @@ interface FrontDoor {
 
         /** As the request's head tells: the DSN key it authenticated with (or null), its Origin and Content-Type. */
         static Caller of(Admitted admitted, io.netty.handler.codec.http.HttpRequest request) {
-            return new Caller(admitted.dsnKey(), request.headers().get(HttpHeaderNames.ORIGIN),
-                    request.headers().get(HttpHeaderNames.CONTENT_TYPE));
+            return ofHead(admitted.dsnKey(), request);
+        }
+
+        /** @param key the DSN key the request authenticated with, or null (not one, or refused before it was checked) */
+        static Caller ofHead(DsnKey key, io.netty.handler.codec.http.HttpRequest head) {
+            return new Caller(key, head.headers().get(HttpHeaderNames.ORIGIN), head.headers().get(HttpHeaderNames.CONTENT_TYPE));
         }
     }
 
-    /** What the head already took of the project's quota for the request's first event. */
-    enum HeadQuota {
-        /** Its whole quota (project and endpoint): the first event takes nothing more. */
-        FIRST_EVENT,
-        /** The project's share only: the first event takes its endpoint's. */
-        PROJECT,
-        /**
-         * The project's share for each part ({@link Item.Event#part}: an OTLP span), taken by the door
-         * before reading it: a part's first event takes its endpoint's, each further event both.
-         */
-        EACH_PART
-    }
-
-    /**
-     * A request's items, read: whose they are (its project, known by now), who sent them, and what
-     * its head took of the quota.
-     */
-    record Items(Project project, Caller caller, HeadQuota headQuota, List<Item> items) {
+    /** A request's items, read: whose they are (its project, known by now) and who sent them. */
+    record Items(Project project, Caller caller, List<Item> items) {
     }
 
     /**

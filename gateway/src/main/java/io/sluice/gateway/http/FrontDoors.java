@@ -22,17 +22,21 @@ final class FrontDoors {
         }
     }
 
-    /** @param route a request's route, or null when its path names none (its refusal is answered as v1's) */
+    /**
+     * @param route a request's route (a preflight's is its Sentry route's), or null when its path
+     *              names none (its refusal is answered as v1's)
+     */
     FrontDoor of(IngestRoute route) {
-        if (route != null && route.isOtlp()) {
-            return otlp.get(route.otlp());
+        IngestRoute posted = route instanceof IngestRoute.Preflight preflight ? preflight.of() : route;
+        if (posted instanceof IngestRoute.Otlp export) {
+            return otlp.get(export.signal());
         }
-        if (route == null || !route.isSentry()) {
-            return v1;
+        if (posted instanceof IngestRoute.SentryStore) {
+            return sentryStore;
         }
-        return switch (route.sentry()) {
-            case STORE -> sentryStore;
-            case ENVELOPE -> sentryEnvelope;
-        };
+        if (posted instanceof IngestRoute.SentryEnvelope) {
+            return sentryEnvelope;
+        }
+        return v1;
     }
 }

@@ -30,6 +30,7 @@ public final class GatewayInitializer extends ChannelInitializer<SocketChannel> 
     private final HttpLimits limits;
     private final GatewayServices services;
     private final UnsentAnswers.Total unsentAnswers;
+    private final IngestPath path;
 
     /**
      * @param tls           the TLS context, or null for plain HTTP
@@ -40,6 +41,7 @@ public final class GatewayInitializer extends ChannelInitializer<SocketChannel> 
         this.limits = limits;
         this.services = services;
         this.unsentAnswers = unsentAnswers;
+        this.path = new IngestPath(services);
     }
 
     @Override
@@ -56,9 +58,9 @@ public final class GatewayInitializer extends ChannelInitializer<SocketChannel> 
         // Holds the requests decoded from the last read while the connection is not read (see IngestHandler).
         pipeline.addLast("flow", new FlowControlHandler());
         pipeline.addLast("timeouts", new ReceiveTimeouts(limits.idleTimeout(), limits.receiveTimeout()));
-        Admission admission = new Admission(limits.maxConnections(), services);
+        Admission admission = new Admission(limits.maxConnections(), services, path);
         pipeline.addLast("admission", admission);
         pipeline.addLast("body", new BodyLimit(services.gate().largestBody(), admission));
-        pipeline.addLast("ingest", new IngestHandler(admission, services, unsent, unsentAnswers));
+        pipeline.addLast("ingest", new IngestHandler(admission, services, path, unsent, unsentAnswers));
     }
 }

@@ -11,6 +11,7 @@ import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.gateway.publish.Outcomes;
 import io.sluice.gateway.decompress.BodyDecoder;
+import io.sluice.gateway.ingest.BodySize;
 import io.sluice.gateway.validate.EventValidator;
 
 /**
@@ -41,5 +42,14 @@ public record GatewayServices(Gate gate, BodyDecoder decoder, EventValidator val
                            Outcomes outcomes, GatewayMetrics metrics, Clock clock, AtomicBoolean draining,
                            BodyDecoder envelopeDecoder, EnvelopeParser envelopes) {
         this(gate, decoder, validator, publisher, outcomes, metrics, clock, draining, envelopeDecoder, envelopes, null, null, null);
+    }
+
+    /** The decoder of a route's bodies, bounded by its limit. */
+    public BodyDecoder decoder(BodySize size) {
+        return switch (size) {
+            case EVENT -> decoder;
+            case ENVELOPE -> envelopeDecoder;
+            case OTLP_EXPORT -> otlpDecoder;
+        };
     }
 }

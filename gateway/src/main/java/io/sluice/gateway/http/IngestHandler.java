@@ -35,8 +35,6 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private final GatewayServices services;
     private final GatewayMetrics metrics;
     private final IngestPath path;
-    private final FrontDoors doors;
-    private final OutcomeRecorder recorder;
     private final UnsentAnswers unsent;
     private final UnsentAnswers.Total unsentTotal;
     /** Pipelined requests (or {@link BodyLimit.Refused} refusals) that arrived while one was being published. */
@@ -47,18 +45,18 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * @param admission   this connection's admission, which hands over each request's route, project and reservation
+     * @param path        the ingest path of all connections
      * @param unsent      this connection's answers not yet taken by its socket
      * @param unsentTotal those of all connections, and their budget
      */
-    IngestHandler(Admission admission, GatewayServices services, UnsentAnswers unsent, UnsentAnswers.Total unsentTotal) {
+    IngestHandler(Admission admission, GatewayServices services, IngestPath path, UnsentAnswers unsent,
+                  UnsentAnswers.Total unsentTotal) {
         this.admission = admission;
         this.services = services;
         this.unsent = unsent;
         this.unsentTotal = unsentTotal;
         this.metrics = services.metrics();
-        this.path = new IngestPath(services);
-        this.doors = new FrontDoors(services);
-        this.recorder = new OutcomeRecorder(services);
+        this.path = path;
     }
 
     @Override
@@ -109,7 +107,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
 
     private void handle(ChannelHandlerContext ctx, Object message) {
         if (message instanceof BodyLimit.Refused refused) {
-            refuseReceiving(ctx, refused.reason());
+            refuseReceiving(ctx, refused);
         } else {
             handle(ctx, (FullHttpRequest) message);
         }
@@ -119,15 +117,15 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
      * A body refused while it arrived (beyond its limit, or its bytes did not fit the budget), in
      * its turn; the connection closes, as the rest of it is not read.
      */
-    private void refuseReceiving(ChannelHandlerContext ctx, Rejection refusal) {
+    private void refuseReceiving(ChannelHandlerContext ctx, BodyLimit.Refused refused) {
         long startNanos = System.nanoTime();
         Admitted admitted = admission.next();
         if (admitted == null) { // cannot happen: every request passes admission first
             ctx.close();
             return;
         }
-        recorder.refused(admitted.token(), refusal);
-        FullHttpResponse answer = doors.of(admitted.route()).refusal(refusal, new FrontDoor.Caller(admitted.dsnKey(), null));
+        path.refused(admitted.token(), refused.reason());
+        FullHttpResponse answer = path.refusal(admitted.route(), refused.reason(), refused.caller());
         respond(ctx, answer, false, admitted.route().name(), startNanos);
     }
 

@@ -17,8 +17,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.sluice.gateway.admit.Admitted;
 import io.sluice.gateway.ingest.Endpoint;
+import io.sluice.gateway.ingest.HeadQuota;
 import io.sluice.gateway.ingest.IngestRoute;
 import io.sluice.gateway.ingest.Rejection;
 import io.sluice.gateway.admit.SentryRateLimits;
@@ -49,7 +51,8 @@ import io.sluice.projects.Project;
  * request on them, waiting or being read, is answered {@code 503 shutting_down} before anything of
  * it is published, so its retry is safe; checked before it is read, before each item and once taken.
  *
- * <p>A new door plugs in by implementing {@link FrontDoor} and being routed to in {@link FrontDoors}.
+ * <p>A new door plugs in with its route (an {@link IngestRoute} record, which carries its rules), a
+ * {@link FrontDoor}, and the line of {@link FrontDoors} that routes the one to the other.
  */
 final class IngestPath {
     private static final Logger LOG = LoggerFactory.getLogger(IngestPath.class);
@@ -72,6 +75,7 @@ final class IngestPath {
     private final FrontDoors doors;
     private final OutcomeRecorder recorder;
 
+    /** Shared by every connection: it holds no request's state. */
     IngestPath(GatewayServices services) {
         this.services = services;
         this.doors = new FrontDoors(services);
@@ -81,7 +85,7 @@ final class IngestPath {
     /**
      * Handles a request admitted from its head, on its connection's event loop (where its answer
      * is completed and its events published). Takes the request: releases it once read.
-     * A body whose reading would hold the loop for long ({@link FrontDoor#readsLong}) is read and
+     * A body whose reading would hold the loop for long ({@link #readsLong}) is read and
      * its items taken on a {@link ReadWorkers} thread; any other on the loop, a slice of items per task.
      */
     CompletableFuture<Answer> handle(Admitted admitted, FullHttpRequest request, long receivedAt, Channel connection) {
@@ -91,7 +95,7 @@ final class IngestPath {
         // A dsn-only envelope's project is known from its path before its dsn is checked: its
         // refusals are counted there (as the head's are), not under no project.
         String token = admitted.token() != null ? admitted.token() : services.gate().tokenOf(admitted.route());
-        if (request.decoderResult().isSuccess() && services.readers() != null && door.readsLong(request)) {
+        if (request.decoderResult().isSuccess() && services.readers() != null && readsLong(admitted.route(), request)) {
             return readOffTheLoop(door, admitted, request, receivedAt, connection, token, caller);
         }
         FrontDoor.Items items;
@@ -105,7 +109,7 @@ final class IngestPath {
         } finally {
             request.release();
         }
-        return take(door, items, receivedAt, connection);
+        return take(door, items, admitted.route().headQuota(), receivedAt, connection);
     }
 
     /**
@@ -125,7 +129,7 @@ final class IngestPath {
                     requireOpen(connection); // it may have waited long in the queue
                     requireReading();
                     items = door.read(admitted, request, receivedAt);
-                    Taking taking = new Taking(items, receivedAt, connection);
+                    Taking taking = new Taking(items, admitted.route().headQuota(), receivedAt, connection);
                     for (Item item : items.items()) {
                         requireReading(); // once the workers stop, a read under way ends at its next item
                         taking.take(item);
@@ -151,9 +155,26 @@ final class IngestPath {
                 : CompletableFuture.completedFuture((Answer) result), loop);
     }
 
+    /**
+     * Whether reading this request (decoding, parsing its items) may hold an event loop for long:
+     * then it is read on a {@link ReadWorkers} thread. A body larger than {@link #SLICE_BYTES} as
+     * sent, or a compressed one of a route whose compressed bodies may hold many items
+     * ({@link IngestRoute#compressedReadsLong}: a Collector's gzip export of 8,192 spans is about
+     * 600 KiB sent, 4 MiB decompressed).
+     */
+    static boolean readsLong(IngestRoute route, FullHttpRequest request) {
+        if (request.content().readableBytes() > SLICE_BYTES) {
+            return true;
+        }
+        String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
+        return route.compressedReadsLong() && encoding != null && !encoding.isBlank()
+                && !encoding.strip().equalsIgnoreCase("identity");
+    }
+
     /** Takes the items on the loop, a slice per task, then publishes the events taken. */
-    private CompletableFuture<Answer> take(FrontDoor door, FrontDoor.Items items, long receivedAt, Channel connection) {
-        Taking taking = new Taking(items, receivedAt, connection);
+    private CompletableFuture<Answer> take(FrontDoor door, FrontDoor.Items items, HeadQuota head, long receivedAt,
+                                           Channel connection) {
+        Taking taking = new Taking(items, head, receivedAt, connection);
         return Slices.inSlices(items.items(), Item::bytes, SLICE_BYTES, taking::take, connection.eventLoop())
                 .handle((read, error) -> error)
                 .thenCompose(error -> error == null ? publish(door, taking, connection)
@@ -163,6 +184,8 @@ final class IngestPath {
     /** A request's items being taken, in order: on its connection's event loop only. */
     private final class Taking {
         final FrontDoor.Items items;
+        /** What the request's head took of the quota, as its route says. */
+        final HeadQuota head;
         final long receivedAt;
         final Channel connection;
         final List<Taken> events = new ArrayList<>();
@@ -181,8 +204,9 @@ final class IngestPath {
         /** Events not published because their connection closed first. */
         int gone;
 
-        Taking(FrontDoor.Items items, long receivedAt, Channel connection) {
+        Taking(FrontDoor.Items items, HeadQuota head, long receivedAt, Channel connection) {
             this.items = items;
+            this.head = head;
             this.receivedAt = receivedAt;
             this.connection = connection;
         }
@@ -252,12 +276,11 @@ final class IngestPath {
 
         /** One event of the quota, unless the head took it (or the project's share, the head or the door): null, or the 429. */
         private Rejection quota(Item.Event event) {
-            FrontDoor.HeadQuota head = items.headQuota();
-            if (firstEvent && head == FrontDoor.HeadQuota.FIRST_EVENT) {
+            if (firstEvent && head == HeadQuota.FIRST_EVENT) {
                 return null;
             }
-            boolean projectTaken = head == FrontDoor.HeadQuota.PROJECT ? firstEvent
-                    : head == FrontDoor.HeadQuota.EACH_PART && event.part() != lastPart;
+            boolean projectTaken = head == HeadQuota.PROJECT ? firstEvent
+                    : head == HeadQuota.EACH_PART && event.part() != lastPart;
             return services.gate().takeQuota(items.project(), event.endpoint(), projectTaken);
         }
     }
@@ -279,7 +302,7 @@ final class IngestPath {
                         taking.gone++;
                         return;
                     }
-                    acks.add(services.publisher().publish(new IngestRoute(token, taken.endpoint()), taken.event(), taken.event().json(),
+                    acks.add(services.publisher().publish(new IngestRoute.V1(token, taken.endpoint()), taken.event(), taken.event().json(),
                             taking.receivedAt));
                 }, connection.eventLoop())
                 .thenCompose(allSent -> CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)))
@@ -343,6 +366,16 @@ final class IngestPath {
         Rejection longer = later.retryAfterSeconds() > earlier.retryAfterSeconds() ? later : earlier;
         return new Rejection(longer.outcome(), longer.getMessage(), null, longer.limit(), longer.retryAfterSeconds())
                 .withSentryRateLimits(SentryRateLimits.merge(earlier.sentryRateLimits(), later.sentryRateLimits()));
+    }
+
+    /** Records a whole request's refusal under {@code token} (null when it named no project): by every handler, here. */
+    void refused(String token, Rejection refusal) {
+        recorder.refused(token, refusal);
+    }
+
+    /** The answer refusing a whole request, as the door of its {@code route} writes it (null: its path named none). */
+    FullHttpResponse refusal(IngestRoute route, Rejection refusal, FrontDoor.Caller caller) {
+        return doors.of(route).refusal(refusal, caller);
     }
 
     /** The answer refusing the whole request: a {@link Rejection}, or a body this code did not foresee (then the connection closes). */

@@ -50,7 +50,7 @@ final class OtlpDoor implements FrontDoor {
     public Items read(Admitted admitted, FullHttpRequest request, long receivedAt) {
         String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
         OtlpFormat format = OtlpFormat.of(contentType);
-        byte[] body = FrontDoor.decodedBody(services.otlpDecoder(), admitted, request);
+        byte[] body = FrontDoor.decodedBody(services, admitted, request);
         ExportReader.SpanQuota quota = item -> item == 0 ? null : services.gate().takeProjectQuota(admitted.project()); // the head took the first's
         List<Item> items = new ArrayList<>();
         switch (signal) {
@@ -66,7 +66,7 @@ final class OtlpDoor implements FrontDoor {
         // The body is garbage once its items are mapped (and the request's is released on return):
         // while the events are published, the request holds them, not it.
         admitted.reservation().giveBack(body.length);
-        return new Items(admitted.project(), Caller.of(admitted, request), HeadQuota.EACH_PART, items);
+        return new Items(admitted.project(), Caller.of(admitted, request), items);
     }
 
     /**
@@ -89,14 +89,6 @@ final class OtlpDoor implements FrontDoor {
                 items.add(new Item.Event(event.endpoint(), json.length, () -> json, true, part));
             }
         }
-    }
-
-    /** Large, or compressed: a Collector's gzip export of 8,192 spans is about 600 KiB sent, 4 MiB decompressed. */
-    @Override
-    public boolean readsLong(FullHttpRequest request) {
-        String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
-        return FrontDoor.super.readsLong(request) || (encoding != null && !encoding.isBlank()
-                && !encoding.strip().equalsIgnoreCase("identity"));
     }
 
     @Override

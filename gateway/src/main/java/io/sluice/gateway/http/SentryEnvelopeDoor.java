@@ -44,11 +44,11 @@ final class SentryEnvelopeDoor extends SentryDoor {
     public Items read(Admitted admitted, FullHttpRequest request, long receivedAt) {
         Caller caller = Caller.of(admitted, request);
         checkContentType(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
-        byte[] body = FrontDoor.decodedBody(services.envelopeDecoder(), admitted, request);
+        byte[] body = FrontDoor.decodedBody(services, admitted, request);
         Envelope envelope = services.envelopes().parse(body);
         Project project = admitted.project();
         DsnKey key = admitted.dsnKey();
-        IngestRoute route = admitted.route();
+        IngestRoute.Sentry route = (IngestRoute.Sentry) admitted.route();
         String dsn = envelope.headerText("dsn");
         if (dsn != null) {
             SentryCredentials.Dsn named = SentryCredentials.parseDsn(dsn);
@@ -57,8 +57,8 @@ final class SentryEnvelopeDoor extends SentryDoor {
                         + named.projectId() + ", the path " + route.projectId());
             }
             if (project == null) {
-                Authenticator.DsnAuthenticated auth = services.gate().authenticateSentry(route.projectId(),
-                        named.publicKey(), admitted.client(), caller.origin());
+                Authenticator.DsnAuthenticated auth = services.gate().authenticateSentry(route, named.publicKey(),
+                        admitted.client(), caller.origin());
                 project = auth.project();
                 key = auth.key();
             } else if (!named.publicKey().equals(key.publicKey())) {
@@ -69,15 +69,7 @@ final class SentryEnvelopeDoor extends SentryDoor {
         if (project == null) {
             throw services.gate().missingCredentials(admitted.client());
         }
-        return new Items(project, new Caller(key, caller.origin()), HeadQuota.PROJECT, items(envelope));
-    }
-
-    /** Large, or compressed: a 29 KiB gzip envelope may hold 28 MiB of items. */
-    @Override
-    public boolean readsLong(FullHttpRequest request) {
-        String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
-        return super.readsLong(request) || (encoding != null && !encoding.isBlank()
-                && !encoding.strip().equalsIgnoreCase("identity"));
+        return new Items(project, new Caller(key, caller.origin()), items(envelope));
     }
 
     private static List<Item> items(Envelope envelope) {

@@ -23,10 +23,10 @@ final class SentryStoreDoor extends SentryDoor {
     @Override
     public Items read(Admitted admitted, FullHttpRequest request, long receivedAt) {
         checkContentType(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
-        byte[] json = FrontDoor.decodedBody(services.decoder(), admitted, request);
+        byte[] json = FrontDoor.decodedBody(services, admitted, request);
         EventFields fields = single(EventFields.scan(json));
         Endpoint endpoint = "transaction".equals(fields.type()) ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
-        return new Items(admitted.project(), Caller.of(admitted, request), HeadQuota.PROJECT,
+        return new Items(admitted.project(), Caller.of(admitted, request),
                 List.of(new Item.Event(endpoint, json.length, () -> json)));
     }
 }

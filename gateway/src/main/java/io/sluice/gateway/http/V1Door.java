@@ -24,9 +24,9 @@ final class V1Door implements FrontDoor {
     @Override
     public Items read(Admitted admitted, FullHttpRequest request, long receivedAt) {
         requireJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
-        byte[] json = FrontDoor.decodedBody(services.decoder(), admitted, request);
+        byte[] json = FrontDoor.decodedBody(services, admitted, request);
         Item event = new Item.Event(admitted.route().endpoint(), json.length, () -> json);
-        return new Items(admitted.project(), Caller.UNKNOWN, HeadQuota.FIRST_EVENT, List.of(event));
+        return new Items(admitted.project(), Caller.UNKNOWN, List.of(event));
     }
 
     @Override

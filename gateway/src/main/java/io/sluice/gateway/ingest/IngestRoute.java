@@ -3,58 +3,202 @@ package io.sluice.gateway.ingest;
 import io.sluice.outcomes.Outcome;
 
 /**
- * A request's target. Either the Sluice API, {@code /api/v1/<token>/<endpoint>} ({@code token}
- * and {@code endpoint} set), or its OTLP/HTTP traces, logs or metrics, {@code /api/v1/<token>/otlp/v1/traces}
- * ({@code token} and the {@code otlp} signal set), or a Sentry SDK endpoint, {@code /api/<numeric id>/envelope/} or
- * {@code /store/} ({@code sentry} and {@code projectId} set; the token is known once the DSN key
- * is checked). {@code preflight}: a browser's CORS {@code OPTIONS} on a Sentry endpoint.
+ * A request's target, parsed once from its path ({@link #ofPath}), with the rules of its door: the
+ * body limit it is held to ({@link #bodySize}, which also bounds its decompression), what its head
+ * takes of the quota ({@link #headQuota}) and whether a compressed body, however small, is read off
+ * the event loop ({@link #compressedReadsLong}). One type per door: {@link V1}, {@link SentryStore},
+ * {@link SentryEnvelope}, {@link Otlp}; and a browser's CORS {@link Preflight} of a Sentry route.
  */
-public record IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry, long projectId, boolean preflight,
-                          OtlpSignal otlp) {
-    private static final String PREFIX = "/api/v1/";
-    private static final String SENTRY_PREFIX = "/api/";
-    /** Numeric ids are 48-bit: at most 15 digits. */
-    private static final int MAX_ID_DIGITS = 15;
-
-    public IngestRoute(String token, Endpoint endpoint) {
-        this(token, endpoint, null, 0, false, null);
-    }
-
-    public IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry, long projectId, boolean preflight) {
-        this(token, endpoint, sentry, projectId, preflight, null);
-    }
-
-    /** The OTLP/HTTP traces endpoint of a project. */
-    public static IngestRoute otlpTraces(String token) {
-        return otlp(token, OtlpSignal.TRACES);
-    }
-
-    /** A project's OTLP/HTTP endpoint of {@code signal}. */
-    public static IngestRoute otlp(String token, OtlpSignal signal) {
-        return new IngestRoute(token, null, null, 0, false, signal);
-    }
-
-    public boolean isSentry() {
-        return sentry != null;
-    }
-
-    public boolean isOtlp() {
-        return otlp != null;
-    }
-
+public sealed interface IngestRoute {
     /**
      * The endpoint's name in metrics and in answers: {@code transaction}, {@code project}, {@code otlp_traces},
      * {@code otlp_logs}, {@code otlp_metrics}, {@code envelope}, {@code store}.
      */
-    public String name() {
-        if (otlp != null) {
-            return otlp.endpointName();
+    String name();
+
+    /** The project's token the path names; null on a Sentry route (known once its DSN key is checked). */
+    String token();
+
+    /** The endpoint of every event of this route, or null when each item names its own. */
+    default Endpoint endpoint() {
+        return null;
+    }
+
+    BodySize bodySize();
+
+    HeadQuota headQuota();
+
+    /**
+     * Whether a compressed body of this route is read on a read worker however small it is: a
+     * small compressed envelope or export may hold many items (a 29 KiB gzip envelope, 28 MiB of
+     * them); a compressed event is at most one event's limit.
+     */
+    boolean compressedReadsLong();
+
+    /** What the request is sent with besides POST: its noun in a 405's message. */
+    String sends();
+
+    default boolean preflight() {
+        return false;
+    }
+
+    /** {@code /api/v1/<token>/transaction} or {@code /project}: one JSON event, with the project's private key. */
+    record V1(String token, Endpoint endpoint) implements IngestRoute {
+        @Override
+        public String name() {
+            return endpoint.pathSegment();
         }
-        return sentry != null ? sentry.pathSegment() : endpoint.pathSegment();
+
+        @Override
+        public BodySize bodySize() {
+            return BodySize.EVENT;
+        }
+
+        @Override
+        public HeadQuota headQuota() {
+            return HeadQuota.FIRST_EVENT;
+        }
+
+        @Override
+        public boolean compressedReadsLong() {
+            return false;
+        }
+
+        @Override
+        public String sends() {
+            return "event";
+        }
+    }
+
+    /** {@code /api/v1/<token>/otlp/v1/traces}, {@code …/logs} or {@code …/metrics}: an OTLP/HTTP export of {@code signal}. */
+    record Otlp(String token, OtlpSignal signal) implements IngestRoute {
+        @Override
+        public String name() {
+            return signal.endpointName();
+        }
+
+        @Override
+        public BodySize bodySize() {
+            return BodySize.OTLP_EXPORT;
+        }
+
+        @Override
+        public HeadQuota headQuota() {
+            return HeadQuota.EACH_PART;
+        }
+
+        @Override
+        public boolean compressedReadsLong() {
+            return true;
+        }
+
+        @Override
+        public String sends() {
+            return "export";
+        }
+    }
+
+    /** A Sentry SDK's route, {@code /api/<numeric project id>/<name>/}, authenticated by a DSN key. */
+    sealed interface Sentry extends IngestRoute {
+        long projectId();
+
+        @Override
+        default String token() {
+            return null;
+        }
+
+        @Override
+        default HeadQuota headQuota() {
+            return HeadQuota.PROJECT;
+        }
+
+        @Override
+        default String sends() {
+            return "envelope";
+        }
+    }
+
+    /** {@code /api/<id>/store/}: one event JSON. */
+    record SentryStore(long projectId) implements Sentry {
+        @Override
+        public String name() {
+            return SentryEndpoint.STORE.pathSegment();
+        }
+
+        @Override
+        public BodySize bodySize() {
+            return BodySize.EVENT;
+        }
+
+        @Override
+        public boolean compressedReadsLong() {
+            return false;
+        }
+    }
+
+    /** {@code /api/<id>/envelope/}: a header line, then items. */
+    record SentryEnvelope(long projectId) implements Sentry {
+        @Override
+        public String name() {
+            return SentryEndpoint.ENVELOPE.pathSegment();
+        }
+
+        @Override
+        public BodySize bodySize() {
+            return BodySize.ENVELOPE;
+        }
+
+        @Override
+        public boolean compressedReadsLong() {
+            return true;
+        }
+    }
+
+    /** A browser's CORS {@code OPTIONS} on a Sentry route: answered at once, no body read, nothing taken. */
+    record Preflight(Sentry of) implements IngestRoute {
+        @Override
+        public String name() {
+            return of.name();
+        }
+
+        @Override
+        public String token() {
+            return null;
+        }
+
+        @Override
+        public BodySize bodySize() {
+            return of.bodySize();
+        }
+
+        @Override
+        public HeadQuota headQuota() {
+            return of.headQuota();
+        }
+
+        @Override
+        public boolean compressedReadsLong() {
+            return of.compressedReadsLong();
+        }
+
+        @Override
+        public String sends() {
+            return of.sends();
+        }
+
+        @Override
+        public boolean preflight() {
+            return true;
+        }
+    }
+
+    /** The OTLP/HTTP traces endpoint of a project. */
+    static IngestRoute otlpTraces(String token) {
+        return new Otlp(token, OtlpSignal.TRACES);
     }
 
     /** The route of a request, or a 404/405 {@link Rejection}. */
-    public static IngestRoute of(String method, String uri) {
+    static IngestRoute of(String method, String uri) {
         IngestRoute route = ofPath(uri);
         if (route == null) {
             throw notFound();
@@ -66,62 +210,23 @@ public record IngestRoute(String token, Endpoint endpoint, SentryEndpoint sentry
      * The route a request's path names, whatever its method (a refused request is still counted and
      * answered as its route's), or null when it names none. Parsed once per request, from its head.
      */
-    public static IngestRoute ofPath(String uri) {
-        int query = uri.indexOf('?');
-        String path = query < 0 ? uri : uri.substring(0, query);
-        if (path.endsWith("/")) {
-            path = path.substring(0, path.length() - 1);
-        }
-        if (!path.startsWith(PREFIX)) {
-            return sentryRoute(path);
-        }
-        String rest = path.substring(PREFIX.length());
-        int slash = rest.indexOf('/');
-        for (OtlpSignal signal : OtlpSignal.values()) {
-            if (slash > 0 && rest.startsWith(signal.path(), slash + 1) && rest.length() == slash + 1 + signal.path().length()) {
-                return otlp(rest.substring(0, slash), signal);
-            }
-        }
-        if (slash <= 0 || rest.indexOf('/', slash + 1) >= 0) {
-            return null;
-        }
-        Endpoint endpoint = Endpoint.fromPathSegment(rest.substring(slash + 1));
-        return endpoint == null ? null : new IngestRoute(rest.substring(0, slash), endpoint);
+    static IngestRoute ofPath(String uri) {
+        return RoutePath.parse(uri);
     }
 
     /** This route as requested with {@code method}: a preflight (a Sentry route's OPTIONS), itself (POST), or a 405. */
-    public IngestRoute forMethod(String method) {
+    default IngestRoute forMethod(String method) {
         if ("POST".equals(method)) {
             return this;
         }
-        if (isSentry() && "OPTIONS".equals(method)) {
-            return new IngestRoute(token, endpoint, sentry, projectId, true);
+        if (this instanceof Sentry sentry && "OPTIONS".equals(method)) {
+            return new Preflight(sentry);
         }
-        throw new Rejection(Outcome.METHOD_NOT_ALLOWED, method + " is not allowed here; send the "
-                + (isSentry() ? "envelope" : isOtlp() ? "export" : "event") + " with POST");
-    }
-
-    /** {@code /api/<digits>/envelope} or {@code /store} (trailing slash already cut), or null. */
-    private static IngestRoute sentryRoute(String path) {
-        if (!path.startsWith(SENTRY_PREFIX)) {
-            return null;
-        }
-        String rest = path.substring(SENTRY_PREFIX.length());
-        int slash = rest.indexOf('/');
-        if (slash <= 0 || slash > MAX_ID_DIGITS || rest.indexOf('/', slash + 1) >= 0) {
-            return null;
-        }
-        for (int i = 0; i < slash; i++) {
-            if (rest.charAt(i) < '0' || rest.charAt(i) > '9') {
-                return null;
-            }
-        }
-        SentryEndpoint endpoint = SentryEndpoint.fromPathSegment(rest.substring(slash + 1));
-        return endpoint == null ? null : new IngestRoute(null, null, endpoint, Long.parseLong(rest.substring(0, slash)), false);
+        throw new Rejection(Outcome.METHOD_NOT_ALLOWED, method + " is not allowed here; send the " + sends() + " with POST");
     }
 
     /** The 404 of a path that names no route. */
-    public static Rejection notFound() {
+    static Rejection notFound() {
         return new Rejection(Outcome.NOT_FOUND, "no such endpoint; use POST /api/v1/<project_token>/transaction or "
                 + "/api/v1/<project_token>/project, an OpenTelemetry exporter with /api/v1/<project_token>/otlp as its "
                 + "endpoint, or a Sentry SDK with this project's DSN");

@@ -27,8 +27,9 @@ class ReadingBackPressureTest {
     private final AtomicLong allUnsent = new AtomicLong();
     private final UnsentAnswers.Total total = new UnsentAnswers.Total(allUnsent, 1_000);
     private final UnsentAnswers unsent = new UnsentAnswers(total);
+    private final IngestPath path = new IngestPath(services);
     private final EmbeddedChannel channel = new EmbeddedChannel(unsent,
-            new IngestHandler(new Admission(10, services), services, unsent, total));
+            new IngestHandler(new Admission(10, services, path), services, path, unsent, total));
 
     @AfterEach
     void close() {

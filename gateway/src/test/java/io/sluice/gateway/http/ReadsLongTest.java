@@ -3,9 +3,6 @@ package io.sluice.gateway.http;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Clock;
-import java.util.concurrent.atomic.AtomicBoolean;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,9 +15,6 @@ import io.sluice.gateway.ingest.IngestRoute;
 
 /** Which bodies are read on a read worker rather than on their event loop. */
 class ReadsLongTest {
-    private final GatewayServices services = new GatewayServices(null, null, null, null, null, null, Clock.systemUTC(),
-            new AtomicBoolean(), null, null);
-    private final FrontDoors doors = new FrontDoors(services);
     private FullHttpRequest request;
 
     @AfterEach
@@ -33,7 +27,7 @@ class ReadsLongTest {
         if (contentEncoding != null) {
             request.headers().set("Content-Encoding", contentEncoding);
         }
-        return doors.of(IngestRoute.ofPath(uri)).readsLong(request);
+        return IngestPath.readsLong(IngestRoute.ofPath(uri), request);
     }
 
     @Test

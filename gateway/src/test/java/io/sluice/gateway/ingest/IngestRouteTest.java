@@ -10,16 +10,16 @@ import io.sluice.outcomes.Outcome;
 class IngestRouteTest {
     @Test
     void sentryPathsWithAndWithoutTrailingSlashAndQuery() {
-        assertEquals(new IngestRoute(null, null, SentryEndpoint.ENVELOPE, 42, false), IngestRoute.of("POST", "/api/42/envelope/"));
-        assertEquals(new IngestRoute(null, null, SentryEndpoint.ENVELOPE, 42, false),
+        assertEquals(new IngestRoute.SentryEnvelope(42), IngestRoute.of("POST", "/api/42/envelope/"));
+        assertEquals(new IngestRoute.SentryEnvelope(42),
                 IngestRoute.of("POST", "/api/42/envelope?sentry_key=k"));
-        assertEquals(new IngestRoute(null, null, SentryEndpoint.STORE, 7, false), IngestRoute.of("POST", "/api/7/store"));
-        assertEquals(new IngestRoute(null, null, SentryEndpoint.STORE, 7, true), IngestRoute.of("OPTIONS", "/api/7/store/"));
+        assertEquals(new IngestRoute.SentryStore(7), IngestRoute.of("POST", "/api/7/store"));
+        assertEquals(new IngestRoute.Preflight(new IngestRoute.SentryStore(7)), IngestRoute.of("OPTIONS", "/api/7/store/"));
     }
 
     @Test
     void theV1PathsAreUnchanged() {
-        assertEquals(new IngestRoute("shop", Endpoint.TRANSACTION), IngestRoute.of("POST", "/api/v1/shop/transaction"));
+        assertEquals(new IngestRoute.V1("shop", Endpoint.TRANSACTION), IngestRoute.of("POST", "/api/v1/shop/transaction"));
         assertEquals(Outcome.METHOD_NOT_ALLOWED, assertThrows(Rejection.class,
                 () -> IngestRoute.of("OPTIONS", "/api/v1/shop/transaction")).outcome());
     }
@@ -46,10 +46,10 @@ class IngestRouteTest {
         IngestRoute metrics = IngestRoute.of("POST", "/api/v1/shop/otlp/v1/metrics/");
 
         assertEquals("shop", logs.token());
-        assertEquals(OtlpSignal.LOGS, logs.otlp());
+        assertEquals(OtlpSignal.LOGS, ((IngestRoute.Otlp) logs).signal());
         assertEquals("otlp_logs", logs.name());
         assertEquals("shop", metrics.token());
-        assertEquals(OtlpSignal.METRICS, metrics.otlp());
+        assertEquals(OtlpSignal.METRICS, ((IngestRoute.Otlp) metrics).signal());
         assertEquals("otlp_metrics", metrics.name());
     }
 
@@ -64,15 +64,15 @@ class IngestRouteTest {
 
     @Test
     void aPathNamesItsRouteWhateverTheMethodSoItsRefusalIsCountedAndAnsweredAsItsRoutes() {
-        assertEquals(new IngestRoute(null, null, SentryEndpoint.ENVELOPE, 42, false), IngestRoute.ofPath("/api/42/envelope/"));
-        assertEquals(new IngestRoute("shop", Endpoint.ERROR_REPORT), IngestRoute.ofPath("/api/v1/shop/project?x=1"));
+        assertEquals(new IngestRoute.SentryEnvelope(42), IngestRoute.ofPath("/api/42/envelope/"));
+        assertEquals(new IngestRoute.V1("shop", Endpoint.ERROR_REPORT), IngestRoute.ofPath("/api/v1/shop/project?x=1"));
         assertEquals(null, IngestRoute.ofPath("/api/v1/shop/metrics"));
         assertEquals(null, IngestRoute.ofPath("/healthz"));
     }
 
     @Test
     void onlyASentryRouteHasAPreflight() {
-        assertEquals(new IngestRoute(null, null, SentryEndpoint.ENVELOPE, 42, true),
+        assertEquals(new IngestRoute.Preflight(new IngestRoute.SentryEnvelope(42)),
                 IngestRoute.ofPath("/api/42/envelope/").forMethod("OPTIONS"));
         assertEquals(Outcome.METHOD_NOT_ALLOWED, assertThrows(Rejection.class,
                 () -> IngestRoute.ofPath("/api/v1/shop/project").forMethod("OPTIONS")).outcome());
