@@ -76,7 +76,7 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
     public static final Setting RELEASES_PER_DAY = new Setting("SLUICE_PROCESSOR_RELEASES_PER_DAY",
             Integer.toString(CardinalityLimits.DEFAULT_RELEASES_PER_DAY),
             "Releases a project may bring per event-time day (UTC) and raw partition before further new ones are counted as "
-                    + "<other> in requests_1m and requests_1h (the history keeps every release); counted in outcomes as "
+                    + "<other> in requests_1m, requests_1h and sessions_1h (the history keeps every release); counted in outcomes as "
                     + "cardinality_limited:release.").atLeast(1);
 
     public static final Setting REQUESTS_BY_ROUTE = new Setting("SLUICE_PROCESSOR_REQUESTS_BY_ROUTE", "true",

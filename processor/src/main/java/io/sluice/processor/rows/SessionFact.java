@@ -10,7 +10,17 @@ public record SessionFact(String eventId, String project, long receivedAt, long 
                           SessionItems.Kind kind, long count) implements Fact {
     public SessionFact {
         environment = Columns.fit(environment, Columns.ENVIRONMENT);
-        release = Columns.fit(release, Columns.NAME_OR_VERSION);
+        release = Columns.fit(release, Columns.RELEASE);
+    }
+
+    /** This count under another environment ({@code <other>} beyond a project's limit). */
+    public SessionFact withEnvironment(String otherEnvironment) {
+        return new SessionFact(eventId, project, receivedAt, startedMillis, otherEnvironment, release, kind, count);
+    }
+
+    /** This count under another release ({@code <other>} beyond a project's limit). */
+    public SessionFact withRelease(String otherRelease) {
+        return new SessionFact(eventId, project, receivedAt, startedMillis, environment, otherRelease, kind, count);
     }
 
     public static SessionFact of(String project, long receivedAt, SessionItems.Count count) {

@@ -74,6 +74,8 @@ public final class ProcessorTopology {
     static final String ERROR_ROUTES = "error-routes";
     static final String TRANSACTION_NAMES = "transaction-names";
     static final String ERROR_NAMES = "error-names";
+    static final String SESSION_NAMES = "session-names";
+    static final String SESSION_OUTCOMES = "session-outcomes";
     static final String TRANSACTION_OUTCOMES = "transaction-outcomes";
     static final String ERROR_OUTCOMES = "error-outcomes";
     /**
@@ -216,7 +218,18 @@ public final class ProcessorTopology {
                         topics.deadLetters(), deadLetters)
                         .processValues(SessionFacts::new, Named.as(topics.sessions() + "-counts")),
                 topics.sessions(), SEEN_SESSIONS, horizon, lateMargin, filterMemory);
-        WindowChain.count(builder, sessions.map((token, fact) -> KeyValue.pair(SessionKey.of(fact), fact), Named.as("session-key")),
+        // Environments and releases bounded per project and day as the requests' are: a new release per
+        // session would otherwise add a row per session.
+        builder.addStateStore(FactLimit.store(SESSION_NAMES, horizon, lateMargin));
+        KStream<String, Limited<SessionFact>> limitedSessions = sessions.processValues(
+                () -> new FactLimit<>(SESSION_NAMES, limits, List.of(
+                        new FactLimit.Dimension<>(LimitedName.ENVIRONMENT, SessionFact::environment, SessionFact::withEnvironment),
+                        new FactLimit.Dimension<>(LimitedName.RELEASE, SessionFact::release, SessionFact::withRelease,
+                                fact -> fact.environment() + '\0' + fact.release()))),
+                Named.as("limit-session-names"), SESSION_NAMES);
+        countCollapsed(builder, collapsedNames(limitedSessions, "session"), SESSION_OUTCOMES, topics.outcomes(), outcomesRetention);
+        WindowChain.count(builder, limitedSessions.mapValues(Limited::value, Named.as("session-named"))
+                        .map((token, fact) -> KeyValue.pair(SessionKey.of(fact), fact), Named.as("session-key")),
                 CountedAggregates.SESSIONS, PreAggregation.Tally.NONE, topics, horizon, lateMargin, generation);
 
         return builder.build();
@@ -235,6 +248,7 @@ public final class ProcessorTopology {
         CountedAggregates.counted().forEach(aggregate -> retentions.put(aggregate.name(), WindowChain.retention(aggregate, horizon, lateMargin)));
         retentions.putAll(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, SEEN_SESSIONS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes,
                 TRANSACTION_NAMES, routes, ERROR_NAMES, routes, TRANSACTION_OUTCOMES, outcomes, ERROR_OUTCOMES, outcomes));
+        retentions.putAll(Map.of(SESSION_NAMES, routes, SESSION_OUTCOMES, outcomes));
         return Map.copyOf(retentions);
     }
 
@@ -249,7 +263,7 @@ public final class ProcessorTopology {
         CountedAggregates.counted().forEach(aggregate -> instances.put(aggregate.name(), WindowStores.segmentsAtMost(
                 WindowChain.retention(aggregate, horizon, lateMargin), WindowChain.segmentBasis(aggregate, horizon))));
         instances.putAll(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, SEEN_SESSIONS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes,
-                TRANSACTION_NAMES, routes, ERROR_NAMES, routes));
+                TRANSACTION_NAMES, routes, ERROR_NAMES, routes, SESSION_NAMES, routes));
         return Map.copyOf(instances);
     }
 

@@ -35,14 +35,17 @@ class ChangelogRetentionTest {
         assertEquals(List.of("sluice-processor-error-names-changelog", "sluice-processor-error-outcomes-changelog",
                 "sluice-processor-error-routes-changelog", "sluice-processor-errors-1h-changelog",
                 "sluice-processor-errors-1m-changelog", "sluice-processor-requests-1h-changelog", "sluice-processor-requests-1m-changelog",
-                "sluice-processor-seen-errors-changelog", "sluice-processor-seen-transactions-changelog",
+                "sluice-processor-seen-errors-changelog", "sluice-processor-seen-sessions-changelog",
+                "sluice-processor-seen-transactions-changelog", "sluice-processor-session-names-changelog",
+                "sluice-processor-session-outcomes-changelog", "sluice-processor-sessions-1h-changelog",
                 "sluice-processor-traffic-1h-changelog", "sluice-processor-traffic-1m-changelog", "sluice-processor-transaction-names-changelog",
                 "sluice-processor-transaction-outcomes-changelog", "sluice-processor-transaction-routes-changelog"),
                 needs.stream().map(Need::topic).toList());
         // minute counts: 1 min + 24 h + 2 h + 1 day; hour counts: 1 h + 24 h + 2 h + 1 day; seen ids: 24 h + 2 h + 1 day;
         // names (routes, environments, exception types) of a day: 1 day + 24 h + 2 h + 1 day; collapsed outcomes per minute as minute counts
         assertEquals(List.of(266_400_000L, 180_060_000L, 266_400_000L, 183_600_000L, 180_060_000L, 183_600_000L, 180_060_000L,
-                180_000_000L, 180_000_000L, 183_600_000L, 180_060_000L, 266_400_000L, 180_060_000L, 266_400_000L),
+                180_000_000L, 180_000_000L, 180_000_000L, 266_400_000L, 180_060_000L, 183_600_000L,
+                183_600_000L, 180_060_000L, 266_400_000L, 180_060_000L, 266_400_000L),
                 needs.stream().map(Need::retentionMs).toList());
     }
 

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.sluice.config.Aggregate;
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
+import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.rows.SessionHourRow;
 
 /** How sessions_1h counts Sentry's session updates and aggregates (Relay's rules), without Kafka. */
@@ -43,13 +44,17 @@ class SessionCountsTest {
 
     @BeforeEach
     void start() {
+        driver = new TopologyTestDriver(ProcessorTopology.build(TOPICS, Duration.ofHours(24)), properties());
+        sessions = driver.createInputTopic(TOPICS.sessions(), new StringSerializer(), new ByteArraySerializer());
+    }
+
+    private Properties properties() {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "sessions-test");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        driver = new TopologyTestDriver(ProcessorTopology.build(TOPICS, Duration.ofHours(24)), props);
-        sessions = driver.createInputTopic(TOPICS.sessions(), new StringSerializer(), new ByteArraySerializer());
+        return props;
     }
 
     @AfterEach
@@ -141,6 +146,23 @@ class SessionCountsTest {
         List<SessionHourRow> rows = rows();
         assertEquals(List.of("shop@1.2.0", "shop@1.3.0"), rows.stream().map(SessionHourRow::release).toList());
         assertEquals(List.of(1L, 1L), rows.stream().map(SessionHourRow::started).toList());
+    }
+
+    @Test
+    void releasesBeyondTheProjectsLimitCountAsOther() {
+        driver.close();
+        driver = new TopologyTestDriver(ProcessorTopology.build(TOPICS, Duration.ofHours(24), 0, ProcessorTopology.DEFAULT_LATE_MARGIN,
+                new DeadLetterCounts(), new RecordsReadFromJson(), new FilterMemory(ProcessorTopology.DEFAULT_FILTER_MEMORY_BYTES),
+                CardinalityLimits.of(100, 100, 100, 2)), properties());
+        sessions = driver.createInputTopic(TOPICS.sessions(), new StringSerializer(), new ByteArraySerializer());
+        String[] sids = {SID, OTHER_SID, "1a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d", "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b"};
+        for (int i = 0; i < sids.length; i++) {
+            pipe(sids[i].replace("-", ""), "{\"sid\": \"" + sids[i] + "\", \"init\": true, \"started\": \"" + STARTED
+                    + "\", \"attrs\": {\"release\": \"r" + i + "\", \"environment\": \"production\"}}", HOUR.plus(Duration.ofMinutes(16 + i)));
+        }
+        Map<String, Long> started = new java.util.TreeMap<>();
+        rows().forEach(row -> started.put(row.release(), row.started()));
+        assertEquals(Map.of("r0", 1L, "r1", 1L, "<other>", 2L), started);
     }
 
     private void update(String sid, String fields) {
