@@ -95,8 +95,24 @@ class DoctorIT {
             }
         }
         CliRunner.Result result = CliRunner.run(settings, "doctor");
-        // The sink reads nine topics: the two history topics and the seven aggregates' (SinkTablesTest lists them).
-        assertTrue(result.out().contains("\n✓ sink lag: 9 records behind (group sluice-doctorsinklag-sink)\n"), result.out());
+        // The sink reads ten topics: the two history topics and the eight aggregates' (SinkTablesTest lists them).
+        assertTrue(result.out().contains("\n✓ sink lag: 10 records behind (group sluice-doctorsinklag-sink)\n"), result.out());
+    }
+
+    /** One record in each raw topic (transactions, errors, sessions), none read yet: doctor's processor lag counts each. */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void theProcessorLagCountsEveryRawTopic(Engines engines) throws Exception {
+        Settings settings = ready("doctorrawlag", engines);
+        KafkaSettings kafka = KafkaSettings.from(settings);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KafkaClients.producerProperties(kafka, "doctor-raw-lag"),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (String topic : List.of(kafka.topics().transactions(), kafka.topics().errors(), kafka.topics().sessions())) {
+                producer.send(new ProducerRecord<>(topic, new byte[]{1}, new byte[]{1})).get(30, TimeUnit.SECONDS);
+            }
+        }
+        CliRunner.Result result = CliRunner.run(settings, "doctor");
+        assertTrue(result.out().contains("\n✓ processor lag: 3 records behind (group sluice-doctorrawlag)\n"), result.out());
     }
 
     @Test

@@ -73,6 +73,11 @@ public record Topics(String transactions, String errors, String sessions, String
     }
 
     /** The topic that carries the aggregate's rows. */
+    /** The raw topics the gateway writes and the processor reads: its input lag is theirs. */
+    public Set<String> raw() {
+        return Set.of(transactions, errors, sessions);
+    }
+
     public String of(Aggregate aggregate) {
         return aggregates.get(aggregate);
     }

@@ -3,7 +3,6 @@ package io.sluice.processor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
-import java.util.Set;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -119,9 +118,7 @@ public final class ProcessorService implements AutoCloseable {
         ProcessorMeters.bindCardinalityLimits(metrics, cardinalityLimits);
         ProcessorMeters.bindPreAggregation(metrics, preAggregation);
         KafkaContact kafkaContact = new KafkaContact();
-        InputLag inputLag = InputLag.start(config.kafka(), config.applicationId(), Set.of(topics.transactions(), topics.errors(),
-                        topics.sessions()),
-                streams, inputLagMeasured, kafkaContact);
+        InputLag inputLag = InputLag.start(config.kafka(), config.applicationId(), topics.raw(), streams, inputLagMeasured, kafkaContact);
         streams.start();
 
         ClickHouseSink sink = new ClickHouseSink(clickHouse, config.kafka(),

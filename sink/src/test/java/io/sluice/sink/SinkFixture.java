@@ -109,26 +109,37 @@ final class SinkFixture implements AutoCloseable {
      * Runs the statement {@code insert} gives for 0, 1, 2… straight into ClickHouse, one after the other, until closed:
      * a writer that reads no deletion or retention, whose rows land after any removal. Returns once the first is in.
      */
+    /**
+     * Inserts rows until closed, from three writers at once: under load one insert can take longer than
+     * the moment a test needs a row to land in, and three in flight keep rows landing.
+     */
     static AutoCloseable keepInserting(Engines engines, java.util.function.IntFunction<String> insert) throws InterruptedException {
         java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.CountDownLatch first = new java.util.concurrent.CountDownLatch(1);
-        Thread writer = new Thread(() -> {
-            for (int i = 0; writing.get(); i++) {
-                try {
-                    ClickHouseQuery.run(engines, insert.apply(i));
-                    first.countDown();
-                } catch (RuntimeException e) {
-                    // a busy ClickHouse: the next one goes in
+        java.util.List<Thread> writers = new java.util.ArrayList<>();
+        for (int w = 0; w < 3; w++) {
+            Thread writer = new Thread(() -> {
+                while (writing.get()) {
+                    try {
+                        ClickHouseQuery.run(engines, insert.apply(next.getAndIncrement()));
+                        first.countDown();
+                    } catch (RuntimeException e) {
+                        // a busy ClickHouse: the next one goes in
+                    }
                 }
-            }
-        }, "keep-inserting");
-        writer.start();
+            }, "keep-inserting-" + w);
+            writer.start();
+            writers.add(writer);
+        }
         if (!first.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
-            throw new IllegalStateException("the writer inserted nothing in 60 s");
+            throw new IllegalStateException("the writers inserted nothing in 60 s");
         }
         return () -> {
             writing.set(false);
-            writer.join(30_000);
+            for (Thread writer : writers) {
+                writer.join(30_000);
+            }
         };
     }
 

@@ -93,7 +93,7 @@ final class Doctor {
                 targets.processors().forEach(url -> checks.add(lagFromMetrics(url)));
             } else if (kafka.ok()) {
                 checks.add(lagFromOffsets(admin, "processor lag", targets.processorGroup(),
-                        Set.of(targets.kafka().topics().transactions(), targets.kafka().topics().errors())));
+                        targets.kafka().topics().raw()));
                 checks.add(lagFromOffsets(admin, "sink lag", targets.processorGroup() + "-sink", sinkTopics()));
             } else {
                 checks.add(Check.notChecked("lag", "Kafka is unreachable (or give --processor URL to read its /metrics)"));
