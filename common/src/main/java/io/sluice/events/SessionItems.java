@@ -31,6 +31,12 @@ public final class SessionItems {
     public static final String SESSION = "session";
     public static final String SESSIONS = "sessions";
     private static final Set<String> STATUSES = Set.of("ok", "exited", "crashed", "abnormal", "errored");
+    /**
+     * The largest count a bucket's field may give (Relay reads them as u32): a bucket then starts
+     * at most 4 × this, so no bucket's sum overflows, and a row's version holds its generation
+     * (the processor's sums saturate beyond).
+     */
+    public static final long MAX_COUNT = 0xFFFF_FFFFL;
 
     /** What a session is counted as: the column of sessions_1h it adds to. */
     public enum Kind {
@@ -51,7 +57,7 @@ public final class SessionItems {
      * What an item counts (an update that counts nothing, status {@code ok} and no error, gives none).
      *
      * @param itemId   the id the gateway gave the item: a session update's is its session's id
-     * @throws InvalidFieldException when it has no release, an unknown status, a negative count,
+     * @throws InvalidFieldException when it has no release, an unknown status, a count below 0 or above {@link #MAX_COUNT},
      *                               or a session id or start time that cannot be read
      */
     public static List<Count> counts(String type, JsonNode item, String itemId) {
@@ -68,10 +74,10 @@ public final class SessionItems {
                 JsonNode bucket = buckets.get(i);
                 long started = time(bucket, "started");
                 String prefix = itemId + '/' + i + '/';
-                long exited = count(bucket, "exited");
-                long errored = count(bucket, "errored");
-                long abnormal = count(bucket, "abnormal");
-                long crashed = count(bucket, "crashed");
+                long exited = count(bucket, "exited", MAX_COUNT);
+                long errored = count(bucket, "errored", MAX_COUNT);
+                long abnormal = count(bucket, "abnormal", MAX_COUNT);
+                long crashed = count(bucket, "crashed", MAX_COUNT);
                 add(counts, prefix, started, environment, release, Kind.STARTED, exited + errored + abnormal + crashed);
                 add(counts, prefix, started, environment, release, Kind.ERRORED, errored + abnormal + crashed);
                 add(counts, prefix, started, environment, release, Kind.CRASHED, crashed);
@@ -86,7 +92,7 @@ public final class SessionItems {
             throw new InvalidFieldException("status", "'status' must be one of " + STATUSES + ", got "
                     + SentryFields.abbreviate(item.get("status")));
         }
-        long errors = item.has("errors") ? count(item, "errors") : 0;
+        long errors = item.has("errors") ? count(item, "errors", Long.MAX_VALUE) : 0;
         String prefix = itemId + '/';
         boolean init = item.path("init").asBoolean(false);
         add(counts, prefix, started, environment, release, Kind.STARTED, init ? 1 : 0);
@@ -135,13 +141,13 @@ public final class SessionItems {
         return value.textValue();
     }
 
-    private static long count(JsonNode node, String field) {
+    private static long count(JsonNode node, String field, long max) {
         JsonNode value = node.get(field);
         if (SentryFields.isAbsent(value)) {
             return 0;
         }
-        if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 0) {
-            throw new InvalidFieldException(field, "'" + field + "' must be a count (an integer of 0 or more), got "
+        if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 0 || value.longValue() > max) {
+            throw new InvalidFieldException(field, "'" + field + "' must be a count (an integer from 0 to " + max + "), got "
                     + SentryFields.abbreviate(value));
         }
         return value.longValue();

@@ -1,0 +1,61 @@
+package io.sluice.events;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.sluice.events.SessionItems.Count;
+import io.sluice.events.SessionItems.Kind;
+
+/** What a session item counts, and the bounds of what it may say. */
+class SessionItemsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String ATTRS = "\"attrs\": {\"release\": \"shop@1.2.0\"}";
+
+    private static List<Count> counts(String type, String json) throws Exception {
+        JsonNode item = JSON.readTree(json);
+        return SessionItems.counts(type, item, "item");
+    }
+
+    private static String bucket(String counts) {
+        return "{\"started\": \"2026-12-07T07:00:00Z\", " + counts + "}";
+    }
+
+    private static long countOf(List<Count> counts, Kind kind) {
+        return counts.stream().filter(count -> count.kind() == kind).mapToLong(Count::count).sum();
+    }
+
+    @Test
+    void aBucketCountOfTheLargestUnsigned32BitNumberIsTaken() throws Exception {
+        List<Count> counts = counts(SessionItems.SESSIONS, "{" + ATTRS + ", \"aggregates\": [" + bucket("\"exited\": 4294967295") + "]}");
+        assertEquals(4_294_967_295L, countOf(counts, Kind.EXITED));
+    }
+
+    @Test
+    void aBucketCountBeyondTheLargestUnsigned32BitNumberIsRefused() {
+        InvalidFieldException refused = assertThrows(InvalidFieldException.class,
+                () -> counts(SessionItems.SESSIONS, "{" + ATTRS + ", \"aggregates\": [" + bucket("\"exited\": 4294967296") + "]}"));
+        assertEquals("exited", refused.field());
+    }
+
+    @Test
+    void countsOfLongMaxDoNotWrapIntoANegativeStartedCount() {
+        InvalidFieldException refused = assertThrows(InvalidFieldException.class, () -> counts(SessionItems.SESSIONS, "{" + ATTRS
+                + ", \"aggregates\": [" + bucket("\"exited\": 9223372036854775807, \"crashed\": 9223372036854775807") + "]}"));
+        assertEquals("exited", refused.field());
+    }
+
+    @Test
+    void theLargestCountsInEveryFieldOfABucketStartThatManySessions() throws Exception {
+        List<Count> counts = counts(SessionItems.SESSIONS, "{" + ATTRS + ", \"aggregates\": [" + bucket(
+                "\"exited\": 4294967295, \"errored\": 4294967295, \"abnormal\": 4294967295, \"crashed\": 4294967295") + "]}");
+        assertEquals(4 * 4_294_967_295L, countOf(counts, Kind.STARTED));
+        assertEquals(3 * 4_294_967_295L, countOf(counts, Kind.ERRORED));
+    }
+}
