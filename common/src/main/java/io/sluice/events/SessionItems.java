@@ -37,6 +37,12 @@ public final class SessionItems {
      * (the processor's sums saturate beyond).
      */
     public static final long MAX_COUNT = 0xFFFF_FFFFL;
+    /**
+     * The most buckets one {@code sessions} item may hold: an SDK sends a bucket per minute (or
+     * hour) started since its last flush, a few; more would let one item (one quota unit) make
+     * thousands of counts, each an id the processor keeps to count it once.
+     */
+    public static final int MAX_BUCKETS = 100;
 
     /** What a session is counted as: the column of sessions_1h it adds to. */
     public enum Kind {
@@ -58,6 +64,7 @@ public final class SessionItems {
      *
      * @param itemId   the id the gateway gave the item: a session update's is its session's id
      * @throws InvalidFieldException when it has no release, an unknown status, a count below 0 or above {@link #MAX_COUNT},
+     *                               more than {@link #MAX_BUCKETS} buckets,
      *                               or a session id or start time that cannot be read
      */
     public static List<Count> counts(String type, JsonNode item, String itemId) {
@@ -69,6 +76,10 @@ public final class SessionItems {
             JsonNode buckets = item.get("aggregates");
             if (buckets == null || !buckets.isArray()) {
                 throw new InvalidFieldException("aggregates", "'aggregates' must be a list of session counts");
+            }
+            if (buckets.size() > MAX_BUCKETS) {
+                throw new InvalidFieldException("aggregates", "'aggregates' may hold at most " + MAX_BUCKETS + " buckets, got "
+                        + buckets.size() + "; send the rest in another sessions item");
             }
             for (int i = 0; i < buckets.size(); i++) {
                 JsonNode bucket = buckets.get(i);

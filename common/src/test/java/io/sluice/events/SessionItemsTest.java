@@ -58,4 +58,24 @@ class SessionItemsTest {
         assertEquals(4 * 4_294_967_295L, countOf(counts, Kind.STARTED));
         assertEquals(3 * 4_294_967_295L, countOf(counts, Kind.ERRORED));
     }
+
+    private static String aggregates(int buckets) {
+        StringBuilder json = new StringBuilder("{" + ATTRS + ", \"aggregates\": [");
+        for (int i = 0; i < buckets; i++) {
+            json.append(i == 0 ? "" : ",").append(bucket("\"exited\": 1"));
+        }
+        return json.append("]}").toString();
+    }
+
+    @Test
+    void anAggregateOfOneHundredBucketsIsCountedWhole() throws Exception {
+        assertEquals(100, countOf(counts(SessionItems.SESSIONS, aggregates(100)), Kind.STARTED));
+    }
+
+    @Test
+    void anAggregateOfMoreThanOneHundredBucketsIsRefusedNamingTheLimit() {
+        InvalidFieldException refused = assertThrows(InvalidFieldException.class, () -> counts(SessionItems.SESSIONS, aggregates(101)));
+        assertEquals("aggregates", refused.field());
+        assertEquals("'aggregates' may hold at most 100 buckets, got 101; send the rest in another sessions item", refused.getMessage());
+    }
 }
