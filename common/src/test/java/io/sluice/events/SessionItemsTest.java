@@ -78,4 +78,42 @@ class SessionItemsTest {
         assertEquals("aggregates", refused.field());
         assertEquals("'aggregates' may hold at most 100 buckets, got 101; send the rest in another sessions item", refused.getMessage());
     }
+
+    private static String update(String fields) {
+        return "{\"sid\": \"0f5d2f9c-6c3f-4b7e-9a51-2b7d6f0c1a11\", \"init\": true, \"started\": \"2026-12-07T07:30:00Z\", "
+                + ATTRS + ", " + fields + "}";
+    }
+
+    @Test
+    void anUnhandledSessionStartsAndErrsButDoesNotCrash() throws Exception {
+        List<Count> counts = counts(SessionItems.SESSION, update("\"status\": \"unhandled\""));
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), List.of(countOf(counts, Kind.STARTED), countOf(counts, Kind.ERRORED),
+                countOf(counts, Kind.CRASHED), countOf(counts, Kind.ABNORMAL), countOf(counts, Kind.EXITED)));
+    }
+
+    @Test
+    void aSessionOfAStatusNotYetKnownStartsAndErrsAsRelayCountsIt() throws Exception {
+        List<Count> counts = counts(SessionItems.SESSION, update("\"status\": \"frozen\""));
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), List.of(countOf(counts, Kind.STARTED), countOf(counts, Kind.ERRORED),
+                countOf(counts, Kind.CRASHED), countOf(counts, Kind.ABNORMAL), countOf(counts, Kind.EXITED)));
+    }
+
+    @Test
+    void aBucketsUnhandledSessionsStartAndErr() throws Exception {
+        List<Count> counts = counts(SessionItems.SESSIONS, "{" + ATTRS + ", \"aggregates\": [" + bucket("\"exited\": 3, \"unhandled\": 2") + "]}");
+        assertEquals(5, countOf(counts, Kind.STARTED));
+        assertEquals(2, countOf(counts, Kind.ERRORED));
+    }
+
+    @Test
+    void epochSecondsWithMoreThanThreeDecimalsAreRoundedToTheMillisecond() throws Exception {
+        String session = "{\"sid\": \"0f5d2f9c-6c3f-4b7e-9a51-2b7d6f0c1a11\", \"init\": true, \"started\": 1765094400.1236, " + ATTRS + "}";
+        assertEquals(1_765_094_400_124L, counts(SessionItems.SESSION, session).get(0).startedMillis());
+    }
+
+    @Test
+    void epochSecondsBeyondAnyTimeAreRefusedWithoutExpandingThem() {
+        String session = "{\"sid\": \"0f5d2f9c-6c3f-4b7e-9a51-2b7d6f0c1a11\", \"init\": true, \"started\": 1e999999999, " + ATTRS + "}";
+        assertEquals("started", assertThrows(InvalidFieldException.class, () -> counts(SessionItems.SESSION, session)).field());
+    }
 }
