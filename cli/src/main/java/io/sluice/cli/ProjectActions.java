@@ -55,7 +55,7 @@ final class ProjectActions {
         out.println((disabled ? "disabled " : "enabled ") + project.name() + " (" + project.token() + ")");
     }
 
-    /** @param endpoint transaction, project, or null for the project's own quota */
+    /** @param endpoint transaction, project, session, or null for the project's own quota */
     void setQuota(String token, String endpoint, Quota quota) {
         Project project = admin.setQuota(token, endpoint, quota);
         out.println("quota of " + project.name() + (endpoint == null ? "" : " (" + endpoint + ")") + ": "

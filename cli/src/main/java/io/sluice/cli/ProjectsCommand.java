@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
+import io.sluice.gateway.ingest.Endpoint;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.projects.Quota;
@@ -305,7 +306,7 @@ final class ProjectsCommand extends CliCommand {
         String rate;
         @Option(names = "--burst", paramLabel = "M", description = "Events at once (default: the rate).")
         String burst;
-        @Option(names = "--endpoint", paramLabel = "transaction|project", description = "Only this endpoint's quota.")
+        @Option(names = "--endpoint", paramLabel = "transaction|project|session", description = "Only this endpoint's quota (session: session and sessions items).")
         String endpoint;
 
         SetQuota(Registry registry) {
@@ -315,8 +316,10 @@ final class ProjectsCommand extends CliCommand {
         @Override
         public Integer call() {
             String project = token("set-quota", token);
-            if (endpoint != null && !endpoint.equals("transaction") && !endpoint.equals("project")) {
-                throw new UsageException("--endpoint is transaction or project, not " + endpoint);
+            if (endpoint != null && Endpoint.ofQuotaName(endpoint) == null) {
+                List<String> names = Endpoint.quotaNames();
+                throw new UsageException("--endpoint is " + String.join(", ", names.subList(0, names.size() - 1)) + " or "
+                        + names.get(names.size() - 1) + ", not " + endpoint);
             }
             Quota quota = ProjectActions.quota(rate, burst);
             use(projects -> projects.setQuota(project, endpoint, quota));

@@ -107,6 +107,16 @@ class CommandLineTest {
     }
 
     @Test
+    void anUnknownQuotaEndpointExits2NamingEveryQuotaAnEndpointHasSessionsIncluded() {
+        CliRunner.Result result = CliRunner.run(NONE, "projects", "set-quota", "6WBs8YTmGIWkG53K-8Q2ww", "--rate", "1",
+                "--endpoint", "sessions");
+        assertEquals(2, result.exitCode());
+        assertEquals("sluice: --endpoint is transaction, project or session, not sessions (./sluice projects set-quota --help "
+                + "shows its options)\n", result.err());
+        assertTrue(CliRunner.run(NONE, "projects", "set-quota", "--help").out().contains("--endpoint=transaction|project|session"));
+    }
+
+    @Test
     void aMisspelledCommandExits2WithOneLineSuggestingTheCommand() {
         CliRunner.Result result = CliRunner.run(NONE, "projcts", "list");
         assertEquals(2, result.exitCode());

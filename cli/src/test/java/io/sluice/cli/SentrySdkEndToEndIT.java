@@ -223,7 +223,7 @@ class SentrySdkEndToEndIT {
             initSdk(project, limited.port());
             String first = Sentry.captureMessage("one").toString();
             Sentry.flush(10_000);
-            Sentry.captureMessage("two"); // 429, X-Sentry-Rate-Limits: 10:error;transaction:project:quota_exceeded
+            Sentry.captureMessage("two"); // 429, X-Sentry-Rate-Limits: 10:transaction;error;session:project:quota_exceeded
             Sentry.flush(10_000);
             Sentry.captureMessage("three"); // held back by the SDK itself: never sent
             Sentry.captureMessage("four");

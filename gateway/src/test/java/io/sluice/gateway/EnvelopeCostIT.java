@@ -46,7 +46,7 @@ class EnvelopeCostIT {
                     .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
             assertEquals(200, response.statusCode(), response.body());
             assertEquals("{\"id\":\"3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c\"}", response.body());
-            assertTrue(response.headers().firstValue("X-Sentry-Rate-Limits").orElse("").endsWith(":error;transaction:project:quota_exceeded"),
+            assertTrue(response.headers().firstValue("X-Sentry-Rate-Limits").orElse("").endsWith(":transaction;error;session:project:quota_exceeded"),
                     response.headers().toString());
         }
     }

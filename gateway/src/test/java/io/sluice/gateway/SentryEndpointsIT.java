@@ -472,7 +472,7 @@ class SentryEndpointsIT {
             String retryAfter = limited.headers().firstValue("Retry-After").orElse("");
             assertTrue(retryAfter.matches("[0-9]+"), retryAfter);
             assertWaitForOneEventAtAHundredthOfOnePerSecond(Long.parseLong(retryAfter), sinceTaken);
-            assertEquals(retryAfter + ":error;transaction:project:quota_exceeded",
+            assertEquals(retryAfter + ":transaction;error;session:project:quota_exceeded",
                     limited.headers().firstValue("X-Sentry-Rate-Limits").orElse(null), "the SDK is told the same wait");
             assertEquals("*", limited.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
         }

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.sluice.gateway.publish.PublishHealth;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
@@ -137,6 +138,21 @@ class SentryHostileEnvelopesIT {
         String payload = "{\"message\":\"" + "x".repeat(1024 * 1024 + 1 - 14) + "\"}";
         assertEquals(1024 * 1024 + 1, payload.length());
         assertRefused(413, "body_too_large", send("{}\n{\"type\":\"event\",\"length\":" + payload.length() + "}\n" + payload + "\n"));
+    }
+
+    /**
+     * A session item is bounded as an event item is: refused 413 by the gateway, never handed to
+     * Kafka, whose refusal of a record too large would count as Kafka failing and take the gateway
+     * out of rotation after a few requests.
+     */
+    @Test
+    void aSessionItemOfTwoMebibytesIs413AndLeavesTheGatewayReady() {
+        String session = "{\"sid\":\"5a5a5a5a5a5a4a5a8a5a5a5a5a5a5a5b\",\"init\":true,\"started\":\"2026-12-07T09:00:00Z\","
+                + "\"attrs\":{\"release\":\"r@1\"},\"padding\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}";
+        for (int i = 0; i < PublishHealth.MIN_FAILURES + 1; i++) {
+            assertRefused(413, "body_too_large", send("{}\n{\"type\":\"session\"}\n" + session + "\n"));
+        }
+        assertEquals(200, gateway.admin("/readyz").statusCode(), gateway.admin("/readyz").body());
     }
 
     @Test

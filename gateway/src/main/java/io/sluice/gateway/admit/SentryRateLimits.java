@@ -5,15 +5,20 @@ import io.sluice.gateway.ingest.Endpoint;
 /**
  * The {@code X-Sentry-Rate-Limits} value that makes a Sentry SDK hold back by itself:
  * {@code <retry_after>:<categories>:<scope>:<reason_code>}, categories {@code ;}-separated (an
- * empty list means all). Sluice's quotas are per project, for errors and transactions.
+ * empty list means all). Sluice's quotas are per project, for errors, transactions and sessions,
+ * and per endpoint.
  */
 public final class SentryRateLimits {
     private SentryRateLimits() {
     }
 
-    /** @param endpoint the endpoint whose quota is used up, or null for the project's quota (errors and transactions) */
+    /** The categories of everything the project's own quota counts: every endpoint's. */
+    private static final String PROJECT_CATEGORIES = java.util.Arrays.stream(Endpoint.values()).map(SentryRateLimits::category)
+            .collect(java.util.stream.Collectors.joining(";"));
+
+    /** @param endpoint the endpoint whose quota is used up, or null for the project's quota (every endpoint's events) */
     public static String of(long retryAfterSeconds, Endpoint endpoint) {
-        return Math.max(1, retryAfterSeconds) + ":" + (endpoint == null ? "error;transaction" : category(endpoint))
+        return Math.max(1, retryAfterSeconds) + ":" + (endpoint == null ? PROJECT_CATEGORIES : category(endpoint))
                 + ":project:quota_exceeded";
     }
 

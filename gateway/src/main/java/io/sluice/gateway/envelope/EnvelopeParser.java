@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.sluice.events.SessionItems;
 import io.sluice.gateway.ingest.Rejection;
 import io.sluice.outcomes.Outcome;
 
@@ -21,11 +22,14 @@ import io.sluice.outcomes.Outcome;
  * {@code length}) and a payload: exactly {@code length} bytes followed by a newline or the end,
  * or, without a length, up to the next newline. A missing final newline and blank lines between
  * items are fine. Everything else is refused with 400 {@code invalid_envelope} naming what is
- * wrong and where; an event or transaction payload beyond {@code maxEventBytes}, 413.
+ * wrong and where; an event, transaction or session payload beyond {@code maxEventBytes}, 413.
  */
 public final class EnvelopeParser {
-    /** The items whose payload is an event Sluice stores, bounded like a v1 body. */
-    public static final Set<String> EVENT_TYPES = Set.of("event", "transaction");
+    /**
+     * The items whose payload Sluice publishes as one record, each bounded like a v1 body: Kafka
+     * refuses a larger record, and that refusal must not reach the producer.
+     */
+    public static final Set<String> PUBLISHED_TYPES = Set.of("event", "transaction", SessionItems.SESSION, SessionItems.SESSIONS);
     private static final int MAX_HEADER_NESTING = 32;
     /** An item header is a type, a length and a few names: bounded, so a header never becomes a big JSON tree. */
     public static final int MAX_ITEM_HEADER_BYTES = 4 * 1024;
@@ -93,7 +97,7 @@ public final class EnvelopeParser {
                 payloadEnd = lineEnd(bytes, start);
             }
             String itemType = type.textValue();
-            if (EVENT_TYPES.contains(itemType) && payloadEnd - start > maxEventBytes) {
+            if (PUBLISHED_TYPES.contains(itemType) && payloadEnd - start > maxEventBytes) {
                 throw new Rejection(Outcome.BODY_TOO_LARGE, "item " + number + " (" + itemType + ") is larger than "
                         + maxEventBytes + " bytes");
             }

@@ -25,6 +25,7 @@ import io.sluice.gateway.ingest.IngestRoute;
 import io.sluice.gateway.ingest.Rejection;
 import io.sluice.gateway.admit.SentryRateLimits;
 import io.sluice.gateway.filter.EventFilters;
+import io.sluice.gateway.publish.RecordFault;
 import io.sluice.gateway.validate.AcceptedEvent;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
@@ -309,6 +310,11 @@ final class IngestPath {
                 .handle((ignored, error) -> {
                     if (!acks.isEmpty()) {
                         services.metrics().produced(produceStart);
+                    }
+                    if (error != null && RecordFault.isRecords(error)) {
+                        Rejection refused = RecordFault.refusal(error);
+                        recorder.refused(token, refused);
+                        return new Answer(door.refusal(refused, caller), true);
                     }
                     if (error != null) {
                         LOG.warn("Kafka did not acknowledge every event of a request of project {} (the first {}): {}",

@@ -24,6 +24,21 @@ public enum Endpoint {
         return pathSegment;
     }
 
+    /** The endpoint whose quota has this name ({@code projects set-quota --endpoint}), or null. */
+    public static Endpoint ofQuotaName(String name) {
+        for (Endpoint endpoint : values()) {
+            if (endpoint.pathSegment.equals(name)) {
+                return endpoint;
+            }
+        }
+        return null;
+    }
+
+    /** Every quota's name, in declaration order. */
+    public static java.util.List<String> quotaNames() {
+        return java.util.Arrays.stream(values()).map(Endpoint::pathSegment).toList();
+    }
+
     public static Endpoint fromPathSegment(String segment) {
         for (Endpoint endpoint : values()) {
             if (endpoint.v1Path && endpoint.pathSegment.equals(segment)) {

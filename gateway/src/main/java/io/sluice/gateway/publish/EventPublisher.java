@@ -178,15 +178,22 @@ public final class EventPublisher implements AutoCloseable {
                     health.succeeded();
                     acknowledged.complete(null);
                 } else {
-                    health.failed(error);
+                    failed(error);
                     acknowledged.completeExceptionally(error);
                 }
             });
         } catch (RuntimeException e) {
-            health.failed(e);
+            failed(e);
             acknowledged.completeExceptionally(e);
         }
         return acknowledged;
+    }
+
+    /** Kafka failing, unless it refused the record for what the client sent. */
+    private void failed(Throwable error) {
+        if (!RecordFault.isRecords(error)) {
+            health.failed(error);
+        }
     }
 
     /** Sends what is buffered and waits for it, bounded, before closing. */

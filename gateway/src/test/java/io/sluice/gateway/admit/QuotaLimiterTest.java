@@ -120,4 +120,17 @@ class QuotaLimiterTest {
         }
         return admitted;
     }
+
+    /** {@code projects set-quota --endpoint session} sets the quota named {@code session}: session items take from it. */
+    @Test
+    void aSessionQuotaRefusesSessionsBeyondItsBurstAndNamesTheSessionCategory() {
+        share.set(1.0);
+        Project sessions = new Project("6WBs8YTmGIWkG53K-8Q2ww", "shop", false, List.of(), Instant.EPOCH, new Quota(40, 40),
+                Map.of("session", new Quota(1, 2)));
+        assertEquals(null, limiter.tryAdmit(sessions, Endpoint.SESSION, 0));
+        assertEquals(null, limiter.tryAdmit(sessions, Endpoint.SESSION, 0));
+        Rejection refused = limiter.tryAdmit(sessions, Endpoint.SESSION, 0);
+        assertEquals("1:session:project:quota_exceeded", refused.sentryRateLimits());
+        assertEquals(null, limiter.tryAdmit(sessions, Endpoint.TRANSACTION, 0));
+    }
 }

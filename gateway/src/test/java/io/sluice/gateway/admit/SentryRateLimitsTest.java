@@ -12,6 +12,12 @@ class SentryRateLimitsTest {
         for (int i = 1; i <= 1000; i++) {
             merged = SentryRateLimits.merge(merged, SentryRateLimits.of(i % 7 + 1, i % 2 == 0 ? Endpoint.TRANSACTION : null));
         }
-        assertEquals("7:transaction:project:quota_exceeded,7:error;transaction:project:quota_exceeded", merged);
+        assertEquals("7:transaction:project:quota_exceeded,7:transaction;error;session:project:quota_exceeded", merged);
+    }
+
+    /** Sessions take from the project's quota as events do: an SDK told of it holds them back too. */
+    @Test
+    void theProjectsQuotaHoldsBackTransactionsErrorsAndSessions() {
+        assertEquals("3:transaction;error;session:project:quota_exceeded", SentryRateLimits.of(3, null));
     }
 }

@@ -137,6 +137,19 @@ class BodiesReadOnWorkersTest {
         assertEquals(0, metrics.inFlightRequests().get());
     }
 
+    /** Kafka refusing the record for its size is the request's fault: 413, no retry (a 503 would be retried forever). */
+    @Test
+    void anEventKafkaRefusesAsTooLargeIsAnswered413NotUnavailable() {
+        kafka.sendException = new org.apache.kafka.common.errors.RecordTooLargeException("the record is too large");
+        EmbeddedChannel connection = connect();
+        connection.writeInbound(tenantsEvent());
+        workersReachTheQueue(connection);
+
+        String refused = answer(connection);
+        assertTrue(refused.startsWith("HTTP/1.1 413"), refused);
+        assertTrue(refused.contains("\"error\":\"body_too_large\""), refused);
+    }
+
     @Test
     void strangersBodiesWaitWithinTheirShareOfTheQueueAndTheTenantsStillFindPlaces() throws Exception {
         GatewayServices shared = services(readers); // one worker, 4 places: the strangers' share is 1

@@ -53,9 +53,9 @@ class SessionValidationTest {
     }
 
     @Test
-    void aSessionOfAnUnknownStatusIsRefused() {
-        assertEquals("status", refused("{\"sid\": \"0f5d2f9c-6c3f-4b7e-9a51-2b7d6f0c1a11\", \"status\": \"fine\", "
-                + "\"started\": \"2026-12-07T07:30:00Z\", " + RELEASE + "}").field());
+    void aSessionOfAnUnknownStatusIsTaken() {
+        assertEquals("0f5d2f9c6c3f4b7e9a512b7d6f0c1a11", validate("{\"sid\": \"0f5d2f9c-6c3f-4b7e-9a51-2b7d6f0c1a11\", "
+                + "\"status\": \"unhandled\", \"started\": \"2026-12-07T07:30:00Z\", " + RELEASE + "}").eventId());
     }
 
     @Test

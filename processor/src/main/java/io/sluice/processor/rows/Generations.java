@@ -12,10 +12,15 @@ public final class Generations {
     private Generations() {
     }
 
+    /**
+     * A count beyond the room (a client's session aggregates can say anything up to u32 per field)
+     * stops at its top, so it never spills into the generation: the row's later versions are equal,
+     * and ClickHouse keeps the last written of equal versions.
+     */
     public static long version(int generation, long count) {
         if (generation < 0 || generation >= (1 << (63 - COUNT_BITS))) {
             throw new IllegalArgumentException("generation must be 0 to " + ((1 << (63 - COUNT_BITS)) - 1) + ", got " + generation);
         }
-        return ((long) generation << COUNT_BITS) | count;
+        return ((long) generation << COUNT_BITS) | Math.min(count, (1L << COUNT_BITS) - 1);
     }
 }
