@@ -206,8 +206,8 @@ class KubernetesManifestsTest {
         long limit = memory(container.getResources().getLimits(), "processor memory limit");
         assertTrue(needed <= limit, storesPerPod + " RocksDB stores per pod (" + rocksDbsPerPod + " RocksDB instances), RocksDB budget "
                 + config.rocksDbMemoryBytes() / MIB + " MiB: " + needed / MIB + " MiB needed > limit " + limit / MIB + " MiB");
-        assertEquals(96, storesPerPod, "24 partitions over 3 pods, 12 RocksDB stores each: the figure processor.yaml's comment works with");
-        assertEquals(384, rocksDbsPerPod, "4 segments per store: the figure processor.yaml's comment works with");
+        assertEquals(120, storesPerPod, "24 partitions over 3 pods, 15 RocksDB stores each: the figure processor.yaml's comment works with");
+        assertEquals(480, rocksDbsPerPod, "4 segments per store: the figure processor.yaml's comment works with");
         assertEquals(2048 * MIB, config.rocksDbMemoryBytes(), "the budget processor.yaml's comment works with");
     }
 
