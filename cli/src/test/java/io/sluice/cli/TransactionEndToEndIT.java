@@ -125,7 +125,7 @@ class TransactionEndToEndIT {
             // The examples read the demo data's huge tenant: here, the project the request was posted to.
             queries.add(block.group(1).replace("sluice.", "sluice_e2e.").replace("'demo-huge'", "'" + project.token() + "'"));
         }
-        assertEquals(13, queries.size(), "docs/data-model.md's example queries, one set");
+        assertEquals(14, queries.size(), "docs/data-model.md's example queries, one set");
         queries.forEach(sql -> ClickHouseQuery.run(engines, sql));
         String perStatusCode = "404\t1";
         String requestsPerStatusCode = queries.stream().filter(sql -> sql.contains("GROUP BY status_code")).findFirst().orElseThrow();
