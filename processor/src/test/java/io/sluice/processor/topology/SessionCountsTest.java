@@ -165,6 +165,16 @@ class SessionCountsTest {
         assertEquals(Map.of("r0", 1L, "r1", 1L, "<other>", 2L), started);
     }
 
+    @Test
+    void aReleaseWithALoneSurrogateBeyondItsColumnIsCutAndMadeValidBeforeItIsCounted() {
+        String release = "\\ud800" + "r".repeat(300);
+        pipe(SID.replace("-", ""), "{\"sid\": \"" + SID + "\", \"init\": true, \"started\": \"" + STARTED
+                + "\", \"attrs\": {\"release\": \"" + release + "\", \"environment\": \"production\"}}", HOUR.plus(Duration.ofMinutes(16)));
+        SessionHourRow row = last();
+        assertEquals("\ufffd" + "r".repeat(199), row.release());
+        assertEquals(1L, row.started());
+    }
+
     private void update(String sid, String fields) {
         update(sid, fields, HOUR.plus(Duration.ofMinutes(15 + records)));
     }
