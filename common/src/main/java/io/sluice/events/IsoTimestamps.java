@@ -1,4 +1,4 @@
-package io.sluice.gateway.validate;
+package io.sluice.events;
 
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -12,14 +12,14 @@ import java.time.format.DateTimeParseException;
  * java.time's general parser, which cost more than the rest of validation (measured); and that
  * parser, for anything else.
  */
-final class IsoTimestamps {
+public final class IsoTimestamps {
     private static final long NOT_THIS_SHAPE = Long.MIN_VALUE;
 
     private IsoTimestamps() {
     }
 
     /** Epoch milliseconds, or {@link #NOT_THIS_SHAPE} when the text is not of the common shape or not a valid time. */
-    static long parseMillis(String text) {
+    public static long parseMillis(String text) {
         int length = text.length();
         if (length < 19 || text.charAt(4) != '-' || text.charAt(7) != '-' || (text.charAt(10) != 'T' && text.charAt(10) != 't')
                 || text.charAt(13) != ':' || text.charAt(16) != ':') {
@@ -90,7 +90,7 @@ final class IsoTimestamps {
      * @throws ArithmeticException when the time is readable but beyond what epoch milliseconds hold
      *                             (such as year +999999999)
      */
-    static Long parseMillisWithJavaTime(String text) {
+    public static Long parseMillisWithJavaTime(String text) {
         String extended = withExtendedOffset(text);
         try {
             return OffsetDateTime.parse(extended).toInstant().toEpochMilli();
@@ -120,7 +120,7 @@ final class IsoTimestamps {
         return text;
     }
 
-    static boolean isOfThisShape(long parsed) {
+    public static boolean isOfThisShape(long parsed) {
         return parsed != NOT_THIS_SHAPE;
     }
 
