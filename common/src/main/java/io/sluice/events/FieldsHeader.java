@@ -26,7 +26,7 @@ public final class FieldsHeader {
      * {@code SLUICE_PROCESSOR_GENERATION}), instead of their header. FieldsReadingTest pins what
      * this version reads from a set of events, and fails when the reading changes under it.
      */
-    static final byte VERSION = 4;
+    static final byte VERSION = 5;
     static final byte TRANSACTION = 'T';
     static final byte ERROR = 'E';
     /**
