@@ -1,10 +1,7 @@
 package io.sluice.events;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -29,7 +26,7 @@ public final class FieldsHeader {
      * {@code SLUICE_PROCESSOR_GENERATION}), instead of their header. FieldsReadingTest pins what
      * this version reads from a set of events, and fails when the reading changes under it.
      */
-    static final byte VERSION = 4;
+    static final byte VERSION = 5;
     static final byte TRANSACTION = 'T';
     static final byte ERROR = 'E';
     /**
@@ -46,27 +43,63 @@ public final class FieldsHeader {
     /** The header's value; null when the fields take more than {@link #MAX_BYTES} or {@code jsonBytes}. */
     static byte[] encode(int jsonBytes, byte kind, String... values) {
         int limit = Math.min(MAX_BYTES, jsonBytes);
-        long least = 2;
+        long size = 2;
         for (String value : values) {
-            least += value == null ? 1 : 3 + value.length(); // a char takes 1 to 3 bytes
-        }
-        if (least > limit) {
-            return null; // too large before any is written
-        }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream((int) Math.min(least + least / 4, limit));
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
-            out.writeByte(kind);
-            for (String value : values) {
-                out.writeBoolean(value != null);
-                if (value != null) {
-                    out.writeUTF(value);
-                }
+            size += value == null ? 1 : 3 + modifiedUtf8Length(value);
+            if (size > limit) {
+                return null;
             }
-        } catch (IOException e) {
-            throw new IllegalStateException("writing to memory", e);
         }
-        return bytes.size() > limit ? null : bytes.toByteArray();
+        byte[] header = new byte[(int) size];
+        header[0] = VERSION;
+        header[1] = kind;
+        int at = 2;
+        for (String value : values) {
+            header[at++] = (byte) (value == null ? 0 : 1);
+            if (value != null) {
+                at = writeModifiedUtf8(value, header, at);
+            }
+        }
+        return header;
+    }
+
+    /*
+     * Java's modified UTF-8, written and read here byte for byte as DataOutputStream.writeUTF and
+     * DataInputStream.readUTF do (FieldsHeaderTest holds them to it), without their streams and
+     * copies: the header is written for every event on the gateway's event loops and read for
+     * every record by the processor.
+     */
+
+    private static int modifiedUtf8Length(String value) {
+        int length = value.length();
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c >= 0x80 || c == 0) {
+                length += c >= 0x800 ? 2 : 1;
+            }
+        }
+        return length;
+    }
+
+    /** Writes the value's length (two bytes) and its modified UTF-8 at {@code at}: the position after it. */
+    private static int writeModifiedUtf8(String value, byte[] into, int at) {
+        int length = modifiedUtf8Length(value);
+        into[at++] = (byte) (length >>> 8);
+        into[at++] = (byte) length;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c != 0 && c < 0x80) {
+                into[at++] = (byte) c;
+            } else if (c >= 0x800) {
+                into[at++] = (byte) (0xE0 | (c >> 12));
+                into[at++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                into[at++] = (byte) (0x80 | (c & 0x3F));
+            } else {
+                into[at++] = (byte) (0xC0 | (c >> 6));
+                into[at++] = (byte) (0x80 | (c & 0x3F));
+            }
+        }
+        return at;
     }
 
     /** Why a record's fields were not read from its header (so are read from its JSON); the tag names it in metrics. */
@@ -110,13 +143,64 @@ public final class FieldsHeader {
             return null;
         }
         String[] fields = new String[count];
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value, 2, value.length - 2))) {
-            for (int i = 0; i < count; i++) {
-                fields[i] = in.readBoolean() ? in.readUTF() : null;
+        int at = 2;
+        for (int i = 0; i < count; i++) {
+            if (at >= value.length) {
+                return null;
             }
-            return in.available() == 0 ? fields : null;
-        } catch (IOException malformed) {
-            return null;
+            if (value[at++] == 0) { // absent; any other byte is present, as readBoolean takes it
+                continue;
+            }
+            if (at + 2 > value.length) {
+                return null;
+            }
+            int length = (value[at] & 0xFF) << 8 | (value[at + 1] & 0xFF);
+            at += 2;
+            if (at + length > value.length) {
+                return null;
+            }
+            fields[i] = readModifiedUtf8(value, at, length);
+            if (fields[i] == null) {
+                return null;
+            }
+            at += length;
         }
+        return at == value.length ? fields : null;
+    }
+
+    /** The text of {@code length} bytes of modified UTF-8 at {@code from}; null when malformed. */
+    private static String readModifiedUtf8(byte[] bytes, int from, int length) {
+        int end = from + length;
+        int ascii = from;
+        while (ascii < end && bytes[ascii] > 0) {
+            ascii++;
+        }
+        if (ascii == end) {
+            return new String(bytes, from, length, StandardCharsets.ISO_8859_1); // all ASCII: the common case
+        }
+        char[] chars = new char[length];
+        int count = 0;
+        for (int i = from; i < end; ) {
+            int first = bytes[i] & 0xFF;
+            if (first < 0x80) {
+                chars[count++] = (char) first;
+                i++;
+            } else if ((first & 0xE0) == 0xC0) {
+                if (i + 2 > end || (bytes[i + 1] & 0xC0) != 0x80) {
+                    return null;
+                }
+                chars[count++] = (char) (((first & 0x1F) << 6) | (bytes[i + 1] & 0x3F));
+                i += 2;
+            } else if ((first & 0xF0) == 0xE0) {
+                if (i + 3 > end || (bytes[i + 1] & 0xC0) != 0x80 || (bytes[i + 2] & 0xC0) != 0x80) {
+                    return null;
+                }
+                chars[count++] = (char) (((first & 0x0F) << 12) | ((bytes[i + 1] & 0x3F) << 6) | (bytes[i + 2] & 0x3F));
+                i += 3;
+            } else {
+                return null;
+            }
+        }
+        return new String(chars, 0, count);
     }
 }

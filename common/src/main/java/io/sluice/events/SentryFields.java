@@ -228,18 +228,9 @@ public final class SentryFields {
             return Double.isFinite(seconds) ? seconds : null;
         }
         if (value.isTextual()) {
-            try {
-                java.time.Instant instant = java.time.OffsetDateTime.parse(value.textValue().strip()).toInstant();
-                return instant.getEpochSecond() + instant.getNano() / 1e9;
-            } catch (java.time.DateTimeException notRfc3339) {
-                try {
-                    java.time.Instant instant = java.time.LocalDateTime.parse(value.textValue().strip())
-                            .toInstant(java.time.ZoneOffset.UTC);
-                    return instant.getEpochSecond() + instant.getNano() / 1e9;
-                } catch (java.time.DateTimeException unreadable) {
-                    return null;
-                }
-            }
+            // The validator's reading: java.time's general parser cost a tenth of a transaction's event-loop time.
+            double seconds = IsoTimestamps.epochSeconds(value.textValue().strip());
+            return Double.isNaN(seconds) ? null : seconds;
         }
         return null;
     }

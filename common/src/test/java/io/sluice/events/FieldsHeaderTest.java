@@ -1,9 +1,16 @@
 package io.sluice.events;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.Arrays;
+import java.util.Random;
 
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
@@ -95,5 +102,74 @@ class FieldsHeaderTest {
     void aStatusThatIsNoNumberIsNotRead() {
         byte[] value = FieldsHeader.encode(ROOM, FieldsHeader.TRANSACTION, "", "", "", "", "", "two hundred", "", "", "", "", "", "", "");
         assertNull(TransactionFields.fromHeader(withHeader(value)));
+    }
+
+    /** The header as DataOutputStream writes it: a version, a kind, each value's presence and modified UTF-8. */
+    private static byte[] writtenByDataOutput(byte kind, String... values) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(FieldsHeader.VERSION);
+            out.writeByte(kind);
+            for (String value : values) {
+                out.writeBoolean(value != null);
+                if (value != null) {
+                    out.writeUTF(value);
+                }
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    /** The values as DataInputStream reads them; null where it fails or bytes are left over. */
+    private static String[] readByDataInput(byte[] value, int count) {
+        String[] fields = new String[count];
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value, 2, value.length - 2))) {
+            for (int i = 0; i < count; i++) {
+                fields[i] = in.readBoolean() ? in.readUTF() : null;
+            }
+            return in.available() == 0 ? fields : null;
+        } catch (IOException malformed) {
+            return null;
+        }
+    }
+
+    private static String randomText(Random random) {
+        char[] kinds = {'a', '\u0000', '\u00e9', '\u07ff', '\u0800', '\ud800', '\udfff', '\uffff', '\u20ac', '\u007f', '\u0080'};
+        StringBuilder text = new StringBuilder();
+        for (int i = random.nextInt(12); i > 0; i--) {
+            text.append(random.nextBoolean() ? kinds[random.nextInt(kinds.length)] : (char) random.nextInt(0x10000));
+        }
+        return random.nextInt(8) == 0 ? null : text.toString();
+    }
+
+    @Test
+    void theHeaderIsWrittenByteForByteAsDataOutputStreamWritesIt() throws IOException {
+        Random random = new Random(42);
+        for (int i = 0; i < 20_000; i++) {
+            String[] values = new String[1 + random.nextInt(5)];
+            Arrays.setAll(values, v -> randomText(random));
+            assertArrayEquals(writtenByDataOutput(FieldsHeader.ERROR, values), FieldsHeader.encode(ROOM, FieldsHeader.ERROR, values),
+                    Arrays.toString(values));
+        }
+    }
+
+    @Test
+    void anyHeaderIsReadAsDataInputStreamReadsIt() throws IOException {
+        Random random = new Random(7);
+        for (int i = 0; i < 50_000; i++) {
+            String[] values = new String[1 + random.nextInt(4)];
+            Arrays.setAll(values, v -> randomText(random));
+            byte[] value = writtenByDataOutput(FieldsHeader.ERROR, values);
+            for (int flips = random.nextInt(3); flips > 0; flips--) { // malformed ones too: bytes changed, cut or added
+                int at = 2 + random.nextInt(value.length - 1);
+                if (random.nextBoolean() && at < value.length) {
+                    value[at] = (byte) random.nextInt(256);
+                } else {
+                    value = Arrays.copyOf(value, random.nextBoolean() ? at : value.length + 1);
+                }
+            }
+            assertArrayEquals(readByDataInput(value, values.length),
+                    FieldsHeader.decode(withHeader(value), FieldsHeader.ERROR, values.length), Arrays.toString(value));
+        }
     }
 }

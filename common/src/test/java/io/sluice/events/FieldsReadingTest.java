@@ -22,7 +22,8 @@ class FieldsReadingTest {
             1, "5c6d837f0dc91d13d700b84e79221b0e23bd2080f3ede11536d6a6027afa5e0c",
             2, "c3adc062c11775f945aeed2504eced0bf3e6372ec6d43777dc2d8fc3f1bbaadb",
             3, "6ac1fabd8e62fb94f5567717126ff76d68be09ef3b9e0c6427d17aa43a7a64d3",
-            4, "aaa215dfe3c9eafd8d2001953617631728d4c6b72d78f7146de74a58922f196c");
+            4, "aaa215dfe3c9eafd8d2001953617631728d4c6b72d78f7146de74a58922f196c",
+            5, "8db7a327f2fac4870ae3a7f80598ad1bc00367a8d54737398a2b1e9cd3a26b47");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> TRANSACTIONS = List.of(
             "{\"transaction\": \"GET /api/users/{id}\", \"environment\": \"production\", \"tags\": {\"http.status_code\": \"200\"},"
@@ -45,7 +46,8 @@ class FieldsReadingTest {
             "{\"transaction\": \"GET /b\", \"contexts\": {\"trace\": {\"data\": {\"sentry.sample_rate\": 0.1}}}}",
             "{\"transaction\": \"GET /c\", \"sample_rate\": 1.5}",
             "{\"transaction\": \"GET /d\", \"release\": \"shop@2.4.1\"}",
-            "{\"transaction\": \"GET /e\", \"release\": 7}");
+            "{\"transaction\": \"GET /e\", \"release\": 7}",
+            "{\"transaction\": \"GET /f\", \"start_timestamp\": \"2024-01-31T11:00:00+0100\", \"timestamp\": \"2024-01-31T10:00:00.5Z\"}");
     private static final List<String> ERRORS = List.of(
             "{\"level\": \"ERROR\", \"exception\": {\"values\": [{\"type\": \"KeyError\", \"value\": \"'id'\", \"stacktrace\": {\"frames\":"
                     + " [{\"function\": \"outer\", \"filename\": \"a.py\", \"lineno\": 1}, {\"function\": \"load\", \"module\": \"app\","

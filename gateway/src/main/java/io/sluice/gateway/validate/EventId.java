@@ -5,18 +5,17 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.regex.Pattern;
 
 /**
  * An event's id as Sluice stores and answers it: 32 lower-case hex digits. Clients may send it as
  * 32 hex digits or as a UUID (with dashes), in any case; every door reads it here.
  */
 public record EventId(String hex) {
-    private static final Pattern HEX_32 = Pattern.compile("[0-9a-f]{32}");
-    private static final Pattern AS_SENT = Pattern.compile("[0-9a-fA-F]{32}|[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}");
+    /** Where a UUID's dashes are. */
+    private static final int[] DASHES = {8, 13, 18, 23};
 
     public EventId {
-        if (hex == null || !HEX_32.matcher(hex).matches()) {
+        if (hex == null || hex.length() != 32 || !isHex(hex, 0, 32, false)) {
             throw new IllegalArgumentException("an event id is 32 lower-case hex digits, got " + hex);
         }
     }
@@ -26,11 +25,33 @@ public record EventId(String hex) {
         if (text == null) {
             return null;
         }
+        // Read by hand, not by regular expression: every event's id is read on an event loop.
         String stripped = text.strip();
-        if (!AS_SENT.matcher(stripped).matches()) {
+        if (stripped.length() == 32 && isHex(stripped, 0, 32, true)) {
+            return new EventId(stripped.toLowerCase(Locale.ROOT));
+        }
+        if (stripped.length() != 36) {
             return null;
         }
-        return new EventId(stripped.replace("-", "").toLowerCase(Locale.ROOT));
+        int from = 0;
+        for (int dash : DASHES) {
+            if (stripped.charAt(dash) != '-' || !isHex(stripped, from, dash, true)) {
+                return null;
+            }
+            from = dash + 1;
+        }
+        return isHex(stripped, from, 36, true) ? new EventId(stripped.replace("-", "").toLowerCase(Locale.ROOT)) : null;
+    }
+
+    /** Whether the characters from {@code from} to {@code to} are ASCII hex digits (upper case too when {@code upperCase}). */
+    private static boolean isHex(String text, int from, int to, boolean upperCase) {
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || upperCase && c >= 'A' && c <= 'F')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.events.ErrorFields;
 import io.sluice.events.EventTime;
 import io.sluice.events.InvalidFieldException;
+import io.sluice.events.IsoTimestamps;
 import io.sluice.events.RouteRules;
 import io.sluice.events.SentryFields;
 import io.sluice.events.SessionItems;

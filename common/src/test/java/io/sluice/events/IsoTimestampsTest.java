@@ -1,4 +1,4 @@
-package io.sluice.gateway.validate;
+package io.sluice.events;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

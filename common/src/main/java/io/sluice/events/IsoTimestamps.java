@@ -1,5 +1,7 @@
-package io.sluice.gateway.validate;
+package io.sluice.events;
 
+import java.time.DateTimeException;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -12,18 +14,45 @@ import java.time.format.DateTimeParseException;
  * java.time's general parser, which cost more than the rest of validation (measured); and that
  * parser, for anything else.
  */
-final class IsoTimestamps {
+public final class IsoTimestamps {
     private static final long NOT_THIS_SHAPE = Long.MIN_VALUE;
 
     private IsoTimestamps() {
     }
 
     /** Epoch milliseconds, or {@link #NOT_THIS_SHAPE} when the text is not of the common shape or not a valid time. */
-    static long parseMillis(String text) {
+    public static long parseMillis(String text) {
+        Parsed parsed = parse(text);
+        return parsed == null ? NOT_THIS_SHAPE : parsed.epochSecond() * 1000 + parsed.nanos() / 1_000_000;
+    }
+
+    /**
+     * Epoch seconds with the fraction to the nanosecond (as a double holds it) of any time
+     * {@link #parseMillisWithJavaTime} reads, the common shape without java.time; NaN when unreadable.
+     */
+    public static double epochSeconds(String text) {
+        Parsed parsed = parse(text);
+        if (parsed != null) {
+            return parsed.epochSecond() + parsed.nanos() / 1e9;
+        }
+        try {
+            Instant instant = javaTime(withExtendedOffset(text));
+            return instant == null ? Double.NaN : instant.getEpochSecond() + instant.getNano() / 1e9;
+        } catch (DateTimeException beyondInstant) {
+            return Double.NaN;
+        }
+    }
+
+    /** A time of the common shape: its epoch second and the nanoseconds of its fraction. */
+    private record Parsed(long epochSecond, int nanos) {
+    }
+
+    /** The time, or null when the text is not of the common shape or not a valid time. */
+    private static Parsed parse(String text) {
         int length = text.length();
         if (length < 19 || text.charAt(4) != '-' || text.charAt(7) != '-' || (text.charAt(10) != 'T' && text.charAt(10) != 't')
                 || text.charAt(13) != ':' || text.charAt(16) != ':') {
-            return NOT_THIS_SHAPE;
+            return null;
         }
         int year = digits(text, 0, 4);
         int month = digits(text, 5, 2);
@@ -33,24 +62,25 @@ final class IsoTimestamps {
         int second = digits(text, 17, 2);
         if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59
                 || second < 0 || second > 59 || day > LocalDate.of(year, month, 1).lengthOfMonth()) {
-            return NOT_THIS_SHAPE;
+            return null;
         }
         int position = 19;
-        int millis = 0;
+        int nanos = 0;
         if (position < length && text.charAt(position) == '.') {
             int fractionStart = ++position;
             while (position < length && isDigit(text.charAt(position))) {
-                if (position - fractionStart < 3) {
-                    millis = millis * 10 + (text.charAt(position) - '0');
-                }
+                nanos = nanos * 10 + (text.charAt(position) - '0');
                 position++;
+                if (position - fractionStart > 9) {
+                    return null;
+                }
             }
             int fractionDigits = position - fractionStart;
-            if (fractionDigits == 0 || fractionDigits > 9) {
-                return NOT_THIS_SHAPE;
+            if (fractionDigits == 0) {
+                return null;
             }
-            for (int i = fractionDigits; i < 3; i++) {
-                millis *= 10;
+            for (int i = fractionDigits; i < 9; i++) {
+                nanos *= 10;
             }
         }
         int offsetSeconds;
@@ -69,18 +99,18 @@ final class IsoTimestamps {
             } else if (position + 3 == length) {
                 offsetMinutes = 0;
             } else {
-                return NOT_THIS_SHAPE;
+                return null;
             }
             if (offsetHours < 0 || offsetMinutes < 0 || offsetMinutes > 59 || offsetHours * 60 + offsetMinutes > 18 * 60) {
-                return NOT_THIS_SHAPE;
+                return null;
             }
             offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (text.charAt(position) == '-' ? -1 : 1);
         } else {
-            return NOT_THIS_SHAPE;
+            return null;
         }
         long epochDay = LocalDate.of(year, month, day).toEpochDay();
         long epochSecond = epochDay * 86_400 + hour * 3600L + minute * 60L + second - offsetSeconds;
-        return epochSecond * 1000 + millis;
+        return new Parsed(epochSecond, nanos);
     }
 
     /**
@@ -90,13 +120,18 @@ final class IsoTimestamps {
      * @throws ArithmeticException when the time is readable but beyond what epoch milliseconds hold
      *                             (such as year +999999999)
      */
-    static Long parseMillisWithJavaTime(String text) {
-        String extended = withExtendedOffset(text);
+    public static Long parseMillisWithJavaTime(String text) {
+        Instant instant = javaTime(withExtendedOffset(text));
+        return instant == null ? null : instant.toEpochMilli();
+    }
+
+    /** What java.time reads of ISO 8601 text with an extended offset or none (then UTC); null when unreadable. */
+    private static Instant javaTime(String extended) {
         try {
-            return OffsetDateTime.parse(extended).toInstant().toEpochMilli();
+            return OffsetDateTime.parse(extended).toInstant();
         } catch (DateTimeParseException withoutOffset) {
             try {
-                return LocalDateTime.parse(extended).toInstant(ZoneOffset.UTC).toEpochMilli();
+                return LocalDateTime.parse(extended).toInstant(ZoneOffset.UTC);
             } catch (DateTimeParseException e) {
                 return null;
             }
@@ -120,7 +155,7 @@ final class IsoTimestamps {
         return text;
     }
 
-    static boolean isOfThisShape(long parsed) {
+    public static boolean isOfThisShape(long parsed) {
         return parsed != NOT_THIS_SHAPE;
     }
 
