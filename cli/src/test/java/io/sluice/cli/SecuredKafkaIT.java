@@ -11,7 +11,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -30,13 +29,13 @@ import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.ProcessorService;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * Sluice against a Kafka that asks for a SASL login (SASL_PLAINTEXT, SCRAM-SHA-512), configured
@@ -129,7 +128,7 @@ class SecuredKafkaIT {
 
     @Test
     void aMechanismTheBrokerDoesNotOfferIsNamed() {
-        Map<String, String> values = new HashMap<>(IsolatedSettings.of("secured_mechanism", engines, dir.resolve("mech")));
+        Map<String, String> values = TestSettings.isolated("secured_mechanism", engines, dir.resolve("mech")).toMap();
         values.putAll(secured(USER.jaasConfig()));
         values.put("SLUICE_KAFKA_PROPERTY_SASL_MECHANISM", "SCRAM-SHA-256");
         CliRunner.Result result = CliRunner.run(new Settings(values), "projects", "create", "--name", "refused");
@@ -151,7 +150,7 @@ class SecuredKafkaIT {
 
     /** One test's isolated pipeline, with Kafka reached only through SLUICE_KAFKA_PROPERTY_* settings. */
     private static Settings settings(String name, String jaasConfig) {
-        Map<String, String> values = new HashMap<>(IsolatedSettings.of(name, engines, dir.resolve(name)));
+        Map<String, String> values = TestSettings.isolated(name, engines, dir.resolve(name)).toMap();
         values.putAll(secured(jaasConfig));
         return new Settings(values);
     }

@@ -39,15 +39,15 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.sluice.config.Settings;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.ProcessorService;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * Hostile but valid content, all the way through: every string field of both event kinds is
@@ -87,7 +87,7 @@ class PoisonInputIT {
     @BeforeAll
     static void startPipeline(Engines realEngines) throws Exception {
         engines = realEngines;
-        Map<String, String> values = IsolatedSettings.of("poison", engines, stateDir);
+        Map<String, String> values = TestSettings.isolated("poison", engines, stateDir).toMap();
         Settings settings = new Settings(values);
         io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
         try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), values.get("SLUICE_TOPIC_PROJECTS"))) {

@@ -22,8 +22,8 @@ import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * {@code ./sluice projects set-filters} against the real broker: a new project has Sentry's default
@@ -44,7 +44,7 @@ class InboundFiltersCliIT {
 
     @BeforeAll
     static void start(Engines engines) throws Exception {
-        settings = new Settings(IsolatedSettings.of("filters_cli_it", engines, stateDir));
+        settings = TestSettings.isolated("filters_cli_it", engines, stateDir).build();
         cli("projects", "list"); // creates the topics
         registry = new ProjectRegistry(KafkaSettings.from(settings));
         assertTrue(registry.awaitLoaded(Duration.ofSeconds(30)));

@@ -32,13 +32,13 @@ import io.sluice.engines.Ports;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.kafka.TopicSetup;
-import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.ProcessorService;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * The outcomes the README lists, each provoked on a real gateway and counted exactly in
@@ -64,7 +64,7 @@ class OutcomesIT {
     @BeforeAll
     static void start(Engines realEngines) {
         engines = realEngines;
-        values = IsolatedSettings.of("outcomes_it", engines, stateDir);
+        values = TestSettings.isolated("outcomes_it", engines, stateDir).toMap();
         values.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms");
         values.put("SLUICE_TOPIC_PARTITIONS", "2");
         TopicSetup.ensureTopics(KafkaSettings.from(new Settings(values)));
@@ -158,7 +158,7 @@ class OutcomesIT {
         int kafkaPort = Ports.free();
         int controllerPort = Ports.free();
         KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), kafkaPort, controllerPort);
-        Map<String, String> outage = IsolatedSettings.of("outcomes_outage_it", engines, dir.resolve("state"));
+        Map<String, String> outage = TestSettings.isolated("outcomes_outage_it", engines, dir.resolve("state")).toMap();
         outage.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
         outage.put("SLUICE_TOPIC_PARTITIONS", "1");
         outage.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms");

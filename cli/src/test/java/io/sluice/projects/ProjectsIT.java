@@ -33,13 +33,13 @@ import io.sluice.cli.CliRunner;
 import io.sluice.config.Settings;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.ProcessorService;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /** Projects and keys as operators run them: through ./sluice projects, against a running gateway. */
 @ExtendWith(RealEngines.class)
@@ -65,7 +65,7 @@ class ProjectsIT {
     @BeforeAll
     static void start(Engines realEngines) throws Exception {
         engines = realEngines;
-        values = IsolatedSettings.of("projects_it", engines, stateDir);
+        values = TestSettings.isolated("projects_it", engines, stateDir).toMap();
         values.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms");
         values.put("SLUICE_TOPIC_PARTITIONS", "2");
         settings = new Settings(values);

@@ -2,7 +2,6 @@ package io.sluice.testkit;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 
 import io.sluice.config.KafkaSettings;
@@ -14,7 +13,7 @@ import io.sluice.projects.Quota;
 
 /**
  * One test class's pipeline on the shared engines, apart from its servers: its own settings
- * ({@link IsolatedSettings}), its topics (created), its project registry and its ClickHouse
+ * ({@link TestSettings#isolated}), its topics (created), its project registry and its ClickHouse
  * database, read the way an end-to-end test checks what arrived. The gateway and the processor
  * are started from these settings by the module that has both (cli's {@code RunningPipeline}):
  * they depend on testkit for their own tests, so testkit cannot start them.
@@ -41,13 +40,12 @@ public class IsolatedPipeline {
     }
 
     /**
-     * Settings named {@code name} ({@link IsolatedSettings#of}) with {@code overrides} on top, and
+     * Settings named {@code name} ({@link TestSettings#isolated}) with {@code overrides} on top, and
      * their topics created.
      */
     public static IsolatedPipeline create(String name, Engines engines, Path stateDir, Map<String, String> overrides) {
-        Map<String, String> values = new HashMap<>(IsolatedSettings.of(name, engines, stateDir));
-        values.putAll(overrides);
-        Settings settings = new Settings(values);
+        TestSettings values = TestSettings.isolated(name, engines, stateDir).with(overrides);
+        Settings settings = values.build();
         TopicSetup.ensureTopics(KafkaSettings.from(settings));
         return new IsolatedPipeline(engines, settings, values.get("SLUICE_CLICKHOUSE_DATABASE"));
     }
