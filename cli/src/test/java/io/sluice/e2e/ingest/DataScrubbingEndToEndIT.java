@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.e2e.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.sluice.cli.CliRunner;
 import io.sluice.e2e.TestPipeline;
 import io.sluice.events.EventHeaders;
 import io.sluice.projects.ProjectAdmin;

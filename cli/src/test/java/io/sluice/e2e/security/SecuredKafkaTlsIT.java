@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.e2e.security;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.sluice.cli.CliRunner;
 import io.sluice.config.Settings;
 import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;

@@ -1,4 +1,4 @@
-package io.sluice.projects;
+package io.sluice.e2e.projects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,6 +24,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.cli.CliRunner;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
+import io.sluice.projects.DsnKey;
+import io.sluice.projects.Project;
+import io.sluice.projects.ProjectRegistry;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;

@@ -1,4 +1,4 @@
-package io.sluice.projects;
+package io.sluice.e2e.projects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,6 +20,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.cli.CliRunner;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
+import io.sluice.projects.InboundFilter;
+import io.sluice.projects.InboundFilters;
+import io.sluice.projects.ProjectRegistry;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;

@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.e2e.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package io.sluice.projects;
+package io.sluice.e2e.projects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

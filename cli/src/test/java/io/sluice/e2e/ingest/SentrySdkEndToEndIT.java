@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.e2e.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -24,6 +24,7 @@ import io.sentry.ITransaction;
 import io.sentry.Sentry;
 import io.sentry.SentryLevel;
 import io.sentry.SpanStatus;
+import io.sluice.cli.CliRunner;
 import io.sluice.e2e.TestPipeline;
 import io.sluice.events.EventHeaders;
 import io.sluice.gateway.Gateway;

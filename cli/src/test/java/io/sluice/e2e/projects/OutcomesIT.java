@@ -1,4 +1,4 @@
-package io.sluice.projects;
+package io.sluice.e2e.projects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,6 +28,7 @@ import io.sluice.e2e.TestPipeline;
 import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;
 import io.sluice.gateway.Gateway;
+import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
