@@ -18,12 +18,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.sluice.config.Settings;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * The huge-tenant stage writes its raw topics as soon as it has created them, when the broker may
@@ -41,7 +40,7 @@ class HugeTenantWriterIT {
 
     @Test
     void everyRecordReachesATopicWrittenAsSoonAsItIsCreated(Engines engines, @TempDir Path stateDir) throws Exception {
-        ProcessorConfig config = ProcessorConfig.from(new Settings(IsolatedSettings.of("tenantswriter", engines, stateDir)));
+        ProcessorConfig config = ProcessorConfig.from(TestSettings.isolated("tenantswriter", engines, stateDir).build());
         try (Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka(), null))) {
             for (int round = 0; round < ROUNDS; round++) {
                 String topic = "tenants-writer-it." + round;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -31,8 +30,8 @@ import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * The processor's topology alone works off exactly the raw records the processor worked off: a
@@ -50,7 +49,7 @@ class ProcessorAloneIT {
 
     @BeforeAll
     static void publish(Engines engines, @TempDir Path stateDir) throws Exception {
-        Map<String, String> values = new HashMap<>(IsolatedSettings.of("alone", engines, stateDir));
+        Map<String, String> values = TestSettings.isolated("alone", engines, stateDir).toMap();
         values.put("SLUICE_TOPIC_PARTITIONS", "2");
         config = ProcessorConfig.from(new Settings(values));
         KafkaSettings kafka = config.kafka();

@@ -29,10 +29,9 @@ import io.sluice.events.FieldsHeader;
 import io.sluice.events.TransactionFields;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.ProcessorConfig;
-import io.sluice.processor.ProcessorConfig;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * A measurement, not a test (runs only with -Dsluice.throughputHarness=true): records/s of the
@@ -80,7 +79,7 @@ class ProcessorThroughputHarness {
 
     @Test
     void recordsPerSecond(Engines engines, @TempDir Path stateDir) throws Exception {
-        Map<String, String> values = new HashMap<>(IsolatedSettings.of("throughput", engines, stateDir));
+        Map<String, String> values = TestSettings.isolated("throughput", engines, stateDir).toMap();
         values.put("SLUICE_PROCESSOR_THREADS", "2");
         KafkaSettings kafka = KafkaSettings.from(new Settings(values));
         TopicSetup.ensureTopics(kafka);

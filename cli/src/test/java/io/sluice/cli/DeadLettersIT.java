@@ -25,13 +25,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.config.Settings;
 import io.sluice.events.EventHeaders;
-import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.ProcessorService;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * {@code ./sluice dead-letters} on real engines, through a cause that can be fixed: a column changed
@@ -50,7 +50,7 @@ class DeadLettersIT {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void aRowRefusedForACauseSinceFixedReachesClickHouseOnceAfterReplayAndASecondReplayChangesNothing(Engines engines) throws Exception {
-        Map<String, String> values = IsolatedSettings.of("deadletters", engines, stateDir);
+        Map<String, String> values = TestSettings.isolated("deadletters", engines, stateDir).toMap();
         Settings settings = new Settings(values);
         assertEquals(0, CliRunner.run(settings, "schema", "apply").exitCode());
         ClickHouseQuery.run(engines, "ALTER TABLE " + TABLE + " MODIFY COLUMN user_id UInt64");
@@ -115,7 +115,7 @@ class DeadLettersIT {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void aRawEventReplayedTwiceIsCountedOnce(Engines engines) throws Exception {
-        Map<String, String> values = IsolatedSettings.of("deadletterraw", engines, stateDir);
+        Map<String, String> values = TestSettings.isolated("deadletterraw", engines, stateDir).toMap();
         Settings settings = new Settings(values);
         String db = "sluice_deadletterraw";
         String raw = values.get("SLUICE_TOPIC_TRANSACTIONS");

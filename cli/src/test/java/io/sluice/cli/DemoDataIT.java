@@ -2,7 +2,6 @@ package io.sluice.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -13,11 +12,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.sluice.config.Settings;
 import io.sluice.events.DurationBuckets;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * {@code ./sluice demo-data --scale 0.001 --json}, run once on the real ClickHouse: every aggregate
@@ -33,9 +32,8 @@ class DemoDataIT {
     @BeforeAll
     static void fill(Engines realEngines) {
         engines = realEngines;
-        run = CliRunner.run(new Settings(Map.of("SLUICE_CLICKHOUSE_URL", engines.clickHouseUrl(),
-                "SLUICE_CLICKHOUSE_USER", engines.clickHouseUser(), "SLUICE_CLICKHOUSE_PASSWORD", engines.clickHousePassword(),
-                "SLUICE_CLICKHOUSE_DATABASE", DB)), "demo-data", "--scale", "0.001", "--json");
+        run = CliRunner.run(TestSettings.on(engines).with("SLUICE_CLICKHOUSE_DATABASE", DB).build(),
+                "demo-data", "--scale", "0.001", "--json");
     }
 
     @Test

@@ -36,6 +36,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 
 import io.sluice.config.KafkaClientProperties;
 import io.sluice.config.Setting;
+import io.sluice.config.Settings;
 import io.sluice.gateway.ops.GatewayMetrics;
 import io.sluice.metrics.LastMeasurement;
 import io.sluice.metrics.PrometheusMetrics;
@@ -43,15 +44,14 @@ import io.sluice.processor.ops.ProcessorMeters;
 import io.sluice.processor.ops.StreamThreadFailures;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.topology.DeadLetterCounts;
-import io.sluice.config.Settings;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SchemaMigrations;
 import io.sluice.sink.SinkMetrics;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /** The files people deploy with say what the code does: queries run, statements parse, settings exist. */
 @ExtendWith(RealEngines.class)
@@ -158,7 +158,7 @@ class DeploymentFilesIT {
         // As deployed (ConfigMap, the Job's own values), with this test's ClickHouse and database.
         Map<String, String> values = new HashMap<>(manifests.named(ConfigMap.class, "sluice").getData());
         job.getEnv().stream().filter(var -> var.getValue() != null).forEach(var -> values.put(var.getName(), var.getValue()));
-        Map<String, String> isolated = IsolatedSettings.of("schema_job", engines, stateDir);
+        Map<String, String> isolated = TestSettings.isolated("schema_job", engines, stateDir).toMap();
         for (String name : List.of("SLUICE_CLICKHOUSE_URL", "SLUICE_CLICKHOUSE_USER", "SLUICE_CLICKHOUSE_PASSWORD", "SLUICE_CLICKHOUSE_DATABASE")) {
             values.put(name, isolated.get(name));
         }

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -26,16 +24,16 @@ import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
-import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.ProcessorService;
 import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SchemaMigrations;
 import io.sluice.sink.SinkTables;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * {@code ./sluice doctor} on real engines: a healthy stack passes every line (exit 0); Kafka
@@ -51,7 +49,7 @@ class DoctorIT {
 
     /** Topics and schema in place, as after a first start. */
     private Settings ready(String name, Engines engines) {
-        Settings settings = new Settings(IsolatedSettings.of(name, engines, stateDir));
+        Settings settings = TestSettings.isolated(name, engines, stateDir).build();
         TopicSetup.ensureTopics(KafkaSettings.from(settings));
         assertEquals(0, CliRunner.run(settings, "schema", "apply").exitCode());
         return settings;
@@ -118,10 +116,9 @@ class DoctorIT {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void kafkaUnreachableFailsWithWhatToCheckWithinTheTimeout(Engines engines) {
-        Map<String, String> values = new HashMap<>(IsolatedSettings.of("doctornokafka", engines, stateDir));
-        values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:1");
+        Settings unreachable = TestSettings.isolated("doctornokafka", engines, stateDir).with("SLUICE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:1").build();
         long start = System.nanoTime();
-        CliRunner.Result result = CliRunner.run(new Settings(values), "doctor", "--timeout", "3s");
+        CliRunner.Result result = CliRunner.run(unreachable, "doctor", "--timeout", "3s");
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
         assertEquals(1, result.exitCode(), result.out() + result.err());
         String kafka = result.out().lines().findFirst().orElseThrow();
@@ -136,8 +133,7 @@ class DoctorIT {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void aGatewayThatStallsInItsAnswerFailsWithinTheTimeout(Engines engines) throws Exception {
-        Map<String, String> values = new HashMap<>(IsolatedSettings.of("doctorstall", engines, stateDir));
-        values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:1");
+        Settings unreachable = TestSettings.isolated("doctorstall", engines, stateDir).with("SLUICE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:1").build();
         try (java.net.ServerSocket stalling = new java.net.ServerSocket(0, 10, java.net.InetAddress.getLoopbackAddress())) {
             Thread server = new Thread(() -> {
                 try (java.net.Socket client = stalling.accept()) {
@@ -152,7 +148,7 @@ class DoctorIT {
             server.start();
             String gatewayUrl = "http://127.0.0.1:" + stalling.getLocalPort();
             long start = System.nanoTime();
-            CliRunner.Result result = CliRunner.run(new Settings(values), "doctor", "--timeout", "2s", "--gateway", gatewayUrl);
+            CliRunner.Result result = CliRunner.run(unreachable, "doctor", "--timeout", "2s", "--gateway", gatewayUrl);
             long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
             assertEquals(1, result.exitCode(), result.out() + result.err());
             String gateway = result.out().lines().filter(line -> line.contains("gateway " + gatewayUrl)).findFirst().orElseThrow();

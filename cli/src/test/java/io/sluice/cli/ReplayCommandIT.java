@@ -23,13 +23,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.config.Settings;
 import io.sluice.events.EventHeaders;
-import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.ProcessorService;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * {@code ./sluice replay} as the README shows it: "prints progress (records read, rows, rate, ETA)
@@ -46,7 +46,7 @@ class ReplayCommandIT {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void replayPrintsItsProgressThenPerTableTheRowsResentAndAlreadyPresent(Engines engines) throws Exception {
-        Map<String, String> values = IsolatedSettings.of("replaycli", engines, stateDir);
+        Map<String, String> values = TestSettings.isolated("replaycli", engines, stateDir).toMap();
         Settings settings = new Settings(values);
         Instant time = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
         try (ProcessorService processor = ProcessorService.start(ProcessorConfig.from(settings));

@@ -9,7 +9,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -26,6 +25,7 @@ import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /** {@code ./sluice stats} on demo data (scale 0.001): errors, refusals, top routes and status codes, as text and JSON. */
 @ExtendWith(RealEngines.class)
@@ -39,8 +39,7 @@ class StatsCommandIT {
     @BeforeAll
     static void demoData(Engines realEngines) {
         engines = realEngines;
-        settings = new Settings(Map.of("SLUICE_CLICKHOUSE_URL", engines.clickHouseUrl(), "SLUICE_CLICKHOUSE_USER", engines.clickHouseUser(),
-                "SLUICE_CLICKHOUSE_PASSWORD", engines.clickHousePassword(), "SLUICE_CLICKHOUSE_DATABASE", DB));
+        settings = TestSettings.on(engines).with("SLUICE_CLICKHOUSE_DATABASE", DB).build();
         CliRunner.Result fill = CliRunner.run(settings, "demo-data", "--scale", "0.001");
         assertEquals(0, fill.exitCode(), fill.err());
     }

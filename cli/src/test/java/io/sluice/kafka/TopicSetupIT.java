@@ -17,10 +17,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.config.KafkaSettings;
-import io.sluice.config.Settings;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /** What TopicSetup does to a real broker's topics: what it creates, and what it says of existing ones. */
 @ExtendWith(RealEngines.class)
@@ -31,7 +30,7 @@ class TopicSetupIT {
 
     @Test
     void createdTopicsCarryTheirMinInsyncReplicas(Engines engines) throws Exception {
-        KafkaSettings kafka = KafkaSettings.from(new Settings(IsolatedSettings.of("topic_min_isr", engines, stateDir)));
+        KafkaSettings kafka = KafkaSettings.from(TestSettings.isolated("topic_min_isr", engines, stateDir).build());
         assertEquals(List.of(), TopicSetup.ensureTopics(kafka));
         try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {
             ConfigEntry entry = topicConfig(admin, kafka.topics().transactions(), "min.insync.replicas");
@@ -43,7 +42,7 @@ class TopicSetupIT {
 
     @Test
     void rawAndHistoryTopicsRollASegmentADaySoARecordOutlivesItsRetentionByAtMostADay(Engines engines) throws Exception {
-        KafkaSettings kafka = KafkaSettings.from(new Settings(IsolatedSettings.of("topic_segment", engines, stateDir)));
+        KafkaSettings kafka = KafkaSettings.from(TestSettings.isolated("topic_segment", engines, stateDir).build());
         assertEquals(List.of(), TopicSetup.ensureTopics(kafka));
         try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {
             for (String topic : List.of(kafka.topics().transactions(), kafka.topics().errors(), kafka.topics().history(),
@@ -55,7 +54,7 @@ class TopicSetupIT {
 
     @Test
     void existingTopicsWeakerThanSluiceNeedsAreNamed(Engines engines) throws Exception {
-        KafkaSettings kafka = KafkaSettings.from(new Settings(IsolatedSettings.of("topic_weaker", engines, stateDir)));
+        KafkaSettings kafka = KafkaSettings.from(TestSettings.isolated("topic_weaker", engines, stateDir).build());
         try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {
             admin.createTopics(List.of(
                     new NewTopic(kafka.topics().projects(), 1, (short) 1).configs(Map.of("cleanup.policy", "delete")),

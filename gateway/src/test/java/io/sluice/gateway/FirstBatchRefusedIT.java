@@ -26,12 +26,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.config.KafkaSettings;
-import io.sluice.config.Settings;
 import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * A broker that refuses a partition's first batch (NOT_LEADER_OR_FOLLOWER, as right after the topic
@@ -50,7 +49,7 @@ class FirstBatchRefusedIT {
 
     @Test
     void aPartitionThatLostItsFirstBatchTakesEventsAgainFromTheSameProducer(Engines engines, @TempDir Path dir) throws Exception {
-        KafkaSettings kafka = KafkaSettings.from(new Settings(IsolatedSettings.of("firstbatch", engines, dir)));
+        KafkaSettings kafka = KafkaSettings.from(TestSettings.isolated("firstbatch", engines, dir).build());
         byte[] event = "{\"event_id\":\"0\"}".getBytes(StandardCharsets.UTF_8);
         try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, null))) {
             for (int round = 0; round < TOPICS; round++) {

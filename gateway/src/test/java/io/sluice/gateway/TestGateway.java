@@ -21,6 +21,7 @@ import io.sluice.projects.Quota;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.KafkaRecords;
+import io.sluice.testkit.TestSettings;
 
 /** A real gateway on a free port, against the test JVM's real Kafka, with helpers to call it. */
 final class TestGateway implements AutoCloseable {
@@ -36,15 +37,8 @@ final class TestGateway implements AutoCloseable {
     }
 
     static TestGateway start(Engines engines, Map<String, String> overrides) throws InterruptedException {
-        Map<String, String> values = new HashMap<>(Map.of(
-                "SLUICE_KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers(),
-                "SLUICE_TOPIC_PARTITIONS", "4",
-                "SLUICE_GATEWAY_PORT", "0",
-                "SLUICE_GATEWAY_ADMIN_PORT", "0",
-                // Every test sends from 127.0.0.1, many with wrong keys on purpose: only tests about the budget make it small.
-                "SLUICE_GATEWAY_AUTH_FAILURE_BURST", "100000"));
-        values.putAll(overrides);
-        return new TestGateway(Gateway.start(GatewayConfig.from(new Settings(values))), engines);
+        Settings settings = TestSettings.on(engines).with("SLUICE_TOPIC_PARTITIONS", "4").with(overrides).build();
+        return new TestGateway(Gateway.start(GatewayConfig.from(settings)), engines);
     }
 
     ProjectAdmin.NewProject newProject(String name) {

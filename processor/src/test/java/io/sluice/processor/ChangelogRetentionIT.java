@@ -27,6 +27,7 @@ import io.sluice.kafka.TopicSetup;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * Kafka Streams sets a window store changelog's {@code retention.ms} only when it creates the topic:
@@ -49,8 +50,7 @@ class ChangelogRetentionIT {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void aHorizonTwoDaysLongerRaisesEveryChangelogToWhatItsStoreNeeds(Engines engines) throws Exception {
-        Map<String, String> values = PipelineSettings.forTest("retentiongrows" + System.currentTimeMillis(), engines,
-                engines.clickHouseUrl(), stateDir);
+        Map<String, String> values = TestSettings.isolated("retentiongrows" + System.currentTimeMillis(), engines, stateDir).toMap();
         String app = values.get("SLUICE_PROCESSOR_APPLICATION_ID");
         try (Admin admin = admin(engines)) {
             runOnce(values); // Streams creates the changelogs, with the default horizon
@@ -66,8 +66,7 @@ class ChangelogRetentionIT {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void aRetentionAnOperatorSetLongerIsLeftAsItIs(Engines engines) throws Exception {
-        Map<String, String> values = PipelineSettings.forTest("retentionkept" + System.currentTimeMillis(), engines,
-                engines.clickHouseUrl(), stateDir);
+        Map<String, String> values = TestSettings.isolated("retentionkept" + System.currentTimeMillis(), engines, stateDir).toMap();
         String app = values.get("SLUICE_PROCESSOR_APPLICATION_ID");
         long thirtyDays = Duration.ofDays(30).toMillis();
         try (Admin admin = admin(engines)) {

@@ -29,6 +29,7 @@ import io.sluice.testkit.DeliveryReport;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.HttpText;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /** ClickHouse goes away for a while: the sink backs off, nothing is lost, and it catches up afterwards. */
 @ExtendWith(RealEngines.class)
@@ -44,7 +45,8 @@ class ClickHouseOutageIT {
         int tcp = Ports.free();
         Path data = workDir.resolve("clickhouse");
         ClickHouseServer clickHouse = ClickHouseServer.start(chdb, data, http, tcp, workDir.resolve("ch.log"));
-        Map<String, String> values = PipelineSettings.forTest("outage", engines, clickHouse.httpUrl(), workDir.resolve("state"));
+        Map<String, String> values = TestSettings.isolated("outage", engines, workDir.resolve("state"))
+                .with("SLUICE_CLICKHOUSE_URL", clickHouse.httpUrl()).toMap();
         TopicSetup.ensureTopics(ProcessorConfig.from(new Settings(values)).kafka());
         Instant minute = Instant.now().minusSeconds(120);
         ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)));

@@ -22,6 +22,7 @@ import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * Transactions a client kept at a rate of 0.25, spread over every raw partition and some retried:
@@ -48,7 +49,7 @@ class EstimatedTrafficIT {
     @BeforeAll
     static void sendSampledTransactions(Engines realEngines) throws Exception {
         engines = realEngines;
-        Map<String, String> values = PipelineSettings.forTest("estimated", engines, engines.clickHouseUrl(), stateDir);
+        Map<String, String> values = TestSettings.isolated("estimated", engines, stateDir).toMap();
         db = values.get("SLUICE_CLICKHOUSE_DATABASE");
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());

@@ -38,6 +38,7 @@ import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * A task that fails on every new stream thread makes /readyz 503 with the reason, though the
@@ -74,7 +75,7 @@ class FailingTaskReadinessIT {
     @Test
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void aTaskFailingOnEveryNewThreadMakesReadiness503WithTheReason(Engines engines) throws Exception {
-        Map<String, String> values = PipelineSettings.forTest(NAME, engines, engines.clickHouseUrl(), workDir.resolve("first"));
+        Map<String, String> values = TestSettings.isolated(NAME, engines, workDir.resolve("first")).toMap();
         values.put("SLUICE_KAFKA_PROPERTY_SESSION_TIMEOUT_MS", SESSION_TIMEOUT);
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());

@@ -25,6 +25,7 @@ import io.sluice.kafka.TopicSetup;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * An instance stopped cleanly and restarted on the same state directory with another
@@ -77,7 +78,7 @@ class HorizonChangeIT {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void aRestartWithTheSameHorizonKeepsTheLocalState(Engines engines) throws Exception {
-        Map<String, String> values = PipelineSettings.forTest("horizonsame", engines, engines.clickHouseUrl(), stateDir);
+        Map<String, String> values = TestSettings.isolated("horizonsame", engines, stateDir).toMap();
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
         String db = values.get("SLUICE_CLICKHOUSE_DATABASE");
@@ -106,7 +107,7 @@ class HorizonChangeIT {
     /** Event a at {@code first}, b at {@code second}; after the restart a retry of b and a new c in b's minute. */
     private void restartWithAnotherHorizon(Engines engines, String name, String before, String after, Instant first,
                                            Instant second) throws Exception {
-        Map<String, String> values = PipelineSettings.forTest(name, engines, engines.clickHouseUrl(), stateDir);
+        Map<String, String> values = TestSettings.isolated(name, engines, stateDir).toMap();
         values.put(EventTime.HORIZON.name(), before);
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());

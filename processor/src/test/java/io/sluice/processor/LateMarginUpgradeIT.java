@@ -24,6 +24,7 @@ import io.sluice.kafka.TopicSetup;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * An instance whose window stores were written under the former 10-minute late margin, restarted
@@ -38,7 +39,7 @@ class LateMarginUpgradeIT {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void storesWrittenUnderTheFormerMarginKeepTheirSegmentsCountsAndIdsUnderTheNewDefault(Engines engines) throws Exception {
-        Map<String, String> values = PipelineSettings.forTest("marginupgrade", engines, engines.clickHouseUrl(), stateDir);
+        Map<String, String> values = TestSettings.isolated("marginupgrade", engines, stateDir).toMap();
         values.put(ProcessorConfig.LATE_MARGIN.name(), "10m");
         ProcessorConfig former = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(former.kafka());

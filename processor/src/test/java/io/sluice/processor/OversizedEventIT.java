@@ -29,6 +29,7 @@ import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * An accepted event near the gateway's 1 MiB limit (a 900 KB URL, a 900 KB error message) must not
@@ -45,7 +46,7 @@ class OversizedEventIT {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void hugeFieldsAreStoredTruncatedAndLaterEventsStillFlow(Engines engines) throws Exception {
-        Map<String, String> values = PipelineSettings.forTest("oversized", engines, engines.clickHouseUrl(), stateDir);
+        Map<String, String> values = TestSettings.isolated("oversized", engines, stateDir).toMap();
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
@@ -76,7 +77,7 @@ class OversizedEventIT {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void aRowTooLargeToProduceGoesToTheDeadLettersWithItsReasonAndLaterEventsStillFlow(Engines engines) throws Exception {
-        Map<String, String> values = PipelineSettings.forTest("unproducible", engines, engines.clickHouseUrl(), stateDir);
+        Map<String, String> values = TestSettings.isolated("unproducible", engines, stateDir).toMap();
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
@@ -115,7 +116,7 @@ class OversizedEventIT {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void anUnparseableRecordTooLargeForADeadLetterGoesWithoutItsValueAndLaterEventsStillFlow(Engines engines) throws Exception {
-        Map<String, String> values = PipelineSettings.forTest("unparseablehuge", engines, engines.clickHouseUrl(), stateDir);
+        Map<String, String> values = TestSettings.isolated("unparseablehuge", engines, stateDir).toMap();
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));

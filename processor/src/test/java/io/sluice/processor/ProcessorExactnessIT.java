@@ -39,6 +39,7 @@ import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * Known input, exact output: transactions and errors with retries, a poison record, and every
@@ -56,7 +57,7 @@ class ProcessorExactnessIT {
     /** Sessions sent one update at a time, and the sessions of one aggregate. */
     private static final int SESSIONS = 20;
     private static final int SESSIONS_STARTED = SESSIONS + 10;
-    /** The raw topics' partitions in tests (IsolatedSettings). */
+    /** The raw topics' partitions in tests (TestSettings.isolated). */
     private static final int PARTITIONS = 3;
 
     @TempDir
@@ -70,7 +71,7 @@ class ProcessorExactnessIT {
     @BeforeAll
     static void runKnownInput(Engines realEngines) throws Exception {
         engines = realEngines;
-        values = PipelineSettings.forTest("exact", engines, engines.clickHouseUrl(), stateDir);
+        values = TestSettings.isolated("exact", engines, stateDir).toMap();
         db = values.get("SLUICE_CLICKHOUSE_DATABASE");
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());

@@ -23,7 +23,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.sluice.config.Settings;
 import io.sluice.config.Topics;
 import io.sluice.events.EventHeaders;
 import io.sluice.kafka.TopicSetup;
@@ -39,6 +38,7 @@ import io.sluice.processor.topology.ProcessorTopology;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * sluice_processor_input_lag_records is the raw records waiting for this instance, summed over
@@ -61,7 +61,7 @@ class ProcessorInputLagIT {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void theLagIsEveryRawRecordWaitingOverAllOwnedPartitionsAndZeroOnceProcessed(Engines engines) throws Exception {
-        ProcessorConfig config = ProcessorConfig.from(new Settings(PipelineSettings.forTest("inputlag", engines, engines.clickHouseUrl(), stateDir)));
+        ProcessorConfig config = ProcessorConfig.from(TestSettings.isolated("inputlag", engines, stateDir).build());
         TopicSetup.ensureTopics(config.kafka());
         Topics topics = config.kafka().topics();
         DeadLetterCounts deadLetters = new DeadLetterCounts();

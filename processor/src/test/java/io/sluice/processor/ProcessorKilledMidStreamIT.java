@@ -25,6 +25,7 @@ import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.DeliveryReport;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /** SIGKILL, not a polite close: the processor runs in a child JVM that is killed while events flow. */
 @ExtendWith(RealEngines.class)
@@ -37,7 +38,7 @@ class ProcessorKilledMidStreamIT {
 
     @Test
     void aProcessorKilledMidStreamAndRestartedLosesAndDoublesNothing(Engines engines) throws Exception {
-        Map<String, String> values = PipelineSettings.forTest("killed", engines, engines.clickHouseUrl(), workDir.resolve("state"));
+        Map<String, String> values = TestSettings.isolated("killed", engines, workDir.resolve("state")).toMap();
         values.put("SLUICE_PROCESSOR_INSTANCE_ID", "killed-1");
         TopicSetup.ensureTopics(ProcessorConfig.from(new Settings(values)).kafka());
         String db = values.get("SLUICE_CLICKHOUSE_DATABASE");

@@ -26,6 +26,7 @@ import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * "On shutdown the processor leaves its group (partitions move at once)": two instances share the
@@ -55,8 +56,8 @@ class ProcessorLeavesGroupIT {
     }
 
     private void takeOver(Engines engines, String name, boolean staticMembers) throws Exception {
-        Map<String, String> first = PipelineSettings.forTest(name, engines, engines.clickHouseUrl(), workDir.resolve("a"));
-        Map<String, String> second = PipelineSettings.forTest(name, engines, engines.clickHouseUrl(), workDir.resolve("b"));
+        Map<String, String> first = TestSettings.isolated(name, engines, workDir.resolve("a")).toMap();
+        Map<String, String> second = TestSettings.isolated(name, engines, workDir.resolve("b")).toMap();
         if (staticMembers) {
             first.put("SLUICE_PROCESSOR_INSTANCE_ID", "a");
             second.put("SLUICE_PROCESSOR_INSTANCE_ID", "b");

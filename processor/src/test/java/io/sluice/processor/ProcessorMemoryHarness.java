@@ -25,8 +25,8 @@ import io.sluice.events.EventHeaders;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * A measurement, not a test (runs only with -Dsluice.memoryHarness=true): the peak resident memory
@@ -43,7 +43,7 @@ class ProcessorMemoryHarness {
 
     @Test
     void peakRssWorkingOffABacklog(Engines engines, @TempDir Path stateDir) throws Exception {
-        Map<String, String> values = new java.util.HashMap<>(IsolatedSettings.of("memory", engines, stateDir));
+        Map<String, String> values = TestSettings.isolated("memory", engines, stateDir).toMap();
         values.put("SLUICE_PROCESSOR_THREADS", "2");
         Settings settings = new Settings(values);
         KafkaSettings kafka = KafkaSettings.from(settings);

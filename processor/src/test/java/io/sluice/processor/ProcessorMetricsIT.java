@@ -27,6 +27,7 @@ import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /** The processor's /metrics has, beside its own, the JVM's, the sink consumer's, Kafka Streams' and RocksDB's meters. */
 @ExtendWith(RealEngines.class)
@@ -58,7 +59,7 @@ class ProcessorMetricsIT {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void theMetricsIncludeTheJvmSinkConsumerStreamsAndRocksDbMeters(Engines engines) throws Exception {
-        Map<String, String> values = PipelineSettings.forTest("procmetrics", engines, engines.clickHouseUrl(), stateDir);
+        Map<String, String> values = TestSettings.isolated("procmetrics", engines, stateDir).toMap();
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
         String db = values.get("SLUICE_CLICKHOUSE_DATABASE");

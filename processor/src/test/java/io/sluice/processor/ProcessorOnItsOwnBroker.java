@@ -14,6 +14,7 @@ import io.sluice.engines.Ports;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * A processor on a Kafka broker of its own, which a test may stop and start again on the same
@@ -40,7 +41,7 @@ final class ProcessorOnItsOwnBroker implements AutoCloseable {
         List<Integer> ports = Ports.free(2);
         Path kafkaDir = workDir.resolve("kafka");
         KafkaBroker broker = KafkaBroker.start(kafkaDir, ports.get(0), ports.get(1));
-        Map<String, String> values = PipelineSettings.forTest(name, engines, engines.clickHouseUrl(), workDir.resolve("state"));
+        Map<String, String> values = TestSettings.isolated(name, engines, workDir.resolve("state")).toMap();
         values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
         ProcessorService processor;
         try {

@@ -29,6 +29,7 @@ import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.HttpText;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /** After a processor bug: a processor with a new application id and a higher generation recomputes from the raw topics. */
 @ExtendWith(RealEngines.class)
@@ -39,7 +40,7 @@ class RecomputeIT {
 
     @Test
     void aRecomputeWithAHigherGenerationReplacesWrongCountsBesideLiveTraffic(Engines engines) throws Exception {
-        Map<String, String> live = PipelineSettings.forTest("recompute", engines, engines.clickHouseUrl(), workDir.resolve("live"));
+        Map<String, String> live = TestSettings.isolated("recompute", engines, workDir.resolve("live")).toMap();
         TopicSetup.ensureTopics(ProcessorConfig.from(new Settings(live)).kafka());
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
         try (ProcessorService liveProcessor = ProcessorService.start(ProcessorConfig.from(new Settings(live)));
@@ -89,7 +90,7 @@ class RecomputeIT {
      */
     @Test
     void anUpgradeFillsTheNewTablesForTheRetainedRangeByARecomputeThatDecidesTheSameRoutes(Engines engines) throws Exception {
-        Map<String, String> live = PipelineSettings.forTest("upgrade", engines, engines.clickHouseUrl(), workDir.resolve("live"));
+        Map<String, String> live = TestSettings.isolated("upgrade", engines, workDir.resolve("live")).toMap();
         live.put("SLUICE_PROCESSOR_ROUTES_PER_DAY", Integer.toString(ROUTES_PER_DAY));
         TopicSetup.ensureTopics(ProcessorConfig.from(new Settings(live)).kafka());
         // Yesterday 02:00 to 03:40 UTC: one day of the route limit, whenever the test runs.

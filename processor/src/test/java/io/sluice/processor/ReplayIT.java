@@ -36,6 +36,7 @@ import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /** After an outage: rows lost in ClickHouse come back from Kafka exactly, and only those asked for. */
 @ExtendWith(RealEngines.class)
@@ -56,7 +57,7 @@ class ReplayIT {
     @BeforeAll
     static void ingestAKnownSet(Engines realEngines) throws Exception {
         engines = realEngines;
-        Map<String, String> values = PipelineSettings.forTest("replay", engines, engines.clickHouseUrl(), stateDir);
+        Map<String, String> values = TestSettings.isolated("replay", engines, stateDir).toMap();
         config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
         processor = ProcessorService.start(config);

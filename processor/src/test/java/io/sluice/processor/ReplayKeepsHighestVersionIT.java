@@ -24,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 import com.clickhouse.client.api.Client;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.sluice.config.Settings;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.rows.Generations;
 import io.sluice.processor.rows.TrafficRow;
@@ -35,6 +34,7 @@ import io.sluice.sink.replay.ReplayRequest;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * Issue 29 finding 6: after a recompute, the old generation's processor (still serving live
@@ -51,8 +51,7 @@ class ReplayKeepsHighestVersionIT {
 
     @Test
     void aReplayedMinuteKeepsTheNewerGenerationsCountWhenAnOlderGenerationsRowComesAfterIt(Engines engines) throws Exception {
-        ProcessorConfig config = ProcessorConfig.from(new Settings(PipelineSettings.forTest("replay_versions", engines,
-                engines.clickHouseUrl(), stateDir)));
+        ProcessorConfig config = ProcessorConfig.from(TestSettings.isolated("replay_versions", engines, stateDir).build());
         TopicSetup.ensureTopics(config.kafka());
         long minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(10)).getEpochSecond();
         // The recompute's count (generation 1: 40), then the old processor's later update (generation 0: 41).

@@ -20,6 +20,7 @@ import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * A retry that reaches an instance which rebuilt its state from the changelog (a new pod, a lost
@@ -36,7 +37,7 @@ class RetryAfterRestoreIT {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void aRetryOfAnEventSeenBeforeTheStateWasRestoredIsCountedOnce(Engines engines) throws Exception {
-        Map<String, String> values = PipelineSettings.forTest("restoredretry", engines, engines.clickHouseUrl(), firstStateDir);
+        Map<String, String> values = TestSettings.isolated("restoredretry", engines, firstStateDir).toMap();
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
         String db = values.get("SLUICE_CLICKHOUSE_DATABASE");

@@ -24,6 +24,7 @@ import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.HttpText;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * The sink's metrics tell the truth about an outage, by value: sluice_sink_lag_records ("records in
@@ -48,7 +49,8 @@ class SinkLagMetricsIT {
         int tcp = Ports.free();
         Path data = workDir.resolve("clickhouse");
         ClickHouseServer clickHouse = ClickHouseServer.start(chdb, data, http, tcp, workDir.resolve("ch.log"));
-        Map<String, String> values = PipelineSettings.forTest("sinklag", engines, clickHouse.httpUrl(), workDir.resolve("state"));
+        Map<String, String> values = TestSettings.isolated("sinklag", engines, workDir.resolve("state"))
+                .with("SLUICE_CLICKHOUSE_URL", clickHouse.httpUrl()).toMap();
         Instant minute = Instant.now().minusSeconds(120);
         ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)));
         String metrics = "http://127.0.0.1:" + processor.adminPort() + "/metrics";

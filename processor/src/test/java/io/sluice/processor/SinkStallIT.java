@@ -25,6 +25,7 @@ import io.sluice.engines.Ports;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /** The sink cannot write for longer than SLUICE_SINK_STALL_TIMEOUT: /readyz says so, and recovers with ClickHouse. */
 @ExtendWith(RealEngines.class)
@@ -40,7 +41,8 @@ class SinkStallIT {
         int tcp = Ports.free();
         Path data = workDir.resolve("clickhouse");
         ClickHouseServer clickHouse = ClickHouseServer.start(chdb, data, http, tcp, workDir.resolve("ch.log"));
-        Map<String, String> values = PipelineSettings.forTest("stall", engines, clickHouse.httpUrl(), workDir.resolve("state"));
+        Map<String, String> values = TestSettings.isolated("stall", engines, workDir.resolve("state"))
+                .with("SLUICE_CLICKHOUSE_URL", clickHouse.httpUrl()).toMap();
         values.put("SLUICE_SINK_STALL_TIMEOUT", "3s");
         Instant minute = Instant.now().minusSeconds(120);
         ProcessorService processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)));

@@ -19,12 +19,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.config.KafkaSettings;
-import io.sluice.config.Settings;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /** Topics created before Sluice raised their record limit get it on the next start. */
 @ExtendWith(RealEngines.class)
@@ -35,7 +34,7 @@ class TopicSetupIT {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void anExistingRawTopicWithTheBrokersDefaultRecordLimitIsRaisedToWhatSluiceNeeds(Engines engines) throws Exception {
-        KafkaSettings kafka = KafkaSettings.from(new Settings(IsolatedSettings.of("topic-upgrade-" + System.currentTimeMillis(), engines, stateDir)));
+        KafkaSettings kafka = KafkaSettings.from(TestSettings.isolated("topic-upgrade-" + System.currentTimeMillis(), engines, stateDir).build());
         String raw = kafka.topics().transactions();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, engines.kafkaBootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(raw, 1, (short) 1))).all().get(30, TimeUnit.SECONDS); // the broker's defaults

@@ -20,6 +20,7 @@ import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /** Strings JSON allows but UTF-8 cannot encode reach ClickHouse as U+FFFD; NUL and U+FFFF as they are. */
 @ExtendWith(RealEngines.class)
@@ -30,7 +31,7 @@ class UnicodeRowsIT {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aLoneSurrogateIsStoredAsReplacementCharacterAndNulAndNoncharacterAsSent(Engines engines) {
-        Map<String, String> values = PipelineSettings.forTest("unicode", engines, engines.clickHouseUrl(), stateDir);
+        Map<String, String> values = TestSettings.isolated("unicode", engines, stateDir).toMap();
         ProcessorConfig config = ProcessorConfig.from(new Settings(values));
         TopicSetup.ensureTopics(config.kafka());
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));

@@ -19,7 +19,7 @@ import io.sluice.kafka.TopicSetup;
 import io.sluice.metrics.PrometheusMetrics;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
+import io.sluice.testkit.TestSettings;
 
 /**
  * A sink alone, on its own topics and database: rows are produced straight into the history
@@ -39,9 +39,7 @@ final class SinkFixture implements AutoCloseable {
     private final Map<ClickHouseSink, PrometheusMetrics> sinkMetrics = new java.util.concurrent.ConcurrentHashMap<>();
 
     SinkFixture(String name, Engines engines, String clickHouseUrl, Path stateDir) {
-        Map<String, String> values = IsolatedSettings.of(name, engines, stateDir);
-        values.put(ClickHouseSettings.URL.name(), clickHouseUrl);
-        Settings settings = new Settings(values);
+        Settings settings = TestSettings.isolated(name, engines, stateDir).with(ClickHouseSettings.URL, clickHouseUrl).build();
         kafka = KafkaSettings.from(settings);
         clickHouse = ClickHouseSettings.from(settings);
         eventTimeHorizon = settings.getDuration(EventTime.HORIZON);

@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.e2e.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,10 +21,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.sluice.cli.CliRunner;
+import io.sluice.e2e.TestPipeline;
 import io.sluice.events.EventHeaders;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedPipeline;
 import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
 
@@ -48,25 +48,25 @@ class DataScrubbingEndToEndIT {
     @TempDir
     static Path stateDir;
 
-    static RunningPipeline pipeline;
+    static TestPipeline pipeline;
     static ProjectAdmin.NewProject scrubbed;
     static ProjectAdmin.NewProject optedOut;
     static ProjectAdmin.NewProject extraNames;
 
     @BeforeAll
     static void startPipeline(Engines engines) throws Exception {
-        IsolatedPipeline isolated = IsolatedPipeline.create(NAME, engines, stateDir, Map.of());
-        scrubbed = isolated.createProject("scrubbed");
-        optedOut = isolated.createProject("opted-out");
-        extraNames = isolated.createProject("extra-names");
-        CliRunner.Result off = CliRunner.run(isolated.settings(), "projects", "set-scrubbing", optedOut.token(), "--off");
+        pipeline = TestPipeline.named(NAME, engines, stateDir).create();
+        scrubbed = pipeline.createProject("scrubbed");
+        optedOut = pipeline.createProject("opted-out");
+        extraNames = pipeline.createProject("extra-names");
+        CliRunner.Result off = CliRunner.run(pipeline.settings(), "projects", "set-scrubbing", optedOut.token(), "--off");
         assertEquals(0, off.exitCode(), off.out() + off.err());
-        CliRunner.Result extra = CliRunner.run(isolated.settings(), "projects", "set-scrubbing", extraNames.token(),
+        CliRunner.Result extra = CliRunner.run(pipeline.settings(), "projects", "set-scrubbing", extraNames.token(),
                 "--sensitive-fields", "iban");
         assertEquals(0, extra.exitCode(), extra.out() + extra.err());
         assertTrue(extra.out().contains("data scrubbing of extra-names (" + extraNames.token() + "): on (defaults + iban)"), extra.out());
         // The gateway reads the whole registry before it serves: both changes are in force.
-        pipeline = RunningPipeline.start(isolated);
+        pipeline.start();
     }
 
     @AfterAll
@@ -100,7 +100,7 @@ class DataScrubbingEndToEndIT {
                 + "\"headers\":[[\"Authorization\",\"Bearer AUTHSECRET\"],[\"Set-Cookie\",\"sid=COOKIESECRET\"],[\"Accept\",\"*/*\"]],"
                 + "\"query_string\":\"password=PASSWORDSECRET&page=2\"}}";
         String envelope = "{\"event_id\":\"" + eventId + "\"}\n{\"type\":\"event\"}\n" + event + "\n";
-        HttpResponse<String> answer = RunningPipeline.send(HttpRequest.newBuilder(URI.create(pipeline.url("/api/"
+        HttpResponse<String> answer = TestPipeline.send(HttpRequest.newBuilder(URI.create(pipeline.url("/api/"
                         + scrubbed.numericId() + "/envelope/")))
                 .header("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=" + scrubbed.dsnKey().publicKey())
                 .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(envelope)).build());
@@ -118,7 +118,7 @@ class DataScrubbingEndToEndIT {
     @Test
     void aSentryStoreRequestsEventIsScrubbedToo() throws Exception {
         String eventId = "0b5f6c3d7e8a9f0b4c3d2e1f0a9b8c76";
-        HttpResponse<String> answer = RunningPipeline.send(HttpRequest.newBuilder(URI.create(pipeline.url("/api/"
+        HttpResponse<String> answer = TestPipeline.send(HttpRequest.newBuilder(URI.create(pipeline.url("/api/"
                         + scrubbed.numericId() + "/store/")))
                 .header("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=" + scrubbed.dsnKey().publicKey())
                 .header("Content-Type", "application/json")

@@ -1,11 +1,10 @@
-package io.sluice.cli;
+package io.sluice.e2e.lifecycle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -16,6 +15,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.sluice.cli.CliRunner;
+import io.sluice.e2e.TestPipeline;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
@@ -29,11 +30,11 @@ import io.sluice.testkit.RealEngines;
 class DataLifecycleIT {
     @TempDir
     static Path stateDir;
-    static RunningPipeline pipeline;
+    static TestPipeline pipeline;
 
     @BeforeAll
     static void start(Engines engines) throws Exception {
-        pipeline = RunningPipeline.start("lifecycle", engines, stateDir, Map.of());
+        pipeline = TestPipeline.named("lifecycle", engines, stateDir).start();
     }
 
     @AfterAll

@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.e2e.security;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -21,18 +20,19 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.sluice.cli.CliRunner;
 import io.sluice.config.Settings;
 import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.ProcessorService;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * Sluice against a Kafka over TLS with a SCRAM login (SASL_SSL), configured only through a
@@ -106,7 +106,7 @@ class SecuredKafkaTlsIT {
         Path file = dir.resolve(name + ".properties");
         Files.writeString(file, "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\n"
                 + "sasl.jaas.config=" + USER.jaasConfig().replace("\\", "\\\\") + "\n" + extra);
-        Map<String, String> values = new HashMap<>(IsolatedSettings.of(name, engines, dir.resolve(name)));
+        Map<String, String> values = TestSettings.isolated(name, engines, dir.resolve(name)).toMap();
         values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", securedKafka.bootstrapServers());
         values.put("SLUICE_KAFKA_PROPERTIES_FILE", file.toString());
         return new Settings(values);

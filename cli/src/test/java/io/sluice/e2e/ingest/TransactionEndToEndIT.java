@@ -1,16 +1,12 @@
-package io.sluice.cli;
+package io.sluice.e2e.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -20,11 +16,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.sluice.config.Settings;
-import io.sluice.gateway.Gateway;
-import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.ProcessorService;
-import io.sluice.processor.ProcessorConfig;
+import io.sluice.cli.CliRunner;
+import io.sluice.e2e.TestPipeline;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
@@ -36,14 +29,12 @@ import io.sluice.testkit.RealEngines;
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class TransactionEndToEndIT {
     private static final Duration ARRIVAL = Duration.ofSeconds(30);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @TempDir
     static Path stateDir;
 
     static Engines engines;
-    static Gateway gateway;
-    static ProcessorService processor;
+    static TestPipeline pipeline;
     static ProjectAdmin.NewProject project;
     /** The project send-test-event sends to: its test transaction must not add to {@link #project}'s counts. */
     static ProjectAdmin.NewProject testEventProject;
@@ -53,25 +44,10 @@ class TransactionEndToEndIT {
     @BeforeAll
     static void startPipeline(Engines realEngines) throws Exception {
         engines = realEngines;
-        Settings settings = new Settings(Map.ofEntries(
-                Map.entry("SLUICE_KAFKA_BOOTSTRAP_SERVERS", engines.kafkaBootstrapServers()),
-                Map.entry("SLUICE_TOPIC_PARTITIONS", "3"),
-                Map.entry("SLUICE_CLICKHOUSE_URL", engines.clickHouseUrl()),
-                Map.entry("SLUICE_CLICKHOUSE_USER", engines.clickHouseUser()),
-                Map.entry("SLUICE_CLICKHOUSE_PASSWORD", engines.clickHousePassword()),
-                Map.entry("SLUICE_CLICKHOUSE_DATABASE", "sluice_e2e"),
-                Map.entry("SLUICE_GATEWAY_PORT", "0"),
-                Map.entry("SLUICE_GATEWAY_ADMIN_PORT", "0"),
-                Map.entry("SLUICE_PROCESSOR_STATE_DIR", stateDir.toString()),
-                Map.entry("SLUICE_PROCESSOR_THREADS", "1"),
-                Map.entry("SLUICE_PROCESSOR_ADMIN_PORT", "0")));
-        io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
-        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), "sluice.projects")) {
-            project = admin.create("e2e");
-            testEventProject = admin.create("e2e-test-event");
-        }
-        gateway = Gateway.start(GatewayConfig.from(settings));
-        processor = ProcessorService.start(ProcessorConfig.from(settings));
+        pipeline = TestPipeline.named("e2e", engines, stateDir).create();
+        project = pipeline.createProject("e2e");
+        testEventProject = pipeline.createProject("e2e-test-event");
+        pipeline.start();
         String body = """
                 {"event_id": "6f1e7f3c9a0b4d2e8c1f0a9b8c7d6e5f",
                  "transaction": "GET /users/42",
@@ -83,16 +59,13 @@ class TransactionEndToEndIT {
                               "runtime": {"name": "CPython", "version": "3.12"}},
                  "user": {"id": "account-7"}}
                 """;
-        response = post(body);
+        response = pipeline.post(project, "transaction", body);
     }
 
     @AfterAll
     static void stopPipeline() {
-        if (gateway != null) {
-            gateway.close();
-        }
-        if (processor != null) {
-            processor.close();
+        if (pipeline != null) {
+            pipeline.close();
         }
     }
 
@@ -135,16 +108,16 @@ class TransactionEndToEndIT {
 
     @Test
     void sendTestEventGivesAPassVerdictAgainstARunningPipeline() {
-        CliRunner.Result result = CliRunner.run(cliSettings(), "send-test-event",
-                "--token", testEventProject.token(), "--key", testEventProject.key(), "--url", "http://127.0.0.1:" + gateway.port());
+        CliRunner.Result result = CliRunner.run(pipeline.settings(), "send-test-event",
+                "--token", testEventProject.token(), "--key", testEventProject.key(), "--url", pipeline.url(""));
         assertEquals(0, result.exitCode(), result.out() + result.err());
         assertEquals(true, result.out().contains("PASS: events reach ClickHouse"), result.out());
     }
 
     @Test
     void sendTestEventWithAWrongKeyGivesAFailVerdict() {
-        CliRunner.Result result = CliRunner.run(cliSettings(), "send-test-event",
-                "--token", testEventProject.token(), "--key", "slk_wrong", "--url", "http://127.0.0.1:" + gateway.port());
+        CliRunner.Result result = CliRunner.run(pipeline.settings(), "send-test-event",
+                "--token", testEventProject.token(), "--key", "slk_wrong", "--url", pipeline.url(""));
         assertEquals(1, result.exitCode());
         assertEquals(true, result.out().contains("✗ 401") && result.out().contains("FAIL"), result.out());
     }
@@ -153,29 +126,12 @@ class TransactionEndToEndIT {
     void statsShowTrafficTheStatusDistributionAndTheLastRequests() {
         Await.until(ARRIVAL, "1", () -> ClickHouseQuery.run(engines,
                 "SELECT sum(status_4xx) FROM sluice_e2e.traffic_1m FINAL WHERE project = '" + project.token() + "'"));
-        CliRunner.Result result = CliRunner.run(cliSettings(), "stats",
+        CliRunner.Result result = CliRunner.run(pipeline.settings(), "stats",
                 "--project", project.token(), "--since", "2h");
         assertEquals(0, result.exitCode(), result.err());
         String shown = result.out();
         assertEquals(true, shown.contains("Requests per minute") && shown.contains("Last requests"), shown);
         assertEquals(true, shown.matches("(?s).*\\n  4xx  █+ *1 \\(.*"), shown);
         assertEquals(true, shown.contains("GET /users/42"), shown);
-    }
-
-    private static Settings cliSettings() {
-        return new Settings(Map.of("SLUICE_CLICKHOUSE_URL", engines.clickHouseUrl(),
-                "SLUICE_CLICKHOUSE_USER", engines.clickHouseUser(), "SLUICE_CLICKHOUSE_PASSWORD", engines.clickHousePassword(),
-                "SLUICE_CLICKHOUSE_DATABASE", "sluice_e2e"));
-    }
-
-    private static HttpResponse<String> post(String body) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port()
-                        + "/api/v1/" + project.token() + "/transaction"))
-                .header("Authorization", "Bearer " + project.key())
-                .header("Content-Type", "application/json")
-                .timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -1,4 +1,4 @@
-package io.sluice.faults;
+package io.sluice.e2e.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -22,14 +22,14 @@ import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.gateway.publish.PartitionChooser;
 import io.sluice.kafka.TopicSetup;
-import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.ProcessorService;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * What the README says of a changed SLUICE_PARTITION_KEY, through the whole pipeline: a retry that
@@ -45,7 +45,7 @@ class PartitionKeyChangeIT {
     @Test
     @Timeout(300)
     void aRetryTheNewKeyMovesToAnotherPartitionIsCountedTwice(Engines engines, @TempDir Path stateDir) throws Exception {
-        Map<String, String> values = IsolatedSettings.of("keychange", engines, stateDir);
+        Map<String, String> values = TestSettings.isolated("keychange", engines, stateDir).toMap();
         TopicSetup.ensureTopics(KafkaSettings.from(new Settings(values)));
         int partitions = Integer.parseInt(values.get("SLUICE_TOPIC_PARTITIONS"));
         ProjectAdmin.NewProject project;

@@ -1,4 +1,4 @@
-package io.sluice.projects;
+package io.sluice.e2e.projects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,10 +21,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.cli.CliRunner;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
+import io.sluice.projects.ProjectRegistry;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * {@code ./sluice projects routes add|list|remove} against the real broker: the patterns reach a
@@ -45,7 +46,7 @@ class RouteRulesCliIT {
 
     @BeforeAll
     static void start(Engines engines) throws Exception {
-        settings = new Settings(IsolatedSettings.of("routes_cli_it", engines, stateDir));
+        settings = TestSettings.isolated("routes_cli_it", engines, stateDir).build();
         cli("projects", "list"); // creates the topics
         registry = new ProjectRegistry(KafkaSettings.from(settings));
         assertTrue(registry.awaitLoaded(Duration.ofSeconds(30)));

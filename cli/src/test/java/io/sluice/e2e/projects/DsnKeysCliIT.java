@@ -1,4 +1,4 @@
-package io.sluice.projects;
+package io.sluice.e2e.projects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,10 +24,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.cli.CliRunner;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
+import io.sluice.projects.DsnKey;
+import io.sluice.projects.Project;
+import io.sluice.projects.ProjectRegistry;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * DSN keys through {@code ./sluice projects}, against the real broker: the numeric id and DSN that
@@ -48,7 +51,7 @@ class DsnKeysCliIT {
 
     @BeforeAll
     static void start(Engines engines) throws Exception {
-        Map<String, String> values = IsolatedSettings.of("dsn_cli_it", engines, stateDir);
+        Map<String, String> values = TestSettings.isolated("dsn_cli_it", engines, stateDir).toMap();
         values.put("SLUICE_PUBLIC_URL", "https://ingest.example/");
         settings = new Settings(values);
         cli("projects", "list"); // creates the topics

@@ -1,4 +1,4 @@
-package io.sluice.faults;
+package io.sluice.e2e.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,14 +34,14 @@ import io.sluice.engines.KafkaCluster;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.gateway.publish.PartitionChooser;
-import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
 import io.sluice.processor.ProcessorMain;
+import io.sluice.processor.ProcessorService;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * More than one of everything, and one of each failing under load: three Kafka brokers (topics
@@ -249,19 +249,18 @@ class HighAvailabilityIT {
     }
 
     private Map<String, String> settings(Engines engines, String bootstrap) {
-        Map<String, String> values = IsolatedSettings.of(NAME + "_" + UUID.randomUUID().toString().substring(0, 8), engines,
-                workDir.resolve("unused-state"));
-        values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", bootstrap);
-        values.put("SLUICE_TOPIC_REPLICATION_FACTOR", "3");
-        values.put("SLUICE_TOPIC_MIN_INSYNC_REPLICAS", "2");
-        values.put("SLUICE_TOPIC_PARTITIONS", "3");
-        // Each event is its own environment (DeliveryCheck counts it in its own traffic row): beyond the
-        // processor's daily limit of environments they would be counted as <other>.
-        values.put("SLUICE_PROCESSOR_ENVIRONMENTS_PER_DAY", "1000000");
-        // A killed member's partitions move after 6 s (the brokers' minimum), not the default 45.
-        values.put("SLUICE_KAFKA_PROPERTY_SESSION_TIMEOUT_MS", "6000");
-        values.put("SLUICE_KAFKA_PROPERTY_HEARTBEAT_INTERVAL_MS", "1000");
-        return values;
+        return TestSettings.isolated(NAME + "_" + UUID.randomUUID().toString().substring(0, 8), engines, workDir.resolve("unused-state"))
+                .with("SLUICE_KAFKA_BOOTSTRAP_SERVERS", bootstrap)
+                .with("SLUICE_TOPIC_REPLICATION_FACTOR", "3")
+                .with("SLUICE_TOPIC_MIN_INSYNC_REPLICAS", "2")
+                .with("SLUICE_TOPIC_PARTITIONS", "3")
+                // Each event is its own environment (DeliveryCheck counts it in its own traffic row): beyond the
+                // processor's daily limit of environments they would be counted as <other>.
+                .with("SLUICE_PROCESSOR_ENVIRONMENTS_PER_DAY", "1000000")
+                // A killed member's partitions move after 6 s (the brokers' minimum), not the default 45.
+                .with("SLUICE_KAFKA_PROPERTY_SESSION_TIMEOUT_MS", "6000")
+                .with("SLUICE_KAFKA_PROPERTY_HEARTBEAT_INTERVAL_MS", "1000")
+                .toMap();
     }
 
     /** One processor instance's settings: same application id, its own instance id and state directory. */

@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.e2e.security;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,7 +11,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -25,18 +24,19 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.sluice.cli.CliRunner;
 import io.sluice.config.Settings;
 import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.ProcessorService;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * Sluice against a Kafka that asks for a SASL login (SASL_PLAINTEXT, SCRAM-SHA-512), configured
@@ -129,7 +129,7 @@ class SecuredKafkaIT {
 
     @Test
     void aMechanismTheBrokerDoesNotOfferIsNamed() {
-        Map<String, String> values = new HashMap<>(IsolatedSettings.of("secured_mechanism", engines, dir.resolve("mech")));
+        Map<String, String> values = TestSettings.isolated("secured_mechanism", engines, dir.resolve("mech")).toMap();
         values.putAll(secured(USER.jaasConfig()));
         values.put("SLUICE_KAFKA_PROPERTY_SASL_MECHANISM", "SCRAM-SHA-256");
         CliRunner.Result result = CliRunner.run(new Settings(values), "projects", "create", "--name", "refused");
@@ -151,7 +151,7 @@ class SecuredKafkaIT {
 
     /** One test's isolated pipeline, with Kafka reached only through SLUICE_KAFKA_PROPERTY_* settings. */
     private static Settings settings(String name, String jaasConfig) {
-        Map<String, String> values = new HashMap<>(IsolatedSettings.of(name, engines, dir.resolve(name)));
+        Map<String, String> values = TestSettings.isolated(name, engines, dir.resolve(name)).toMap();
         values.putAll(secured(jaasConfig));
         return new Settings(values);
     }

@@ -1,4 +1,4 @@
-package io.sluice.projects;
+package io.sluice.e2e.projects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,10 +20,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.cli.CliRunner;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
+import io.sluice.projects.InboundFilter;
+import io.sluice.projects.InboundFilters;
+import io.sluice.projects.ProjectRegistry;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * {@code ./sluice projects set-filters} against the real broker: a new project has Sentry's default
@@ -44,7 +47,7 @@ class InboundFiltersCliIT {
 
     @BeforeAll
     static void start(Engines engines) throws Exception {
-        settings = new Settings(IsolatedSettings.of("filters_cli_it", engines, stateDir));
+        settings = TestSettings.isolated("filters_cli_it", engines, stateDir).build();
         cli("projects", "list"); // creates the topics
         registry = new ProjectRegistry(KafkaSettings.from(settings));
         assertTrue(registry.awaitLoaded(Duration.ofSeconds(30)));

@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.e2e.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +7,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -29,6 +28,7 @@ import io.opentelemetry.sdk.logs.data.LogRecordData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
+import io.sluice.e2e.TestPipeline;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
@@ -56,11 +56,11 @@ class OtlpEndToEndIT {
     @TempDir
     static Path stateDir;
 
-    static RunningPipeline pipeline;
+    static TestPipeline pipeline;
 
     @BeforeAll
     static void startPipeline(Engines engines) throws Exception {
-        pipeline = RunningPipeline.start(NAME, engines, stateDir, Map.of("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "200ms"));
+        pipeline = TestPipeline.named(NAME, engines, stateDir).with("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "200ms").start();
     }
 
     @AfterAll
@@ -238,7 +238,7 @@ class OtlpEndToEndIT {
     /** The project's outcomes (accepted, or refused and why) and their events, from {@code outcomes_1m}. */
     private static String outcomesQuery(ProjectAdmin.NewProject project) {
         return "SELECT outcome, sum(events) FROM " + DB + ".outcomes_1m FINAL WHERE project = '" + project.token() + "'"
-                + RunningPipeline.NOT_ASKING + " GROUP BY outcome ORDER BY outcome";
+                + TestPipeline.NOT_ASKING + " GROUP BY outcome ORDER BY outcome";
     }
 
     /** One handled request as the SDK makes it: GET /orders/{id} answered 200 in 120 ms. */

@@ -1,4 +1,4 @@
-package io.sluice.faults;
+package io.sluice.e2e.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,14 +32,14 @@ import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;
 import io.sluice.gateway.Gateway;
 import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.ProcessorService;
 import io.sluice.processor.ProcessorConfig;
+import io.sluice.processor.ProcessorService;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
+import io.sluice.testkit.TestSettings;
 
 /**
  * Faults under load, the whole pipeline real: a 2xx means the event is counted exactly once;
@@ -223,15 +223,15 @@ class FaultsIT {
     }
 
     private static Map<String, String> settings(Engines engines, String bootstrap, String db) {
-        Map<String, String> values = IsolatedSettings.of(db.substring("sluice_".length()), engines,
-                Path.of(System.getProperty("java.io.tmpdir"), "sluice-" + db + "-" + UUID.randomUUID()));
-        values.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", bootstrap);
-        values.put("SLUICE_PROCESSOR_INSTANCE_ID", db);
-        values.put("SLUICE_TOPIC_PARTITIONS", "2");
-        values.put("SLUICE_TOPIC_PROJECTS", "fault.projects");
-        // Each event is its own environment (DeliveryCheck counts it in its own traffic row): beyond the
-        // processor's daily limit of environments they would be counted as <other>.
-        values.put("SLUICE_PROCESSOR_ENVIRONMENTS_PER_DAY", "1000000");
-        return values;
+        Path stateDir = Path.of(System.getProperty("java.io.tmpdir"), "sluice-" + db + "-" + UUID.randomUUID());
+        return TestSettings.isolated(db.substring("sluice_".length()), engines, stateDir)
+                .with("SLUICE_KAFKA_BOOTSTRAP_SERVERS", bootstrap)
+                .with("SLUICE_PROCESSOR_INSTANCE_ID", db)
+                .with("SLUICE_TOPIC_PARTITIONS", "2")
+                .with("SLUICE_TOPIC_PROJECTS", "fault.projects")
+                // Each event is its own environment (DeliveryCheck counts it in its own traffic row): beyond the
+                // processor's daily limit of environments they would be counted as <other>.
+                .with("SLUICE_PROCESSOR_ENVIRONMENTS_PER_DAY", "1000000")
+                .toMap();
     }
 }

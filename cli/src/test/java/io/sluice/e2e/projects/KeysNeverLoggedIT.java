@@ -1,4 +1,4 @@
-package io.sluice.projects;
+package io.sluice.e2e.projects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,6 +28,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.cli.CliRunner;
 import io.sluice.config.Settings;
 import io.sluice.engines.Ports;
+import io.sluice.projects.Secrets;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;

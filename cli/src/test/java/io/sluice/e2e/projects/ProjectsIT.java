@@ -1,4 +1,4 @@
-package io.sluice.projects;
+package io.sluice.e2e.projects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -31,14 +30,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.cli.CliRunner;
 import io.sluice.config.Settings;
+import io.sluice.e2e.TestPipeline;
 import io.sluice.gateway.Gateway;
-import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.ProcessorService;
-import io.sluice.processor.ProcessorConfig;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
 
 /** Projects and keys as operators run them: through ./sluice projects, against a running gateway. */
@@ -57,26 +53,20 @@ class ProjectsIT {
     static Path stateDir;
 
     static Engines engines;
-    static Map<String, String> values;
+    static TestPipeline pipeline;
     static Settings settings;
-    static Gateway gateway;
-    static ProcessorService processor;
 
     @BeforeAll
     static void start(Engines realEngines) throws Exception {
         engines = realEngines;
-        values = IsolatedSettings.of("projects_it", engines, stateDir);
-        values.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms");
-        values.put("SLUICE_TOPIC_PARTITIONS", "2");
-        settings = new Settings(values);
-        gateway = Gateway.start(GatewayConfig.from(settings));
-        processor = ProcessorService.start(ProcessorConfig.from(settings));
+        pipeline = TestPipeline.named("projects_it", engines, stateDir)
+                .with("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms").with("SLUICE_TOPIC_PARTITIONS", "2").start();
+        settings = pipeline.settings();
     }
 
     @AfterAll
     static void stop() {
-        gateway.close();
-        processor.close();
+        pipeline.close();
     }
 
     @Test
@@ -155,7 +145,7 @@ class ProjectsIT {
         }));
         // That took one event (2 left, refilling since it was sent); the rest is drained without Kafka round trips
         // (slow acknowledgements of real transactions let a 2/s bucket refill as fast as they drain it).
-        HttpResponse<String> refused = untilRefused(gateway.port(), project, "transaction", 2, 2, sent.get()).refused();
+        HttpResponse<String> refused = untilRefused(pipeline.port(), project, "transaction", 2, 2, sent.get()).refused();
         assertEquals("1", refused.headers().firstValue("Retry-After").orElse(""));
         JsonNode body = JSON.readTree(refused.body());
         assertEquals("quota_exceeded", body.get("error").asText());
@@ -169,7 +159,7 @@ class ProjectsIT {
         JsonNode project = cliJson("projects", "create", "--name", "requoted", "--json");
         String token = project.get("token").asText();
         assertEquals(200, Await.until(IN_FORCE, 200, () -> send(project, TRANSACTION).statusCode()));
-        assertEquals(List.of(200, 200, 200, 200, 200, 200, 200, 200, 200, 200), statuses(gateway.port(), project, 10),
+        assertEquals(List.of(200, 200, 200, 200, 200, 200, 200, 200, 200, 200), statuses(pipeline.port(), project, 10),
                 "no quota yet");
 
         cli("projects", "set-quota", token, "--rate", "1", "--burst", "2");
@@ -190,7 +180,7 @@ class ProjectsIT {
         // 20 admitted in a row (400: admitted, then refused for the body, without a Kafka round trip): the lowered
         // quota (1/s, burst 2) could never allow that unless 18 s passed between them.
         assertEquals(true, Await.until(IN_FORCE, true,
-                () -> quotaStatuses(gateway.port(), project, "transaction", 20).stream().allMatch(status -> status == 400)));
+                () -> quotaStatuses(pipeline.port(), project, "transaction", 20).stream().allMatch(status -> status == 400)));
         assertEquals(200, send(project, TRANSACTION).statusCode(), "a transaction is accepted again");
     }
 
@@ -201,7 +191,7 @@ class ProjectsIT {
         cli("projects", "set-quota", token, "--rate", "1", "--burst", "2", "--endpoint", "transaction");
         cli("projects", "set-quota", token, "--rate", "1", "--burst", "3", "--endpoint", "project");
         // Started after the quotas are set: it reads the whole registry before it serves, no probe takes from them.
-        try (Gateway fresh = Gateway.start(GatewayConfig.from(settings))) {
+        try (Gateway fresh = pipeline.startGateway(Map.of())) {
             HttpResponse<String> refused = untilRefused(fresh.port(), project, "transaction", 1, 2).refused();
             untilRefused(fresh.port(), project, "project", 1, 3); // the used-up transaction quota took nothing from it
             JsonNode body = JSON.readTree(refused.body());
@@ -213,10 +203,8 @@ class ProjectsIT {
     @Test
     void eachGatewayAllowsItsQuotaShareOfTheProjectsQuota() throws Exception {
         JsonNode project = cliJson("projects", "create", "--name", "shared-quota", "--rate", "1", "--burst", "4", "--json");
-        Map<String, String> halfShare = new HashMap<>(values);
-        halfShare.put("SLUICE_GATEWAY_QUOTA_SHARE", "0.5");
-        try (Gateway whole = Gateway.start(GatewayConfig.from(settings));
-             Gateway half = Gateway.start(GatewayConfig.from(new Settings(halfShare)))) {
+        try (Gateway whole = pipeline.startGateway(Map.of());
+             Gateway half = pipeline.startGateway(Map.of("SLUICE_GATEWAY_QUOTA_SHARE", "0.5"))) {
             HttpResponse<String> refused = untilRefused(half.port(), project, "transaction", 0.5, 2).refused(); // half of burst 4
             assertEquals("1/s burst 4", JSON.readTree(refused.body()).get("limit").asText(), "the quota as the project has it");
             // Half of 1/s: one event every 2 s. A refusal within half a second of the bucket running dry says 2
@@ -256,7 +244,7 @@ class ProjectsIT {
     @Test
     void aRestartedGatewayRebuildsTheRegistryFromTheTopic() throws Exception {
         JsonNode project = cliJson("projects", "create", "--name", "survivor", "--json");
-        try (Gateway fresh = Gateway.start(GatewayConfig.from(settings))) {
+        try (Gateway fresh = pipeline.startGateway(Map.of())) {
             assertEquals(200, send(fresh.port(), project, TRANSACTION).statusCode(), "known as soon as it is ready");
         }
     }
@@ -300,7 +288,7 @@ class ProjectsIT {
     }
 
     private static HttpResponse<String> send(JsonNode project, String body) {
-        return send(gateway.port(), project, body);
+        return send(pipeline.port(), project, body);
     }
 
     private static HttpResponse<String> send(int port, JsonNode project, String body) {

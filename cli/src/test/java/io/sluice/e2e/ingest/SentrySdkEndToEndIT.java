@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.e2e.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -24,6 +24,8 @@ import io.sentry.ITransaction;
 import io.sentry.Sentry;
 import io.sentry.SentryLevel;
 import io.sentry.SpanStatus;
+import io.sluice.cli.CliRunner;
+import io.sluice.e2e.TestPipeline;
 import io.sluice.events.EventHeaders;
 import io.sluice.gateway.Gateway;
 import io.sluice.projects.ProjectAdmin;
@@ -51,11 +53,11 @@ class SentrySdkEndToEndIT {
     @TempDir
     static Path stateDir;
 
-    static RunningPipeline pipeline;
+    static TestPipeline pipeline;
 
     @BeforeAll
     static void startPipeline(Engines engines) throws Exception {
-        pipeline = RunningPipeline.start(NAME, engines, stateDir, Map.of("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "200ms"));
+        pipeline = TestPipeline.named(NAME, engines, stateDir).with("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "200ms").start();
     }
 
     @AfterAll
@@ -241,7 +243,7 @@ class SentrySdkEndToEndIT {
             // What reached the gateway: 2 accepted and 1 refused; the two held back were counted by the SDK.
             String outcomes = "accepted\t2\nclient_discard:ratelimit_backoff\t2\nquota_exceeded\t1";
             assertEquals(outcomes, pipeline.awaitAnswer(outcomes,
-                    "SELECT outcome, sum(events) FROM " + DB + ".outcomes_1m FINAL" + where + RunningPipeline.NOT_ASKING
+                    "SELECT outcome, sum(events) FROM " + DB + ".outcomes_1m FINAL" + where + TestPipeline.NOT_ASKING
                             + " GROUP BY outcome ORDER BY outcome"));
         }
     }
@@ -281,7 +283,7 @@ class SentrySdkEndToEndIT {
             // counts for it, summed), not sampled out or lost.
             String outcomes = "accepted\t3\nclient_discard:ratelimit_backoff\t2\nquota_exceeded\t1";
             assertEquals(outcomes, pipeline.awaitAnswer(outcomes, "SELECT outcome, sum(events) FROM " + DB
-                    + ".outcomes_1m FINAL WHERE project = '" + project.token() + "'" + RunningPipeline.NOT_ASKING
+                    + ".outcomes_1m FINAL WHERE project = '" + project.token() + "'" + TestPipeline.NOT_ASKING
                     + " GROUP BY outcome ORDER BY outcome"));
         }
     }

@@ -1,4 +1,4 @@
-package io.sluice.faults;
+package io.sluice.e2e.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,16 +36,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
-import io.sluice.config.Settings;
-import io.sluice.gateway.Gateway;
-import io.sluice.gateway.GatewayConfig;
-import io.sluice.processor.ProcessorService;
-import io.sluice.processor.ProcessorConfig;
+import io.sluice.e2e.TestPipeline;
 import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.KafkaRecords;
 import io.sluice.testkit.RealEngines;
 
@@ -79,23 +74,17 @@ class PoisonInputIT {
     static Path stateDir;
 
     static Engines engines;
-    static Gateway gateway;
-    static ProcessorService processor;
+    static TestPipeline pipeline;
     static ProjectAdmin.NewProject attacker;
     static ProjectAdmin.NewProject bystander;
 
     @BeforeAll
     static void startPipeline(Engines realEngines) throws Exception {
         engines = realEngines;
-        Map<String, String> values = IsolatedSettings.of("poison", engines, stateDir);
-        Settings settings = new Settings(values);
-        io.sluice.kafka.TopicSetup.ensureTopics(io.sluice.config.KafkaSettings.from(settings));
-        try (ProjectAdmin admin = new ProjectAdmin(engines.kafkaBootstrapServers(), values.get("SLUICE_TOPIC_PROJECTS"))) {
-            attacker = admin.create("attacker");
-            bystander = admin.create("bystander");
-        }
-        gateway = Gateway.start(GatewayConfig.from(settings));
-        processor = ProcessorService.start(ProcessorConfig.from(settings));
+        pipeline = TestPipeline.named("poison", engines, stateDir).create();
+        attacker = pipeline.createProject("attacker");
+        bystander = pipeline.createProject("bystander");
+        pipeline.start();
         // The registry is followed asynchronously: both keys work once "[]" gets 400 instead of 401.
         for (ProjectAdmin.NewProject project : List.of(attacker, bystander)) {
             assertEquals(400, Await.until(Duration.ofSeconds(30), 400, () -> post(project, "transaction", "[]").statusCode()));
@@ -104,11 +93,8 @@ class PoisonInputIT {
 
     @AfterAll
     static void stopPipeline() {
-        if (gateway != null) {
-            gateway.close();
-        }
-        if (processor != null) {
-            processor.close();
+        if (pipeline != null) {
+            pipeline.close();
         }
     }
 
@@ -231,7 +217,7 @@ class PoisonInputIT {
 
     private static HttpResponse<String> post(ProjectAdmin.NewProject project, String endpoint, String body) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/"
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + pipeline.port() + "/api/v1/"
                             + project.token() + "/" + endpoint))
                     .header("Authorization", "Bearer " + project.key()).header("Content-Type", "application/json")
                     .timeout(Duration.ofSeconds(30))

@@ -1,4 +1,4 @@
-package io.sluice.faults;
+package io.sluice.e2e.faults;
 
 import java.net.ConnectException;
 import java.net.URI;

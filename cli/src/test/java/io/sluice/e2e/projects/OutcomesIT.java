@@ -1,4 +1,4 @@
-package io.sluice.projects;
+package io.sluice.e2e.projects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,7 +14,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -25,19 +24,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.sluice.config.KafkaSettings;
-import io.sluice.config.Settings;
+import io.sluice.e2e.TestPipeline;
 import io.sluice.engines.KafkaBroker;
 import io.sluice.engines.Ports;
 import io.sluice.gateway.Gateway;
-import io.sluice.gateway.GatewayConfig;
-import io.sluice.kafka.TopicSetup;
-import io.sluice.processor.ProcessorService;
-import io.sluice.processor.ProcessorConfig;
+import io.sluice.projects.ProjectAdmin;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.ClickHouseQuery;
 import io.sluice.testkit.Engines;
-import io.sluice.testkit.IsolatedSettings;
 import io.sluice.testkit.RealEngines;
 
 /**
@@ -58,28 +52,25 @@ class OutcomesIT {
     static Path stateDir;
 
     static Engines engines;
-    static Map<String, String> values;
-    static ProcessorService processor;
+    /** Its processor counts the outcomes; each test starts the gateway it needs. */
+    static TestPipeline pipeline;
 
     @BeforeAll
-    static void start(Engines realEngines) {
+    static void start(Engines realEngines) throws Exception {
         engines = realEngines;
-        values = IsolatedSettings.of("outcomes_it", engines, stateDir);
-        values.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms");
-        values.put("SLUICE_TOPIC_PARTITIONS", "2");
-        TopicSetup.ensureTopics(KafkaSettings.from(new Settings(values)));
-        processor = ProcessorService.start(ProcessorConfig.from(new Settings(values)));
+        pipeline = TestPipeline.named("outcomes_it", engines, stateDir)
+                .with("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms").with("SLUICE_TOPIC_PARTITIONS", "2").withoutGateway().start();
     }
 
     @AfterAll
     static void stop() {
-        processor.close();
+        pipeline.close();
     }
 
     @Test
     void requestsNamingNoKnownProjectAreCountedUnderTheEmptyProject() throws Exception {
-        ProjectAdmin.NewProject known = create(values, "known");
-        try (Gateway gateway = Gateway.start(GatewayConfig.from(new Settings(values)))) {
+        ProjectAdmin.NewProject known = pipeline.createProject("known");
+        try (Gateway gateway = pipeline.startGateway(Map.of())) {
             assertEquals(200, post(gateway.port(), known, "transaction", TRANSACTION).statusCode(), "names this gateway's rows");
             for (int i = 0; i < 3; i++) {
                 ProjectAdmin.NewProject unknown = new ProjectAdmin.NewProject("no-such-token-" + i, "slk_nothing", "x");
@@ -99,8 +90,8 @@ class OutcomesIT {
 
     @Test
     void aBodyDeclaredOverTheLimitIsCountedAsBodyTooLargeUnderItsProject() throws Exception {
-        ProjectAdmin.NewProject project = create(values, "oversized");
-        try (Gateway gateway = Gateway.start(GatewayConfig.from(new Settings(values)))) {
+        ProjectAdmin.NewProject project = pipeline.createProject("oversized");
+        try (Gateway gateway = pipeline.startGateway(Map.of())) {
             for (int i = 0; i < 2; i++) {
                 try (Socket socket = connect(gateway.port())) {
                     socket.getOutputStream().write(head(project, 1024 * 1024 + 1)); // refused from the head: no body sent
@@ -113,12 +104,10 @@ class OutcomesIT {
 
     @Test
     void aRequestOverTheInFlightBudgetIsCountedAsOverloadedUnderItsProject() throws Exception {
-        ProjectAdmin.NewProject project = create(values, "crowded");
-        Map<String, String> small = new HashMap<>(values);
-        small.put("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "2048");
+        ProjectAdmin.NewProject project = pipeline.createProject("crowded");
         String body = TRANSACTION.substring(0, TRANSACTION.length() - 1) + ", \"pad\": \"" + "x".repeat(1500) + "\"}";
         int size = body.getBytes(StandardCharsets.UTF_8).length;
-        try (Gateway gateway = Gateway.start(GatewayConfig.from(new Settings(small)));
+        try (Gateway gateway = pipeline.startGateway(Map.of("SLUICE_GATEWAY_MAX_IN_FLIGHT_BYTES", "2048"));
              Socket holder = connect(gateway.port())) {
             OutputStream out = holder.getOutputStream();
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
@@ -138,11 +127,11 @@ class OutcomesIT {
 
     @Test
     void aDisabledProjectsRequestsAreCountedAsProjectDisabledUnderItsProject() throws Exception {
-        ProjectAdmin.NewProject project = create(values, "paused");
-        try (ProjectAdmin admin = admin(values)) {
+        ProjectAdmin.NewProject project = pipeline.createProject("paused");
+        try (ProjectAdmin admin = pipeline.projects()) {
             admin.setDisabled(project.token(), true);
         }
-        try (Gateway gateway = Gateway.start(GatewayConfig.from(new Settings(values)))) {
+        try (Gateway gateway = pipeline.startGateway(Map.of())) {
             for (int i = 0; i < 3; i++) {
                 HttpResponse<String> refused = post(gateway.port(), project, "transaction", TRANSACTION);
                 assertEquals(403, refused.statusCode());
@@ -158,16 +147,16 @@ class OutcomesIT {
         int kafkaPort = Ports.free();
         int controllerPort = Ports.free();
         KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), kafkaPort, controllerPort);
-        Map<String, String> outage = IsolatedSettings.of("outcomes_outage_it", engines, dir.resolve("state"));
-        outage.put("SLUICE_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
-        outage.put("SLUICE_TOPIC_PARTITIONS", "1");
-        outage.put("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms");
-        outage.put("SLUICE_GATEWAY_PUBLISH_TIMEOUT", "1s");
-        outage.put("SLUICE_GATEWAY_SHUTDOWN_TIMEOUT", "2s");
-        TopicSetup.ensureTopics(KafkaSettings.from(new Settings(outage)));
-        ProjectAdmin.NewProject project = create(outage, "outage");
-        Gateway gateway = Gateway.start(GatewayConfig.from(new Settings(outage)));
-        ProcessorService outageProcessor = ProcessorService.start(ProcessorConfig.from(new Settings(outage)));
+        TestPipeline outage = TestPipeline.named("outcomes_outage_it", engines, dir.resolve("state"))
+                .with("SLUICE_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers())
+                .with("SLUICE_TOPIC_PARTITIONS", "1")
+                .with("SLUICE_GATEWAY_OUTCOMES_INTERVAL", "500ms")
+                .with("SLUICE_GATEWAY_PUBLISH_TIMEOUT", "1s")
+                .with("SLUICE_GATEWAY_SHUTDOWN_TIMEOUT", "2s")
+                .create();
+        ProjectAdmin.NewProject project = outage.createProject("outage");
+        outage.start();
+        Gateway gateway = outage.gateway();
         try {
             assertEquals(200, post(gateway.port(), project, "transaction", TRANSACTION).statusCode());
             broker.close();
@@ -182,19 +171,8 @@ class OutcomesIT {
                     "SELECT outcome, sum(events) FROM sluice_outcomes_outage_it.outcomes_1m FINAL WHERE project = {project:String} "
                             + "GROUP BY outcome ORDER BY outcome", Map.of("project", project.token()))));
         } finally {
-            gateway.close();
-            outageProcessor.close();
+            outage.close();
             broker.close();
-        }
-    }
-
-    private static ProjectAdmin admin(Map<String, String> settings) {
-        return new ProjectAdmin(settings.get("SLUICE_KAFKA_BOOTSTRAP_SERVERS"), settings.get("SLUICE_TOPIC_PROJECTS"));
-    }
-
-    private static ProjectAdmin.NewProject create(Map<String, String> settings, String name) {
-        try (ProjectAdmin admin = admin(settings)) {
-            return admin.create(name);
         }
     }
 
