@@ -9,10 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import io.sluice.bench.Bench;
-import io.sluice.bench.ManyProjects;
-import io.sluice.bench.ResultFiles;
-import io.sluice.bench.Soak;
-import io.sluice.bench.TenantsBench;
+import io.sluice.bench.run.ResultFiles;
+import io.sluice.bench.scenario.ManyProjects;
+import io.sluice.bench.scenario.Soak;
+import io.sluice.bench.scenario.TenantsBench;
 import io.sluice.cli.CliCommand;
 import io.sluice.cli.UsageException;
 import picocli.CommandLine.Command;

@@ -11,8 +11,8 @@ import java.util.Map;
 
 import com.clickhouse.client.api.Client;
 
-import io.sluice.bench.DashboardPanels;
-import io.sluice.bench.DashboardTimings;
+import io.sluice.bench.dashboard.DashboardPanels;
+import io.sluice.bench.dashboard.DashboardTimings;
 import io.sluice.cli.DemoData;
 import io.sluice.cli.StatsReport;
 import io.sluice.engines.ChdbDistribution;
