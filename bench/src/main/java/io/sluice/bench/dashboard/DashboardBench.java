@@ -1,4 +1,4 @@
-package io.sluice.stack;
+package io.sluice.bench.dashboard;
 
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -11,10 +11,6 @@ import java.util.Map;
 
 import com.clickhouse.client.api.Client;
 
-import io.sluice.bench.dashboard.DashboardPanels;
-import io.sluice.bench.dashboard.DashboardTimings;
-import io.sluice.cli.DemoData;
-import io.sluice.cli.StatsReport;
 import io.sluice.engines.ChdbDistribution;
 import io.sluice.engines.ClickHouseServer;
 import io.sluice.engines.Directories;
@@ -24,22 +20,24 @@ import io.sluice.sink.ClickHouseSettings;
 import io.sluice.sink.SchemaMigrations;
 
 /**
- * {@code ./sluice bench --dashboards}: for each scale, {@code demo-data} into a database of its own,
+ * {@code ./sluice bench --dashboards}: for each scale, the demo data into a database of its own,
  * then {@link DashboardTimings} (every panel of the shipped dashboard and {@code stats}' queries, 24 h
  * and 30 days, the huge tenant, 5 runs each) and the storage per million requests.
  */
-final class DashboardBench {
+public final class DashboardBench {
     private final PrintStream out;
+    private final DemoWorkload demo;
 
-    DashboardBench(PrintStream out) {
+    public DashboardBench(PrintStream out, DemoWorkload demo) {
         this.out = out;
+        this.demo = demo;
     }
 
     /**
      * @param clickHouseUrl a running ClickHouse to use, or null to start one in a temporary directory
      * @param reuse         keep a scale's database when it already holds demo data (to time again without refilling)
      */
-    void run(List<Double> scales, String clickHouseUrl, boolean reuse) throws Exception {
+    public void run(List<Double> scales, String clickHouseUrl, boolean reuse) throws Exception {
         Path work = null;
         ClickHouseServer server = null;
         try {
@@ -60,18 +58,18 @@ final class DashboardBench {
                 try (Client client = ClickHouseClients.create(settings)) {
                     SchemaMigrations.apply(client, settings);
                     boolean filled = client.queryAll("SELECT count() AS n FROM " + settings.database() + ".requests_1h WHERE project = {p:String}",
-                            Map.of("p", DemoData.HUGE_PROJECT)).get(0).getLong("n") > 0;
+                            Map.of("p", demo.hugeProject())).get(0).getLong("n") > 0;
                     if (!(reuse && filled)) {
                         out.println("· demo-data --scale " + label + " into " + settings.database());
-                        new DemoData(client, settings.database(), out).fill(scale);
+                        demo.fill(client, settings.database(), scale, out);
                     }
                     out.println("· timing the dashboard's panels and stats' queries at scale " + label + " (24 h, 30 days; median of "
                             + DashboardTimings.RUNS + ")");
                     Map<Duration, Map<String, String>> stats = new LinkedHashMap<>();
                     for (Duration range : DashboardTimings.RANGES) {
-                        stats.put(range, StatsReport.queries(settings.database(), range));
+                        stats.put(range, demo.statsQueries(settings.database(), range));
                     }
-                    results.add(new DashboardTimings(client, settings.database(), out).measure(label, DemoData.HUGE_PROJECT, panels, stats));
+                    results.add(new DashboardTimings(client, settings.database(), out).measure(label, demo.hugeProject(), panels, stats));
                 }
             }
             DashboardTimings.report(results, out);
