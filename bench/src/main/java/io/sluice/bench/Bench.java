@@ -36,7 +36,7 @@ import io.sluice.sink.ClickHouseSettings;
 
 /**
  * {@code ./sluice bench}: measures Sluice on this machine against ceilings measured in the same run,
- * and reports the ratios — gateway vs a bare Netty server (same load generator, same body), the
+ * and reports the ratios — gateway vs a bare Netty server (same load generator, same bodies), the
  * Kafka producer alone, the processor vs bulk-inserting the same rows into ClickHouse, vs Kafka
  * Streams copying the raw topic and doing the processor's Kafka work without parsing, and the
  * gateway's memory at full load and under 3× overload.
@@ -80,23 +80,23 @@ public final class Bench {
             try (ProjectAdmin admin = new ProjectAdmin(kafka)) {
                 project = admin.create("bench");
             }
-            byte[] body = Payloads.transaction();
-            byte[] gzipped = Payloads.gzip(body);
-            Map<String, Object> machine = Map.of("cores", Runtime.getRuntime().availableProcessors(), "body_bytes", body.length,
-                    "gzip_bytes", gzipped.length, "seconds_per_run", seconds);
+            List<byte[]> bodies = Payloads.transactionsWithoutEventIds(Payloads.VARIED);
+            List<byte[]> gzipped = Payloads.gzip(bodies);
+            Map<String, Object> machine = Map.of("cores", Runtime.getRuntime().availableProcessors(), "bodies", bodies.size(),
+                    "body_bytes", meanBytes(bodies), "gzip_bytes", meanBytes(gzipped), "seconds_per_run", seconds);
 
             BenchStages stages = new BenchStages(out);
             BareNettyCeiling.Result bareNetty = stages.run("ceiling: a bare Netty server answering 200",
-                    () -> BareNettyCeiling.measure(wrk, body, PipelineRun.CONNECTIONS, seconds),
+                    () -> BareNettyCeiling.measure(wrk, bodies, PipelineRun.CONNECTIONS, seconds),
                     ceiling -> "req/s by connections: " + requestsPerSecond(ceiling.runs()) + "; CPU per request: "
                             + microsPerRequest(ceiling.runs(), ceiling.cores()));
             Map<Integer, Wrk.Result> nettyCeiling = bareNetty == null ? null : bareNetty.runs();
             PipelineRun run = new PipelineRun(env, wrk, seconds, files, profile, out, engines.clickHouse().pid());
-            PipelineResults pipeline = stages.run("the gateway and the processor", () -> run.measure(project, body, gzipped),
+            PipelineResults pipeline = stages.run("the gateway and the processor", () -> run.measure(project, bodies, gzipped),
                     p -> String.format("gateway req/s by connections: %s; processor %,.0f records/s; sustained %,.0f events/s",
                             requestsPerSecond(p.gateway()), p.processorRate(), p.sustained().eventsPerSecond()));
             Double producerCeiling = stages.run("ceiling: the Kafka producer alone",
-                    () -> ProducerCeiling.measure(kafka, Payloads.transactions(ProducerCeiling.BODIES), seconds), Bench::recordsPerSecond);
+                    () -> ProducerCeiling.measure(kafka, Payloads.transactions(Payloads.VARIED), seconds), Bench::recordsPerSecond);
             StreamsCeiling.Rate streamsCeiling = stages.run("ceiling: Kafka Streams copying the raw topic, exactly once, nothing else",
                     () -> StreamsCeiling.copy(ProcessorConfig.from(settings), kafka.topics().transactions(),
                             pipeline.published(), work.resolve("streams-ceiling")),
@@ -129,7 +129,7 @@ public final class Bench {
                     measured -> String.format("%,.0f rows/s, JSONEachRow insert of the same rows %,.0f rows/s", measured.sink(),
                             measured.jsonEachRow()));
             List<ProducerExperiments.Variant> experiments = producerExperiments
-                    ? stages.run("the gateway with other producer settings", () -> ProducerExperiments.measure(run, wrk, project, body,
+                    ? stages.run("the gateway with other producer settings", () -> ProducerExperiments.measure(run, wrk, project, bodies,
                             seconds, pipeline.sustained().eventsPerSecond() > 0 ? pipeline.sustained().eventsPerSecond() / 2
                                     : ProducerExperiments.DEFAULT_PACED_RATE, out), variants -> variants.size() + " variants")
                     : List.of();
@@ -149,6 +149,10 @@ public final class Bench {
         }
         // Gigabytes of Kafka and ClickHouse data; kept (with the logs) only when the run failed.
         Directories.deleteRecursively(work);
+    }
+
+    private static long meanBytes(List<byte[]> bodies) {
+        return Math.round(bodies.stream().mapToInt(body -> body.length).average().orElse(0));
     }
 
     private static String recordsPerSecond(double rate) {

@@ -10,20 +10,19 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
 
+import io.sluice.bench.load.Payloads;
 import io.sluice.config.KafkaSettings;
 import io.sluice.gateway.publish.EventPublisher;
 import io.sluice.kafka.KafkaClients;
 
 /**
  * Ceiling of publishing: the gateway's durable producer alone, as fast as it can, sending
- * {@link #BODIES} different transactions in turn (one body sent again and again would compress to
+ * {@link Payloads#VARIED} different transactions in turn (one body sent again and again would compress to
  * almost nothing, which no real load does).
  */
 public final class ProducerCeiling {
     /** The bench's own topic, so the pipeline's topics hold only what the gateway published. */
     private static final String TOPIC = "bench.producer-ceiling";
-    /** Enough different bodies that no compressed batch (128 KiB, about 200 of them) repeats one. */
-    public static final int BODIES = 1_024;
 
     private ProducerCeiling() {
     }

@@ -11,6 +11,9 @@ import java.util.zip.GZIPOutputStream;
 
 /** The request bodies the load runs send. */
 public final class Payloads {
+    /** Enough different bodies that no compressed Kafka batch (128 KiB, about 200 of them) repeats one. */
+    public static final int VARIED = 1_024;
+
     private Payloads() {
     }
 
@@ -24,11 +27,25 @@ public final class Payloads {
      * as a busy service's differ: a load that repeats one body compresses to almost nothing in Kafka.
      */
     public static List<byte[]> transactions(int count) {
+        return varied(count, true);
+    }
+
+    /**
+     * The same transactions without their event ids, for a load sent to the gateway round and round:
+     * the gateway gives each request an id of its own, where a body sent again with its id would be
+     * counted once.
+     */
+    public static List<byte[]> transactionsWithoutEventIds(int count) {
+        return varied(count, false);
+    }
+
+    private static List<byte[]> varied(int count, boolean withEventIds) {
         Random random = new Random(count); // the same bodies in every run
         List<byte[]> bodies = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            bodies.add(transaction("\"event_id\": \"" + hex(random, 32) + "\", ", hex(random, 32), hex(random, 16),
-                    random.nextInt(1_000_000), random.nextInt(100_000)));
+            String eventId = "\"event_id\": \"" + hex(random, 32) + "\", ";
+            bodies.add(transaction(withEventIds ? eventId : "", hex(random, 32), hex(random, 16), random.nextInt(1_000_000),
+                    random.nextInt(100_000)));
         }
         return bodies;
     }
@@ -52,6 +69,15 @@ public final class Payloads {
             hex.append(Character.forDigit(random.nextInt(16), 16));
         }
         return hex.toString();
+    }
+
+    /** Each body gzipped, in the same order. */
+    public static List<byte[]> gzip(List<byte[]> bodies) throws IOException {
+        List<byte[]> gzipped = new ArrayList<>(bodies.size());
+        for (byte[] body : bodies) {
+            gzipped.add(gzip(body));
+        }
+        return gzipped;
     }
 
     public static byte[] gzip(byte[] body) throws IOException {

@@ -1,5 +1,7 @@
 package io.sluice.bench.run;
 
+import java.util.List;
+
 import com.clickhouse.client.api.Client;
 
 import io.sluice.bench.load.Wrk;
@@ -10,19 +12,19 @@ import io.sluice.sink.ClickHouseSettings;
 /** Freshness under a load, and the rate that load ran at. */
 public record LoadedFreshness(Freshness.Result freshness, double loadRequestsPerSecond) {
 
-    /** Freshness measured while wrk sends {@code body} over {@code connections} connections in the background. */
-    static LoadedFreshness measure(Wrk wrk, String url, String key, byte[] body, int connections, int seconds,
+    /** Freshness measured while wrk sends {@code bodies} over {@code connections} connections in the background. */
+    static LoadedFreshness measure(Wrk wrk, String url, String key, List<byte[]> bodies, int connections, int seconds,
                                    ClickHouseSettings clickHouse, KafkaSettings kafka, String markerPrefix) throws Exception {
-        return measure(wrk, url, key, body, connections, 0, seconds, clickHouse, kafka, markerPrefix);
+        return measure(wrk, url, key, bodies, connections, 0, seconds, clickHouse, kafka, markerPrefix);
     }
 
     /** @param rate the background load's fixed rate (requests/s), or 0 for as fast as its connections go */
-    static LoadedFreshness measure(Wrk wrk, String url, String key, byte[] body, int connections, double rate, int seconds,
+    static LoadedFreshness measure(Wrk wrk, String url, String key, List<byte[]> bodies, int connections, double rate, int seconds,
                                    ClickHouseSettings clickHouse, KafkaSettings kafka, String markerPrefix) throws Exception {
         Wrk.Result[] background = new Wrk.Result[1];
         Thread load = new Thread(() -> {
             try {
-                background[0] = wrk.run(url, key, body, false, connections, seconds + 2, rate);
+                background[0] = wrk.run(url, key, bodies, false, connections, seconds + 2, rate);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

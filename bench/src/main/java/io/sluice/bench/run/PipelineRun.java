@@ -84,7 +84,7 @@ public final class PipelineRun {
         }
     }
 
-    public PipelineResults measure(ProjectAdmin.NewProject project, byte[] body, byte[] gzipped) throws Exception {
+    public PipelineResults measure(ProjectAdmin.NewProject project, List<byte[]> bodies, List<byte[]> gzipped) throws Exception {
         Settings settings = new Settings(env);
         // What the children see: this JVM's environment, and the run's settings over it.
         Settings childSettings = Settings.fromEnvironment().with(env);
@@ -92,20 +92,20 @@ public final class PipelineRun {
         out.println("· the gateway (its own JVM), durable Kafka acks");
         try (Gateway gateway = startGateway(project, Map.of(), "gateway", profile)) {
             String url = gateway.url();
-            wrk.warmUp(url, project.key(), body, seconds);
+            wrk.warmUp(url, project.key(), bodies, seconds);
             Map<Integer, Wrk.Result> gatewayResults = new LinkedHashMap<>();
             Map<Integer, Double> gatewayCores = new LinkedHashMap<>();
             for (int connections : CONNECTIONS) {
                 CpuWindow cpu = CpuWindow.start(gateway.jvm());
-                gatewayResults.put(connections, wrk.run(url, project.key(), body, false, connections, seconds));
+                gatewayResults.put(connections, wrk.run(url, project.key(), bodies, false, connections, seconds));
                 gatewayCores.put(connections, cpu.coresUsed());
                 printRun(connections + " connections", gatewayResults.get(connections));
                 out.printf("  %d connections: %.2f cores%n", connections, gatewayCores.get(connections));
             }
             Wrk.Result gzip = wrk.run(url, project.key(), gzipped, true, 64, seconds);
-            printRun("gzip body, 64 connections", gzip);
+            printRun("gzip bodies, 64 connections", gzip);
             long peakRss = gateway.jvm().peakRssKb();
-            Wrk.Result overload = wrk.run(url, project.key(), body, false, OVERLOAD_CONNECTIONS, seconds);
+            Wrk.Result overload = wrk.run(url, project.key(), bodies, false, OVERLOAD_CONNECTIONS, seconds);
             long overloadRss = gateway.jvm().peakRssKb();
             printRun("3x overload, " + OVERLOAD_CONNECTIONS + " connections", overload);
             out.printf("  gateway peak RSS %,d MB at full load, %,d MB after the overload%n", peakRss / 1024, overloadRss / 1024);
@@ -125,18 +125,18 @@ public final class PipelineRun {
                 double best = Math.max(overload.requestsPerSecond(), gatewayResults.values().stream()
                         .mapToDouble(Wrk.Result::requestsPerSecond).max().orElse(0));
                 double upper = Math.min(best, backlog.recordsPerSecond());
-                PipelineCost.Result cost = cost(gateway, processor, project, body, upper * PipelineCost.SHARE_OF_UPPER, kafka,
+                PipelineCost.Result cost = cost(gateway, processor, project, bodies, upper * PipelineCost.SHARE_OF_UPPER, kafka,
                         clickHouse);
                 out.printf("· the sustained rate: gateway and processor together, fixed rates up to %,.0f events/s,"
                         + " until the processor's lag grows%n", upper);
                 SustainedRate.Result sustained = SustainedRate.measure(
-                        (rate, runSeconds) -> wrk.run(url, project.key(), body, false, SustainedRate.CONNECTIONS, runSeconds, rate),
+                        (rate, runSeconds) -> wrk.run(url, project.key(), bodies, false, SustainedRate.CONNECTIONS, runSeconds, rate),
                         lag, gateway.jvm(), processor, upper, seconds, out);
                 drainBeforeFreshness(lag);
 
                 double halfSustained = sustained.eventsPerSecond() / 2;
                 out.printf("· freshness: 2xx to visible in traffic_1m, at half the sustained rate (%,.0f events/s)%n", halfSustained);
-                LoadedFreshness sustainedFreshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), body,
+                LoadedFreshness sustainedFreshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), bodies,
                         SustainedRate.CONNECTIONS, Math.max(1, halfSustained), seconds, clickHouse, kafka, "fresh-sustained-"));
                 drainBeforeFreshness(lag);
 
@@ -146,18 +146,18 @@ public final class PipelineRun {
                         : CONNECTIONS.get(CONNECTIONS.size() - 1);
                 int halfRateConnections = Math.max(1, bestConnections / 2);
                 out.println("· freshness under " + halfRateConnections + " connections of load (about half the gateway's best)");
-                LoadedFreshness freshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), body,
+                LoadedFreshness freshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), bodies,
                         halfRateConnections, seconds, clickHouse, kafka, "fresh-half-"));
                 drainBeforeFreshness(lag);
                 out.println("· freshness under light load (" + LIGHT_LOAD_CONNECTIONS + " connections)");
-                LoadedFreshness lightFreshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), body,
+                LoadedFreshness lightFreshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), bodies,
                         LIGHT_LOAD_CONNECTIONS, seconds, clickHouse, kafka, "fresh-light-"));
                 withRoutes = new PipelineResults(gatewayResults, gzip, overload, peakRss, overloadRss, publishedEndOffsets,
                         backlog.recordsPerSecond(), processorBacklogRss, processor.peakRssKb(), best, freshness, lightFreshness,
                         gatewayCores, backlog.cores(), sustained, sustainedFreshness,
                         MemoryBudget.processor(childSettings), cost, null);
             }
-            return withRoutes.with(withoutRoutes(gateway, project, body, published, withRoutes.sustained().upperPerSecond()));
+            return withRoutes.with(withoutRoutes(gateway, project, bodies, published, withRoutes.sustained().upperPerSecond()));
         }
     }
 
@@ -169,7 +169,7 @@ public final class PipelineRun {
      * after the other's inserts, so ClickHouse's background merges, if any, weigh on it and not on
      * the processor with them.
      */
-    private PipelineResults.WithoutRoutes withoutRoutes(Gateway gateway, ProjectAdmin.NewProject project, byte[] body, long published,
+    private PipelineResults.WithoutRoutes withoutRoutes(Gateway gateway, ProjectAdmin.NewProject project, List<byte[]> bodies, long published,
                                                         double upper) throws Exception {
         out.println("· the same processor without the transactions' per-route aggregates, on the same raw topic: its backlog rate,"
                 + " then the sustained rate");
@@ -192,21 +192,21 @@ public final class PipelineRun {
             drainBeforeFreshness(lag); // the records the first processor's runs added after the backlog
             out.printf("· the sustained rate without them: fixed rates up to %,.0f events/s%n", upper);
             SustainedRate.Result sustained = SustainedRate.measure(
-                    (rate, runSeconds) -> wrk.run(gateway.url(), project.key(), body, false, SustainedRate.CONNECTIONS, runSeconds, rate),
+                    (rate, runSeconds) -> wrk.run(gateway.url(), project.key(), bodies, false, SustainedRate.CONNECTIONS, runSeconds, rate),
                     lag, gateway.jvm(), processor, upper, seconds, out);
             return new PipelineResults.WithoutRoutes(backlog.recordsPerSecond(), sustained);
         }
     }
 
     /** The bench's first figure ({@link PipelineCost}), printed as soon as it is measured. */
-    private PipelineCost.Result cost(Gateway gateway, ChildJvm processor, ProjectAdmin.NewProject project, byte[] body, double rate,
+    private PipelineCost.Result cost(Gateway gateway, ChildJvm processor, ProjectAdmin.NewProject project, List<byte[]> bodies, double rate,
                                      KafkaSettings kafka, ClickHouseSettings clickHouse) throws Exception {
         out.printf("· CPU per event: %d s idle, then %,.0f events/s for %d s until all are stored%n", PipelineCost.IDLE_SECONDS,
                 rate, seconds);
         try (Admin admin = Admin.create(KafkaClients.adminProperties(kafka, "sluice-bench-cost"));
              Client client = ClickHouseClients.create(clickHouse)) {
             PipelineCost.Result cost = PipelineCost.of(gateway.jvm(), processor, clickHousePid).measure(
-                    (r, runSeconds) -> wrk.run(gateway.url(), project.key(), body, false, COST_CONNECTIONS, runSeconds, r),
+                    (r, runSeconds) -> wrk.run(gateway.url(), project.key(), bodies, false, COST_CONNECTIONS, runSeconds, r),
                     rate, seconds, admin, kafka.topics().transactions(), client, clickHouse.database());
             PipelineCost.print(cost, out);
             return cost;

@@ -46,7 +46,7 @@ public final class ProducerExperiments {
     }
 
     /** @param pacedRate requests per second of each variant's run at a fixed rate */
-    public static List<Variant> measure(PipelineRun pipeline, Wrk wrk, ProjectAdmin.NewProject project, byte[] body, int seconds,
+    public static List<Variant> measure(PipelineRun pipeline, Wrk wrk, ProjectAdmin.NewProject project, List<byte[]> bodies, int seconds,
                                  double pacedRate, PrintStream out) throws Exception {
         List<Variant> variants = new java.util.ArrayList<>();
         int i = 0;
@@ -54,14 +54,14 @@ public final class ProducerExperiments {
             out.println("· producer experiment: " + variant.getKey() + " " + variant.getValue());
             try (PipelineRun.Gateway gateway = pipeline.startGateway(project, variant.getValue(), "gateway-experiment-" + ++i,
                     false)) {
-                wrk.warmUp(gateway.url(), project.key(), body, seconds);
+                wrk.warmUp(gateway.url(), project.key(), bodies, seconds);
                 Map<Integer, Wrk.Result> runs = new LinkedHashMap<>();
                 for (int connections : CONNECTIONS) {
-                    runs.put(connections, wrk.run(gateway.url(), project.key(), body, false, connections, seconds));
+                    runs.put(connections, wrk.run(gateway.url(), project.key(), bodies, false, connections, seconds));
                 }
                 CpuWindow gatewayCpu = CpuWindow.start(gateway.jvm());
                 CpuWindow brokerCpu = CpuWindow.startOfThisJvm();
-                Wrk.Result load = wrk.run(gateway.url(), project.key(), body, false, PACED_CONNECTIONS, seconds, pacedRate);
+                Wrk.Result load = wrk.run(gateway.url(), project.key(), bodies, false, PACED_CONNECTIONS, seconds, pacedRate);
                 Paced paced = new Paced(pacedRate, load, gatewayCpu.coresUsed(), brokerCpu.coresUsed());
                 variants.add(new Variant(variant.getKey(), variant.getValue(), runs, paced));
             }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class WrkFixedRateIT {
         Wrk.ensureInstalled();
         int port = Ports.free();
         try (BareNettyServer server = new BareNettyServer(port)) {
-            Wrk.Result paced = new Wrk(dir).run("http://127.0.0.1:" + port + "/api/v1/x/transaction", "k", Payloads.transaction(),
+            Wrk.Result paced = new Wrk(dir).run("http://127.0.0.1:" + port + "/api/v1/x/transaction", "k", List.of(Payloads.transaction()),
                     false, 64, 4, 2_000);
             assertEquals(2_000, paced.requestsPerSecond(), 150, "requests/s at a fixed 2,000/s");
             assertTrue(paced.non2xx() == 0 && paced.errors() == 0, paced.toString());
