@@ -125,9 +125,10 @@ public final class Bench {
                     ceilings -> String.format("RowBinary %,.0f rows/s, JSONEachRow %,.0f rows/s", ceilings.rowBinary(),
                             ceilings.jsonEachRow()));
             SinkThroughput sink = stages.run("the sink alone: history rows from Kafka into ClickHouse, vs inserting the same rows",
-                    () -> SinkThroughput.measure(ProcessorConfig.from(settings), 200_000),
-                    measured -> String.format("%,.0f rows/s, JSONEachRow insert of the same rows %,.0f rows/s", measured.sink(),
-                            measured.jsonEachRow()));
+                    () -> SinkThroughput.measure(ProcessorConfig.from(settings), 200_000, engines.clickHouse().pid()),
+                    measured -> String.format("%,.0f rows/s, JSONEachRow insert of the same rows %,.0f rows/s; CPU per row %.1f µs,"
+                                    + " inserting them directly %.1f µs", measured.sink(), measured.jsonEachRow(),
+                            measured.sinkCpu().total(), measured.jsonAtSinkBatchCpu().total()));
             List<ProducerExperiments.Variant> experiments = producerExperiments
                     ? stages.run("the gateway with other producer settings", () -> ProducerExperiments.measure(run, wrk, project, bodies,
                             seconds, pipeline.sustained().eventsPerSecond() > 0 ? pipeline.sustained().eventsPerSecond() / 2

@@ -29,7 +29,7 @@ public final class CpuClock {
     private final Supplier<List<ProcStat>> threads;
     private final DoubleSupplier totalSeconds;
 
-    CpuClock(String process, List<Component> components, Supplier<List<ProcStat>> threads, DoubleSupplier totalSeconds) {
+    public CpuClock(String process, List<Component> components, Supplier<List<ProcStat>> threads, DoubleSupplier totalSeconds) {
         this.process = process;
         this.components = List.copyOf(components);
         this.threads = threads;

@@ -12,7 +12,7 @@ import java.util.List;
  * thread's name ({@code comm}, which the kernel cuts to 15 characters) and the CPU it has used, user
  * and system, in clock ticks.
  */
-record ProcStat(String name, long ticks) {
+public record ProcStat(String name, long ticks) {
     /** USER_HZ: the unit of the ticks, 100 on every Linux architecture the bench runs on. */
     static final double TICKS_PER_SECOND = 100;
 

@@ -60,6 +60,8 @@ final class BenchFigures {
         if (r.sink() != null) {
             figures.put("sink_rows_per_s", r.sink().sink());
             figures.put("sink_share_of_jsoneachrow", r.sink().ratioToJsonEachRow());
+            figures.put("sink_cpu_us_per_row", r.sink().sinkCpu().total());
+            figures.put("direct_insert_cpu_us_per_row", r.sink().jsonAtSinkBatchCpu().total());
         }
         figures.values().removeIf(java.util.Objects::isNull);
         return figures;

@@ -11,6 +11,7 @@ import io.sluice.bench.process.CpuWindow;
 import io.sluice.bench.run.PipelineCost;
 import io.sluice.bench.run.PipelineResults;
 import io.sluice.bench.run.PipelineRun;
+import io.sluice.bench.run.SinkThroughput;
 
 /**
  * The report's first block: CPU per event of the whole pipeline and of each process with its parts,
@@ -57,6 +58,13 @@ final class CostReport {
         out.printf("%-34s %9.1f µs  a record, its sink's inserts included%s%n", "  processor working off backlog",
                 CpuWindow.microsPerEvent(p.processorBacklogCores(), p.processorRate()), r.streamsCopyMicrosPerRecord() == null ? ""
                         : String.format("; the exactly-once Kafka Streams copy %.1f µs (its threads)", r.streamsCopyMicrosPerRecord()));
+        SinkThroughput sink = r.sink();
+        if (sink != null) {
+            out.printf("%-34s %9.1f µs  a row (its threads %.1f, ClickHouse %.1f); inserting the same rows directly %.1f µs"
+                            + " (the inserting thread %.1f, ClickHouse %.1f)%n", "  sink alone", sink.sinkCpu().total(),
+                    sink.sinkCpu().inserting(), sink.sinkCpu().clickHouse(), sink.jsonAtSinkBatchCpu().total(),
+                    sink.jsonAtSinkBatchCpu().inserting(), sink.jsonAtSinkBatchCpu().clickHouse());
+        }
     }
 
     /** The processes, in the order their components were read: the part of each name before ": ". */

@@ -9,6 +9,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -26,6 +29,8 @@ import com.clickhouse.data.ClickHouseFormat;
 import io.sluice.bench.ceiling.HistoryRowBinary;
 import io.sluice.bench.ceiling.HistoryRows;
 import io.sluice.bench.ceiling.RowBinaryRows;
+import io.sluice.bench.process.CpuClock;
+import io.sluice.bench.process.CpuWindow;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
@@ -54,26 +59,71 @@ import io.sluice.sink.SchemaMigrations;
  * @param rowBinaryAtSinkBatch the pre-encoded RowBinary rows in the sink's batch size
  * @param convertedAtSinkBatch the JSON rows parsed and encoded as RowBinary, then inserted, in the sink's
  *                          batch size: what the sink would do in RowBinary (conversion timed)
+ * @param sinkCpu           the sink's CPU per row, over the interval its rate is measured over
+ * @param jsonAtSinkBatchCpu the CPU per row of inserting the same JSON rows directly, in the sink's batch size
  */
 public record SinkThroughput(int rows, double sink, double jsonEachRow, double rowBinary, double jsonAtSinkBatch,
-                      double rowBinaryAtSinkBatch, double convertedAtSinkBatch) {
+                      double rowBinaryAtSinkBatch, double convertedAtSinkBatch, CpuPerRow sinkCpu, CpuPerRow jsonAtSinkBatchCpu) {
     private static final int ROWS_PER_INSERT = 50_000;
     private static final Duration INSERT_TIMEOUT = Duration.ofSeconds(120);
     /** The retention_days the RowBinary ceilings write: any valid value, they measure speed, not content. */
     private static final long RETENTION_DAYS = 90;
     private static final String TABLE = "bench_sink";
+    /** The thread the sink runs on; its consumer's group, and so its Kafka clients' threads, are named after it. */
+    private static final String SINK_THREAD = "sink-alone";
+    private static final String INSERT_THREAD = "direct-insert";
+    /** The sink's threads in this JVM: its own, its consumer's heartbeat and its dead-letter producer's I/O. */
+    static final CpuClock.Component SINK = new CpuClock.Component("sink", List.of(SINK_THREAD,
+            "kafka-coordinator-heartbeat-thread | " + SINK_THREAD + "-", "kafka-producer-network-thread | " + SINK_THREAD + "-"));
+    /** The thread that inserts the same rows directly. */
+    static final CpuClock.Component DIRECT_INSERT = new CpuClock.Component("direct insert", List.of(INSERT_THREAD));
+
+    /**
+     * µs of CPU per row: the inserting side's (the sink's threads, or the thread that inserts directly; the
+     * broker's share of the sink's reads is in neither) and ClickHouse's (its whole process over the same
+     * interval, any background merge included).
+     */
+    public record CpuPerRow(double inserting, double clickHouse) {
+        public double total() {
+            return inserting + clickHouse;
+        }
+    }
+
+    /** A rate and the CPU per row over the same interval. */
+    private record Measured(double rowsPerSecond, CpuPerRow cpu) {
+    }
+
+    /** One way of inserting's CPU from now on: its threads in this JVM, and ClickHouse's process. */
+    private static final class InsertCpu {
+        private final CpuWindow inserting;
+        private final CpuWindow clickHouse;
+
+        InsertCpu(CpuClock.Component threads, long clickHousePid) {
+            inserting = CpuWindow.start(CpuClock.ofThisJvm("bench", List.of(threads)), threads.name());
+            clickHouse = CpuWindow.start(CpuClock.of("clickhouse", clickHousePid, List.of()), "clickhouse");
+        }
+
+        CpuPerRow perRow(double rowsPerSecond) {
+            return new CpuPerRow(CpuWindow.microsPerEvent(inserting.coresUsed(), rowsPerSecond),
+                    CpuWindow.microsPerEvent(clickHouse.coresUsed(), rowsPerSecond));
+        }
+    }
 
     public double ratioToJsonEachRow() {
         return sink / jsonEachRow;
     }
 
-    public static SinkThroughput measure(ProcessorConfig config, int rows) throws Exception {
+    public static SinkThroughput measure(ProcessorConfig config, int rows, long clickHousePid) throws Exception {
         HistoryRows history = HistoryRows.of(rows);
-        return measure(config, history, produce(config.kafka(), history));
+        return measure(config, history, produce(config.kafka(), history), clickHousePid);
     }
 
-    /** @param topic holds exactly the {@code history} rows; each measurement reads it with a new group */
-    private static SinkThroughput measure(ProcessorConfig config, HistoryRows history, String topic) throws Exception {
+    /**
+     * @param topic         holds exactly the {@code history} rows; each measurement reads it with a new group
+     * @param clickHousePid the ClickHouse server's process, whose CPU per row is measured beside the inserting side's
+     */
+    private static SinkThroughput measure(ProcessorConfig config, HistoryRows history, String topic, long clickHousePid)
+            throws Exception {
         int rows = history.size();
         String table = config.clickHouse().database() + "." + TABLE;
         try (Client client = ClickHouseClients.create(config.clickHouse())) {
@@ -81,15 +131,15 @@ public record SinkThroughput(int rows, double sink, double jsonEachRow, double r
             client.execute("CREATE TABLE IF NOT EXISTS " + table + " AS " + config.clickHouse().database() + ".transactions")
                     .get().close();
             client.execute("TRUNCATE TABLE " + table).get().close();
-            double sink = sinkRate(config, client, topic, table, rows);
+            Measured sink = sinkRate(config, client, topic, table, rows, clickHousePid);
 
             client.execute("TRUNCATE TABLE " + table).get().close();
-            double json = jsonRate(client, table, history, ROWS_PER_INSERT);
+            double json = jsonRate(client, table, history, ROWS_PER_INSERT, clickHousePid).rowsPerSecond();
             client.execute("TRUNCATE TABLE " + table).get().close();
             double binary = rowBinaryRate(client, table, history, ROWS_PER_INSERT);
             client.execute("TRUNCATE TABLE " + table).get().close();
             int sinkBatch = config.sinkLimits().batchRows();
-            double jsonSinkBatch = jsonRate(client, table, history, sinkBatch);
+            Measured jsonSinkBatch = jsonRate(client, table, history, sinkBatch, clickHousePid);
             client.execute("TRUNCATE TABLE " + table).get().close();
             double converted = convertedRate(client, table, history, sinkBatch);
             long stored = count(client, table);
@@ -98,7 +148,8 @@ public record SinkThroughput(int rows, double sink, double jsonEachRow, double r
             }
             client.execute("TRUNCATE TABLE " + table).get().close();
             double binarySinkBatch = rowBinaryRate(client, table, history, sinkBatch);
-            return new SinkThroughput(rows, sink, json, binary, jsonSinkBatch, binarySinkBatch, converted);
+            return new SinkThroughput(rows, sink.rowsPerSecond(), json, binary, jsonSinkBatch.rowsPerSecond(), binarySinkBatch,
+                    converted, sink.cpu(), jsonSinkBatch.cpu());
         }
     }
 
@@ -156,24 +207,28 @@ public record SinkThroughput(int rows, double sink, double jsonEachRow, double r
         }
     }
 
-    private static double sinkRate(ProcessorConfig config, Client client, String topic, String table, int rows) throws Exception {
+    private static Measured sinkRate(ProcessorConfig config, Client client, String topic, String table, int rows, long clickHousePid)
+            throws Exception {
         try (PrometheusMetrics metrics = new PrometheusMetrics();
-             ClickHouseSink sink = new ClickHouseSink(client, config.kafka(), "sink-bench-" + System.nanoTime(), "",
+             ClickHouseSink sink = new ClickHouseSink(client, config.kafka(), SINK_THREAD + "-" + System.nanoTime(), "",
                      Map.of(topic, table), config.kafka().topics().deadLetters(), config.sinkLimits(), metrics)) {
-            Thread thread = new Thread(sink, "sink-bench");
+            Thread thread = new Thread(sink, SINK_THREAD);
             thread.start();
             long startedAt = 0;
+            InsertCpu cpu = null;
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
             while (true) {
                 long stored = count(client, table);
                 if (stored >= rows / 5 && startedAt == 0) {
                     startedAt = System.nanoTime();
+                    cpu = new InsertCpu(SINK, clickHousePid);
                 }
                 if (stored >= rows) {
                     double rate = (rows - rows / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
+                    CpuPerRow perRow = cpu.perRow(rate);
                     sink.close();
                     thread.join(30_000);
-                    return rate;
+                    return new Measured(rate, perRow);
                 }
                 if (!thread.isAlive() || System.nanoTime() > deadline) {
                     throw new IllegalStateException("the sink stopped or stalled at " + stored + " of " + rows + " rows");
@@ -183,7 +238,9 @@ public record SinkThroughput(int rows, double sink, double jsonEachRow, double r
         }
     }
 
-    private static double jsonRate(Client client, String table, HistoryRows history, int perInsert) throws Exception {
+    /** The rows inserted as JSONEachRow through the sink's {@link RowInserter}, on a thread of their own. */
+    private static Measured jsonRate(Client client, String table, HistoryRows history, int perInsert, long clickHousePid)
+            throws Exception {
         List<List<RowInserter.Row>> batches = new ArrayList<>();
         for (int from = 0; from < history.size(); from += perInsert) {
             List<RowInserter.Row> batch = new ArrayList<>();
@@ -193,14 +250,29 @@ public record SinkThroughput(int rows, double sink, double jsonEachRow, double r
             batches.add(batch);
         }
         RowInserter inserter = new RowInserter(client, INSERT_TIMEOUT);
-        long start = System.nanoTime();
-        for (List<RowInserter.Row> batch : batches) {
-            List<RowInserter.Refused> refused = inserter.insert(table, batch);
-            if (!refused.isEmpty()) {
-                throw new IllegalStateException("ClickHouse refused a bench row: " + refused.get(0).reason());
+        return onInsertThread(() -> {
+            InsertCpu cpu = new InsertCpu(DIRECT_INSERT, clickHousePid);
+            long start = System.nanoTime();
+            for (List<RowInserter.Row> batch : batches) {
+                List<RowInserter.Refused> refused = inserter.insert(table, batch);
+                if (!refused.isEmpty()) {
+                    throw new IllegalStateException("ClickHouse refused a bench row: " + refused.get(0).reason());
+                }
             }
+            double rate = history.size() / ((System.nanoTime() - start) / 1e9);
+            return new Measured(rate, cpu.perRow(rate));
+        });
+    }
+
+    /** Runs {@code inserts} on the thread {@link #DIRECT_INSERT} names, so that its CPU is told from the rest of this JVM's. */
+    private static <T> T onInsertThread(Callable<T> inserts) throws Exception {
+        FutureTask<T> task = new FutureTask<>(inserts);
+        new Thread(task, INSERT_THREAD).start();
+        try {
+            return task.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
         }
-        return history.size() / ((System.nanoTime() - start) / 1e9);
     }
 
     private static double rowBinaryRate(Client client, String table, HistoryRows history, int perInsert) throws Exception {
@@ -268,12 +340,13 @@ public record SinkThroughput(int rows, double sink, double jsonEachRow, double r
             HistoryRows history = HistoryRows.of(rows);
             String topic = produce(config.kafka(), history);
             for (int run = 1; run <= runs; run++) {
-                SinkThroughput r = measure(config, history, topic);
+                SinkThroughput r = measure(config, history, topic, engines.clickHouse().pid());
                 System.out.printf("run %d: %d rows: sink %.0f rows/s; ceilings JSONEachRow %.0f, RowBinary %.0f (50k/insert);"
-                                + " ratio sink/JSONEachRow %.0f%%; at the sink's batch (%d): JSONEachRow %.0f, RowBinary %.0f, JSON->RowBinary %.0f (%.2fx)%n",
+                                + " ratio sink/JSONEachRow %.0f%%; at the sink's batch (%d): JSONEachRow %.0f, RowBinary %.0f, JSON->RowBinary %.0f (%.2fx);"
+                                + " CPU per row: sink %s, JSONEachRow at the sink's batch %s%n",
                         run, rows, r.sink(), r.jsonEachRow(), r.rowBinary(), 100 * r.ratioToJsonEachRow(),
                         config.sinkLimits().batchRows(), r.jsonAtSinkBatch(), r.rowBinaryAtSinkBatch(), r.convertedAtSinkBatch(),
-                        r.convertedAtSinkBatch() / r.jsonAtSinkBatch());
+                        r.convertedAtSinkBatch() / r.jsonAtSinkBatch(), r.sinkCpu(), r.jsonAtSinkBatchCpu());
             }
         }
         Directories.deleteRecursively(work);

@@ -93,6 +93,22 @@ class BenchCostReportTest {
     }
 
     @Test
+    void theSinksCpuPerRowIsPrintedBesideInsertingTheSameRowsDirectly() throws Exception {
+        List<String> lines = printed(withCost());
+        assertTrue(lines.contains("  sink alone                            14.0 µs  a row (its threads 6.0, ClickHouse 8.0); inserting the "
+                + "same rows directly 9.5 µs (the inserting thread 1.5, ClickHouse 8.0)"), String.join("\n", lines));
+    }
+
+    @Test
+    void theSinksCpuPerRowIsComparedWithTheRelease() throws Exception {
+        List<String> lines = printed(withCost());
+        assertTrue(lines.contains("sink_cpu_us_per_row                           ?       14.00       ?   ±30%  new: the release did not "
+                + "measure it"), String.join("\n", lines));
+        assertTrue(lines.contains("direct_insert_cpu_us_per_row                  ?        9.50       ?   ±30%  new: the release did not "
+                + "measure it"), String.join("\n", lines));
+    }
+
+    @Test
     void cpuPerEventIsTheFirstFigureInTheJson() throws Exception {
         JsonNode json = json(withCost());
         List<String> fields = new ArrayList<>();

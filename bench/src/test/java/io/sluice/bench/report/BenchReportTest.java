@@ -61,7 +61,8 @@ class BenchReportTest {
                         new SustainedRate.Result(13_000, 25_000, List.of(new SustainedRate.Step(13_000, 13_000, 100, 13_000, true, 0.8, 1.3,
                                 wrk(13_000))))));
         return new BenchResults(Map.of("cores", 2), ceiling, null, pipeline, 150_000.0, 50_000.0, null, 31_000.0, new InsertCeilings(100_000, 400_000),
-                new SinkThroughput(200_000, 30_000, 40_000, 80_000, 38_000, 90_000, 34_000),
+                new SinkThroughput(200_000, 30_000, 40_000, 80_000, 38_000, 90_000, 34_000,
+                        new SinkThroughput.CpuPerRow(6.0, 8.0), new SinkThroughput.CpuPerRow(1.5, 8.0)),
                 List.of(new ProducerExperiments.Variant("linger 0 ms", Map.of("SLUICE_GATEWAY_PRODUCER_LINGER", "0ms"),
                         Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5))), 33_000.0, 40_000.0,
                 List.of(new HugeTenant.Result("one tenant at 90%", 400_000, 30_000, Map.of("0_0", 150_000L, "0_1", 250_000L, "0_2", 0L), 2_000),
