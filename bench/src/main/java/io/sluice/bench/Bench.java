@@ -8,6 +8,22 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.sluice.bench.ceiling.BareNettyCeiling;
+import io.sluice.bench.ceiling.InsertCeilings;
+import io.sluice.bench.ceiling.ProducerCeiling;
+import io.sluice.bench.ceiling.StreamsCeiling;
+import io.sluice.bench.load.Payloads;
+import io.sluice.bench.load.Wrk;
+import io.sluice.bench.process.CpuWindow;
+import io.sluice.bench.report.BenchReport;
+import io.sluice.bench.report.BenchResults;
+import io.sluice.bench.run.BenchStages;
+import io.sluice.bench.run.PipelineResults;
+import io.sluice.bench.run.PipelineRun;
+import io.sluice.bench.run.ProducerExperiments;
+import io.sluice.bench.run.ResultFiles;
+import io.sluice.bench.run.SinkThroughput;
+import io.sluice.bench.scenario.HugeTenant;
 import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
@@ -20,7 +36,7 @@ import io.sluice.sink.ClickHouseSettings;
 
 /**
  * {@code ./sluice bench}: measures Sluice on this machine against ceilings measured in the same run,
- * and reports the ratios — gateway vs a bare Netty server (same load generator, same body), the
+ * and reports the ratios — gateway vs a bare Netty server (same load generator, same bodies), the
  * Kafka producer alone, the processor vs bulk-inserting the same rows into ClickHouse, vs Kafka
  * Streams copying the raw topic and doing the processor's Kafka work without parsing, and the
  * gateway's memory at full load and under 3× overload.
@@ -64,23 +80,23 @@ public final class Bench {
             try (ProjectAdmin admin = new ProjectAdmin(kafka)) {
                 project = admin.create("bench");
             }
-            byte[] body = Payloads.transaction();
-            byte[] gzipped = Payloads.gzip(body);
-            Map<String, Object> machine = Map.of("cores", Runtime.getRuntime().availableProcessors(), "body_bytes", body.length,
-                    "gzip_bytes", gzipped.length, "seconds_per_run", seconds);
+            List<byte[]> bodies = Payloads.transactionsWithoutEventIds(Payloads.VARIED);
+            List<byte[]> gzipped = Payloads.gzip(bodies);
+            Map<String, Object> machine = Map.of("cores", Runtime.getRuntime().availableProcessors(), "bodies", bodies.size(),
+                    "body_bytes", meanBytes(bodies), "gzip_bytes", meanBytes(gzipped), "seconds_per_run", seconds);
 
             BenchStages stages = new BenchStages(out);
             BareNettyCeiling.Result bareNetty = stages.run("ceiling: a bare Netty server answering 200",
-                    () -> BareNettyCeiling.measure(wrk, body, PipelineRun.CONNECTIONS, seconds),
+                    () -> BareNettyCeiling.measure(wrk, bodies, PipelineRun.CONNECTIONS, seconds),
                     ceiling -> "req/s by connections: " + requestsPerSecond(ceiling.runs()) + "; CPU per request: "
                             + microsPerRequest(ceiling.runs(), ceiling.cores()));
             Map<Integer, Wrk.Result> nettyCeiling = bareNetty == null ? null : bareNetty.runs();
             PipelineRun run = new PipelineRun(env, wrk, seconds, files, profile, out, engines.clickHouse().pid());
-            PipelineResults pipeline = stages.run("the gateway and the processor", () -> run.measure(project, body, gzipped),
+            PipelineResults pipeline = stages.run("the gateway and the processor", () -> run.measure(project, bodies, gzipped),
                     p -> String.format("gateway req/s by connections: %s; processor %,.0f records/s; sustained %,.0f events/s",
                             requestsPerSecond(p.gateway()), p.processorRate(), p.sustained().eventsPerSecond()));
             Double producerCeiling = stages.run("ceiling: the Kafka producer alone",
-                    () -> ProducerCeiling.measure(kafka, Payloads.transactions(ProducerCeiling.BODIES), seconds), Bench::recordsPerSecond);
+                    () -> ProducerCeiling.measure(kafka, Payloads.transactions(Payloads.VARIED), seconds), Bench::recordsPerSecond);
             StreamsCeiling.Rate streamsCeiling = stages.run("ceiling: Kafka Streams copying the raw topic, exactly once, nothing else",
                     () -> StreamsCeiling.copy(ProcessorConfig.from(settings), kafka.topics().transactions(),
                             pipeline.published(), work.resolve("streams-ceiling")),
@@ -109,11 +125,12 @@ public final class Bench {
                     ceilings -> String.format("RowBinary %,.0f rows/s, JSONEachRow %,.0f rows/s", ceilings.rowBinary(),
                             ceilings.jsonEachRow()));
             SinkThroughput sink = stages.run("the sink alone: history rows from Kafka into ClickHouse, vs inserting the same rows",
-                    () -> SinkThroughput.measure(ProcessorConfig.from(settings), 200_000),
-                    measured -> String.format("%,.0f rows/s, JSONEachRow insert of the same rows %,.0f rows/s", measured.sink(),
-                            measured.jsonEachRow()));
+                    () -> SinkThroughput.measure(ProcessorConfig.from(settings), 200_000, engines.clickHouse().pid()),
+                    measured -> String.format("%,.0f rows/s, JSONEachRow insert of the same rows %,.0f rows/s; CPU per row %.1f µs,"
+                                    + " inserting them directly %.1f µs", measured.sink(), measured.jsonEachRow(),
+                            measured.sinkCpu().total(), measured.jsonAtSinkBatchCpu().total()));
             List<ProducerExperiments.Variant> experiments = producerExperiments
-                    ? stages.run("the gateway with other producer settings", () -> ProducerExperiments.measure(run, wrk, project, body,
+                    ? stages.run("the gateway with other producer settings", () -> ProducerExperiments.measure(run, wrk, project, bodies,
                             seconds, pipeline.sustained().eventsPerSecond() > 0 ? pipeline.sustained().eventsPerSecond() / 2
                                     : ProducerExperiments.DEFAULT_PACED_RATE, out), variants -> variants.size() + " variants")
                     : List.of();
@@ -133,6 +150,10 @@ public final class Bench {
         }
         // Gigabytes of Kafka and ClickHouse data; kept (with the logs) only when the run failed.
         Directories.deleteRecursively(work);
+    }
+
+    private static long meanBytes(List<byte[]> bodies) {
+        return Math.round(bodies.stream().mapToInt(body -> body.length).average().orElse(0));
     }
 
     private static String recordsPerSecond(double rate) {

@@ -9,10 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import io.sluice.bench.Bench;
-import io.sluice.bench.ManyProjects;
-import io.sluice.bench.ResultFiles;
-import io.sluice.bench.Soak;
-import io.sluice.bench.TenantsBench;
+import io.sluice.bench.dashboard.DashboardBench;
+import io.sluice.bench.run.ResultFiles;
+import io.sluice.bench.scenario.ManyProjects;
+import io.sluice.bench.scenario.Soak;
+import io.sluice.bench.scenario.TenantsBench;
 import io.sluice.cli.CliCommand;
 import io.sluice.cli.UsageException;
 import picocli.CommandLine.Command;
@@ -84,7 +85,7 @@ final class BenchCommand extends CliCommand {
                 return 0;
             }
             if (dashboards) {
-                new DashboardBench(out).run(scales, clickHouseUrl, reuse);
+                new DashboardBench(out, new CliDemoWorkload()).run(scales, clickHouseUrl, reuse);
                 return 0;
             }
             if (tenants) {

@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.sluice.bench.ResultFiles;
+import io.sluice.bench.run.ResultFiles;
 import io.sluice.cli.Extension;
 import io.sluice.config.Setting;
 import io.sluice.config.Settings;

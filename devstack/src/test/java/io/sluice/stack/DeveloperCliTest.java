@@ -137,7 +137,7 @@ class DeveloperCliTest {
 
     @Test
     void benchLogsIntoItsRunsFileInTheResultsFolder() {
-        io.sluice.bench.ResultFiles run = new io.sluice.bench.ResultFiles(java.nio.file.Path.of("target", "bench-log-test"), "bench-1");
+        io.sluice.bench.run.ResultFiles run = new io.sluice.bench.run.ResultFiles(java.nio.file.Path.of("target", "bench-log-test"), "bench-1");
         java.nio.file.Path file = new DeveloperCommands(run).logFile("bench", NONE);
         assertEquals(java.nio.file.Path.of("target", "bench-log-test", "bench-1.log").toAbsolutePath(), file);
         assertTrue(java.nio.file.Files.isDirectory(file.getParent()));

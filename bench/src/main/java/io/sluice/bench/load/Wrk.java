@@ -1,0 +1,147 @@
+package io.sluice.bench.load;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Drives a URL with wrk (real HTTP/1.1 keep-alive, full request/response each), sending the bodies
+ * it is given in turn, and reads its summary.
+ */
+public final class Wrk {
+    private final Path workDir;
+
+    public Wrk(Path workDir) {
+        this.workDir = workDir;
+    }
+
+    /** One run's result: throughput and latency percentiles (milliseconds). */
+    public record Result(double requestsPerSecond, double p50Millis, double p99Millis, double p999Millis, long non2xx, long errors) {
+    }
+
+    public static void ensureInstalled() throws IOException, InterruptedException {
+        if (new ProcessBuilder("sh", "-c", "command -v wrk").start().waitFor() == 0) {
+            return;
+        }
+        System.out.println("· installing wrk (Debian package) …");
+        Process install = new ProcessBuilder("apt-get", "install", "-y", "-qq", "wrk").inheritIO().start();
+        if (install.waitFor() != 0) {
+            throw new IllegalStateException("wrk is needed: apt-get install wrk (as root)");
+        }
+    }
+
+    /**
+     * A few seconds of load before measuring, discarded: the JIT compiles the hot path during the
+     * first seconds of a JVM, and that compiling would otherwise be billed to the first run.
+     */
+    public void warmUp(String url, String key, List<byte[]> bodies, int seconds) throws IOException, InterruptedException {
+        run(url, key, bodies, false, 64, Math.max(3, seconds / 2));
+    }
+
+    public Result run(String url, String key, List<byte[]> bodies, boolean gzip, int connections, int seconds)
+            throws IOException, InterruptedException {
+        return run(url, key, bodies, gzip, connections, seconds, 0);
+    }
+
+    /**
+     * Load at a fixed rate rather than as fast as the connections go: the connections take turns at
+     * slots {@code 1/rate} apart (wrk's {@code delay()} hook, timed with the wall clock through
+     * LuaJIT's FFI, as wrk itself has no clock for scripts). Slots up to a second late are caught
+     * up (wrk's timers are whole milliseconds, and on a busy machine wrk itself waits for a core);
+     * later ones are dropped, so a server that cannot keep up shows as a rate below the target
+     * rather than as ever larger bursts.
+     *
+     * <p>Each request carries the next of {@code bodies}, round and round: every request is built
+     * once, when wrk starts, so a turn costs wrk a table lookup.
+     *
+     * @param rate requests per second; 0 for as fast as the connections go
+     */
+    public Result run(String url, String key, List<byte[]> bodies, boolean gzip, int connections, int seconds, double rate)
+            throws IOException, InterruptedException {
+        Path bodiesFile = workDir.resolve(gzip ? "bodies-gzip" : "bodies");
+        Files.write(bodiesFile, lengthPrefixed(bodies));
+        Path script = workDir.resolve(rate > 0 ? "post-paced.lua" : "post.lua");
+        Files.writeString(script, """
+                wrk.method = "POST"
+                wrk.headers["Content-Type"] = "application/json"
+                wrk.headers["Authorization"] = "Bearer %s"
+                %s
+                local bodies = {}
+                do
+                  local f = io.open("%s", "rb"); local data = f:read("*all"); f:close()
+                  local at = 1
+                  while at <= #data do
+                    local newline = data:find("\\n", at, true)
+                    local length = tonumber(data:sub(at, newline - 1))
+                    bodies[#bodies + 1] = data:sub(newline + 1, newline + length)
+                    at = newline + 1 + length
+                  end
+                end
+                local formatted = {}
+                local turn = 0
+                init = function(args)
+                  for i, body in ipairs(bodies) do formatted[i] = wrk.format(nil, nil, nil, body) end
+                end
+                request = function()
+                  turn = turn %% #formatted + 1
+                  return formatted[turn]
+                end
+                done = function(summary, latency, requests)
+                  local e = summary.errors
+                  io.write(string.format('{"requests":%%d,"duration_us":%%d,"non2xx":%%d,"errors":%%d,"p50":%%d,"p99":%%d,"p999":%%d}\\n',
+                    summary.requests, summary.duration, e.status, e.connect + e.read + e.write + e.timeout,
+                    latency:percentile(50), latency:percentile(99), latency:percentile(99.9)))
+                end
+                """.formatted(key, gzip ? "wrk.headers[\"Content-Encoding\"] = \"gzip\"" : "", bodiesFile)
+                + (rate > 0 ? pacing(rate) : ""));
+        Process wrk = new ProcessBuilder(List.of("wrk", "-t1", "-c" + connections, "-d" + seconds + "s",
+                "--timeout", "5s", "-s", script.toString(), url)).redirectErrorStream(true).start();
+        String output = new String(wrk.getInputStream().readAllBytes());
+        if (!wrk.waitFor(seconds + 60L, TimeUnit.SECONDS) || wrk.exitValue() != 0) {
+            throw new IllegalStateException("wrk failed: " + output);
+        }
+        String json = output.lines().filter(line -> line.startsWith("{\"requests\"")).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no summary from wrk: " + output));
+        JsonNode summary = new ObjectMapper().readTree(json);
+        double duration = summary.get("duration_us").asDouble() / 1e6;
+        return new Result(summary.get("requests").asDouble() / duration, summary.get("p50").asDouble() / 1000,
+                summary.get("p99").asDouble() / 1000, summary.get("p999").asDouble() / 1000,
+                summary.get("non2xx").asLong(), summary.get("errors").asLong());
+    }
+
+    /** The bodies one after another, each after its length in bytes and a newline: how the script reads them. */
+    private static byte[] lengthPrefixed(List<byte[]> bodies) {
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        for (byte[] body : bodies) {
+            file.writeBytes((body.length + "\n").getBytes(StandardCharsets.US_ASCII));
+            file.writeBytes(body);
+        }
+        return file.toByteArray();
+    }
+
+    /** The Lua of a fixed rate: one thread (-t1), so one schedule shared by all its connections. */
+    static String pacing(double rate) {
+        return """
+                local ffi = require("ffi")
+                ffi.cdef[[ typedef struct { long tv_sec; long tv_usec; } sluice_timeval; int gettimeofday(sluice_timeval *tv, void *tz); ]]
+                local tv = ffi.new("sluice_timeval")
+                local function now_ms() ffi.C.gettimeofday(tv, nil); return tonumber(tv.tv_sec) * 1000 + tonumber(tv.tv_usec) / 1000 end
+                local interval_ms = %s
+                local next_at = nil
+                delay = function()
+                  local now = now_ms()
+                  if next_at == nil or next_at < now - 1000 then next_at = now end
+                  local wait = next_at - now
+                  next_at = next_at + interval_ms
+                  return math.floor(wait)
+                end
+                """.formatted(Double.toString(1000.0 / rate));
+    }
+}
