@@ -14,6 +14,6 @@ public record ErrorHourRow(String project, String environment, long hour, String
 
     @Override
     public String topicKey() {
-        return RowKeys.of(project, environment, hour, route, exceptionType);
+        return KeyText.columns(project, environment, hour, route, exceptionType);
     }
 }

@@ -15,6 +15,6 @@ public record ErrorRow(String project, String environment, long minute, String e
 
     @Override
     public String topicKey() {
-        return RowKeys.joined(project, environment, minute, exceptionType);
+        return KeyText.joined(project, environment, minute, exceptionType);
     }
 }

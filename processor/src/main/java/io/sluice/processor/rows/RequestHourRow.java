@@ -24,7 +24,7 @@ public record RequestHourRow(String project, String environment, long hour, Stri
 
     @Override
     public String topicKey() {
-        return release.isEmpty() ? RowKeys.of(project, environment, hour, op, route, method, statusCode)
-                : RowKeys.of(project, environment, hour, op, route, method, statusCode, release);
+        return release.isEmpty() ? KeyText.columns(project, environment, hour, op, route, method, statusCode)
+                : KeyText.columns(project, environment, hour, op, route, method, statusCode, release);
     }
 }

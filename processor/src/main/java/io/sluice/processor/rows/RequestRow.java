@@ -28,7 +28,7 @@ public record RequestRow(String project, String environment, long minute, String
 
     @Override
     public String topicKey() {
-        return release.isEmpty() ? RowKeys.of(project, environment, minute, op, route, method, statusCode)
-                : RowKeys.of(project, environment, minute, op, route, method, statusCode, release);
+        return release.isEmpty() ? KeyText.columns(project, environment, minute, op, route, method, statusCode)
+                : KeyText.columns(project, environment, minute, op, route, method, statusCode, release);
     }
 }

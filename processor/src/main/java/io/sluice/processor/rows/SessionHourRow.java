@@ -14,6 +14,6 @@ public record SessionHourRow(String project, String environment, String release,
 
     @Override
     public String topicKey() {
-        return RowKeys.of(project, environment, release, hour);
+        return KeyText.columns(project, environment, release, hour);
     }
 }

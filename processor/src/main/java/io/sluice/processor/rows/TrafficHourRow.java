@@ -31,6 +31,6 @@ public record TrafficHourRow(String project, String environment, long hour, long
 
     @Override
     public String topicKey() {
-        return RowKeys.of(project, environment, hour);
+        return KeyText.columns(project, environment, hour);
     }
 }

@@ -43,6 +43,6 @@ public record TrafficRow(String project, String environment, long minute, long r
 
     @Override
     public String topicKey() {
-        return RowKeys.joined(project, environment, minute);
+        return KeyText.joined(project, environment, minute);
     }
 }

@@ -30,6 +30,7 @@ import io.sluice.processor.rows.ErrorRouteKey;
 import io.sluice.processor.rows.Fact;
 import io.sluice.processor.rows.Generations;
 import io.sluice.processor.rows.HandledRequests;
+import io.sluice.processor.rows.KeyText;
 import io.sluice.processor.rows.RequestKey;
 import io.sluice.processor.rows.SessionFact;
 import io.sluice.processor.rows.SessionKey;
@@ -225,7 +226,7 @@ public final class ProcessorTopology {
                 () -> new FactLimit<>(SESSION_NAMES, limits, List.of(
                         new FactLimit.Dimension<>(LimitedName.ENVIRONMENT, SessionFact::environment, SessionFact::withEnvironment),
                         new FactLimit.Dimension<>(LimitedName.RELEASE, SessionFact::release, SessionFact::withRelease,
-                                fact -> fact.environment() + '\0' + fact.release()))),
+                                fact -> KeyText.nul(fact.environment(), fact.release())))),
                 Named.as("limit-session-names"), SESSION_NAMES);
         countCollapsed(builder, collapsedNames(limitedSessions, "session"), SESSION_OUTCOMES, topics.outcomes(), outcomesRetention);
         WindowChain.count(builder, limitedSessions.mapValues(Limited::value, Named.as("session-named"))
