@@ -12,7 +12,6 @@ import io.sluice.processor.rows.ErrorKey;
 import io.sluice.processor.rows.ErrorRouteKey;
 import io.sluice.processor.rows.ErrorRow;
 import io.sluice.processor.rows.RequestCounts;
-import io.sluice.processor.rows.RequestHourRow;
 import io.sluice.processor.rows.RequestKey;
 import io.sluice.processor.rows.RequestRow;
 import io.sluice.processor.rows.SessionCounts;
@@ -20,13 +19,12 @@ import io.sluice.processor.rows.SessionFact;
 import io.sluice.processor.rows.SessionHourRow;
 import io.sluice.processor.rows.SessionKey;
 import io.sluice.processor.rows.TrafficCounts;
-import io.sluice.processor.rows.TrafficHourRow;
 import io.sluice.processor.rows.TrafficKey;
 import io.sluice.processor.rows.TrafficRow;
 
 /**
- * The processor's side of {@link Aggregate#ALL}: each aggregate it counts, with its key, its sums
- * and its row, in the groupings that feed them. Store, repartition and processor names are what
+ * The processor's side of {@link Aggregate#ALL}: each aggregate it counts, in the groupings that
+ * feed them, each with its key, its sums and its one row type (minute and hour rows alike). Store, repartition and processor names are what
  * running deployments hold (their state and changelogs): never change one.
  */
 final class CountedAggregates {
@@ -40,36 +38,34 @@ final class CountedAggregates {
     private static final Serde<ErrorRouteKey> ERROR_ROUTE_KEYS = MemoizedSerde.of(JsonSerde.of(ErrorRouteKey.class));
     private static final Serde<SessionKey> SESSION_KEYS = MemoizedSerde.of(JsonSerde.of(SessionKey.class));
     /** A handled request. */
-    static final Grouping<TrafficKey, CountedRequest, TrafficCounts> TRAFFIC = new Grouping<>("traffic-partials", "traffic-by-environment",
-            TRAFFIC_KEYS, PartialSerdes.traffic(), TrafficCountsSerde::create, TrafficCounts.NONE,
+    static final Grouping<TrafficKey, CountedRequest, TrafficCounts, TrafficRow> TRAFFIC = new Grouping<>("traffic-partials",
+            "traffic-by-environment", TRAFFIC_KEYS, PartialSerdes.traffic(), TrafficCountsSerde::create, TrafficCounts.NONE,
             (counts, request) -> counts.add(request.statusCode(), request.weightMillionths()), TrafficCounts::plus,
-            List.of(new Counted<>(Aggregate.TRAFFIC_1M, TrafficRow::of, TrafficRow.class),
-                    new Counted<>(Aggregate.TRAFFIC_1H, TrafficHourRow::of, TrafficHourRow.class)));
+            TrafficRow::of, TrafficRow.class, List.of(Aggregate.TRAFFIC_1M, Aggregate.TRAFFIC_1H));
     /** A transaction. */
-    static final Grouping<RequestKey, CountedRequest, RequestCounts> REQUESTS = new Grouping<>("request-partials", "requests-by-route",
-            REQUEST_KEYS, PartialSerdes.requests(), RequestCountsSerde::create, RequestCounts.NONE,
-            (counts, request) -> counts.add(request.durationMs(), request.weightMillionths()),
-            RequestCounts::plus, List.of(new Counted<>(Aggregate.REQUESTS_1M, RequestRow::of, RequestRow.class),
-                    new Counted<>(Aggregate.REQUESTS_1H, RequestHourRow::of, RequestHourRow.class)));
+    static final Grouping<RequestKey, CountedRequest, RequestCounts, RequestRow> REQUESTS = new Grouping<>("request-partials",
+            "requests-by-route", REQUEST_KEYS, PartialSerdes.requests(), RequestCountsSerde::create, RequestCounts.NONE,
+            (counts, request) -> counts.add(request.durationMs(), request.weightMillionths()), RequestCounts::plus,
+            RequestRow::of, RequestRow.class, List.of(Aggregate.REQUESTS_1M, Aggregate.REQUESTS_1H));
     /** One error. */
-    static final Grouping<ErrorKey, Long, Long> ERRORS = new Grouping<>("error-partials", "errors-by-type", ERROR_KEYS,
-            PartialSerdes.errors(), Serdes::Long, 0L, Long::sum, Long::sum,
-            List.of(new Counted<>(Aggregate.ERRORS_1M, ErrorRow::of, ErrorRow.class)));
+    static final Grouping<ErrorKey, Long, Long, ErrorRow> ERRORS = new Grouping<>("error-partials", "errors-by-type", ERROR_KEYS,
+            PartialSerdes.errors(), Serdes::Long, 0L, Long::sum, Long::sum, ErrorRow::of, ErrorRow.class, List.of(Aggregate.ERRORS_1M));
     /** One error. */
-    static final Grouping<ErrorRouteKey, Long, Long> ERROR_ROUTES = new Grouping<>("error-route-partials", "errors-by-route",
-            ERROR_ROUTE_KEYS, PartialSerdes.errors(), Serdes::Long, 0L, Long::sum, Long::sum,
-            List.of(new Counted<>(Aggregate.ERRORS_1H, ErrorHourRow::of, ErrorHourRow.class)));
+    static final Grouping<ErrorRouteKey, Long, Long, ErrorHourRow> ERROR_ROUTES = new Grouping<>("error-route-partials",
+            "errors-by-route", ERROR_ROUTE_KEYS, PartialSerdes.errors(), Serdes::Long, 0L, Long::sum, Long::sum, ErrorHourRow::of,
+            ErrorHourRow.class, List.of(Aggregate.ERRORS_1H));
     /** A count of sessions (far fewer than transactions: JSON sums). */
-    static final Grouping<SessionKey, SessionFact, SessionCounts> SESSIONS = new Grouping<>("session-partials", "sessions-by-release",
-            SESSION_KEYS, JsonSerde.of(SessionCounts.class), () -> JsonSerde.of(SessionCounts.class), SessionCounts.NONE,
-            SessionCounts::add, SessionCounts::plus, List.of(new Counted<>(Aggregate.SESSIONS_1H, SessionHourRow::of, SessionHourRow.class)));
-    static final List<Grouping<?, ?, ?>> ALL = List.of(TRAFFIC, REQUESTS, ERRORS, ERROR_ROUTES, SESSIONS);
+    static final Grouping<SessionKey, SessionFact, SessionCounts, SessionHourRow> SESSIONS = new Grouping<>("session-partials",
+            "sessions-by-release", SESSION_KEYS, JsonSerde.of(SessionCounts.class), () -> JsonSerde.of(SessionCounts.class),
+            SessionCounts.NONE, SessionCounts::add, SessionCounts::plus, SessionHourRow::of, SessionHourRow.class,
+            List.of(Aggregate.SESSIONS_1H));
+    static final List<Grouping<?, ?, ?, ?>> ALL = List.of(TRAFFIC, REQUESTS, ERRORS, ERROR_ROUTES, SESSIONS);
 
     private CountedAggregates() {
     }
 
     /** Every aggregate the processor counts, each the name of its window store. */
     static List<Aggregate> counted() {
-        return ALL.stream().flatMap(grouping -> grouping.aggregates().stream()).map(Counted::aggregate).toList();
+        return ALL.stream().flatMap(grouping -> grouping.aggregates().stream()).toList();
     }
 }

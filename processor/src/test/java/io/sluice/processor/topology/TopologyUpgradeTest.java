@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.config.Aggregate;
+import io.sluice.config.Aggregate.Window;
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
 import io.sluice.processor.parse.RecordsReadFromJson;
@@ -39,6 +40,7 @@ import io.sluice.processor.rows.RequestKey;
 import io.sluice.processor.rows.RequestRow;
 import io.sluice.processor.rows.SessionKey;
 import io.sluice.processor.rows.TrafficKey;
+import io.sluice.processor.rows.WindowStart;
 
 /**
  * What a running deployment's state and topics are found by, which an upgrade must keep: each
@@ -222,7 +224,7 @@ class TopologyUpgradeTest {
         RequestKey key = new RequestKey("shop", "production", "http.server", "GET /users/{id}", "GET", 404, "shop@2.4.1");
         assertEquals("{\"project\":\"shop\",\"environment\":\"production\",\"op\":\"http.server\",\"route\":\"GET /users/{id}\",\"method\":\"GET\",\"status_code\":404,\"release\":\"shop@2.4.1\"}",
                 new String(CountedAggregates.REQUESTS.keys().serializer().serialize("requests-by-route", key), StandardCharsets.UTF_8));
-        RequestRow row = RequestRow.of(key, MINUTE.toEpochMilli(), RequestCounts.NONE.add(12.0, 1_000_000L), 0);
+        RequestRow row = RequestRow.of(key, new WindowStart(Window.MINUTE, MINUTE.getEpochSecond()), RequestCounts.NONE.add(12.0, 1_000_000L), 0);
         assertEquals("4:shop/10:production/10:1795342500/11:http.server/15:GET /users/{id}/3:GET/3:404/10:shop@2.4.1/", row.topicKey());
         assertEquals("{\"project\":\"shop\",\"environment\":\"production\",\"minute\":1795342500,\"op\":\"http.server\",\"route\":\"GET /users/{id}\",\"method\":\"GET\",\"status_code\":404,\"requests\":1,\"timed\":1,\"duration_sum_ms\":12.0,\"duration_buckets\":[0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"version\":1,\"estimated_requests\":1.0,\"release\":\"shop@2.4.1\"}",
                 new String(JsonSerde.of(RequestRow.class).serializer().serialize("requests-1m", row), StandardCharsets.UTF_8));
