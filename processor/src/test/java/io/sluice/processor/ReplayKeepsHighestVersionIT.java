@@ -24,9 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 import com.clickhouse.client.api.Client;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.sluice.config.Aggregate.Window;
 import io.sluice.kafka.TopicSetup;
 import io.sluice.processor.rows.Generations;
 import io.sluice.processor.rows.TrafficRow;
+import io.sluice.processor.rows.WindowStart;
 import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.SchemaMigrations;
 import io.sluice.sink.replay.Replay;
@@ -55,8 +57,8 @@ class ReplayKeepsHighestVersionIT {
         TopicSetup.ensureTopics(config.kafka());
         long minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(10)).getEpochSecond();
         // The recompute's count (generation 1: 40), then the old processor's later update (generation 0: 41).
-        TrafficRow recomputed = new TrafficRow("shop", "production", minute, 40, 0, 40, 0, 0, 0, 0, Generations.version(1, 40));
-        TrafficRow older = new TrafficRow("shop", "production", minute, 41, 0, 41, 0, 0, 0, 0, Generations.version(0, 41));
+        TrafficRow recomputed = new TrafficRow("shop", "production", new WindowStart(Window.MINUTE, minute), 40, 0, 40, 0, 0, 0, 0, Generations.version(1, 40));
+        TrafficRow older = new TrafficRow("shop", "production", new WindowStart(Window.MINUTE, minute), 41, 0, 41, 0, 0, 0, 0, Generations.version(0, 41));
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, engines.kafkaBootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
                 new ByteArraySerializer(), new ByteArraySerializer())) {

@@ -10,7 +10,7 @@ public record ErrorRouteKey(String project, String environment, String route, St
     /** The route's length first: route and exception type may both hold a NUL. */
     @Override
     public String seriesInEnvironment() {
-        return route.length() + ":" + route + exceptionType;
+        return KeyText.sized(route, exceptionType);
     }
 
     @Override

@@ -46,7 +46,7 @@ public record RequestKey(String project, String environment, String op, String r
      */
     @Override
     public String series() {
-        return op.length() + ":" + op + route;
+        return KeyText.sized(op, route);
     }
 
     /**
@@ -56,8 +56,8 @@ public record RequestKey(String project, String environment, String op, String r
      */
     @Override
     public String seriesInEnvironment() {
-        String series = series() + '\0' + method + '\0' + statusCode;
-        return release.isEmpty() ? series : "\0" + release.length() + ":" + release + series;
+        String series = KeyText.nul(series(), method, Integer.toString(statusCode));
+        return release.isEmpty() ? series : KeyText.nul("", KeyText.sized(release, series));
     }
 
     /** Beyond the limit, a known op keeps its name (handled requests stay findable), any other becomes {@code <other>}. */

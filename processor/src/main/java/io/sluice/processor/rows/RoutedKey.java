@@ -38,7 +38,7 @@ public interface RoutedKey<K extends RoutedKey<K>> {
 
     /** A series' text: the environment's length, the environment, then the rest of the key (see {@link #fullSeries()}). */
     static String fullSeries(String environment, String seriesInEnvironment) {
-        return environment.length() + ":" + environment + seriesInEnvironment;
+        return KeyText.sized(environment, seriesInEnvironment);
     }
 
     /**

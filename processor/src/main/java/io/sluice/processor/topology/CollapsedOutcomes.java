@@ -13,6 +13,7 @@ import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
 
 import io.sluice.outcomes.OutcomeRow;
+import io.sluice.processor.rows.KeyText;
 
 /**
  * Counts the events a cardinality limit counted under {@code <other>} as outcomes
@@ -59,7 +60,7 @@ final class CollapsedOutcomes implements Processor<String, LimitedName, byte[], 
         long minute = Math.floorDiv(record.timestamp(), MINUTE_MILLIS) * MINUTE_MILLIS;
         String project = record.key();
         LimitedName name = record.value();
-        String key = project + '\0' + name.name();
+        String key = KeyText.nul(project, name.name());
         Long counted = counts.fetch(key, minute);
         long count = (counted == null ? 0 : counted) + 1;
         counts.put(key, count, minute);

@@ -5,6 +5,8 @@ import java.util.Set;
 
 import org.apache.kafka.streams.state.WindowStore;
 
+import io.sluice.processor.rows.KeyText;
+
 /**
  * The names a project brought in one event-time day (UTC), in a window store of one-day windows:
  * per (project, day) the admitted names and their count. The first {@code perDay} names of a day
@@ -55,12 +57,12 @@ final class DailyNames {
             return true;
         }
         // A project token has no NUL: the count's key never equals a name's key.
-        String nameKey = prefix + project + '\0' + name;
+        String nameKey = prefix + KeyText.nul(project, name);
         if (store.fetch(nameKey, day) != null) {
             remember(nameOfDay);
             return true;
         }
-        String countKey = prefix + '\0' + project;
+        String countKey = prefix + KeyText.nul("", project);
         Long count = store.fetch(countKey, day);
         long admittedSoFar = count == null ? 0 : count;
         if (admittedSoFar >= perDay) {

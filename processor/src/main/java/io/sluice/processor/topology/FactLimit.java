@@ -13,6 +13,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.WindowStore;
 
 import io.sluice.processor.rows.Fact;
+import io.sluice.processor.rows.KeyText;
 import io.sluice.processor.rows.RoutedKey;
 
 /**
@@ -65,8 +66,8 @@ final class FactLimit<F extends Fact> implements FixedKeyProcessor<String, F, Li
         series.clear();
         for (Dimension<F> dimension : dimensions) {
             // A dimension's name has no NUL: keys of two dimensions, or of a dimension and its series, never meet.
-            names.add(new DailyNames(store, dimension.name().name() + '\0'));
-            series.add(dimension.series() == null ? null : new DailyNames(store, dimension.name().name() + "_SERIES\0"));
+            names.add(new DailyNames(store, KeyText.nul(dimension.name().name(), "")));
+            series.add(dimension.series() == null ? null : new DailyNames(store, KeyText.nul(dimension.name().name() + "_SERIES", "")));
         }
     }
 

@@ -2,12 +2,10 @@ package io.sluice.processor.topology;
 
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
@@ -23,17 +21,10 @@ import io.sluice.processor.parse.RawParser;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.parse.SessionParser;
 import io.sluice.processor.parse.TransactionParser;
-import io.sluice.processor.rows.CountedRequest;
 import io.sluice.processor.rows.ErrorFact;
-import io.sluice.processor.rows.ErrorKey;
-import io.sluice.processor.rows.ErrorRouteKey;
 import io.sluice.processor.rows.Fact;
 import io.sluice.processor.rows.Generations;
-import io.sluice.processor.rows.HandledRequests;
-import io.sluice.processor.rows.RequestKey;
 import io.sluice.processor.rows.SessionFact;
-import io.sluice.processor.rows.SessionKey;
-import io.sluice.processor.rows.TrafficKey;
 import io.sluice.processor.rows.TransactionFact;
 
 /**
@@ -70,14 +61,6 @@ public final class ProcessorTopology {
     static final String SEEN_TRANSACTIONS = "seen-transactions";
     static final String SEEN_ERRORS = "seen-errors";
     static final String SEEN_SESSIONS = "seen-sessions";
-    static final String TRANSACTION_ROUTES = "transaction-routes";
-    static final String ERROR_ROUTES = "error-routes";
-    static final String TRANSACTION_NAMES = "transaction-names";
-    static final String ERROR_NAMES = "error-names";
-    static final String SESSION_NAMES = "session-names";
-    static final String SESSION_OUTCOMES = "session-outcomes";
-    static final String TRANSACTION_OUTCOMES = "transaction-outcomes";
-    static final String ERROR_OUTCOMES = "error-outcomes";
     /**
      * How long a minute stays open beyond the horizon, unless configured. Stream time is the latest
      * event time seen, which runs ahead of a gateway's clock by the 60 s an event may lie in the
@@ -148,68 +131,19 @@ public final class ProcessorTopology {
                                  DeadLetterCounts deadLetters, RecordsReadFromJson readFromJson, FilterMemory filterMemory,
                                  CardinalityLimits limits, PreAggregation preAggregation, boolean requestsByRoute) {
         StreamsBuilder builder = new StreamsBuilder();
-        Duration outcomesRetention = WindowChain.retention(Aggregate.OUTCOMES_1M, horizon, lateMargin);
+        FactCounting counting = new FactCounting(builder, topics, horizon, lateMargin, generation, limits, preAggregation,
+                grouping -> requestsByRoute || grouping != CountedAggregates.REQUESTS);
 
         KStream<String, TransactionFact> transactions = firstSightings(builder, topics.transactions(),
                 new TransactionParser(readFromJson), SEEN_TRANSACTIONS, topics.deadLetters(), horizon, lateMargin, deadLetters,
                 filterMemory);
         transactions.to(topics.history(), Produced.with(Serdes.String(), TRANSACTIONS).withName("history"));
-        builder.addStateStore(FactLimit.store(TRANSACTION_NAMES, horizon, lateMargin));
-        KStream<String, Limited<TransactionFact>> limitedTransactions = transactions.processValues(
-                () -> new FactLimit<>(TRANSACTION_NAMES, limits, List.of(
-                        new FactLimit.Dimension<>(LimitedName.ENVIRONMENT, TransactionFact::environment, TransactionFact::withEnvironment),
-                        new FactLimit.Dimension<>(LimitedName.RELEASE, TransactionFact::release, TransactionFact::withRelease))),
-                Named.as("limit-transaction-names"), TRANSACTION_NAMES);
-        KStream<String, TransactionFact> countedTransactions = limitedTransactions.mapValues(Limited::value, Named.as("transaction-named"));
-        // Added up per minute in the raw partition's task (PartialCounts), after the names are limited
-        // (so <other> is summed too): only the sums travel through the repartition topic, so a
-        // project's traffic is counted by every raw partition's task.
-        // One grouping feeds both windows, as for requests: the hour its own absolute count.
-        WindowChain.count(builder, countedTransactions
-                .filter((token, fact) -> HandledRequests.is(fact), Named.as("handled-requests"))
-                .map((token, fact) -> KeyValue.pair(new TrafficKey(fact.project(), fact.environment()), CountedRequest.of(fact)),
-                        Named.as("traffic-status")),
-                CountedAggregates.TRAFFIC, PreAggregation.Tally.NONE, topics, horizon, lateMargin, generation);
-
-        KStream<String, LimitedName> transactionCollapses = collapsedNames(limitedTransactions, "transaction");
-        if (requestsByRoute) {
-            // Every kind of transaction, by route, added up per minute in the raw partition's task
-            // after its route is limited. One grouping feeds both windows: one repartition topic, the
-            // hour its own absolute count (a minute's sum, timestamped at the minute's start, falls into its hour).
-            builder.addStateStore(RouteLimit.store(TRANSACTION_ROUTES, horizon, lateMargin));
-            KStream<RequestKey, Limited<CountedRequest>> limitedRequests = countedTransactions
-                    .map((token, fact) -> KeyValue.pair(RequestKey.of(fact), CountedRequest.of(fact)), Named.as("request-key"))
-                    .process(() -> new RouteLimit<RequestKey, CountedRequest>(TRANSACTION_ROUTES, limits), Named.as("limit-request-routes"),
-                            TRANSACTION_ROUTES);
-            transactionCollapses = transactionCollapses.merge(collapsedRoutes(limitedRequests, "request"), Named.as(TRANSACTION_OUTCOMES + "-collapsed"));
-            WindowChain.count(builder, limitedRequests.mapValues(Limited::value, Named.as("request-routed")),
-                    CountedAggregates.REQUESTS, preAggregation.transactions(), topics, horizon, lateMargin, generation);
-        }
-        countCollapsed(builder, transactionCollapses, TRANSACTION_OUTCOMES, topics.outcomes(), outcomesRetention);
+        counting.count(transactions, CountedAggregates.OF_TRANSACTIONS);
 
         KStream<String, ErrorFact> errors = firstSightings(builder, topics.errors(),
                 new ErrorParser(readFromJson), SEEN_ERRORS, topics.deadLetters(), horizon, lateMargin, deadLetters, filterMemory);
         errors.to(topics.errorHistory(), Produced.with(Serdes.String(), ERRORS).withName("error-history"));
-        builder.addStateStore(FactLimit.store(ERROR_NAMES, horizon, lateMargin));
-        KStream<String, Limited<ErrorFact>> limitedErrors = errors.processValues(
-                () -> new FactLimit<>(ERROR_NAMES, limits, List.of(
-                        new FactLimit.Dimension<>(LimitedName.ENVIRONMENT, ErrorFact::environment, ErrorFact::withEnvironment),
-                        new FactLimit.Dimension<>(LimitedName.EXCEPTION_TYPE, ErrorFact::exceptionType, ErrorFact::withExceptionType,
-                                fact -> ErrorKey.of(fact).series()))),
-                Named.as("limit-error-names"), ERROR_NAMES);
-        KStream<String, ErrorFact> countedErrors = limitedErrors.mapValues(Limited::value, Named.as("error-named"));
-        WindowChain.count(builder, countedErrors.map((token, fact) -> KeyValue.pair(
-                        new ErrorKey(fact.project(), fact.environment(), fact.exceptionType()), 1L), Named.as("error-type")),
-                CountedAggregates.ERRORS, PreAggregation.Tally.NONE, topics, horizon, lateMargin, generation);
-
-        builder.addStateStore(RouteLimit.store(ERROR_ROUTES, horizon, lateMargin));
-        KStream<ErrorRouteKey, Limited<Long>> limitedErrorRoutes = countedErrors
-                .map((token, fact) -> KeyValue.pair(ErrorRouteKey.of(fact), 1L), Named.as("error-route-key"))
-                .process(() -> new RouteLimit<ErrorRouteKey, Long>(ERROR_ROUTES, limits), Named.as("limit-error-routes"), ERROR_ROUTES);
-        countCollapsed(builder, collapsedNames(limitedErrors, "error").merge(collapsedRoutes(limitedErrorRoutes, "error-route"),
-                Named.as(ERROR_OUTCOMES + "-collapsed")), ERROR_OUTCOMES, topics.outcomes(), outcomesRetention);
-        WindowChain.count(builder, limitedErrorRoutes.mapValues(Limited::value, Named.as("error-routed")),
-                CountedAggregates.ERROR_ROUTES, PreAggregation.Tally.NONE, topics, horizon, lateMargin, generation);
+        counting.count(errors, CountedAggregates.OF_ERRORS);
 
         // Each count of a session item once under its own id (SessionItems): a session's later
         // updates and a retried item count nothing again. Every update of a session lands in the
@@ -218,19 +152,7 @@ public final class ProcessorTopology {
                         topics.deadLetters(), deadLetters)
                         .processValues(SessionFacts::new, Named.as(topics.sessions() + "-counts")),
                 topics.sessions(), SEEN_SESSIONS, horizon, lateMargin, filterMemory);
-        // Environments and releases bounded per project and day as the requests' are: a new release per
-        // session would otherwise add a row per session.
-        builder.addStateStore(FactLimit.store(SESSION_NAMES, horizon, lateMargin));
-        KStream<String, Limited<SessionFact>> limitedSessions = sessions.processValues(
-                () -> new FactLimit<>(SESSION_NAMES, limits, List.of(
-                        new FactLimit.Dimension<>(LimitedName.ENVIRONMENT, SessionFact::environment, SessionFact::withEnvironment),
-                        new FactLimit.Dimension<>(LimitedName.RELEASE, SessionFact::release, SessionFact::withRelease,
-                                fact -> fact.environment() + '\0' + fact.release()))),
-                Named.as("limit-session-names"), SESSION_NAMES);
-        countCollapsed(builder, collapsedNames(limitedSessions, "session"), SESSION_OUTCOMES, topics.outcomes(), outcomesRetention);
-        WindowChain.count(builder, limitedSessions.mapValues(Limited::value, Named.as("session-named"))
-                        .map((token, fact) -> KeyValue.pair(SessionKey.of(fact), fact), Named.as("session-key")),
-                CountedAggregates.SESSIONS, PreAggregation.Tally.NONE, topics, horizon, lateMargin, generation);
+        counting.count(sessions, CountedAggregates.OF_SESSIONS);
 
         return builder.build();
     }
@@ -243,12 +165,13 @@ public final class ProcessorTopology {
     public static Map<String, Duration> windowStoreRetentions(Duration horizon, Duration lateMargin) {
         Duration outcomes = WindowChain.retention(Aggregate.OUTCOMES_1M, horizon, lateMargin);
         Duration seen = FirstSighting.retention(horizon, lateMargin);
-        Duration routes = RouteLimit.retention(horizon, lateMargin);
-        Map<String, Duration> retentions = new HashMap<>();
+        Duration limits = RouteLimit.retention(horizon, lateMargin);
+        Map<String, Duration> retentions = new HashMap<>(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, SEEN_SESSIONS, seen));
         CountedAggregates.counted().forEach(aggregate -> retentions.put(aggregate.name(), WindowChain.retention(aggregate, horizon, lateMargin)));
-        retentions.putAll(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, SEEN_SESSIONS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes,
-                TRANSACTION_NAMES, routes, ERROR_NAMES, routes, TRANSACTION_OUTCOMES, outcomes, ERROR_OUTCOMES, outcomes));
-        retentions.putAll(Map.of(SESSION_NAMES, routes, SESSION_OUTCOMES, outcomes));
+        for (FactCounts<?> facts : CountedAggregates.FACTS) {
+            facts.limitStores().forEach(store -> retentions.put(store, limits));
+            retentions.put(facts.outcomesStore(), outcomes);
+        }
         return Map.copyOf(retentions);
     }
 
@@ -258,37 +181,12 @@ public final class ProcessorTopology {
      */
     public static Map<String, Long> rocksDbInstancesAtMost(Duration horizon, Duration lateMargin) {
         long seen = WindowStores.segmentsAtMost(FirstSighting.retention(horizon, lateMargin), FirstSighting.segmentBasis(horizon));
-        long routes = WindowStores.segmentsAtMost(RouteLimit.retention(horizon, lateMargin), RouteLimit.segmentBasis(horizon));
-        Map<String, Long> instances = new HashMap<>();
+        long limits = WindowStores.segmentsAtMost(RouteLimit.retention(horizon, lateMargin), RouteLimit.segmentBasis(horizon));
+        Map<String, Long> instances = new HashMap<>(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, SEEN_SESSIONS, seen));
         CountedAggregates.counted().forEach(aggregate -> instances.put(aggregate.name(), WindowStores.segmentsAtMost(
                 WindowChain.retention(aggregate, horizon, lateMargin), WindowChain.segmentBasis(aggregate, horizon))));
-        instances.putAll(Map.of(SEEN_TRANSACTIONS, seen, SEEN_ERRORS, seen, SEEN_SESSIONS, seen, TRANSACTION_ROUTES, routes, ERROR_ROUTES, routes,
-                TRANSACTION_NAMES, routes, ERROR_NAMES, routes, SESSION_NAMES, routes));
+        CountedAggregates.FACTS.forEach(facts -> facts.limitStores().forEach(store -> instances.put(store, limits)));
         return Map.copyOf(instances);
-    }
-
-    /** (project, name) for each name of a fact the limit counted under {@code <other>}. */
-    private static <F extends Fact> KStream<String, LimitedName> collapsedNames(KStream<String, Limited<F>> limited, String what) {
-        return limited.flatMap((token, fact) -> fact.collapsed().stream().map(name -> KeyValue.pair(fact.value().project(), name)).toList(),
-                Named.as(what + "-names-collapsed"));
-    }
-
-    /** (project, route) for each record the route limit counted under {@code <other>}. */
-    private static <K extends io.sluice.processor.rows.RoutedKey<K>, V> KStream<String, LimitedName> collapsedRoutes(
-            KStream<K, Limited<V>> limited, String what) {
-        return limited.flatMap((key, value) -> value.collapsed().stream().map(name -> KeyValue.pair(key.project(), name)).toList(),
-                Named.as(what + "-routes-collapsed"));
-    }
-
-    /**
-     * Outcomes of the events the limits counted under {@code <other>}, counted in the raw partition's
-     * task (no repartition: the counter is the partition, see {@link CollapsedOutcomes}).
-     */
-    private static void countCollapsed(StreamsBuilder builder, KStream<String, LimitedName> collapsed, String store,
-                                       String outcomesTopic, Duration retention) {
-        builder.addStateStore(CollapsedOutcomes.store(store, retention));
-        collapsed.process(() -> new CollapsedOutcomes(store), Named.as(store + "-count"), store)
-                .to(outcomesTopic, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(store + "-out"));
     }
 
     /** Raw records → parsed facts, unusable ones to the dead letters, each (project, event id) once. */

@@ -11,6 +11,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
 
+import io.sluice.processor.rows.KeyText;
 import io.sluice.processor.rows.RoutedKey;
 
 /**
@@ -47,7 +48,7 @@ final class RouteLimit<K extends RoutedKey<K>, V> implements Processor<K, V, K, 
      * count's with one NUL. Series counted without their environment were kept under two NULs: a
      * store that holds them leaves them to age out with their day, so they take no room in this count.
      */
-    private static final String SERIES_PREFIX = "\0series\0";
+    private static final String SERIES_PREFIX = KeyText.nul("", "series", "");
 
     private DailyNames routes;
     private DailyNames series;

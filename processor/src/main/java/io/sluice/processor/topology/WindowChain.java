@@ -3,6 +3,7 @@ package io.sluice.processor.topology;
 import java.time.Duration;
 import java.util.function.BinaryOperator;
 
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -17,6 +18,7 @@ import org.apache.kafka.streams.kstream.TimeWindows;
 import io.sluice.config.Aggregate;
 import io.sluice.config.Topics;
 import io.sluice.processor.rows.AggregateRow;
+import io.sluice.processor.rows.WindowStart;
 
 /**
  * The one path from counted values to aggregate rows: partial sums in the raw partition's task →
@@ -32,7 +34,7 @@ final class WindowChain {
      * @param tally       which tasks added up values before the repartition ({@link PreAggregation})
      * @param generation  of the rows' versions ({@link io.sluice.processor.rows.Generations})
      */
-    static <K, V, S> void count(StreamsBuilder builder, KStream<K, V> values, Grouping<K, V, S> grouping,
+    static <K, V, S, R extends AggregateRow> void count(StreamsBuilder builder, KStream<K, V> values, Grouping<K, V, S, R> grouping,
                                 PreAggregation.Tally tally, Topics topics, Duration horizon, Duration lateMargin,
                                 int generation) {
         builder.addStateStore(PartialCounts.store(grouping.partials()));
@@ -40,15 +42,15 @@ final class WindowChain {
                 .process(() -> new PartialCounts<K, V, S>(grouping.partials(), grouping.partialWindow(), grouping.zero(),
                         grouping.add(), grouping.keys(), grouping.partialSums(), tally), Named.as(grouping.partials()), grouping.partials())
                 .groupByKey(Grouped.with(grouping.repartition(), grouping.keys(), grouping.partialSums()));
-        for (Counted<K, S, ?> counted : grouping.aggregates()) {
-            window(grouped, grouping, counted, topics, horizon, lateMargin, generation);
+        Serde<R> rows = JsonSerde.of(grouping.rowType());
+        for (Aggregate aggregate : grouping.aggregates()) {
+            window(grouped, grouping, aggregate, rows, topics, horizon, lateMargin, generation);
         }
     }
 
-    private static <K, S, R extends AggregateRow> void window(KGroupedStream<K, S> grouped, Grouping<K, ?, S> grouping,
-                                                              Counted<K, S, R> counted, Topics topics, Duration horizon,
+    private static <K, S, R extends AggregateRow> void window(KGroupedStream<K, S> grouped, Grouping<K, ?, S, R> grouping,
+                                                              Aggregate aggregate, Serde<R> rows, Topics topics, Duration horizon,
                                                               Duration lateMargin, int generation) {
-        Aggregate aggregate = counted.aggregate();
         String name = aggregate.name();
         Duration size = aggregate.window().size();
         BinaryOperator<S> plus = grouping.plus();
@@ -59,10 +61,11 @@ final class WindowChain {
                                 .withKeySerde(grouping.keys()).withValueSerde(grouping.storedSums().get()))
                 .toStream(Named.as(name + "-changes"))
                 .map((window, sums) -> {
-                    R row = counted.row().of(window.key(), window.window().start(), sums, generation);
+                    R row = grouping.row().of(window.key(), WindowStart.ofMillis(aggregate.window(), window.window().start()), sums,
+                            generation);
                     return KeyValue.pair(row.topicKey(), row);
                 }, Named.as(name + "-row"))
-                .to(topics.of(aggregate), Produced.with(Serdes.String(), JsonSerde.of(counted.rowType())).withName(name + "-out"));
+                .to(topics.of(aggregate), Produced.with(Serdes.String(), rows).withName(name + "-out"));
     }
 
     /** What an aggregate's window store keeps: size + grace, what an open window needs. */

@@ -31,7 +31,7 @@ import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.rows.ErrorFact;
 import io.sluice.processor.rows.ErrorHourRow;
 import io.sluice.processor.rows.ErrorRow;
-import io.sluice.processor.rows.RequestHourRow;
+import io.sluice.processor.rows.RequestRow;
 import io.sluice.processor.rows.TrafficRow;
 import io.sluice.processor.rows.TransactionFact;
 
@@ -112,7 +112,7 @@ class CardinalityLimitTest {
         for (int status = 200; status < 240; status++) {
             sendRequest("s" + status, MINUTE, "http.server", "GET /a", status);
         }
-        assertEquals(Map.of("GET /a", 10L, "<other>", 30L), requestsBy(requestHourRows(), RequestHourRow::route));
+        assertEquals(Map.of("GET /a", 10L, "<other>", 30L), requestsBy(requestHourRows(), RequestRow::route));
         assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:route " + TRANSACTION_COUNTER, 30L), outcomes());
     }
 
@@ -124,10 +124,10 @@ class CardinalityLimitTest {
                 sendRequest("s" + environment + "-" + status, MINUTE, "env-" + environment, "http.server", "GET /a", status);
             }
         }
-        List<RequestHourRow> rows = requestHourRows();
+        List<RequestRow> rows = requestHourRows();
         assertEquals(20, rows.size(), "ten series as sent, ten under <other> (one per status code)");
-        assertEquals(Map.of("GET /a", 10L, "<other>", 990L), requestsBy(rows, RequestHourRow::route));
-        assertEquals(Map.of("env-0", 10L, "<other>", 990L), requestsBy(rows, RequestHourRow::environment));
+        assertEquals(Map.of("GET /a", 10L, "<other>", 990L), requestsBy(rows, RequestRow::route));
+        assertEquals(Map.of("env-0", 10L, "<other>", 990L), requestsBy(rows, RequestRow::environment));
         assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:route " + TRANSACTION_COUNTER, 990L), outcomes());
     }
 
@@ -136,9 +136,9 @@ class CardinalityLimitTest {
         start(1, 100, 100);
         sendRequest("a", MINUTE, "production", "http.server", "GET /a", 200);
         sendRequest("b", MINUTE, "staging", "http.server", "GET /b", 200);
-        List<RequestHourRow> rows = requestHourRows();
-        assertEquals(Map.of("production", 1L, "staging", 1L), requestsBy(rows, RequestHourRow::environment));
-        assertEquals(Map.of("GET /a", 1L, "<other>", 1L), requestsBy(rows, RequestHourRow::route));
+        List<RequestRow> rows = requestHourRows();
+        assertEquals(Map.of("production", 1L, "staging", 1L), requestsBy(rows, RequestRow::environment));
+        assertEquals(Map.of("GET /a", 1L, "<other>", 1L), requestsBy(rows, RequestRow::route));
     }
 
     @Test
@@ -210,7 +210,7 @@ class CardinalityLimitTest {
         Map<String, Long> traffic = latest(TOPICS.traffic(), TrafficRow.class, r -> r.environment()).entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().requests()));
         assertEquals(Map.of("production", 2L, "staging", 1L, "<other>", 2L), traffic);
-        Map<String, Long> requests = latest(TOPICS.requests1h(), RequestHourRow.class, RequestHourRow::environment).entrySet().stream()
+        Map<String, Long> requests = latest(TOPICS.requests1h(), RequestRow.class, RequestRow::environment).entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().requests()));
         assertEquals(traffic, requests);
         assertEquals(Map.of("shop " + MINUTE_SECONDS + " cardinality_limited:environment " + TRANSACTION_COUNTER, 2L), outcomes());
@@ -317,13 +317,13 @@ class CardinalityLimitTest {
     }
 
     /** The latest requests_1h row of each key (the output topic is read once: reading takes its records). */
-    private List<RequestHourRow> requestHourRows() {
-        return List.copyOf(latest(TOPICS.requests1h(), RequestHourRow.class,
+    private List<RequestRow> requestHourRows() {
+        return List.copyOf(latest(TOPICS.requests1h(), RequestRow.class,
                 row -> row.environment() + ' ' + row.op() + ' ' + row.route() + ' ' + row.method() + ' ' + row.statusCode()).values());
     }
 
     /** Requests by one field of the key, summed over the rest. */
-    private static Map<String, Long> requestsBy(List<RequestHourRow> rows, Function<RequestHourRow, String> field) {
+    private static Map<String, Long> requestsBy(List<RequestRow> rows, Function<RequestRow, String> field) {
         Map<String, Long> sums = new HashMap<>();
         rows.forEach(row -> sums.merge(field.apply(row), row.requests(), Long::sum));
         return sums;

@@ -25,9 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
 import io.sluice.processor.parse.RecordsReadFromJson;
-import io.sluice.processor.rows.RequestHourRow;
 import io.sluice.processor.rows.RequestRow;
-import io.sluice.processor.rows.TrafficHourRow;
 import io.sluice.processor.rows.TrafficRow;
 
 /** Estimated requests beside the exact counts: what sampled transactions stand for, without Kafka. */
@@ -68,7 +66,7 @@ class EstimatedTrafficTest {
         assertEquals(List.of(4L, 3L, 1L), List.of(minute.requests(), minute.status2xx(), minute.status5xx()));
         assertEquals(List.of(16.0, 12.0, 4.0, 0.0), List.of(minute.estimatedRequests(), minute.estimated2xx(),
                 minute.estimated5xx(), minute.estimatedNone()));
-        TrafficHourRow hour = last(TOPICS.traffic1h(), TrafficHourRow.class);
+        TrafficRow hour = last(TOPICS.traffic1h(), TrafficRow.class);
         assertEquals(List.of(4L, 16.0, 12.0), List.of(hour.requests(), hour.estimatedRequests(), hour.estimated2xx()));
     }
 
@@ -79,7 +77,7 @@ class EstimatedTrafficTest {
         RequestRow minute = last(TOPICS.requests1m(), RequestRow.class);
         assertEquals(2, minute.requests());
         assertEquals(6.0, minute.estimatedRequests());
-        assertEquals(6.0, last(TOPICS.requests1h(), RequestHourRow.class).estimatedRequests());
+        assertEquals(6.0, last(TOPICS.requests1h(), RequestRow.class).estimatedRequests());
     }
 
     @Test

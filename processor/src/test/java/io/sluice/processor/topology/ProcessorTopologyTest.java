@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.sluice.config.Aggregate.Window;
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
 import io.sluice.events.EventHeaders;
@@ -49,6 +50,7 @@ import io.sluice.processor.rows.ErrorRow;
 import io.sluice.processor.rows.Generations;
 import io.sluice.processor.rows.TrafficRow;
 import io.sluice.processor.rows.TransactionFact;
+import io.sluice.processor.rows.WindowStart;
 
 class ProcessorTopologyTest {
     @TempDir
@@ -103,7 +105,7 @@ class ProcessorTopologyTest {
         sendTransaction("a4", MINUTE.plusSeconds(4), "503");
         sendTransaction("a5", MINUTE.plusSeconds(5), null);
         TrafficRow row = latest(traffic.readKeyValuesToMap());
-        assertEquals(new TrafficRow("shop", "production", MINUTE.getEpochSecond(), 5, 0, 2, 0, 1, 1, 1, 5), row);
+        assertEquals(new TrafficRow("shop", "production", new WindowStart(Window.MINUTE, MINUTE.getEpochSecond()), 5, 0, 2, 0, 1, 1, 1, 5), row);
     }
 
     @Test
@@ -361,7 +363,7 @@ class ProcessorTopologyTest {
         bytes.put(Bytes.wrap(key), stored, MINUTE.toEpochMilli());
 
         sendTransaction("after-upgrade", MINUTE.plusSeconds(30), "404");
-        assertEquals(new TrafficRow("shop", "production", MINUTE.getEpochSecond(), 4, 0, 2, 0, 1, 1, 0, 4),
+        assertEquals(new TrafficRow("shop", "production", new WindowStart(Window.MINUTE, MINUTE.getEpochSecond()), 4, 0, 2, 0, 1, 1, 0, 4),
                 latest(traffic.readKeyValuesToMap()));
     }
 

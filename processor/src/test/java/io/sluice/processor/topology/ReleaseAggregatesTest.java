@@ -23,7 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
 import io.sluice.outcomes.OutcomeRow;
-import io.sluice.processor.rows.RequestHourRow;
 import io.sluice.processor.rows.RequestRow;
 import io.sluice.processor.rows.TrafficRow;
 import io.sluice.processor.rows.TransactionFact;
@@ -65,8 +64,8 @@ class ReleaseAggregatesTest {
         Map<String, Long> expected = Map.of("shop@2.4.1", 3L, "shop@2.5.0", 2L, "", 1L);
         assertEquals(expected, requestsBy(latest(TOPICS.requests1m(), RequestRow.class, RequestRow::topicKey), RequestRow::release,
                 RequestRow::requests));
-        assertEquals(expected, requestsBy(latest(TOPICS.requests1h(), RequestHourRow.class, RequestHourRow::topicKey),
-                RequestHourRow::release, RequestHourRow::requests));
+        assertEquals(expected, requestsBy(latest(TOPICS.requests1h(), RequestRow.class, RequestRow::topicKey),
+                RequestRow::release, RequestRow::requests));
         assertEquals(Map.of("production", 6L), requestsBy(latest(TOPICS.traffic(), TrafficRow.class, TrafficRow::topicKey),
                 TrafficRow::environment, TrafficRow::requests), "traffic is not split by release");
     }
@@ -77,8 +76,8 @@ class ReleaseAggregatesTest {
         for (String release : List.of("r1", "r2", "r3", "r4", "r1")) {
             send("GET /a", release);
         }
-        assertEquals(Map.of("r1", 2L, "r2", 1L, "<other>", 2L), requestsBy(latest(TOPICS.requests1h(), RequestHourRow.class,
-                RequestHourRow::topicKey), RequestHourRow::release, RequestHourRow::requests));
+        assertEquals(Map.of("r1", 2L, "r2", 1L, "<other>", 2L), requestsBy(latest(TOPICS.requests1h(), RequestRow.class,
+                RequestRow::topicKey), RequestRow::release, RequestRow::requests));
         assertEquals(Map.of(LIMITED + "release" + COUNTER, 2L), outcomes());
         assertEquals(2, limits.collapsed().count(LimitedName.RELEASE));
     }
@@ -105,8 +104,8 @@ class ReleaseAggregatesTest {
         }
         // Beyond the series limit with no room for their <other> route's series either: every name the client chose is <other>.
         expected.put("<other> <other> <other>", 5L);
-        assertEquals(expected, requestsBy(latest(TOPICS.requests1h(), RequestHourRow.class, RequestHourRow::topicKey),
-                row -> row.release() + ' ' + row.route() + ' ' + row.environment(), RequestHourRow::requests));
+        assertEquals(expected, requestsBy(latest(TOPICS.requests1h(), RequestRow.class, RequestRow::topicKey),
+                row -> row.release() + ' ' + row.route() + ' ' + row.environment(), RequestRow::requests));
         assertEquals(Map.of(LIMITED + "route" + COUNTER, 5L), outcomes());
     }
 
@@ -116,8 +115,8 @@ class ReleaseAggregatesTest {
         for (int status = 200; status < 215; status++) {
             send("GET /a", null, status);
         }
-        assertEquals(Map.of("", 15L), requestsBy(latest(TOPICS.requests1h(), RequestHourRow.class, RequestHourRow::topicKey),
-                RequestHourRow::release, RequestHourRow::requests));
+        assertEquals(Map.of("", 15L), requestsBy(latest(TOPICS.requests1h(), RequestRow.class, RequestRow::topicKey),
+                RequestRow::release, RequestRow::requests));
     }
 
     private Map<String, Long> outcomes() {

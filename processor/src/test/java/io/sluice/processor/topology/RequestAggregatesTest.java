@@ -36,9 +36,7 @@ import io.sluice.events.EventHeaders;
 import io.sluice.processor.parse.RecordsReadFromJson;
 import io.sluice.processor.rows.Columns;
 import io.sluice.processor.rows.ErrorHourRow;
-import io.sluice.processor.rows.RequestHourRow;
 import io.sluice.processor.rows.RequestRow;
-import io.sluice.processor.rows.TrafficHourRow;
 import io.sluice.processor.rows.TrafficRow;
 
 /** requests_1m, requests_1h, traffic_1h and errors_1h rows, the traffic counting rule and the route limit, without Kafka. */
@@ -54,10 +52,10 @@ class RequestAggregatesTest {
     private TestInputTopic<String, byte[]> transactions;
     private TestInputTopic<String, byte[]> errors;
     private TestOutputTopic<String, RequestRow> minutes;
-    private TestOutputTopic<String, RequestHourRow> hours;
+    private TestOutputTopic<String, RequestRow> hours;
     private TestOutputTopic<String, ErrorHourRow> errorHours;
     private TestOutputTopic<String, TrafficRow> traffic;
-    private TestOutputTopic<String, TrafficHourRow> trafficHours;
+    private TestOutputTopic<String, TrafficRow> trafficHours;
     private CardinalityLimits limits;
 
     private void start(int routesPerDay) {
@@ -71,11 +69,11 @@ class RequestAggregatesTest {
         transactions = driver.createInputTopic(TOPICS.transactions(), new StringSerializer(), new ByteArraySerializer());
         errors = driver.createInputTopic(TOPICS.errors(), new StringSerializer(), new ByteArraySerializer());
         minutes = driver.createOutputTopic(TOPICS.requests1m(), new StringDeserializer(), JsonSerde.of(RequestRow.class).deserializer());
-        hours = driver.createOutputTopic(TOPICS.requests1h(), new StringDeserializer(), JsonSerde.of(RequestHourRow.class).deserializer());
+        hours = driver.createOutputTopic(TOPICS.requests1h(), new StringDeserializer(), JsonSerde.of(RequestRow.class).deserializer());
         errorHours = driver.createOutputTopic(TOPICS.errors1h(), new StringDeserializer(), JsonSerde.of(ErrorHourRow.class).deserializer());
         traffic = driver.createOutputTopic(TOPICS.traffic(), new StringDeserializer(), JsonSerde.of(TrafficRow.class).deserializer());
         trafficHours = driver.createOutputTopic(TOPICS.traffic1h(), new StringDeserializer(),
-                JsonSerde.of(TrafficHourRow.class).deserializer());
+                JsonSerde.of(TrafficRow.class).deserializer());
     }
 
     private Topology topology() {
@@ -112,11 +110,11 @@ class RequestAggregatesTest {
         assertEquals(0, none.timed());
         assertEquals(0, sum(none.durationBuckets()));
 
-        Map<String, RequestHourRow> byHour = latestPerKey(hours.readValuesToList(), RequestHourRow::topicKey);
+        Map<String, RequestRow> byHour = latestPerKey(hours.readValuesToList(), RequestRow::topicKey);
         assertEquals(3, byHour.size());
-        RequestHourRow hourOk = byHour.values().stream()
+        RequestRow hourOk = byHour.values().stream()
                 .filter(r -> r.route().equals("GET /users/{id}") && r.statusCode() == 200).findFirst().orElseThrow();
-        assertEquals(HOUR.getEpochSecond(), hourOk.hour());
+        assertEquals(HOUR.getEpochSecond(), hourOk.start().epochSecond());
         assertEquals(3, hourOk.requests());
         assertEquals(47.0, hourOk.durationSumMs());
         assertEquals(3, hourOk.version());
@@ -147,8 +145,8 @@ class RequestAggregatesTest {
         sendError("e1", MINUTE.plusSeconds(2), "GET /a", "ValueError");
         sendError("e1", MINUTE.plusSeconds(50), "GET /a", "ValueError");
         assertEquals(List.of(1L), minutes.readValuesToList().stream().map(RequestRow::requests).toList());
-        assertEquals(List.of(1L), hours.readValuesToList().stream().map(RequestHourRow::requests).toList());
-        assertEquals(List.of(1L), trafficHours.readValuesToList().stream().map(TrafficHourRow::requests).toList());
+        assertEquals(List.of(1L), hours.readValuesToList().stream().map(RequestRow::requests).toList());
+        assertEquals(List.of(1L), trafficHours.readValuesToList().stream().map(TrafficRow::requests).toList());
         assertEquals(List.of(1L), errorHours.readValuesToList().stream().map(ErrorHourRow::errors).toList());
     }
 
@@ -158,9 +156,9 @@ class RequestAggregatesTest {
         send("now", MINUTE.plus(Duration.ofHours(3)), "GET /a", "http.server", "200", 1.0);
         send("late", MINUTE.plusSeconds(10), "GET /a", "http.server", "200", 1.0);
         Map<Long, Long> requestsByHour = hours.readValuesToList().stream()
-                .collect(Collectors.toMap(RequestHourRow::hour, RequestHourRow::requests, Math::max));
+                .collect(Collectors.toMap(row -> row.start().epochSecond(), RequestRow::requests, Math::max));
         Map<Long, Long> trafficByHour = trafficHours.readValuesToList().stream()
-                .collect(Collectors.toMap(TrafficHourRow::hour, TrafficHourRow::requests, Math::max));
+                .collect(Collectors.toMap(row -> row.start().epochSecond(), TrafficRow::requests, Math::max));
         Map<Long, Long> expected = Map.of(HOUR.getEpochSecond(), 1L, HOUR.plus(Duration.ofHours(3)).getEpochSecond(), 1L);
         assertEquals(expected, requestsByHour);
         assertEquals(expected, trafficByHour, "traffic_1h");
@@ -174,7 +172,7 @@ class RequestAggregatesTest {
         send("page", MINUTE.plusSeconds(3), "/checkout", "pageload", null, 800.0);
         send("nav", MINUTE.plusSeconds(4), "/checkout", "navigation", null, 120.0);
         send("task", MINUTE.plusSeconds(5), "send_mail", "queue.task", null, 20.0);
-        assertEquals(2, latestPerKey(traffic.readValuesToList(), r -> r.project() + r.minute()).values().iterator().next().requests());
+        assertEquals(2, latestPerKey(traffic.readValuesToList(), r -> r.project() + r.start().epochSecond()).values().iterator().next().requests());
         Map<String, Long> requestsByOp = latestPerKey(minutes.readValuesToList(), RequestRow::topicKey).values().stream()
                 .collect(Collectors.groupingBy(RequestRow::op, Collectors.summingLong(RequestRow::requests)));
         // The /api/v1/ call, with no op, is a handled request: counted under http.server with the SDKs' ones.
@@ -189,9 +187,9 @@ class RequestAggregatesTest {
         send("a3", MINUTE.plusSeconds(130), "GET /b", null, null, null);
         send("page", MINUTE.plusSeconds(3), "/checkout", "pageload", null, 800.0); // a page view: not traffic
         send("next", MINUTE.plus(Duration.ofHours(1)), "GET /a", "http.server", "200", 1.0);
-        Map<String, TrafficHourRow> byHour = latestPerKey(trafficHours.readValuesToList(), TrafficHourRow::topicKey);
+        Map<String, TrafficRow> byHour = latestPerKey(trafficHours.readValuesToList(), TrafficRow::topicKey);
         assertEquals(2, byHour.size());
-        TrafficHourRow first = byHour.values().stream().filter(r -> r.hour() == HOUR.getEpochSecond()).findFirst().orElseThrow();
+        TrafficRow first = byHour.values().stream().filter(r -> r.start().epochSecond() == HOUR.getEpochSecond()).findFirst().orElseThrow();
         assertEquals(List.of(3L, 1L, 1L, 1L), List.of(first.requests(), first.status2xx(), first.status5xx(), first.statusNone()));
         assertEquals(3, first.version(), "versioned as traffic_1m: the hour's request count");
     }
@@ -214,7 +212,7 @@ class RequestAggregatesTest {
         sendError("e3", MINUTE.plusSeconds(3), "GET /b", "ValueError");
         sendError("e4", MINUTE.plusSeconds(4), "GET /a", "KeyError");
         Map<String, Long> counts = latestPerKey(errorHours.readValuesToList(), ErrorHourRow::topicKey).values().stream()
-                .collect(Collectors.toMap(r -> r.route() + " " + r.exceptionType() + " @" + r.hour(), ErrorHourRow::errors));
+                .collect(Collectors.toMap(r -> r.route() + " " + r.exceptionType() + " @" + r.start().epochSecond(), ErrorHourRow::errors));
         long hour = HOUR.getEpochSecond();
         assertEquals(Map.of("GET /a ValueError @" + hour, 2L, "GET /b ValueError @" + hour, 1L, "GET /a KeyError @" + hour, 1L), counts);
     }
@@ -225,9 +223,9 @@ class RequestAggregatesTest {
         for (int i = 0; i < 10_000; i++) {
             send("r" + i, MINUTE.plusMillis(i), "GET /random/" + letters(i), "http.server", "200", 1.0);
         }
-        List<RequestHourRow> rows = List.copyOf(latestPerKey(hours.readValuesToList(), RequestHourRow::topicKey).values());
+        List<RequestRow> rows = List.copyOf(latestPerKey(hours.readValuesToList(), RequestRow::topicKey).values());
         assertEquals(LIMIT + 1, rows.size(), "the limit's routes and <other>");
-        assertEquals(10_000, rows.stream().mapToLong(RequestHourRow::requests).sum());
+        assertEquals(10_000, rows.stream().mapToLong(RequestRow::requests).sum());
         assertEquals(10_000 - LIMIT, rows.stream().filter(r -> r.route().equals("<other>")).findFirst().orElseThrow().requests());
         assertEquals(10_000 - LIMIT, limits.collapsed().count(LimitedName.ROUTE));
         Map<String, RequestRow> byMinute = latestPerKey(minutes.readValuesToList(), RequestRow::topicKey);
@@ -243,10 +241,10 @@ class RequestAggregatesTest {
             send("o" + i, MINUTE.plusMillis(i), "GET /a", "op." + letters(i), "200", 1.0);
         }
         send("handled", MINUTE.plusSeconds(5), "GET /b", "http.server", "200", 1.0);
-        List<RequestHourRow> rows = List.copyOf(latestPerKey(hours.readValuesToList(), RequestHourRow::topicKey).values());
+        List<RequestRow> rows = List.copyOf(latestPerKey(hours.readValuesToList(), RequestRow::topicKey).values());
         assertEquals(LIMIT + 2, rows.size(), "the limit's series, <other> and the handled request beyond the limit");
-        assertEquals(2_001, rows.stream().mapToLong(RequestHourRow::requests).sum());
-        assertEquals(2_000 - LIMIT, rows.stream().filter(r -> r.op().equals("<other>")).mapToLong(RequestHourRow::requests).sum());
+        assertEquals(2_001, rows.stream().mapToLong(RequestRow::requests).sum());
+        assertEquals(2_000 - LIMIT, rows.stream().filter(r -> r.op().equals("<other>")).mapToLong(RequestRow::requests).sum());
         assertEquals(1, rows.stream().filter(r -> r.op().equals("http.server")).count(), "a known op keeps its name beyond the limit");
     }
 
@@ -267,8 +265,8 @@ class RequestAggregatesTest {
         send("shop", "a1", MINUTE, "GET /a", "200");
         send("shop", "b1", MINUTE.plusSeconds(1), "GET /b", "200");
         send("blog", "b2", MINUTE.plusSeconds(2), "GET /b", "200");
-        Map<String, Long> byProjectAndRoute = latestPerKey(hours.readValuesToList(), RequestHourRow::topicKey).values().stream()
-                .collect(Collectors.toMap(r -> r.project() + " " + r.route(), RequestHourRow::requests));
+        Map<String, Long> byProjectAndRoute = latestPerKey(hours.readValuesToList(), RequestRow::topicKey).values().stream()
+                .collect(Collectors.toMap(r -> r.project() + " " + r.route(), RequestRow::requests));
         assertEquals(Map.of("shop GET /a", 1L, "shop <other>", 1L, "blog GET /b", 1L), byProjectAndRoute);
     }
 
@@ -278,8 +276,8 @@ class RequestAggregatesTest {
         send("a1", MINUTE, "GET /a", "http.server", "200", 1.0);
         send("b1", MINUTE.plusSeconds(1), "GET /b", "http.server", "200", 1.0);
         send("b2", MINUTE.plus(Duration.ofDays(1)), "GET /b", "http.server", "200", 1.0);
-        Set<String> routes = latestPerKey(hours.readValuesToList(), RequestHourRow::topicKey).values().stream()
-                .map(r -> Instant.ofEpochSecond(r.hour()).toString().substring(0, 10) + " " + r.route()).collect(Collectors.toSet());
+        Set<String> routes = latestPerKey(hours.readValuesToList(), RequestRow::topicKey).values().stream()
+                .map(r -> Instant.ofEpochSecond(r.start().epochSecond()).toString().substring(0, 10) + " " + r.route()).collect(Collectors.toSet());
         assertEquals(Set.of("2026-11-22 GET /a", "2026-11-22 <other>", "2026-11-23 GET /b"), routes);
     }
 
@@ -332,8 +330,8 @@ class RequestAggregatesTest {
     }
 
     private Map<String, Long> hourRequestsByRoute() {
-        return latestPerKey(hours.readValuesToList(), RequestHourRow::topicKey).values().stream()
-                .collect(Collectors.toMap(RequestHourRow::route, RequestHourRow::requests));
+        return latestPerKey(hours.readValuesToList(), RequestRow::topicKey).values().stream()
+                .collect(Collectors.toMap(RequestRow::route, RequestRow::requests));
     }
 
     /** A name of letters from g to z only: no normalization takes it for a number, id or hex token. */
@@ -353,7 +351,7 @@ class RequestAggregatesTest {
     }
 
     private static RequestRow row(java.util.Collection<RequestRow> rows, Instant minute, String route, int status) {
-        return rows.stream().filter(r -> r.minute() == minute.getEpochSecond() && r.route().equals(route) && r.statusCode() == status)
+        return rows.stream().filter(r -> r.start().epochSecond() == minute.getEpochSecond() && r.route().equals(route) && r.statusCode() == status)
                 .findFirst().orElseThrow();
     }
 

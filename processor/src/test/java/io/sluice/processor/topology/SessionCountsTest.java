@@ -111,7 +111,7 @@ class SessionCountsTest {
         update(SID, "{\"init\": true, \"status\": \"ok\", \"errors\": 0");
         update(SID, "{\"status\": \"crashed\", \"errors\": 1, \"timestamp\": \"2026-11-22T12:30:00Z\"", HOUR.plus(Duration.ofMinutes(150)));
         SessionHourRow row = last();
-        assertEquals(HOUR.getEpochSecond(), row.hour());
+        assertEquals(HOUR.getEpochSecond(), row.start().epochSecond());
         assertEquals(List.of(1L, 1L, 1L, 0L, 0L), counts(row));
     }
 
@@ -122,8 +122,8 @@ class SessionCountsTest {
                 + "{\"started\": \"2026-11-22T11:00:00Z\", \"exited\": 7}]}";
         pipe("a9f3c2d1e0b4a5968778695a4b3c2d1e", json, HOUR.plus(Duration.ofMinutes(61)));
         List<SessionHourRow> rows = rows();
-        SessionHourRow ten = rows.stream().filter(row -> row.hour() == HOUR.getEpochSecond()).reduce((a, b) -> b).orElseThrow();
-        SessionHourRow eleven = rows.stream().filter(row -> row.hour() == HOUR.getEpochSecond() + 3600).reduce((a, b) -> b).orElseThrow();
+        SessionHourRow ten = rows.stream().filter(row -> row.start().epochSecond() == HOUR.getEpochSecond()).reduce((a, b) -> b).orElseThrow();
+        SessionHourRow eleven = rows.stream().filter(row -> row.start().epochSecond() == HOUR.getEpochSecond() + 3600).reduce((a, b) -> b).orElseThrow();
         assertEquals(List.of(56L, 6L, 2L, 1L, 50L), counts(ten));
         assertEquals(List.of(7L, 0L, 0L, 0L, 7L), counts(eleven));
         assertEquals("shop@1.2.0", ten.release());
