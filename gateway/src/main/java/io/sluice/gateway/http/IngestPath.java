@@ -303,7 +303,7 @@ final class IngestPath {
                         taking.gone++;
                         return;
                     }
-                    acks.add(services.publisher().publish(new IngestRoute.V1(token, taken.endpoint()), taken.event(), taken.event().json(),
+                    acks.add(services.publisher().publish(token, taken.endpoint(), taken.event(), taken.event().json(),
                             taking.receivedAt));
                 }, connection.eventLoop())
                 .thenCompose(allSent -> CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)))
