@@ -52,8 +52,9 @@ import io.sluice.projects.Project;
  * request on them, waiting or being read, is answered {@code 503 shutting_down} before anything of
  * it is published, so its retry is safe; checked before it is read, before each item and once taken.
  *
- * <p>A new door plugs in with its route (an {@link IngestRoute} record, which carries its rules), a
- * {@link FrontDoor}, and the line of {@link FrontDoors} that routes the one to the other.
+ * <p>A new door plugs in with its route (an {@link IngestRoute} record, which carries its rules and
+ * its {@link io.sluice.gateway.ingest.Door}), a {@link FrontDoor}, and the line of {@link FrontDoors}
+ * that builds the one for the other.
  */
 final class IngestPath {
     private static final Logger LOG = LoggerFactory.getLogger(IngestPath.class);
