@@ -47,7 +47,7 @@ final class OtlpDoor implements FrontDoor {
         String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
         OtlpFormat format = OtlpFormat.of(contentType);
         byte[] body = FrontDoor.decodedBody(services, admitted, request);
-        ExportReader.SpanQuota quota = item -> item == 0 ? null : services.gate().takeProjectQuota(admitted.project()); // the head took the first's
+        ExportReader.SpanQuota quota = admitted.quota()::takePart;
         List<Item> items = new ArrayList<>();
         switch (signal) {
             case TRACES -> addParts(services.otlp().read(body, format, admitted.reservation(), quota), "span", SpanMapper.NOT_STORED,
@@ -62,7 +62,7 @@ final class OtlpDoor implements FrontDoor {
         // The body is garbage once its items are mapped (and the request's is released on return):
         // while the events are published, the request holds them, not it.
         admitted.reservation().giveBack(body.length);
-        return new Items(admitted.project(), Caller.of(admitted, request), items);
+        return new Items(admitted, Caller.of(admitted, request), items);
     }
 
     /**
