@@ -10,9 +10,7 @@ import io.sluice.outcomes.Outcome;
 import io.sluice.projects.Project;
 import io.sluice.gateway.ingest.IngestRoute;
 import io.sluice.gateway.ingest.Rejection;
-import io.sluice.gateway.ingest.Endpoint;
 import io.sluice.gateway.ingest.BodySize;
-import io.sluice.gateway.ingest.HeadQuota;
 
 /**
  * Who may come in, decided from a request's head before its body is read: its route (404, 405),
@@ -93,7 +91,7 @@ public final class Gate {
                     + "CIDR block (logged once)", head.peer().getHostAddress(), head.peer().getHostAddress());
         }
         if (route.preflight()) {
-            return new Admitted(route, null, budget.expect(client, null, 0), null, client, 0);
+            return new Admitted(route, null, budget.expect(client, null, 0), null, client, 0, null);
         }
         failedAuth.check(client, System.nanoTime());
         int max = maxBodyBytes(route.bodySize());
@@ -112,9 +110,9 @@ public final class Gate {
             }
             throw refused;
         }
-        takeAtHead(route, project);
+        RequestQuota quota = RequestQuota.takenAtHead(quotas, project, route);
         requireDeclaredWithin(head, max);
-        return new Admitted(route, project, budget.expect(client, project.token(), declared(head)), null, client, max);
+        return new Admitted(route, project, budget.expect(client, project.token(), declared(head)), null, client, max, quota);
     }
 
     private static void requireDeclaredWithin(RequestHead head, int max) {
@@ -130,22 +128,6 @@ public final class Gate {
             case ENVELOPE -> maxEnvelopeBytes;
             case OTLP_EXPORT -> maxOtlpBytes;
         };
-    }
-
-    /**
-     * What every authenticated request takes from its project's quota from its head, as its route
-     * says ({@link HeadQuota}), whatever becomes of it: one over the quota holds no memory and its
-     * body is never read.
-     */
-    private void takeAtHead(IngestRoute route, Project project) {
-        if (route.headQuota() == HeadQuota.FIRST_EVENT) {
-            quotas.admit(project, route.endpoint(), System.nanoTime());
-            return;
-        }
-        Rejection overQuota = quotas.takeProject(project, System.nanoTime());
-        if (overQuota != null) {
-            throw overQuota;
-        }
     }
 
     private Admitted admitSentry(IngestRoute.Sentry route, RequestHead head, InetAddress client, int max) {
@@ -170,12 +152,13 @@ public final class Gate {
                 throw new Rejection(Outcome.BODY_TOO_LARGE, "an envelope whose only credential is its dsn header may have at most "
                         + bound + " bytes; send X-Sentry-Auth for larger ones");
             }
-            return new Admitted(route, null, unauthenticated.expect(client, null, declared(head)), null, client, bound);
+            return new Admitted(route, null, unauthenticated.expect(client, null, declared(head)), null, client, bound, null);
         }
-        Authenticator.DsnAuthenticated auth = authenticateSentry(route, key, client, head.origin());
+        Authenticator.DsnAuthenticated auth = authenticateDsn(route, key, client, head.origin());
+        RequestQuota quota = RequestQuota.takenAtHead(quotas, auth.project(), route);
         // Per project too: a DSN key is public (in every browser), its holders may not take the whole budget.
         return new Admitted(route, auth.project(), budget.expect(client, auth.project().token(), declared(head)), auth.key(),
-                client, max);
+                client, max, quota);
     }
 
     /**
@@ -187,13 +170,44 @@ public final class Gate {
     }
 
     /**
-     * Checks a DSN key against the project in the path (a key matching no DSN key counts against
-     * the client's failed authentications; another project's key is 403), the browser origin against the key, and takes
-     * what its route's head takes of the project's quota (429 with X-Sentry-Rate-Limits). From the head, or from an
-     * envelope's own {@code dsn} header once its body is read.
+     * An envelope admitted from its head, once its body is read: authenticated by the {@code dsn}
+     * in its own header when its head named no key (then it takes what its head would have of the
+     * quota), or checked against the key its head named; refused when it has no credential at all.
+     *
+     * @param dsn    the envelope header's {@code dsn}, or null
+     * @param origin the request's Origin, or null
      */
-    public Authenticator.DsnAuthenticated authenticateSentry(IngestRoute.Sentry route, String key, InetAddress client,
-                                                             String origin) {
+    public Admitted authenticateEnvelope(Admitted admitted, String dsn, String origin) {
+        IngestRoute.Sentry route = (IngestRoute.Sentry) admitted.route();
+        if (dsn != null) {
+            SentryCredentials.Dsn named = SentryCredentials.parseDsn(dsn);
+            if (named.projectId() != route.projectId()) {
+                throw new Rejection(Outcome.BAD_REQUEST, "the envelope's dsn names project "
+                        + named.projectId() + ", the path " + route.projectId());
+            }
+            if (admitted.project() == null) {
+                Authenticator.DsnAuthenticated auth = authenticateDsn(route, named.publicKey(), admitted.client(), origin);
+                return admitted.authenticated(auth.project(), auth.key(), RequestQuota.takenAtHead(quotas, auth.project(), route));
+            }
+            if (!named.publicKey().equals(admitted.dsnKey().publicKey())) {
+                throw new Rejection(Outcome.BAD_REQUEST, "the envelope's dsn names another sentry_key than the request");
+            }
+        }
+        if (admitted.project() == null) {
+            failedAuth.failed(admitted.client(), System.nanoTime());
+            throw new Rejection(Outcome.UNAUTHORIZED, "missing credentials: send X-Sentry-Auth: Sentry sentry_key=<public key of "
+                    + "this project's DSN>, sentry_version=7, ?sentry_key=… in the query, or the dsn in the envelope header");
+        }
+        return admitted;
+    }
+
+    /**
+     * Checks a DSN key against the project in the path (a key matching no DSN key counts against
+     * the client's failed authentications; another project's key is 403) and the browser origin
+     * against the key. From the head, or from an envelope's own {@code dsn} header once its body is read.
+     */
+    private Authenticator.DsnAuthenticated authenticateDsn(IngestRoute.Sentry route, String key, InetAddress client,
+                                                           String origin) {
         Authenticator.DsnAuthenticated auth;
         try {
             auth = authenticator.authenticateDsn(route.projectId(), key);
@@ -210,41 +224,7 @@ public final class Gate {
                     ? "this DSN key is for browsers of listed origins only, and the request names no Origin"
                     : "this DSN key does not allow the origin " + origin);
         }
-        takeAtHead(route, auth.project());
         return auth;
-    }
-
-    /** The 401 of an envelope with no credential at all, counted as a failed authentication of its client. */
-    public Rejection missingCredentials(InetAddress client) {
-        failedAuth.failed(client, System.nanoTime());
-        return new Rejection(Outcome.UNAUTHORIZED, "missing credentials: send X-Sentry-Auth: Sentry sentry_key=<public key of "
-                + "this project's DSN>, sentry_version=7, ?sentry_key=… in the query, or the dsn in the envelope header");
-    }
-
-    /**
-     * Takes one event from the project's own quota (no endpoint's): what an OTLP span takes before it
-     * is decoded, its kind and events not known yet. Null, or the 429.
-     */
-    public Rejection takeProjectQuota(Project project) {
-        return quotas.takeProject(project, System.nanoTime());
-    }
-
-    /**
-     * Takes one event of this endpoint from the project's quota; null, or the 429 (with
-     * X-Sentry-Rate-Limits). {@code projectTaken}: the project's share was taken from the head,
-     * only the endpoint's is left to take.
-     */
-    public Rejection takeQuota(Project project, Endpoint endpoint, boolean projectTaken) {
-        return projectTaken ? quotas.tryAdmitEndpoint(project, endpoint, System.nanoTime())
-                : quotas.tryAdmit(project, endpoint, System.nanoTime());
-    }
-
-    /**
-     * Gives back the project's and the endpoint's event that an event took, wherever it took them (its
-     * head, its door or {@link #takeQuota}): an event filtered once read takes no quota.
-     */
-    public void giveBackQuota(Project project, Endpoint endpoint) {
-        quotas.giveBack(project, endpoint, System.nanoTime());
     }
 
     /** The token of a route (a Sentry route's numeric id looked up), or null: to count a refusal under. */

@@ -1,85 +1,95 @@
 package io.sluice.gateway.http;
 
-import io.netty.buffer.Unpooled;
+import java.util.List;
+
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.util.ReferenceCountUtil;
 import io.sluice.gateway.admit.Admitted;
-import io.sluice.gateway.admit.InFlightBudget;
 import io.sluice.gateway.ingest.Rejection;
 import io.sluice.outcomes.Outcome;
 
 /**
- * Collects the body up to the limit, taking its bytes from the request's in-flight reservation as
- * they arrive (so a request holds what it has sent, never what its head announced). Writes no
- * final answer itself, so that answers go out in request order: a body declared too large is
- * refused by {@link Admission} from the head, and a body that grows beyond the limit (no declared
- * size), or whose next bytes no longer fit the budget, is passed on as {@link Refused}, for the
- * ingest handler to refuse in its turn; nothing after it on the connection is taken on.
+ * Collects an admitted request's body up to its route's limit, taking its bytes from the request's
+ * in-flight reservation as they arrive (so a request holds what it has sent, never what its head
+ * announced), and passes it on as an {@link AdmittedRequest}. Writes no answer itself, so that
+ * answers go out in request order: a body declared too large is refused by {@link Admission} from
+ * the head, and a body that grows beyond the limit (no declared size), or whose next bytes no
+ * longer fit the budget, is passed on as a {@link RefusedRequest}, for the ingest handler to answer
+ * in its turn; nothing after it on the connection is taken on. Frees no reservation: the ingest
+ * handler holds them.
  */
 final class BodyLimit extends HttpObjectAggregator {
-    /**
-     * Passed on in place of a request refused while its body arrived: 413, or 503 when its bytes did
-     * not fit. {@code caller}: as its head told, so that the refusal is answered as one from the head
-     * is (an OTLP export's in its own encoding).
-     */
-    record Refused(Rejection reason, FrontDoor.Caller caller) {
-    }
-
-    private final Admission admission;
-    /**
-     * The request being received (null once refused): its reservation, its head (which tells how to
-     * answer its refusal), its limit (its route's) and its bytes so far.
-     */
-    private InFlightBudget.Reservation reservation;
-    private Admitted admitted;
+    /** The request being received (null once refused or passed on), and its bytes so far. */
+    private Admitted receiving;
     private HttpRequest head;
-    private long limit;
     private long received;
+    /** A body was refused: the rest of it, and everything after it, is discarded unread. */
+    private boolean discarding;
 
-    /** @param maxBodyBytes the largest body of any route; each request is held to its own limit */
-    BodyLimit(int maxBodyBytes, Admission admission) {
+    /**
+     * @param maxBodyBytes the largest body of any route; each request is held to its own limit.
+     *                     "100 Continue" is the ingest handler's, which knows when earlier requests are answered.
+     */
+    BodyLimit(int maxBodyBytes) {
         super(maxBodyBytes);
-        this.admission = admission;
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) throws Exception {
-        if (message instanceof HttpRequest request) {
-            admitted = admission.receiving();
-            head = request;
-            reservation = admitted.reservation();
-            limit = admitted.maxBodyBytes();
-            received = 0;
+        if (discarding) {
+            if (message instanceof HttpObject) {
+                ReferenceCountUtil.release(message);
+            } else {
+                ctx.fireChannelRead(message); // a request's admission: the ingest handler frees what it holds
+            }
+            return;
         }
-        if (message instanceof HttpContent content && reservation != null) {
+        if (message instanceof AdmittedHead admittedHead) {
+            receiving = admittedHead.admitted();
+            head = admittedHead.head();
+            received = 0;
+            ctx.fireChannelRead(admittedHead); // its reservation is the ingest handler's from here
+            super.channelRead(ctx, head);
+            return;
+        }
+        if (message instanceof HttpContent content && receiving != null) {
             Rejection refused = take(content.content().readableBytes());
             if (refused != null) {
-                // As the aggregator does at its own limit: nothing more on this connection is taken
-                // on (the request's partial body is freed when the connection closes).
                 content.release();
-                ctx.fireChannelRead(refuse(refused));
+                refuse(ctx, refused);
                 return;
             }
         }
         super.channelRead(ctx, message);
     }
 
+    /** The aggregator's whole request, passed on with its admission. */
+    @Override
+    protected void decode(ChannelHandlerContext ctx, HttpObject message, List<Object> out) throws Exception {
+        super.decode(ctx, message, out);
+        for (int i = 0; i < out.size(); i++) {
+            if (out.get(i) instanceof FullHttpRequest request) {
+                out.set(i, new AdmittedRequest(receiving, request));
+                receiving = null;
+            }
+        }
+    }
+
     /** Takes arriving bytes from the request's reservation: null, or why they cannot be taken. */
     private Rejection take(int bytes) {
         received += bytes;
-        if (received > limit) {
-            return tooLarge(limit);
+        if (received > receiving.maxBodyBytes()) {
+            return tooLarge(receiving.maxBodyBytes());
         }
         try {
-            reservation.extend(bytes);
+            receiving.reservation().extend(bytes);
             return null;
         } catch (Rejection refused) {
             return refused;
@@ -90,28 +100,30 @@ final class BodyLimit extends HttpObjectAggregator {
         return new Rejection(Outcome.BODY_TOO_LARGE, "the request body is larger than " + limit + " bytes");
     }
 
-    /**
-     * "100 Continue" only when every earlier request on the connection is answered: sent sooner,
-     * the client would take it for the answer to an earlier one. Then the client sends its body
-     * when its own wait is over (RFC 9110 §10.1.1 has it not wait for ever). Other expectations
-     * are ignored, as RFC 9110 allows.
-     */
     @Override
     protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
-        return HttpUtil.is100ContinueExpected(start) && admission.nextInLine()
-                ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER)
-                : null;
+        return null;
     }
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-        ctx.fireChannelRead(refuse(tooLarge(maxContentLength()))); // the aggregator discards the rest of this body meanwhile
+        refuse(ctx, tooLarge(maxContentLength()));
     }
 
-    /** The request being received, refused: nothing more on this connection is taken on. */
-    private Refused refuse(Rejection reason) {
-        admission.takeNoMore();
-        reservation = null;
-        return new Refused(reason, FrontDoor.Caller.of(admitted, head));
+    /**
+     * The request being received, refused: passed on to be answered in its turn, and nothing more
+     * on this connection is taken on (its partial body is freed when the connection closes).
+     */
+    private void refuse(ChannelHandlerContext ctx, Rejection reason) {
+        Admitted refused = receiving;
+        if (refused == null) { // cannot happen: every head passes admission first
+            ctx.close();
+            return;
+        }
+        receiving = null;
+        discarding = true;
+        ctx.pipeline().fireUserEventTriggered(TakingNoMore.EVENT);
+        ctx.fireChannelRead(new RefusedRequest(refused.route(), refused.token(), refused, reason,
+                FrontDoor.Caller.of(refused, head), System.nanoTime()));
     }
 }

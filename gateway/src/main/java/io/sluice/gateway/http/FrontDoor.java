@@ -62,8 +62,14 @@ interface FrontDoor {
         }
     }
 
-    /** A request's items, read: whose they are (its project, known by now) and who sent them. */
-    record Items(Project project, Caller caller, List<Item> items) {
+    /**
+     * A request's items, read: whose they are and what they take of the quota (its admission, its
+     * project known by now) and who sent them.
+     */
+    record Items(Admitted admitted, Caller caller, List<Item> items) {
+        Project project() {
+            return admitted.project();
+        }
     }
 
     /**

@@ -3,23 +3,29 @@ package io.sluice.gateway.http;
 import java.util.EnumMap;
 import java.util.Map;
 
+import io.sluice.gateway.ingest.Door;
 import io.sluice.gateway.ingest.IngestRoute;
 import io.sluice.gateway.ingest.OtlpSignal;
 
-/** Which {@link FrontDoor} a route comes in by: the one place a new door is routed to. */
+/** The {@link FrontDoor} of each {@link Door}, built once per gateway: the one place a new door is built. */
 final class FrontDoors {
-    private final FrontDoor v1;
-    private final FrontDoor sentryStore;
-    private final FrontDoor sentryEnvelope;
-    private final Map<OtlpSignal, FrontDoor> otlp = new EnumMap<>(OtlpSignal.class);
+    private final Map<Door, FrontDoor> doors = new EnumMap<>(Door.class);
 
     FrontDoors(GatewayServices services) {
-        this.v1 = new V1Door(services);
-        this.sentryStore = new SentryStoreDoor(services);
-        this.sentryEnvelope = new SentryEnvelopeDoor(services);
-        for (OtlpSignal signal : OtlpSignal.values()) {
-            otlp.put(signal, new OtlpDoor(services, signal));
+        for (Door door : Door.values()) {
+            doors.put(door, build(door, services));
         }
+    }
+
+    private static FrontDoor build(Door door, GatewayServices services) {
+        return switch (door) {
+            case V1 -> new V1Door(services);
+            case SENTRY_STORE -> new SentryStoreDoor(services);
+            case SENTRY_ENVELOPE -> new SentryEnvelopeDoor(services);
+            case OTLP_TRACES -> new OtlpDoor(services, OtlpSignal.TRACES);
+            case OTLP_LOGS -> new OtlpDoor(services, OtlpSignal.LOGS);
+            case OTLP_METRICS -> new OtlpDoor(services, OtlpSignal.METRICS);
+        };
     }
 
     /**
@@ -27,16 +33,6 @@ final class FrontDoors {
      *              names none (its refusal is answered as v1's)
      */
     FrontDoor of(IngestRoute route) {
-        IngestRoute posted = route instanceof IngestRoute.Preflight preflight ? preflight.of() : route;
-        if (posted instanceof IngestRoute.Otlp export) {
-            return otlp.get(export.signal());
-        }
-        if (posted instanceof IngestRoute.SentryStore) {
-            return sentryStore;
-        }
-        if (posted instanceof IngestRoute.SentryEnvelope) {
-            return sentryEnvelope;
-        }
-        return v1;
+        return doors.get(route == null ? Door.V1 : route.door());
     }
 }

@@ -58,9 +58,10 @@ public final class GatewayInitializer extends ChannelInitializer<SocketChannel> 
         // Holds the requests decoded from the last read while the connection is not read (see IngestHandler).
         pipeline.addLast("flow", new FlowControlHandler());
         pipeline.addLast("timeouts", new ReceiveTimeouts(limits.idleTimeout(), limits.receiveTimeout()));
-        Admission admission = new Admission(limits.maxConnections(), services, path);
-        pipeline.addLast("admission", admission);
-        pipeline.addLast("body", new BodyLimit(services.gate().largestBody(), admission));
-        pipeline.addLast("ingest", new IngestHandler(admission, services, path, unsent, unsentAnswers));
+        // An admitted request goes on as one message (AdmittedHead, then AdmittedRequest or RefusedRequest):
+        // the ingest handler holds its reservation and frees it once its answer is written.
+        pipeline.addLast("admission", new Admission(limits.maxConnections(), services));
+        pipeline.addLast("body", new BodyLimit(services.gate().largestBody()));
+        pipeline.addLast("ingest", new IngestHandler(services, path, unsent, unsentAnswers));
     }
 }

@@ -19,8 +19,8 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.sluice.gateway.admit.Admitted;
+import io.sluice.gateway.admit.RequestQuota;
 import io.sluice.gateway.ingest.Endpoint;
-import io.sluice.gateway.ingest.HeadQuota;
 import io.sluice.gateway.ingest.IngestRoute;
 import io.sluice.gateway.ingest.Rejection;
 import io.sluice.gateway.admit.SentryRateLimits;
@@ -52,8 +52,9 @@ import io.sluice.projects.Project;
  * request on them, waiting or being read, is answered {@code 503 shutting_down} before anything of
  * it is published, so its retry is safe; checked before it is read, before each item and once taken.
  *
- * <p>A new door plugs in with its route (an {@link IngestRoute} record, which carries its rules), a
- * {@link FrontDoor}, and the line of {@link FrontDoors} that routes the one to the other.
+ * <p>A new door plugs in with its route (an {@link IngestRoute} record, which carries its rules and
+ * its {@link io.sluice.gateway.ingest.Door}), a {@link FrontDoor}, and the line of {@link FrontDoors}
+ * that builds the one for the other.
  */
 final class IngestPath {
     private static final Logger LOG = LoggerFactory.getLogger(IngestPath.class);
@@ -110,7 +111,7 @@ final class IngestPath {
         } finally {
             request.release();
         }
-        return take(door, items, admitted.route().headQuota(), receivedAt, connection);
+        return take(door, items, receivedAt, connection);
     }
 
     /**
@@ -130,7 +131,7 @@ final class IngestPath {
                     requireOpen(connection); // it may have waited long in the queue
                     requireReading();
                     items = door.read(admitted, request, receivedAt);
-                    Taking taking = new Taking(items, admitted.route().headQuota(), receivedAt, connection);
+                    Taking taking = new Taking(items, receivedAt, connection);
                     for (Item item : items.items()) {
                         requireReading(); // once the workers stop, a read under way ends at its next item
                         taking.take(item);
@@ -173,9 +174,8 @@ final class IngestPath {
     }
 
     /** Takes the items on the loop, a slice per task, then publishes the events taken. */
-    private CompletableFuture<Answer> take(FrontDoor door, FrontDoor.Items items, HeadQuota head, long receivedAt,
-                                           Channel connection) {
-        Taking taking = new Taking(items, head, receivedAt, connection);
+    private CompletableFuture<Answer> take(FrontDoor door, FrontDoor.Items items, long receivedAt, Channel connection) {
+        Taking taking = new Taking(items, receivedAt, connection);
         return Slices.inSlices(items.items(), Item::bytes, SLICE_BYTES, taking::take, connection.eventLoop())
                 .handle((read, error) -> error)
                 .thenCompose(error -> error == null ? publish(door, taking, connection)
@@ -185,8 +185,7 @@ final class IngestPath {
     /** A request's items being taken, in order: on its connection's event loop only. */
     private final class Taking {
         final FrontDoor.Items items;
-        /** What the request's head took of the quota, as its route says. */
-        final HeadQuota head;
+        final RequestQuota quota;
         final long receivedAt;
         final Channel connection;
         final List<Taken> events = new ArrayList<>();
@@ -198,16 +197,13 @@ final class IngestPath {
         final List<Rejection> refusedAlone = new ArrayList<>();
         /** The parts ({@link Item.Event#part}) of which an item was refused or over quota. */
         final BitSet rejectedParts = new BitSet();
-        boolean firstEvent = true;
-        /** The part of the event taken last. */
-        int lastPart = Item.NO_PART;
 
         /** Events not published because their connection closed first. */
         int gone;
 
-        Taking(FrontDoor.Items items, HeadQuota head, long receivedAt, Channel connection) {
+        Taking(FrontDoor.Items items, long receivedAt, Channel connection) {
             this.items = items;
-            this.head = head;
+            this.quota = items.admitted().quota();
             this.receivedAt = receivedAt;
             this.connection = connection;
         }
@@ -222,9 +218,7 @@ final class IngestPath {
             } else if (item instanceof Item.OverQuota over) {
                 overQuota(over.limit(), over.part());
             } else if (item instanceof Item.Event event) {
-                Rejection refused = quota(event);
-                firstEvent = false;
-                lastPart = event.part();
+                Rejection refused = quota.takeEvent(event.endpoint(), event.part());
                 if (refused != null) {
                     overQuota(refused, event.part());
                     return;
@@ -235,7 +229,7 @@ final class IngestPath {
                     JsonNode parsed = services.validator().parse(json);
                     InboundFilter filter = EventFilters.filteredBy(event.endpoint(), parsed, project.inboundFilters());
                     if (filter != null) {
-                        filtered(project, event.endpoint(), filter);
+                        filtered(event.endpoint(), filter);
                         return;
                     }
                     AcceptedEvent accepted = services.validator().validate(event.endpoint(), json, parsed,
@@ -258,8 +252,8 @@ final class IngestPath {
          * An event a filter dropped: it gives back the quota it took before it could be read (a
          * filtered event takes none), is counted as {@code filtered:<filter>} and answered as accepted.
          */
-        private void filtered(Project project, Endpoint endpoint, InboundFilter filter) {
-            services.gate().giveBackQuota(project, endpoint);
+        private void filtered(Endpoint endpoint, InboundFilter filter) {
+            quota.giveBack(endpoint);
             counted.merge(QualifiedOutcome.of(Outcome.FILTERED, filter.code()), 1L, Long::sum);
         }
 
@@ -273,16 +267,6 @@ final class IngestPath {
             if (part != Item.NO_PART) {
                 rejectedParts.set(part);
             }
-        }
-
-        /** One event of the quota, unless the head took it (or the project's share, the head or the door): null, or the 429. */
-        private Rejection quota(Item.Event event) {
-            if (firstEvent && head == HeadQuota.FIRST_EVENT) {
-                return null;
-            }
-            boolean projectTaken = head == HeadQuota.PROJECT ? firstEvent
-                    : head == HeadQuota.EACH_PART && event.part() != lastPart;
-            return services.gate().takeQuota(items.project(), event.endpoint(), projectTaken);
         }
     }
 
@@ -303,7 +287,7 @@ final class IngestPath {
                         taking.gone++;
                         return;
                     }
-                    acks.add(services.publisher().publish(new IngestRoute.V1(token, taken.endpoint()), taken.event(), taken.event().json(),
+                    acks.add(services.publisher().publish(token, taken.endpoint(), taken.event(), taken.event().json(),
                             taking.receivedAt));
                 }, connection.eventLoop())
                 .thenCompose(allSent -> CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)))

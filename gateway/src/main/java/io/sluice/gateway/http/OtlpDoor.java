@@ -3,13 +3,10 @@ package io.sluice.gateway.http;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import io.sluice.gateway.admit.Admitted;
 import io.sluice.gateway.ingest.OtlpSignal;
 import io.sluice.gateway.ingest.Rejection;
@@ -21,7 +18,6 @@ import io.sluice.gateway.otlp.MetricPoints;
 import io.sluice.gateway.otlp.OtlpFormat;
 import io.sluice.gateway.otlp.OtlpItem;
 import io.sluice.gateway.otlp.SpanMapper;
-import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
 
 /**
@@ -51,7 +47,7 @@ final class OtlpDoor implements FrontDoor {
         String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
         OtlpFormat format = OtlpFormat.of(contentType);
         byte[] body = FrontDoor.decodedBody(services, admitted, request);
-        ExportReader.SpanQuota quota = item -> item == 0 ? null : services.gate().takeProjectQuota(admitted.project()); // the head took the first's
+        ExportReader.SpanQuota quota = admitted.quota()::takePart;
         List<Item> items = new ArrayList<>();
         switch (signal) {
             case TRACES -> addParts(services.otlp().read(body, format, admitted.reservation(), quota), "span", SpanMapper.NOT_STORED,
@@ -66,7 +62,7 @@ final class OtlpDoor implements FrontDoor {
         // The body is garbage once its items are mapped (and the request's is released on return):
         // while the events are published, the request holds them, not it.
         admitted.reservation().giveBack(body.length);
-        return new Items(admitted.project(), Caller.of(admitted, request), items);
+        return new Items(admitted, Caller.of(admitted, request), items);
     }
 
     /**
@@ -112,8 +108,9 @@ final class OtlpDoor implements FrontDoor {
             why += (why.isEmpty() ? "" : "; ") + handled.refused() + " events or " + item + "s refused, the first because "
                     + handled.firstRefusal();
         }
-        return response(HttpResponseStatus.OK, format, ExportAnswers.success(format, signal, rejected,
-                rejected == 0 ? "" : rejected + " " + item + (rejected == 1 ? " was" : "s were") + " not stored in full: " + why));
+        return Responses.response(HttpResponseStatus.OK, ExportAnswers.success(format, signal, rejected,
+                rejected == 0 ? "" : rejected + " " + item + (rejected == 1 ? " was" : "s were") + " not stored in full: " + why),
+                format.contentType());
     }
 
     @Override
@@ -122,21 +119,7 @@ final class OtlpDoor implements FrontDoor {
     }
 
     private static FullHttpResponse status(OtlpFormat format, Rejection refusal) {
-        FullHttpResponse response = response(HttpResponseStatus.valueOf(refusal.status()), format,
-                ExportAnswers.status(format, refusal.status(), refusal.getMessage()));
-        if (refusal.status() == 429 || refusal.status() == 503) {
-            response.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(refusal.retryAfterSeconds()));
-        }
-        if (refusal.outcome() == Outcome.METHOD_NOT_ALLOWED) {
-            response.headers().set(HttpHeaderNames.ALLOW, "POST");
-        }
-        return response;
-    }
-
-    private static FullHttpResponse response(HttpResponseStatus status, OtlpFormat format, byte[] body) {
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, format.contentType()).setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
-        return response;
+        return Responses.refusal(refusal, ExportAnswers.status(format, refusal.status(), refusal.getMessage()), format.contentType());
     }
 
     /** The request's encoding; JSON when it named none OTLP has (a 415's answer, a refusal from the head). */

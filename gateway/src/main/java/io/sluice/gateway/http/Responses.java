@@ -45,8 +45,17 @@ public final class Responses {
         if (rejection.limit() != null) {
             body.put("limit", rejection.limit());
         }
+        return refusal(rejection, body);
+    }
+
+    /**
+     * The answer refusing with {@code rejection}, its body in the door's encoding: its status, and
+     * what every door's refusal carries alike, {@code Retry-After} on a 429 or 503 (clients and
+     * exporters retry by it) and {@code Allow} on a 405.
+     */
+    public static FullHttpResponse refusal(Rejection rejection, byte[] body, CharSequence contentType) {
         HttpResponseStatus status = HttpResponseStatus.valueOf(rejection.status());
-        FullHttpResponse response = json(status, body);
+        FullHttpResponse response = response(status, body, contentType);
         if (status.equals(HttpResponseStatus.METHOD_NOT_ALLOWED)) {
             response.headers().set(HttpHeaderNames.ALLOW, "POST");
         }
@@ -54,6 +63,10 @@ public final class Responses {
             response.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(rejection.retryAfterSeconds()));
         }
         return response;
+    }
+
+    private static FullHttpResponse refusal(Rejection rejection, ObjectNode body) {
+        return refusal(rejection, body.toString().getBytes(StandardCharsets.UTF_8), HttpHeaderValues.APPLICATION_JSON);
     }
 
     /** An error on the Sentry endpoints: with {@code X-Sentry-Rate-Limits} when it is a quota's 429. */
@@ -78,12 +91,10 @@ public final class Responses {
      * client that sent none can retry with it as {@code event_id} and be counted once.
      */
     public static FullHttpResponse publishUnconfirmed(String eventId) {
-        FullHttpResponse response = json(HttpResponseStatus.valueOf(PUBLISH_UNCONFIRMED.status()), JSON.createObjectNode()
+        return refusal(PUBLISH_UNCONFIRMED, JSON.createObjectNode()
                 .put("error", PUBLISH_UNCONFIRMED.code())
                 .put("message", PUBLISH_UNCONFIRMED.getMessage())
                 .put("id", eventId));
-        response.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(PUBLISH_UNCONFIRMED.retryAfterSeconds()));
-        return response;
     }
 
     /** How long a refused connection keeps reading (and discarding) before it closes. */
@@ -101,11 +112,13 @@ public final class Responses {
     }
 
     public static FullHttpResponse json(HttpResponseStatus status, ObjectNode body) {
-        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
-        response.headers()
-                .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
-                .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+        return response(status, body.toString().getBytes(StandardCharsets.UTF_8), HttpHeaderValues.APPLICATION_JSON);
+    }
+
+    /** An answer of {@code status} whose body is {@code body}, of {@code contentType}. */
+    public static FullHttpResponse response(HttpResponseStatus status, byte[] body, CharSequence contentType) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType).setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         return response;
     }
 }

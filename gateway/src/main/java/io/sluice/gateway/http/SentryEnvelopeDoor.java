@@ -12,26 +12,20 @@ import io.sluice.events.SampleRate;
 import io.sluice.events.SentryFields;
 import io.sluice.events.SessionItems;
 import io.sluice.gateway.admit.Admitted;
-import io.sluice.gateway.admit.Authenticator;
 import io.sluice.gateway.ingest.Endpoint;
-import io.sluice.gateway.ingest.IngestRoute;
-import io.sluice.gateway.ingest.Rejection;
-import io.sluice.gateway.admit.SentryCredentials;
 import io.sluice.gateway.envelope.ClientReports;
 import io.sluice.gateway.envelope.Envelope;
 import io.sluice.gateway.envelope.EventFields;
 import io.sluice.gateway.envelope.ItemTypes;
 import io.sluice.gateway.validate.EventId;
-import io.sluice.outcomes.Outcome;
-import io.sluice.projects.DsnKey;
-import io.sluice.projects.Project;
 
 /**
  * A Sentry SDK's {@code /api/<id>/envelope/}: a header line, then items. Events, transactions and
  * session items ({@code session}, {@code sessions}) become events; client reports become outcomes ({@code client_discard:<reason>}); items Sluice
  * does not store are accepted and counted ({@code unsupported_item:<type>}), so an SDK never gets
  * 400 for a kind of item. An envelope whose only credential is the {@code dsn} in its header is
- * authenticated here, once its body is read. Answers as {@link SentryDoor} says.
+ * authenticated once its body is read, by the gate that authenticates every head. Answers as
+ * {@link SentryDoor} says.
  */
 final class SentryEnvelopeDoor extends SentryDoor {
     private final GatewayServices services;
@@ -46,30 +40,8 @@ final class SentryEnvelopeDoor extends SentryDoor {
         checkContentType(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
         byte[] body = FrontDoor.decodedBody(services, admitted, request);
         Envelope envelope = services.envelopes().parse(body);
-        Project project = admitted.project();
-        DsnKey key = admitted.dsnKey();
-        IngestRoute.Sentry route = (IngestRoute.Sentry) admitted.route();
-        String dsn = envelope.headerText("dsn");
-        if (dsn != null) {
-            SentryCredentials.Dsn named = SentryCredentials.parseDsn(dsn);
-            if (named.projectId() != route.projectId()) {
-                throw new Rejection(Outcome.BAD_REQUEST, "the envelope's dsn names project "
-                        + named.projectId() + ", the path " + route.projectId());
-            }
-            if (project == null) {
-                Authenticator.DsnAuthenticated auth = services.gate().authenticateSentry(route, named.publicKey(),
-                        admitted.client(), caller.origin());
-                project = auth.project();
-                key = auth.key();
-            } else if (!named.publicKey().equals(key.publicKey())) {
-                throw new Rejection(Outcome.BAD_REQUEST,
-                        "the envelope's dsn names another sentry_key than the request");
-            }
-        }
-        if (project == null) {
-            throw services.gate().missingCredentials(admitted.client());
-        }
-        return new Items(project, new Caller(key, caller.origin()), items(envelope));
+        Admitted authenticated = services.gate().authenticateEnvelope(admitted, envelope.headerText("dsn"), caller.origin());
+        return new Items(authenticated, new Caller(authenticated.dsnKey(), caller.origin()), items(envelope));
     }
 
     private static List<Item> items(Envelope envelope) {

@@ -26,7 +26,7 @@ final class SentryStoreDoor extends SentryDoor {
         byte[] json = FrontDoor.decodedBody(services, admitted, request);
         EventFields fields = single(EventFields.scan(json));
         Endpoint endpoint = "transaction".equals(fields.type()) ? Endpoint.TRANSACTION : Endpoint.ERROR_REPORT;
-        return new Items(admitted.project(), Caller.of(admitted, request),
+        return new Items(admitted, Caller.of(admitted, request),
                 List.of(new Item.Event(endpoint, json.length, () -> json)));
     }
 }

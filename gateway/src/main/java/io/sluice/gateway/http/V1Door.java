@@ -26,7 +26,7 @@ final class V1Door implements FrontDoor {
         requireJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
         byte[] json = FrontDoor.decodedBody(services, admitted, request);
         Item event = new Item.Event(admitted.route().endpoint(), json.length, () -> json);
-        return new Items(admitted.project(), Caller.UNKNOWN, List.of(event));
+        return new Items(admitted, Caller.UNKNOWN, List.of(event));
     }
 
     @Override

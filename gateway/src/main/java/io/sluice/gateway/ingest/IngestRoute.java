@@ -3,10 +3,10 @@ package io.sluice.gateway.ingest;
 import io.sluice.outcomes.Outcome;
 
 /**
- * A request's target, parsed once from its path ({@link #ofPath}), with the rules of its door: the
- * body limit it is held to ({@link #bodySize}, which also bounds its decompression), what its head
- * takes of the quota ({@link #headQuota}) and whether a compressed body, however small, is read off
- * the event loop ({@link #compressedReadsLong}). One type per door: {@link V1}, {@link SentryStore},
+ * A request's target, parsed once from its path ({@link #ofPath}), with its {@link #door} and the
+ * rules of that door: the body limit it is held to ({@link #bodySize}, which also bounds its
+ * decompression), what its head takes of the quota ({@link #headQuota}) and whether a compressed
+ * body, however small, is read off the event loop ({@link #compressedReadsLong}). One type per door: {@link V1}, {@link SentryStore},
  * {@link SentryEnvelope}, {@link Otlp}; and a browser's CORS {@link Preflight} of a Sentry route.
  */
 public sealed interface IngestRoute {
@@ -15,6 +15,9 @@ public sealed interface IngestRoute {
      * {@code otlp_logs}, {@code otlp_metrics}, {@code envelope}, {@code store}.
      */
     String name();
+
+    /** The front door this route's requests come in by. */
+    Door door();
 
     /** The project's token the path names; null on a Sentry route (known once its DSN key is checked). */
     String token();
@@ -50,6 +53,11 @@ public sealed interface IngestRoute {
         }
 
         @Override
+        public Door door() {
+            return Door.V1;
+        }
+
+        @Override
         public BodySize bodySize() {
             return BodySize.EVENT;
         }
@@ -75,6 +83,11 @@ public sealed interface IngestRoute {
         @Override
         public String name() {
             return signal.endpointName();
+        }
+
+        @Override
+        public Door door() {
+            return signal.door();
         }
 
         @Override
@@ -126,6 +139,11 @@ public sealed interface IngestRoute {
         }
 
         @Override
+        public Door door() {
+            return Door.SENTRY_STORE;
+        }
+
+        @Override
         public BodySize bodySize() {
             return BodySize.EVENT;
         }
@@ -144,6 +162,11 @@ public sealed interface IngestRoute {
         }
 
         @Override
+        public Door door() {
+            return Door.SENTRY_ENVELOPE;
+        }
+
+        @Override
         public BodySize bodySize() {
             return BodySize.ENVELOPE;
         }
@@ -159,6 +182,11 @@ public sealed interface IngestRoute {
         @Override
         public String name() {
             return of.name();
+        }
+
+        @Override
+        public Door door() {
+            return of.door();
         }
 
         @Override

@@ -6,14 +6,21 @@ package io.sluice.gateway.ingest;
  * {@code v1/logs}, {@code v1/metrics}.
  */
 public enum OtlpSignal {
-    TRACES("traces"),
-    LOGS("logs"),
-    METRICS("metrics");
+    TRACES("traces", Door.OTLP_TRACES),
+    LOGS("logs", Door.OTLP_LOGS),
+    METRICS("metrics", Door.OTLP_METRICS);
 
     private final String path;
+    private final Door door;
 
-    OtlpSignal(String signal) {
+    OtlpSignal(String signal, Door door) {
         this.path = "otlp/v1/" + signal;
+        this.door = door;
+    }
+
+    /** The door an export of this signal comes in by. */
+    Door door() {
+        return door;
     }
 
     /** The path after the token: {@code otlp/v1/traces}. */

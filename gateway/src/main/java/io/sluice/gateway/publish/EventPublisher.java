@@ -16,7 +16,6 @@ import io.sluice.config.Topics;
 import io.sluice.events.EventHeaders;
 import io.sluice.events.FieldsHeader;
 import io.sluice.gateway.ingest.Endpoint;
-import io.sluice.gateway.ingest.IngestRoute;
 import io.sluice.gateway.validate.AcceptedEvent;
 import io.sluice.kafka.KafkaClients;
 import io.sluice.kafka.TopicSetup;
@@ -151,18 +150,19 @@ public final class EventPublisher implements AutoCloseable {
         }
     }
 
-    public CompletableFuture<Void> publish(IngestRoute route, AcceptedEvent event, byte[] json, long receivedAtMillis) {
-        String topic = switch (route.endpoint()) {
+    /** @param token the project's token: the record's key and its project header */
+    public CompletableFuture<Void> publish(String token, Endpoint endpoint, AcceptedEvent event, byte[] json, long receivedAtMillis) {
+        String topic = switch (endpoint) {
             case TRANSACTION -> topics.transactions();
             case ERROR_REPORT -> topics.errors();
             case SESSION -> topics.sessions();
         };
-        int partition = partitions.partition(route.token(), event.eventId(), partitionCounts.get(topic));
+        int partition = partitions.partition(token, event.eventId(), partitionCounts.get(topic));
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition, event.eventTimeMillis(),
-                route.token().getBytes(StandardCharsets.UTF_8), json);
+                token.getBytes(StandardCharsets.UTF_8), json);
         EventHeaders.put(record.headers(), EventHeaders.EVENT_ID, event.eventId());
-        EventHeaders.put(record.headers(), EventHeaders.PROJECT, route.token());
-        EventHeaders.put(record.headers(), EventHeaders.ENDPOINT, route.endpoint().pathSegment());
+        EventHeaders.put(record.headers(), EventHeaders.PROJECT, token);
+        EventHeaders.put(record.headers(), EventHeaders.ENDPOINT, endpoint.pathSegment());
         EventHeaders.put(record.headers(), EventHeaders.RECEIVED_AT, Long.toString(receivedAtMillis));
         EventHeaders.put(record.headers(), EventHeaders.EVENT_TIME, Long.toString(event.eventTimeMillis()));
         EventHeaders.put(record.headers(), EventHeaders.TIME_ADJUSTED, Boolean.toString(event.timeAdjusted()));

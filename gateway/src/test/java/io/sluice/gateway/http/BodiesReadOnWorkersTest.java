@@ -307,10 +307,8 @@ class BodiesReadOnWorkersTest {
     static EmbeddedChannel connection(GatewayServices services) {
         UnsentAnswers.Total total = new UnsentAnswers.Total(new AtomicLong(), 1 << 20);
         UnsentAnswers unsent = new UnsentAnswers(total);
-        IngestPath path = new IngestPath(services);
-        Admission admission = new Admission(100, services, path);
-        return new EmbeddedChannel(unsent, new HttpServerCodec(), admission,
-                new BodyLimit(services.gate().largestBody(), admission), new IngestHandler(admission, services, path, unsent, total));
+        return new EmbeddedChannel(unsent, new HttpServerCodec(), new Admission(100, services),
+                new BodyLimit(services.gate().largestBody()), new IngestHandler(services, new IngestPath(services), unsent, total));
     }
 
     /** The workers run what waited in their queue; the connection's loop then runs what they handed back. */

@@ -29,7 +29,7 @@ class ReadingBackPressureTest {
     private final UnsentAnswers unsent = new UnsentAnswers(total);
     private final IngestPath path = new IngestPath(services);
     private final EmbeddedChannel channel = new EmbeddedChannel(unsent,
-            new IngestHandler(new Admission(10, services, path), services, path, unsent, total));
+            new IngestHandler(services, path, unsent, total));
 
     @AfterEach
     void close() {

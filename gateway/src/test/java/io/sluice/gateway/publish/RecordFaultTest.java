@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 
 import io.sluice.config.Topics;
 import io.sluice.gateway.ingest.Endpoint;
-import io.sluice.gateway.ingest.IngestRoute;
 import io.sluice.gateway.validate.AcceptedEvent;
 import io.sluice.outcomes.Outcome;
 
@@ -35,7 +34,7 @@ class RecordFaultTest {
                 new Topics("t", "e", "p", "h", "tr", "eh", "e1", "o", "d", "r1", "r1h", "e1h", "tr1h", 1, (short) 1, Duration.ofDays(1)),
                 PartitionChooser.development(), health);
         publisher.warmUp(Duration.ofSeconds(5));
-        CompletableFuture<Void> acknowledged = publisher.publish(new IngestRoute.V1("token", Endpoint.TRANSACTION),
+        CompletableFuture<Void> acknowledged = publisher.publish("token", Endpoint.TRANSACTION,
                 new AcceptedEvent("0123456789abcdef0123456789abcdef", 0, false, null, new byte[] {'{', '}'}, null), new byte[] {'{', '}'},
                 0);
         kafka.errorNext(error);
