@@ -91,12 +91,33 @@ final class IngestPath {
      * its items taken on a {@link ReadWorkers} thread; any other on the loop, a slice of items per task.
      */
     CompletableFuture<Answer> handle(Admitted admitted, FullHttpRequest request, long receivedAt, Channel connection) {
-        Executor loop = connection.eventLoop();
         FrontDoor door = doors.of(admitted.route());
         FrontDoor.Caller caller = FrontDoor.Caller.of(admitted, request);
         // A dsn-only envelope's project is known from its path before its dsn is checked: its
         // refusals are counted there (as the head's are), not under no project.
         String token = admitted.token() != null ? admitted.token() : services.gate().tokenOf(admitted.route());
+        CompletableFuture<Answer> answer;
+        try {
+            answer = answered(door, caller, token, admitted, request, receivedAt, connection);
+        } catch (Throwable unforeseen) {
+            answer = CompletableFuture.failedFuture(unforeseen);
+        }
+        return answer.exceptionally(unforeseen -> unforeseen(door, token, caller, unforeseen));
+    }
+
+    /**
+     * The answer to a failure no code foresaw (an Error from the producer, a bug in a door): 503 as a
+     * publish not confirmed, since some of its events may have been handed to Kafka, and the
+     * connection closes. Without it the request would go unanswered and hold its reservation.
+     */
+    private Answer unforeseen(FrontDoor door, String token, FrontDoor.Caller caller, Throwable unforeseen) {
+        LOG.error("unexpected failure handling a request of project {}: answered 503", token, unforeseen);
+        recorder.refused(token, Responses.PUBLISH_UNCONFIRMED);
+        return new Answer(door.refusal(Responses.PUBLISH_UNCONFIRMED, caller), false);
+    }
+
+    private CompletableFuture<Answer> answered(FrontDoor door, FrontDoor.Caller caller, String token, Admitted admitted,
+                                               FullHttpRequest request, long receivedAt, Channel connection) {
         if (request.decoderResult().isSuccess() && services.readers() != null && readsLong(admitted.route(), request)) {
             return readOffTheLoop(door, admitted, request, receivedAt, connection, token, caller);
         }

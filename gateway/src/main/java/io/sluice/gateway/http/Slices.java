@@ -43,7 +43,7 @@ final class Slices {
                 used += size;
             }
             done.complete(null);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // an Error too: a later slice runs as a task of the loop, where it would leave done pending
             done.completeExceptionally(e);
         }
     }

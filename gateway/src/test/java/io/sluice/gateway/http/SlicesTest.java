@@ -2,6 +2,7 @@ package io.sluice.gateway.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayDeque;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -71,5 +73,28 @@ class SlicesTest {
         assertEquals(List.of(List.of(60, 60), List.of()), tasks, "nothing after the failing item");
         ExecutionException failed = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class, done::get);
         assertSame(refused, failed.getCause());
+    }
+
+    /** Runs each task at once, and swallows what escapes it, as an event loop logs it and goes on. */
+    private static void runSwallowing(Runnable task) {
+        try {
+            task.run();
+        } catch (Throwable escaped) {
+            // the loop would log it: nobody would complete the request's future
+        }
+    }
+
+    @Test
+    void anErrorInALaterSliceCompletesTheFutureExceptionally() throws Exception {
+        List<Integer> seen = new ArrayList<>();
+        CompletableFuture<Void> done = Slices.inSlices(List.of(1, 2, 3), item -> 10, 10, item -> {
+            if (item == 2) {
+                throw new StackOverflowError("an Error in the second slice");
+            }
+            seen.add(item);
+        }, SlicesTest::runSwallowing);
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> done.get(5, TimeUnit.SECONDS));
+        assertTrue(failed.getCause() instanceof StackOverflowError, failed.toString());
+        assertEquals(List.of(1), seen);
     }
 }
