@@ -8,10 +8,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +40,8 @@ import io.sluice.projects.Secrets;
  * An admitted request's reservation is given back on every path, and the request leaves the
  * in-flight gauge: once its answer is written, when its connection closes while its body arrives
  * or while it waits behind another, when it is refused while its body arrives, and when an answer
- * ahead of it closes the connection (the gateway shutting down). The real handlers of a
+ * ahead of it closes the connection (the gateway shutting down), and when its path fails in a way
+ * no code foresaw (an Error from the producer: then it is answered 503, not confirmed). The real handlers of a
  * connection, in the gateway's order; Kafka acknowledges when the test says so.
  */
 class ReservationsFreedTest {
@@ -49,8 +54,18 @@ class ReservationsFreedTest {
             new FailedAuthLimiter(60, 10), TrustedProxies.NONE, new QuotaLimiter(1.0),
             new InFlightBudget(64 << 20, 64 << 20, held), new InFlightBudget(8 << 20, 1 << 20, new AtomicLong()),
             EVENT_LIMIT, 32 << 20);
+    /** Whether the producer's send throws an Error, as no code foresees. */
+    private final AtomicBoolean sendFails = new AtomicBoolean();
     private final MockProducer<byte[], byte[]> kafka = new MockProducer<>(BodiesReadOnWorkersTest.cluster(), false, null,
-            new ByteArraySerializer(), new ByteArraySerializer());
+            new ByteArraySerializer(), new ByteArraySerializer()) {
+        @Override
+        public synchronized Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
+            if (sendFails.get()) {
+                throw new OutOfMemoryError("an Error on the publish path");
+            }
+            return super.send(record, callback);
+        }
+    };
     private final GatewayMetrics metrics = new GatewayMetrics();
     private final AtomicBoolean draining = new AtomicBoolean();
     private final GatewayServices services = new GatewayServices(gate, new BodyDecoder(EVENT_LIMIT),
@@ -122,6 +137,33 @@ class ReservationsFreedTest {
 
         assertTrue(BodiesReadOnWorkersTest.written(connection).startsWith("HTTP/1.1 200"));
         assertNothingHeld();
+    }
+
+    /** The audit of issue 42: such a request went unanswered, holding its reservation until restart. */
+    @Test
+    void requestsWhosePublishFailsUnforeseenAreAnswered503AsNotConfirmed() {
+        sendFails.set(true);
+        send(concat(event("a1"), event("a2")));
+        acknowledgeAll();
+        String written = BodiesReadOnWorkersTest.written(connection);
+        assertEquals(2, count(written, "HTTP/1.1 503 Service Unavailable"), written);
+        assertEquals(2, count(written, "retry with the same event_id"), written);
+    }
+
+    @Test
+    void requestsWhosePublishFailsUnforeseenGiveBackWhatTheyHeld() {
+        sendFails.set(true);
+        send(concat(event("a1"), event("a2")));
+        acknowledgeAll();
+        assertNothingHeld();
+    }
+
+    private static int count(String text, String part) {
+        int count = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+            count++;
+        }
+        return count;
     }
 
     private void assertNothingHeld() {
