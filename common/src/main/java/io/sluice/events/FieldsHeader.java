@@ -43,9 +43,11 @@ public final class FieldsHeader {
     /** The header's value; null when the fields take more than {@link #MAX_BYTES} or {@code jsonBytes}. */
     static byte[] encode(int jsonBytes, byte kind, String... values) {
         int limit = Math.min(MAX_BYTES, jsonBytes);
+        int[] lengths = new int[values.length];
         long size = 2;
-        for (String value : values) {
-            size += value == null ? 1 : 3 + modifiedUtf8Length(value);
+        for (int i = 0; i < values.length; i++) {
+            lengths[i] = values[i] == null ? 0 : modifiedUtf8Length(values[i]);
+            size += values[i] == null ? 1 : 3 + lengths[i];
             if (size > limit) {
                 return null;
             }
@@ -54,10 +56,10 @@ public final class FieldsHeader {
         header[0] = VERSION;
         header[1] = kind;
         int at = 2;
-        for (String value : values) {
-            header[at++] = (byte) (value == null ? 0 : 1);
-            if (value != null) {
-                at = writeModifiedUtf8(value, header, at);
+        for (int i = 0; i < values.length; i++) {
+            header[at++] = (byte) (values[i] == null ? 0 : 1);
+            if (values[i] != null) {
+                at = writeModifiedUtf8(values[i], lengths[i], header, at);
             }
         }
         return header;
@@ -81,9 +83,8 @@ public final class FieldsHeader {
         return length;
     }
 
-    /** Writes the value's length (two bytes) and its modified UTF-8 at {@code at}: the position after it. */
-    private static int writeModifiedUtf8(String value, byte[] into, int at) {
-        int length = modifiedUtf8Length(value);
+    /** Writes the value's length in modified UTF-8 (two bytes), then its bytes, at {@code at}: the position after it. */
+    private static int writeModifiedUtf8(String value, int length, byte[] into, int at) {
         into[at++] = (byte) (length >>> 8);
         into[at++] = (byte) length;
         for (int i = 0; i < value.length(); i++) {

@@ -1,6 +1,5 @@
 package io.sluice.events;
 
-import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -35,12 +34,8 @@ public final class IsoTimestamps {
         if (parsed != null) {
             return parsed.epochSecond() + parsed.nanos() / 1e9;
         }
-        try {
-            Instant instant = javaTime(withExtendedOffset(text));
-            return instant == null ? Double.NaN : instant.getEpochSecond() + instant.getNano() / 1e9;
-        } catch (DateTimeException beyondInstant) {
-            return Double.NaN;
-        }
+        Instant instant = javaTime(withExtendedOffset(text));
+        return instant == null ? Double.NaN : instant.getEpochSecond() + instant.getNano() / 1e9;
     }
 
     /** A time of the common shape: its epoch second and the nanoseconds of its fraction. */
