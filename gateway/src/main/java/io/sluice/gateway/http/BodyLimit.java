@@ -111,8 +111,8 @@ final class BodyLimit extends HttpObjectAggregator {
     }
 
     /**
-     * The request being received, refused: passed on to be answered in its turn, and nothing more
-     * on this connection is taken on (its partial body is freed when the connection closes).
+     * The request being received, refused: passed on to be answered in its turn, its partial body
+     * freed, and nothing more on this connection is taken on.
      */
     private void refuse(ChannelHandlerContext ctx, Rejection reason) {
         Admitted refused = receiving;
@@ -122,6 +122,8 @@ final class BodyLimit extends HttpObjectAggregator {
         }
         receiving = null;
         discarding = true;
+        // What arrived of it goes now, with the budget's bytes, not when the connection closes.
+        releaseCurrentMessage();
         ctx.pipeline().fireUserEventTriggered(TakingNoMore.EVENT);
         ctx.fireChannelRead(new RefusedRequest(refused.route(), refused.token(), refused, reason,
                 FrontDoor.Caller.of(refused, head), System.nanoTime()));

@@ -1,5 +1,6 @@
 package io.sluice.gateway.http;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.gateway.admit.Authenticator;
@@ -77,6 +79,29 @@ class RefusedWhileReceivingTest {
 
         assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
         assertTrue(answer.contains("content-type: application/x-protobuf\r\n"), answer);
+    }
+
+    /**
+     * What arrived of a body refused on its way is freed with the refusal, not when the connection
+     * closes: the budget gave those bytes back, so memory held until the close would be outside it.
+     */
+    @Test
+    void theBodyReceivedBeforeARefusalIsFreedWhileTheConnectionIsStillOpen() {
+        String head = "POST /api/v1/" + project.token() + "/otlp/v1/traces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + key
+                + "\r\nContent-Type: application/x-protobuf\r\nTransfer-Encoding: chunked\r\n\r\n";
+        ByteBuf firstPart = Unpooled.wrappedBuffer((head + Integer.toHexString(600) + "\r\n" + "x".repeat(600) + "\r\n")
+                .getBytes(StandardCharsets.US_ASCII)); // one array, so the decoder takes slices of it
+        connection.writeInbound(firstPart);
+        connection.runPendingTasks();
+        assertEquals(1, firstPart.refCnt(), "held while the body is received");
+
+        connection.writeInbound(Unpooled.wrappedBuffer((Integer.toHexString(600) + "\r\n").getBytes(StandardCharsets.US_ASCII),
+                new byte[600], "\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+        connection.runPendingTasks();
+
+        assertTrue(BodiesReadOnWorkersTest.written(connection).startsWith("HTTP/1.1 413"));
+        assertTrue(connection.isOpen(), "the connection lingers after the refusal");
+        assertEquals(0, firstPart.refCnt(), "the refused body's first part is freed");
     }
 
     /** A traces export of {@code bytes} zero bytes in one chunk, its size not declared. */
