@@ -49,6 +49,8 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
     private final UnsentAnswers.Total unsentTotal;
     /** Requests admitted on this connection whose answers are not written yet, oldest first: their reservations are held here. */
     private final ArrayDeque<Admitted> held = new ArrayDeque<>();
+    /** A request whose head expects "100 Continue" while earlier ones were unanswered: told once it is next in line. */
+    private Admitted continueDue;
     /** Requests ({@link AdmittedRequest}, {@link RefusedRequest}) that arrived while one was being answered. */
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     /** The request handed to the ingest path and not answered yet, or null. */
@@ -83,6 +85,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         if (message instanceof RefusedRequest refused) {
             path.refused(refused.token(), refused.reason()); // counted when refused, answered in its turn
         }
+        continueDue = null; // its body arrived, or it was refused: nothing more to tell it
         if (busy) {
             waiting.add(message);
         } else {
@@ -94,10 +97,9 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * Holds an admitted request's reservation until its answer is written. Sends "100 Continue"
-     * when its head expects one and every earlier request is answered: sent sooner, the client
-     * would take it for the answer to an earlier one. Then the client sends its body when its own
-     * wait is over (RFC 9110 §10.1.1 has it not wait for ever). Other expectations are ignored, as
-     * RFC 9110 allows.
+     * when its head expects one once every earlier request is answered (now, or when the last of
+     * them is): sent sooner, the client would take it for the answer to an earlier one. Other
+     * expectations are ignored, as RFC 9110 allows.
      */
     private void hold(ChannelHandlerContext ctx, AdmittedHead head) {
         metrics.inFlightRequests().incrementAndGet();
@@ -106,7 +108,15 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
             free(head.admitted());
             return;
         }
-        if (held.size() == 1 && HttpUtil.is100ContinueExpected(head.head())) {
+        if (HttpUtil.is100ContinueExpected(head.head())) {
+            continueDue = head.admitted();
+            continueIfNextInLine(ctx);
+        }
+    }
+
+    private void continueIfNextInLine(ChannelHandlerContext ctx) {
+        if (continueDue != null && held.peekFirst() == continueDue) {
+            continueDue = null;
             ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
         }
     }
@@ -227,6 +237,7 @@ public final class IngestHandler extends ChannelInboundHandlerAdapter {
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         free(admitted);
         ctx.writeAndFlush(response);
+        continueIfNextInLine(ctx);
         Object next = waiting.poll();
         if (next == null) {
             busy = false;
