@@ -156,6 +156,11 @@ public final class TestPipeline implements AutoCloseable {
         return gateway;
     }
 
+    /** The gateway's own registry, to wait on for a registry change without sending the gateway a request. */
+    public FollowingRegistry gatewayRegistry() {
+        return FollowingRegistry.of(gateway());
+    }
+
     public int port() {
         return gateway().port();
     }
