@@ -35,12 +35,6 @@ public final class TestPipeline implements AutoCloseable {
     /** How long an accepted event may take to reach its rows in ClickHouse on a busy machine. */
     public static final Duration ARRIVAL = Duration.ofSeconds(60);
 
-    /**
-     * Leaves out of an outcomes query the refusals of {@link #newProject}'s asking: until the gateway
-     * knows the project, its envelope is answered 401 and counted {@code unauthorized} under the project.
-     */
-    public static final String NOT_ASKING = " AND outcome != 'unauthorized'";
-
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final Engines engines;
@@ -156,6 +150,11 @@ public final class TestPipeline implements AutoCloseable {
         return gateway;
     }
 
+    /** The gateway's own registry, to wait on for a registry change without sending the gateway a request. */
+    public FollowingRegistry gatewayRegistry() {
+        return FollowingRegistry.of(gateway());
+    }
+
     public int port() {
         return gateway().port();
     }
@@ -190,11 +189,7 @@ public final class TestPipeline implements AutoCloseable {
     /** A new project with a quota (none when null), once the gateway knows it. */
     public ProjectAdmin.NewProject newProject(String name, Quota quota) {
         ProjectAdmin.NewProject project = createProject(name, quota);
-        // Asked over HTTP (the registry is the gateway's own): an envelope of no items, which counts and stores nothing.
-        HttpRequest known = HttpRequest.newBuilder(URI.create(url("/api/" + project.numericId() + "/envelope/")))
-                .header("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=" + project.dsnKey().publicKey())
-                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString("{}\n")).build();
-        Await.until("project " + name + " known to the gateway", Duration.ofSeconds(20), 200, () -> send(known).statusCode());
+        gatewayRegistry().awaitKnown(project.token());
         return project;
     }
 

@@ -204,8 +204,11 @@ public final class Gateway implements AutoCloseable {
                 config.adminHost(), admin.port(), registry.size());
     }
 
-    /** The registry this gateway authenticates against: tests wait on it for a new project, spending no request. */
-    ProjectRegistry registry() {
+    /**
+     * The registry this gateway authenticates against: tests wait on it for a registry change, sending no
+     * request (one refused before the change would be counted, and spend the failed-authentication budget).
+     */
+    public ProjectRegistry registry() {
         return registry;
     }
 

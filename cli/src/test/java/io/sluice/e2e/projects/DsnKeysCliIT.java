@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +21,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.cli.CliRunner;
-import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
+import io.sluice.e2e.FollowingRegistry;
 import io.sluice.projects.DsnKey;
 import io.sluice.projects.Project;
-import io.sluice.projects.ProjectRegistry;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
@@ -41,22 +39,19 @@ import io.sluice.testkit.TestSettings;
 @Timeout(120)
 class DsnKeysCliIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration IN_FORCE = Duration.ofSeconds(5);
 
     @TempDir
     static Path stateDir;
 
     static Settings settings;
-    static ProjectRegistry registry;
+    static FollowingRegistry registry;
 
     @BeforeAll
     static void start(Engines engines) throws Exception {
         Map<String, String> values = TestSettings.isolated("dsn_cli_it", engines, stateDir).toMap();
         values.put("SLUICE_PUBLIC_URL", "https://ingest.example/");
         settings = new Settings(values);
-        cli("projects", "list"); // creates the topics
-        registry = new ProjectRegistry(KafkaSettings.from(settings));
-        assertTrue(registry.awaitLoaded(Duration.ofSeconds(30)));
+        registry = FollowingRegistry.start(settings);
     }
 
     @AfterAll
@@ -75,16 +70,15 @@ class DsnKeysCliIT {
         assertTrue(dsn.matches("https://[0-9a-f]{32}@ingest\\.example/" + id), dsn);
         String publicKey = dsn.substring("https://".length(), dsn.indexOf('@'));
 
-        assertEquals(token, Await.until(IN_FORCE, token, () -> tokenById(registry, id)), "a following registry");
+        assertEquals(token, Await.until(FollowingRegistry.IN_FORCE, token, () -> tokenById(registry, id)), "a following registry");
         assertEquals(publicKey, registry.byNumericId(id).activeDsnKey(publicKey, Instant.now()).publicKey());
-        try (ProjectRegistry fresh = new ProjectRegistry(KafkaSettings.from(settings))) {
-            assertTrue(fresh.awaitLoaded(Duration.ofSeconds(30)));
+        try (FollowingRegistry fresh = FollowingRegistry.start(settings)) {
             assertEquals(token, tokenById(fresh, id), "a registry started afterwards");
             assertEquals(publicKey, fresh.byNumericId(id).activeDsnKey(publicKey, Instant.now()).publicKey());
         }
     }
 
-    private static String tokenById(ProjectRegistry from, long id) {
+    private static String tokenById(FollowingRegistry from, long id) {
         Project project = from.byNumericId(id);
         return project == null ? null : project.token();
     }
@@ -122,8 +116,8 @@ class DsnKeysCliIT {
         String newKey = rotated.get("public_key").asText();
         assertEquals(publicKeyOf(rotated.get("dsn").asText()), newKey);
 
-        assertEquals(newKey, Await.until(IN_FORCE, newKey, () -> activeKey(token, newKey)));
-        assertEquals(oldKey, activeKey(token, oldKey), "the old DSN key works during the grace period");
+        assertEquals(newKey, registry.awaitInForce(token, newKey, project -> activeKey(project, newKey)));
+        assertEquals(oldKey, activeKey(registry.find(token), oldKey), "the old DSN key works during the grace period");
         Instant expires = Instant.parse(rotated.get("old_keys_expire_at").asText());
         Project project = registry.find(token);
         assertNull(project.activeDsnKey(oldKey, expires), "and not once the grace has passed");
@@ -137,10 +131,10 @@ class DsnKeysCliIT {
         String token = created.get("token").asText();
         String key = publicKeyOf(created.get("dsn").asText());
         String keyId = cliJson("projects", "show", token, "--json").get("dsn_keys").get(0).get("id").asText();
-        assertEquals(key, Await.until(IN_FORCE, key, () -> activeKey(token, key)));
+        assertEquals(key, registry.awaitInForce(token, key, project -> activeKey(project, key)));
 
         assertEquals("revoked DSN key " + keyId + " of revoked-dsn (" + token + ")\n", cli("projects", "revoke-dsn-key", token, keyId));
-        assertNull(Await.until(IN_FORCE, null, () -> activeKey(token, key)));
+        assertNull(registry.awaitInForce(token, null, project -> activeKey(project, key)));
         assertEquals(0, cliJson("projects", "show", token, "--json").get("dsn_keys").size());
         assertFalse(cliJson("projects", "show", token, "--json").has("dsn"));
     }
@@ -169,8 +163,8 @@ class DsnKeysCliIT {
         cli("projects", "set-dsn-origins", token, keyId, "--origins", "https://shop.example, http://localhost:3000/");
         JsonNode key = cliJson("projects", "show", token, "--json").get("dsn_keys").get(0);
         assertEquals("[\"https://shop.example\",\"http://localhost:3000\"]", key.get("allowed_origins").toString());
-        List<String> origins = Await.until(IN_FORCE, List.of("https://shop.example", "http://localhost:3000"),
-                () -> registry.find(token).dsnKeys().get(0).allowedOrigins());
+        List<String> origins = registry.awaitInForce(token, List.of("https://shop.example", "http://localhost:3000"),
+                project -> project.dsnKeys().get(0).allowedOrigins());
         assertEquals(List.of("https://shop.example", "http://localhost:3000"), origins);
 
         cli("projects", "set-dsn-origins", token, keyId, "--origins", "");
@@ -186,9 +180,8 @@ class DsnKeysCliIT {
         assertTrue(result.err().startsWith("sluice: SLUICE_PUBLIC_URL must be an http:// or https:// URL"), result.err());
     }
 
-    private static String activeKey(String token, String publicKey) {
-        Project project = registry.find(token);
-        DsnKey key = project == null ? null : project.activeDsnKey(publicKey, Instant.now());
+    private static String activeKey(Project project, String publicKey) {
+        DsnKey key = project.activeDsnKey(publicKey, Instant.now());
         return key == null ? null : key.publicKey();
     }
 

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
@@ -18,12 +17,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.cli.CliRunner;
-import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
+import io.sluice.e2e.FollowingRegistry;
 import io.sluice.projects.InboundFilter;
 import io.sluice.projects.InboundFilters;
-import io.sluice.projects.ProjectRegistry;
-import io.sluice.testkit.Await;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
 import io.sluice.testkit.TestSettings;
@@ -37,20 +34,17 @@ import io.sluice.testkit.TestSettings;
 @Timeout(120)
 class InboundFiltersCliIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration IN_FORCE = Duration.ofSeconds(5);
 
     @TempDir
     static Path stateDir;
 
     static Settings settings;
-    static ProjectRegistry registry;
+    static FollowingRegistry registry;
 
     @BeforeAll
     static void start(Engines engines) throws Exception {
         settings = TestSettings.isolated("filters_cli_it", engines, stateDir).build();
-        cli("projects", "list"); // creates the topics
-        registry = new ProjectRegistry(KafkaSettings.from(settings));
-        assertTrue(registry.awaitLoaded(Duration.ofSeconds(30)));
+        registry = FollowingRegistry.start(settings);
     }
 
     @AfterAll
@@ -75,8 +69,8 @@ class InboundFiltersCliIT {
                 cli("projects", "set-filters", token, "--on", "localhost", "--off", "web-crawlers",
                         "--error-messages", "ChunkLoadError: *,*invariant={418,423}*", "--releases", "*-dev"));
         List<String> patterns = List.of("ChunkLoadError: *", "*invariant={418,423}*");
-        assertEquals(patterns, Await.until(IN_FORCE, patterns,
-                () -> registry.find(token).inboundFilters().errorMessages().patterns()));
+        assertEquals(patterns, registry.awaitInForce(token, patterns,
+                project -> project.inboundFilters().errorMessages().patterns()));
         InboundFilters inForce = registry.find(token).inboundFilters();
         assertTrue(inForce.isOn(InboundFilter.LOCALHOST) && !inForce.isOn(InboundFilter.WEB_CRAWLERS), inForce.toString());
         JsonNode shown = JSON.readTree(cli("projects", "show", token, "--json")).get("inbound_filters");

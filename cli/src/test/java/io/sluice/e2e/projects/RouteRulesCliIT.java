@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,10 +17,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.cli.CliRunner;
-import io.sluice.config.KafkaSettings;
 import io.sluice.config.Settings;
-import io.sluice.projects.ProjectRegistry;
-import io.sluice.testkit.Await;
+import io.sluice.e2e.FollowingRegistry;
 import io.sluice.testkit.Engines;
 import io.sluice.testkit.RealEngines;
 import io.sluice.testkit.TestSettings;
@@ -36,20 +32,17 @@ import io.sluice.testkit.TestSettings;
 @Timeout(120)
 class RouteRulesCliIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration IN_FORCE = Duration.ofSeconds(5);
 
     @TempDir
     static Path stateDir;
 
     static Settings settings;
-    static ProjectRegistry registry;
+    static FollowingRegistry registry;
 
     @BeforeAll
     static void start(Engines engines) throws Exception {
         settings = TestSettings.isolated("routes_cli_it", engines, stateDir).build();
-        cli("projects", "list"); // creates the topics
-        registry = new ProjectRegistry(KafkaSettings.from(settings));
-        assertTrue(registry.awaitLoaded(Duration.ofSeconds(30)));
+        registry = FollowingRegistry.start(settings);
     }
 
     @AfterAll
@@ -64,7 +57,7 @@ class RouteRulesCliIT {
         assertEquals("route rules of routes-shop (" + token + "): /shops/*/orders/*  /shops/{shop}/**\n",
                 cli("projects", "routes", "add", "--token", token, "--pattern", "/shops/{shop}/**"));
         List<String> both = List.of("/shops/*/orders/*", "/shops/{shop}/**");
-        assertEquals(both, Await.until(IN_FORCE, both, () -> registry.find(token).routeRules().patterns()));
+        assertEquals(both, registry.awaitInForce(token, both, project -> project.routeRules().patterns()));
         assertEquals("/shops/*/orders/*\n/shops/{shop}/**\n", cli("projects", "routes", "list", "--token", token));
         assertEquals("[\"/shops/*/orders/*\",\"/shops/{shop}/**\"]\n", cli("projects", "routes", "list", "--token", token, "--json"));
         JsonNode shown = JSON.readTree(cli("projects", "show", token, "--json"));
@@ -72,7 +65,7 @@ class RouteRulesCliIT {
 
         cli("projects", "routes", "remove", "--token", token, "--pattern", "/shops/*/orders/*");
         List<String> rest = List.of("/shops/{shop}/**");
-        assertEquals(rest, Await.until(IN_FORCE, rest, () -> registry.find(token).routeRules().patterns()));
+        assertEquals(rest, registry.awaitInForce(token, rest, project -> project.routeRules().patterns()));
     }
 
     @Test
