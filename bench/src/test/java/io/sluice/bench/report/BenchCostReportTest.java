@@ -48,7 +48,7 @@ class BenchCostReportTest {
         Map<String, Double> idle = new LinkedHashMap<>();
         micros.keySet().forEach(component -> idle.put(component, 0.025));
         PipelineCost.Result cost = new PipelineCost.Result(new CpuPerEvent(micros, idle, 20_000, 12.5),
-                new KafkaWrites(6.25, 2_400, Map.of("sluice.transactions", 1.0)), 3_000, new Wrk.Result(3_000, 2, 8, 12, 0, 0));
+                new KafkaWrites(6.25, 2_400, Map.of("sluice.transactions", 1.0)), 3_000, new Wrk.Result(3_000, 2, 8, 12, 0, 0, 30_000));
         PipelineResults p = all.pipeline();
         PipelineResults pipeline = new PipelineResults(p.gateway(), p.gzip(), p.overload(), p.gatewayPeakRssKb(), p.gatewayOverloadRssKb(),
                 p.publishedEndOffsets(), p.processorRate(), p.processorBacklogRssKb(), p.processorAfterFreshnessRssKb(),

@@ -37,7 +37,7 @@ class BenchReportTest {
     Path dir;
 
     private static Wrk.Result wrk(double requestsPerSecond) {
-        return new Wrk.Result(requestsPerSecond, 1.5, 9.25, 20, 3, 0);
+        return new Wrk.Result(requestsPerSecond, 1.5, 9.25, 20, 3, 0, 10 * (long) requestsPerSecond);
     }
 
     static BenchResults results() {
