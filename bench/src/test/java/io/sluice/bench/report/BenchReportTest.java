@@ -57,7 +57,8 @@ class BenchReportTest {
         LoadedFreshness halfSustained = new LoadedFreshness(new Freshness.Result(90, 800, 1_900, 87, 500, 1_200), 6_000);
         PipelineResults pipeline = new PipelineResults(gateway, wrk(16_000), wrk(100_000), 200 * 1024, 300 * 1024,
                 Map.of(0, 600_000L, 1, 400_000L), 25_000, 700 * 1024, 800 * 1024, 128_000, freshness, freshness, gatewayCores, 1.25, sustained,
-                halfSustained, new MemoryBudget(512, 256, 200), null, new PipelineResults.WithoutRoutes(28_000,
+                halfSustained, new MemoryBudget(512, 256, 200), null, new PipelineResults.Backlog(60_000, 940_000),
+                new PipelineResults.WithoutRoutes(28_000,
                         new SustainedRate.Result(13_000, 25_000, List.of(new SustainedRate.Step(13_000, 13_000, 100, 13_000, true, 0.8, 1.3,
                                 wrk(13_000))))));
         return new BenchResults(Map.of("cores", 2), ceiling, null, pipeline, 150_000.0, 50_000.0, null, 31_000.0, new InsertCeilings(100_000, 400_000),
@@ -135,7 +136,7 @@ class BenchReportTest {
         String row = lines.get(2);
         assertEquals("gateway, 16 connections", row.substring(0, 34).strip());
         assertEquals(List.of("8000", "16000", "50%", "1.50", "9.25", "20.00"), List.of(row.substring(34).strip().split("\\s+")));
-        assertTrue(lines.contains("processor peak RSS                       700 MB working off 1000000 records at full speed, "
+        assertTrue(lines.contains("processor peak RSS                       700 MB working off 940000 records at full speed, "
                 + "800 MB after the freshness runs"), String.join("\n", lines));
         assertEquals("written to " + dir.resolve("run.json"), lines.get(lines.size() - 1));
     }
@@ -179,6 +180,18 @@ class BenchReportTest {
         assertEquals(10_000, json.at("/per_core/at_sustained_rate/processor_events_per_s_per_core").asDouble(), 1e-9);
         assertEquals(968, json.at("/processor_rss_budget_mb/total").asLong());
         assertEquals("0ms", json.at("/producer_experiments/0/settings/SLUICE_GATEWAY_PRODUCER_LINGER").asText());
+    }
+
+    @Test
+    void theProcessorsBacklogSaysItsRecordsAndWhatWarmedIt() throws Exception {
+        Path file = dir.resolve("run.json");
+        new BenchReport(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).write(results(), file,
+                dir.resolve("run.svg"));
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        assertEquals(940_000, json.at("/processor/records").asLong());
+        assertEquals(60_000, json.at("/processor/warmed_on_records").asLong());
+        assertTrue(printedLines().contains("processor, records/s                      25000       400000       6%   (940000 records, "
+                + "warm; ceiling: RowBinary insert)"), String.join("\n", printedLines()));
     }
 
     @Test
