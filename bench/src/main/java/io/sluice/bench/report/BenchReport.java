@@ -17,6 +17,7 @@ import io.sluice.bench.load.Wrk;
 import io.sluice.bench.process.CpuWindow;
 import io.sluice.bench.process.MemoryBudget;
 import io.sluice.bench.run.Freshness;
+import io.sluice.bench.run.IdleLatency;
 import io.sluice.bench.run.LoadedFreshness;
 import io.sluice.bench.run.PipelineResults;
 import io.sluice.bench.run.PipelineRun;
@@ -60,6 +61,9 @@ public final class BenchReport {
         out.printf("%-34s %12s %12s %8s %9s %9s %9s%n", "run", "req/s", "ceiling", "ratio", "p50 ms", "p99 ms", "p99.9 ms");
         if (p != null) {
             printGateway(r);
+            if (p.idleLatency() != null) {
+                IdleLatency.lines(p.idleLatency()).forEach(out::println);
+            }
         }
         if (r.producerCeiling() != null) {
             out.printf("%-34s %12.0f%n", "Kafka producer alone, records/s", r.producerCeiling());
@@ -289,6 +293,14 @@ public final class BenchReport {
         MemoryBudget budget = p.processorBudget();
         json.put("processor_rss_budget_mb", Map.of("heap", budget.heapMb(), "rocksdb", budget.rocksDbMb(),
                 "other", budget.overheadMb(), "total", budget.totalMb()));
+        if (p.idleLatency() != null) {
+            Map<String, Object> idle = new LinkedHashMap<>();
+            idle.put("target_p50_ms", IdleLatency.TARGET_P50_MILLIS);
+            idle.put("warm_seconds", p.idleLatency().warmSeconds());
+            idle.put("v1_keep_alive", p.idleLatency().v1KeepAlive());
+            idle.put("envelope_new_connections", p.idleLatency().envelopeNewConnections());
+            json.put("idle_latency", idle);
+        }
     }
 
     private static List<Map<String, Object>> experiments(BenchResults r) {

@@ -11,8 +11,8 @@ import io.sluice.bench.process.MemoryBudget;
  * (the raw topic's end offsets by partition then), and freshness; then the
  * CPU they used (cores: CPU seconds per second) — the gateway per connections, the processor
  * working off the backlog — the rate the pipeline sustains with freshness at half of it, and the
- * processor's memory budget; CPU per event (null when not measured); the processor's timed backlog; then
- * the same without the per-route aggregates.
+ * processor's memory budget; CPU per event (null when not measured); the processor's timed backlog; the
+ * latency of one event at a time on the idle stack; then the same without the per-route aggregates.
  */
 public record PipelineResults(Map<Integer, Wrk.Result> gateway, Wrk.Result gzip, Wrk.Result overload,
                        long gatewayPeakRssKb, long gatewayOverloadRssKb,
@@ -20,10 +20,11 @@ public record PipelineResults(Map<Integer, Wrk.Result> gateway, Wrk.Result gzip,
                        double freshnessBestRequestsPerSecond, LoadedFreshness freshness, LoadedFreshness lightFreshness,
                        Map<Integer, Double> gatewayCores, double processorBacklogCores,
                        SustainedRate.Result sustained, LoadedFreshness sustainedFreshness, MemoryBudget processorBudget,
-                       PipelineCost.Result cost, Backlog backlog, WithoutRoutes withoutRoutes) {
+                       PipelineCost.Result cost, Backlog backlog, IdleLatency.Result idleLatency, WithoutRoutes withoutRoutes) {
     /**
      * The backlog the processor's rate is measured on: {@code records}, after the {@code recordsBefore}
-     * it had stored before them (the gateway's warm-up, its untimed first backlog), which warmed its JVM.
+     * it had stored before them (the gateway's warm-up, its untimed first backlog, and the idle stage's
+     * requests), which warmed its JVM.
      */
     public record Backlog(long recordsBefore, long records) {
         /** Where its rate is counted from: a fifth into it, as the Kafka Streams copy's is. */
@@ -51,7 +52,7 @@ public record PipelineResults(Map<Integer, Wrk.Result> gateway, Wrk.Result gzip,
     PipelineResults with(WithoutRoutes measured) {
         return new PipelineResults(gateway, gzip, overload, gatewayPeakRssKb, gatewayOverloadRssKb, publishedEndOffsets, processorRate,
                 processorBacklogRssKb, processorAfterFreshnessRssKb, freshnessBestRequestsPerSecond, freshness, lightFreshness,
-                gatewayCores, processorBacklogCores, sustained, sustainedFreshness, processorBudget, cost, backlog, measured);
+                gatewayCores, processorBacklogCores, sustained, sustainedFreshness, processorBudget, cost, backlog, idleLatency, measured);
     }
 
     /** The raw topic's offsets at the backlog's end (its records, and the gate's, see {@link BacklogGate}). */

@@ -40,9 +40,10 @@ import io.sluice.sink.ClickHouseSettings;
 
 /**
  * Sluice itself under load: the gateway in its own JVM with durable Kafka acks, warmed; the processor
- * in its own JVM, warmed on what the gateway's warm-up published; the gateway's runs while the
- * processor waits ({@link BacklogGate}); the processor on everything they published; then both
- * together: the rate the pipeline sustains, and freshness.
+ * in its own JVM, warmed on what the gateway's warm-up published; one event at a time on the idle
+ * stack ({@link IdleLatency}); the gateway's runs while the processor waits ({@link BacklogGate}); the
+ * processor on everything they published; then both together: the rate the pipeline sustains, and
+ * freshness.
  */
 public final class PipelineRun {
     public static final List<Integer> CONNECTIONS = List.of(16, 64, 256);
@@ -79,8 +80,8 @@ public final class PipelineRun {
         this.out = out;
     }
 
-    /** A gateway child and where to post transactions to it. */
-    record Gateway(ChildJvm jvm, String url) implements AutoCloseable {
+    /** A gateway child, where to post transactions to it, and where to post envelopes authenticated by the DSN key in the query. */
+    record Gateway(ChildJvm jvm, String url, String envelopeUrl) implements AutoCloseable {
         @Override
         public void close() {
             jvm.close();
@@ -111,7 +112,13 @@ public final class PipelineRun {
                 double warming = ProcessorThroughput.awaitStored(processor, clickHouse, warmUp, STORED_WITHIN_SECONDS);
                 out.printf("· the processor (its own JVM) warmed: it worked off the gateway's warm-up, %,d records, in %.0f s, untimed%n",
                         warmUp, warming);
-                long recordsBefore = warmUp;
+                out.printf("· latency on the idle stack, gateway and processor warm: one event at a time, each kind after %d s of"
+                        + " the same%n", IdleLatency.WARM_SECONDS);
+                IdleLatency.Result idle = IdleLatency.measure(wrk, url, project.key(), bodies, gateway.envelopeUrl(),
+                        IdleLatency.WARM_SECONDS, IdleLatency.SECONDS);
+                IdleLatency.lines(idle).forEach(line -> out.println("  " + line));
+                long recordsBefore = records(publishedEndOffsets(kafka));
+                ProcessorThroughput.awaitStored(processor, clickHouse, recordsBefore, STORED_WITHIN_SECONDS);
 
                 out.println("· the gateway's runs; the processor waits behind an open transaction on the raw topic until they end");
                 CpuWindow held = CpuWindow.start(processor);
@@ -166,7 +173,7 @@ public final class PipelineRun {
                 withRoutes = new PipelineResults(runs.results(), runs.gzip(), overload, runs.peakRss(), runs.overloadRss(),
                         publishedEndOffsets, measured.recordsPerSecond(), processorBacklogRss, processor.peakRssKb(), best, freshness,
                         lightFreshness, runs.cores(), measured.cores(), sustained, sustainedFreshness,
-                        MemoryBudget.processor(childSettings), cost, backlog, null);
+                        MemoryBudget.processor(childSettings), cost, backlog, idle, null);
             }
             return withRoutes.with(withoutRoutes(gateway, project, bodies, withRoutes.backlog(), withRoutes.sustained().upperPerSecond()));
         }
@@ -330,7 +337,9 @@ public final class PipelineRun {
             jvm.close();
             throw e;
         }
-        return new Gateway(jvm, "http://127.0.0.1:" + gatewayPort + "/api/v1/" + project.token() + "/transaction");
+        String origin = "http://127.0.0.1:" + gatewayPort;
+        return new Gateway(jvm, origin + "/api/v1/" + project.token() + "/transaction", origin + "/api/" + project.numericId()
+                + "/envelope/?sentry_key=" + project.dsnKey().publicKey() + "&sentry_version=7&sentry_client=sentry.javascript.node%2F8.40.0");
     }
 
     private ChildJvm child(Class<?> mainClass, String name, Map<String, String> childEnv, boolean record) throws Exception {

@@ -68,7 +68,7 @@ final class ProcessorThroughput {
 
     /**
      * Waits until the processor has stored {@code records} in the history table and counted them in
-     * traffic_1m (what was sent before the backlog: its own untimed backlog).
+     * traffic_1m (what was sent before the backlog: its own untimed backlog, and the idle stage's).
      *
      * @return the seconds it took
      */

@@ -53,7 +53,7 @@ class BenchCostReportTest {
         PipelineResults pipeline = new PipelineResults(p.gateway(), p.gzip(), p.overload(), p.gatewayPeakRssKb(), p.gatewayOverloadRssKb(),
                 p.publishedEndOffsets(), p.processorRate(), p.processorBacklogRssKb(), p.processorAfterFreshnessRssKb(),
                 p.freshnessBestRequestsPerSecond(), p.freshness(), p.lightFreshness(), p.gatewayCores(), p.processorBacklogCores(),
-                p.sustained(), p.sustainedFreshness(), p.processorBudget(), cost, p.backlog(), p.withoutRoutes());
+                p.sustained(), p.sustainedFreshness(), p.processorBudget(), cost, p.backlog(), p.idleLatency(), p.withoutRoutes());
         Map<Integer, Double> nettyCores = new LinkedHashMap<>();
         PipelineRun.CONNECTIONS.forEach(connections -> nettyCores.put(connections, 0.25));
         return new BenchResults(all.machine(), all.nettyCeiling(), nettyCores, pipeline, all.producerCeiling(), all.streamsCeiling(),
