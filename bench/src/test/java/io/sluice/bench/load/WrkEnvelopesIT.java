@@ -2,8 +2,6 @@ package io.sluice.bench.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -22,7 +20,6 @@ import com.sun.net.httpserver.HttpServer;
 
 /** wrk sends envelopes as {@code @sentry/node} does: each a new event, streamed, on a connection of its own. */
 class WrkEnvelopesIT {
-    private static final byte[] ANSWER = "{}".getBytes(StandardCharsets.UTF_8);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What the server saw of one request. */
@@ -38,19 +35,13 @@ class WrkEnvelopesIT {
     void eachEnvelopeIsANewEventStreamedOnAConnectionOfItsOwn() throws Exception {
         Wrk.ensureInstalled();
         List<Received> received = new CopyOnWriteArrayList<>();
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
+        HttpServer server = AnsweringServer.start(exchange -> {
             List<String> lines = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
             received.add(new Received(exchange.getRemoteAddress().getPort(), exchange.getRequestHeaders().getFirst("Connection"),
                     exchange.getRequestHeaders().getFirst("Transfer-Encoding"), exchange.getRequestURI().getRawQuery(),
                     JSON.readTree(lines.get(0)).get("event_id").asText(), JSON.readTree(lines.get(2)).get("event_id").asText()));
             exchange.getResponseHeaders().set("Connection", "close"); // as the gateway answers a request that asks it to close
-            exchange.sendResponseHeaders(200, ANSWER.length);
-            try (OutputStream answer = exchange.getResponseBody()) {
-                answer.write(ANSWER);
-            }
         });
-        server.start();
         Wrk.Result load;
         try {
             load = new Wrk(dir).envelopesOnNewConnections("http://127.0.0.1:" + server.getAddress().getPort()
