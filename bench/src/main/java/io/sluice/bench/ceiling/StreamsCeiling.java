@@ -107,13 +107,12 @@ public final class StreamsCeiling {
      */
     static Rate processorAloneRun(ProcessorConfig processor, String rawTopic, Map<Integer, Long> endOffsets, Path stateDir)
             throws Exception {
-        long records = endOffsets.values().stream().mapToLong(Long::longValue).sum();
         String applicationId = processor.applicationId() + (processor.requestsByRoute() ? "-alone" : "-alone-no-routes");
         Topics alone = aloneTopics(processor, "bench." + applicationId + ".");
         try (Admin admin = Admin.create(KafkaClients.adminProperties(processor.kafka(), null))) {
             admin.createTopics(List.of(new NewTopic(alone.transactions(), endOffsets.size(), (short) 1))).all().get(30, TimeUnit.SECONDS);
             try {
-                copyRecords(processor.kafka(), rawTopic, endOffsets, alone.transactions());
+                long records = copyRecords(processor.kafka(), rawTopic, endOffsets, alone.transactions());
                 return processorRun(processor, alone, applicationId, records, new PreAggregation(), stateDir);
             } finally {
                 admin.deleteTopics(List.of(alone.transactions()));
@@ -158,8 +157,11 @@ public final class StreamsCeiling {
         return run;
     }
 
-    /** The records of {@code from} below {@code endOffsets}, to the same partitions of {@code to}, headers and timestamps kept. */
-    static void copyRecords(KafkaSettings kafka, String from, Map<Integer, Long> endOffsets, String to) {
+    /**
+     * The records of {@code from} below {@code endOffsets}, to the same partitions of {@code to}, headers and timestamps kept;
+     * how many: an aborted transaction's records and the markers are not copied, so {@code to} may have fewer offsets.
+     */
+    static long copyRecords(KafkaSettings kafka, String from, Map<Integer, Long> endOffsets, String to) {
         Properties consumerProps = KafkaClients.consumerProperties(kafka, "bench-alone-copy");
         consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         Properties producerProps = KafkaClients.producerProperties(kafka, "bench-alone-copy");
@@ -170,6 +172,7 @@ public final class StreamsCeiling {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+            long copied = 0;
             while (partitions.stream().anyMatch(partition -> consumer.position(partition) < endOffsets.get(partition.partition()))) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("could not read " + from + " to " + endOffsets + " in 5 minutes");
@@ -178,10 +181,12 @@ public final class StreamsCeiling {
                     if (record.offset() < endOffsets.get(record.partition())) {
                         producer.send(new ProducerRecord<>(to, record.partition(), record.timestamp(), record.key(), record.value(),
                                 record.headers()));
+                        copied++;
                     }
                 }
             }
             producer.flush();
+            return copied;
         }
     }
 

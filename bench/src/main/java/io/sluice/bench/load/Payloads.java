@@ -13,6 +13,8 @@ import java.util.zip.GZIPOutputStream;
 public final class Payloads {
     /** Enough different bodies that no compressed Kafka batch (128 KiB, about 200 of them) repeats one. */
     public static final int VARIED = 1_024;
+    /** Where an envelope's event id goes: {@link Wrk#envelopesOnNewConnections} puts a new one there for each request. */
+    public static final String EVENT_ID = "{{EVENT_ID}}";
 
     private Payloads() {
     }
@@ -61,6 +63,30 @@ public final class Payloads {
                 + " \"runtime\": {\"name\": \"CPython\", \"version\": \"3.12.7\"}, \"os\": {\"name\": \"Linux\", \"version\": \"6.1.0\"}},"
                 + " \"user\": {\"id\": \"account-" + user + "\"}, \"request\": {\"url\": \"https://shop.example/api/users/" + path
                 + "\", \"method\": \"GET\"}}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The bench's transaction as {@code @sentry/node} 8 sends it: an envelope of one transaction item,
+     * its event id ({@link #EVENT_ID}) in the envelope's header and in the event, which ends at
+     * {@code at} after 125 ms (an event's time within the processor's horizon).
+     */
+    public static String nodeTransactionEnvelope(Instant at) {
+        String end = String.format(java.util.Locale.ROOT, "%.3f", at.toEpochMilli() / 1000.0);
+        String start = String.format(java.util.Locale.ROOT, "%.3f", at.toEpochMilli() / 1000.0 - 0.125);
+        return "{\"event_id\":\"" + EVENT_ID + "\",\"sent_at\":\"" + at + "\",\"sdk\":{\"name\":\"sentry.javascript.node\","
+                + "\"version\":\"8.40.0\"},\"trace\":{\"environment\":\"production\",\"trace_id\":\"771a43a4192642f0b136d5159a501700\","
+                + "\"sample_rate\":\"1\",\"transaction\":\"GET /api/users/:id\",\"sampled\":\"true\"}}\n"
+                + "{\"type\":\"transaction\"}\n"
+                + "{\"type\":\"transaction\",\"event_id\":\"" + EVENT_ID + "\",\"platform\":\"node\",\"environment\":\"production\","
+                + "\"release\":\"shop@2.14.0\",\"transaction\":\"GET /api/users/:id\",\"transaction_info\":{\"source\":\"route\"},"
+                + "\"start_timestamp\":" + start + ",\"timestamp\":" + end + ",\"contexts\":{\"trace\":{\"trace_id\":"
+                + "\"771a43a4192642f0b136d5159a501700\",\"span_id\":\"a0cfbde2bdff3adc\",\"op\":\"http.server\",\"status\":\"ok\","
+                + "\"origin\":\"auto.http.otel.http\",\"data\":{\"url\":\"https://shop.example/api/users/42\",\"http.method\":\"GET\","
+                + "\"http.response.status_code\":200}},\"runtime\":{\"name\":\"node\",\"version\":\"v20.18.0\"},"
+                + "\"os\":{\"kernel_version\":\"6.1.0\"}},\"tags\":{\"http.status_code\":\"200\",\"server_name\":\"web-7\"},"
+                + "\"spans\":[],\"measurements\":{},\"sdk\":{\"name\":\"sentry.javascript.node\",\"version\":\"8.40.0\","
+                + "\"integrations\":[\"Http\",\"Express\"],\"packages\":[{\"name\":\"npm:@sentry/node\",\"version\":\"8.40.0\"}]},"
+                + "\"user\":{\"id\":\"account-4242\"},\"request\":{\"url\":\"https://shop.example/api/users/42\",\"method\":\"GET\"}}";
     }
 
     private static String hex(Random random, int digits) {

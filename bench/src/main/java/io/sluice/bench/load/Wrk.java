@@ -5,8 +5,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,8 +25,9 @@ public final class Wrk {
         this.workDir = workDir;
     }
 
-    /** One run's result: throughput and latency percentiles (milliseconds). */
-    public record Result(double requestsPerSecond, double p50Millis, double p99Millis, double p999Millis, long non2xx, long errors) {
+    /** One run's result: throughput, latency percentiles (milliseconds), and the requests answered they are of. */
+    public record Result(double requestsPerSecond, double p50Millis, double p99Millis, double p999Millis, long non2xx, long errors,
+                         long requests) {
     }
 
     public static void ensureInstalled() throws IOException, InterruptedException {
@@ -73,6 +77,61 @@ public final class Wrk {
                 wrk.headers["Content-Type"] = "application/json"
                 wrk.headers["Authorization"] = "Bearer %s"
                 %s
+                """.formatted(key, gzip ? "wrk.headers[\"Content-Encoding\"] = \"gzip\"" : "") + readBodies(bodiesFile) + """
+                -- One body is wrk's static request (no Lua call per request: wrk keeps a paced rate on a busy machine).
+                if #bodies == 1 then
+                  wrk.body = bodies[1]
+                else
+                  local formatted = {}
+                  local turn = 0
+                  init = function(args)
+                    for i, body in ipairs(bodies) do formatted[i] = wrk.format(nil, nil, nil, body) end
+                  end
+                  request = function()
+                    turn = turn % #formatted + 1
+                    return formatted[turn]
+                  end
+                end
+                """ + SUMMARY + (rate > 0 ? pacing(rate) : ""));
+        return execute(script, url, connections, seconds);
+    }
+
+    /**
+     * Sentry envelopes sent as {@code @sentry/node} sends them: one at a time, each on a connection of
+     * its own ({@code Connection: close}: its transport's agent does not keep connections alive), its
+     * body streamed ({@code Transfer-Encoding: chunked}, in one chunk), authenticated by the DSN key in
+     * {@code url}'s query. Each carries a new event id in place of {@link Payloads#EVENT_ID}: 16 hex
+     * digits of this run, then the request's number in 16. wrk's latency of a request starts when it
+     * is written, so the connection's set-up is not in it.
+     */
+    public Result envelopesOnNewConnections(String url, String envelope, int seconds) throws IOException, InterruptedException {
+        Path partsFile = workDir.resolve("envelope-parts");
+        List<byte[]> parts = new ArrayList<>();
+        for (String part : envelope.split(Pattern.quote(Payloads.EVENT_ID), -1)) {
+            parts.add(part.getBytes(StandardCharsets.UTF_8));
+        }
+        Files.write(partsFile, lengthPrefixed(parts));
+        Path script = workDir.resolve("envelope.lua");
+        Files.writeString(script, readBodies(partsFile) + """
+                local run = "%s"
+                local head = nil
+                local turn = 0
+                request = function()
+                  if head == nil then
+                    head = "POST " .. wrk.path .. " HTTP/1.1\\r\\nHost: " .. wrk.host .. "\\r\\nConnection: close\\r\\n"
+                      .. "Transfer-Encoding: chunked\\r\\n\\r\\n"
+                  end
+                  turn = turn + 1
+                  local body = table.concat(bodies, run .. string.format("%%016x", turn))
+                  return head .. string.format("%%x", #body) .. "\\r\\n" .. body .. "\\r\\n0\\r\\n\\r\\n"
+                end
+                """.formatted(String.format("%016x", new SecureRandom().nextLong())) + SUMMARY);
+        return execute(script, url, 1, seconds);
+    }
+
+    /** The Lua that reads a file of {@link #lengthPrefixed} bodies into {@code bodies}. */
+    private static String readBodies(Path file) {
+        return """
                 local bodies = {}
                 do
                   local f = io.open("%s", "rb"); local data = f:read("*all"); f:close()
@@ -84,41 +143,38 @@ public final class Wrk {
                     at = newline + 1 + length
                   end
                 end
-                -- One body is wrk's static request (no Lua call per request: wrk keeps a paced rate on a busy machine).
-                if #bodies == 1 then
-                  wrk.body = bodies[1]
-                else
-                  local formatted = {}
-                  local turn = 0
-                  init = function(args)
-                    for i, body in ipairs(bodies) do formatted[i] = wrk.format(nil, nil, nil, body) end
-                  end
-                  request = function()
-                    turn = turn %% #formatted + 1
-                    return formatted[turn]
-                  end
-                end
-                done = function(summary, latency, requests)
-                  local e = summary.errors
-                  io.write(string.format('{"requests":%%d,"duration_us":%%d,"non2xx":%%d,"errors":%%d,"p50":%%d,"p99":%%d,"p999":%%d}\\n',
-                    summary.requests, summary.duration, e.status, e.connect + e.read + e.write + e.timeout,
-                    latency:percentile(50), latency:percentile(99), latency:percentile(99.9)))
-                end
-                """.formatted(key, gzip ? "wrk.headers[\"Content-Encoding\"] = \"gzip\"" : "", bodiesFile)
-                + (rate > 0 ? pacing(rate) : ""));
+                """.formatted(file);
+    }
+
+    /** The Lua that prints wrk's summary as one line of JSON, read by {@link #summary}. */
+    private static final String SUMMARY = """
+            done = function(summary, latency, requests)
+              local e = summary.errors
+              io.write(string.format('{"requests":%d,"duration_us":%d,"non2xx":%d,"errors":%d,"p50":%d,"p99":%d,"p999":%d}\\n',
+                summary.requests, summary.duration, e.status, e.connect + e.read + e.write + e.timeout,
+                latency:percentile(50), latency:percentile(99), latency:percentile(99.9)))
+            end
+            """;
+
+    private static Result execute(Path script, String url, int connections, int seconds) throws IOException, InterruptedException {
         Process wrk = new ProcessBuilder(List.of("wrk", "-t1", "-c" + connections, "-d" + seconds + "s",
                 "--timeout", "5s", "-s", script.toString(), url)).redirectErrorStream(true).start();
         String output = new String(wrk.getInputStream().readAllBytes());
         if (!wrk.waitFor(seconds + 60L, TimeUnit.SECONDS) || wrk.exitValue() != 0) {
             throw new IllegalStateException("wrk failed: " + output);
         }
+        return summary(output);
+    }
+
+    /** The result in wrk's output: the line {@link #SUMMARY} prints. */
+    static Result summary(String output) throws IOException {
         String json = output.lines().filter(line -> line.startsWith("{\"requests\"")).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no summary from wrk: " + output));
         JsonNode summary = new ObjectMapper().readTree(json);
         double duration = summary.get("duration_us").asDouble() / 1e6;
         return new Result(summary.get("requests").asDouble() / duration, summary.get("p50").asDouble() / 1000,
                 summary.get("p99").asDouble() / 1000, summary.get("p999").asDouble() / 1000,
-                summary.get("non2xx").asLong(), summary.get("errors").asLong());
+                summary.get("non2xx").asLong(), summary.get("errors").asLong(), summary.get("requests").asLong());
     }
 
     /** The bodies one after another, each after its length in bytes and a newline: how the script reads them. */

@@ -48,6 +48,12 @@ final class BenchFigures {
             if (p.sustained() != null) {
                 figures.put("sustained_events_per_s", p.sustained().eventsPerSecond());
             }
+            if (p.idleLatency() != null) {
+                figures.put("idle_v1_p50_ms", p.idleLatency().v1KeepAlive().p50Millis());
+                figures.put("idle_v1_p99_ms", p.idleLatency().v1KeepAlive().p99Millis());
+                figures.put("idle_envelope_p50_ms", p.idleLatency().envelopeNewConnections().p50Millis());
+                figures.put("idle_envelope_p99_ms", p.idleLatency().envelopeNewConnections().p99Millis());
+            }
         }
         if (r.nettyCores() != null) {
             int top = PipelineRun.CONNECTIONS.get(PipelineRun.CONNECTIONS.size() - 1);

@@ -17,6 +17,7 @@ import io.sluice.bench.load.Wrk;
 import io.sluice.bench.process.CpuWindow;
 import io.sluice.bench.process.MemoryBudget;
 import io.sluice.bench.run.Freshness;
+import io.sluice.bench.run.IdleLatency;
 import io.sluice.bench.run.LoadedFreshness;
 import io.sluice.bench.run.PipelineResults;
 import io.sluice.bench.run.PipelineRun;
@@ -60,6 +61,9 @@ public final class BenchReport {
         out.printf("%-34s %12s %12s %8s %9s %9s %9s%n", "run", "req/s", "ceiling", "ratio", "p50 ms", "p99 ms", "p99.9 ms");
         if (p != null) {
             printGateway(r);
+            if (p.idleLatency() != null) {
+                IdleLatency.lines(p.idleLatency()).forEach(out::println);
+            }
         }
         if (r.producerCeiling() != null) {
             out.printf("%-34s %12.0f%n", "Kafka producer alone, records/s", r.producerCeiling());
@@ -67,12 +71,12 @@ public final class BenchReport {
         if (p != null) {
             double rate = p.processorRate();
             if (inserts != null) {
-                out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d records; ceiling: RowBinary insert)%n", "processor, records/s",
-                        rate, inserts.rowBinary(), 100 * rate / inserts.rowBinary(), p.published());
+                out.printf("%-34s %12.0f %12.0f %7.0f%%   (%d records, warm; ceiling: RowBinary insert)%n", "processor, records/s",
+                        rate, inserts.rowBinary(), 100 * rate / inserts.rowBinary(), p.backlog().records());
                 out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: JSONEachRow insert, the sink's format)%n", "",
                         rate, inserts.jsonEachRow(), 100 * rate / inserts.jsonEachRow());
             } else {
-                out.printf("%-34s %12.0f   (%d records)%n", "processor, records/s", rate, p.published());
+                out.printf("%-34s %12.0f   (%d records, warm)%n", "processor, records/s", rate, p.backlog().records());
             }
             if (r.streamsCeiling() != null) {
                 out.printf("%-34s %12.0f %12.0f %7.0f%%   (ceiling: Kafka Streams copying raw, exactly once)%n", "",
@@ -143,7 +147,7 @@ public final class BenchReport {
         out.printf("%-34s %9d MB at full load, %d MB after 3x overload%n", "gateway peak RSS",
                 p.gatewayPeakRssKb() / 1024, p.gatewayOverloadRssKb() / 1024);
         out.printf("%-34s %9d MB working off %d records at full speed, %d MB after the freshness runs%n", "processor peak RSS",
-                p.processorBacklogRssKb() / 1024, p.published(), p.processorAfterFreshnessRssKb() / 1024);
+                p.processorBacklogRssKb() / 1024, p.backlog().records(), p.processorAfterFreshnessRssKb() / 1024);
         for (LoadedFreshness f : List.of(p.freshness(), p.lightFreshness())) {
             out.printf("%-34s p50 %.0f ms, p99 %.0f ms (%d markers, load %.0f req/s of a best %.0f)%n",
                     "freshness, 2xx to traffic_1m", f.freshness().p50Millis(), f.freshness().p99Millis(),
@@ -270,7 +274,7 @@ public final class BenchReport {
         json.put("gateway_overload_" + PipelineRun.OVERLOAD_CONNECTIONS, p.overload());
         json.put("kafka_producer_records_per_s", r.producerCeiling());
         Map<String, Object> processor = new LinkedHashMap<>();
-        processor.put("records", p.published());
+        processor.put("records", p.backlog().records());
         processor.put("records_per_s", p.processorRate());
         if (r.insertCeilings() != null) {
             processor.put("clickhouse_rowbinary_ceiling_rows_per_s", r.insertCeilings().rowBinary());
@@ -278,6 +282,7 @@ public final class BenchReport {
         }
         processor.put("kafka_streams_copy_ceiling_records_per_s", r.streamsCeiling());
         processor.put("kafka_streams_copy_ceiling_cpu_us_per_record", r.streamsCopyMicrosPerRecord());
+        processor.put("warmed_on_records", p.backlog().recordsBefore());
         processor.values().removeIf(java.util.Objects::isNull);
         json.put("processor", processor);
         json.put("gateway_peak_rss_mb", Map.of("full_load", p.gatewayPeakRssKb() / 1024, "after_overload", p.gatewayOverloadRssKb() / 1024));
@@ -288,6 +293,14 @@ public final class BenchReport {
         MemoryBudget budget = p.processorBudget();
         json.put("processor_rss_budget_mb", Map.of("heap", budget.heapMb(), "rocksdb", budget.rocksDbMb(),
                 "other", budget.overheadMb(), "total", budget.totalMb()));
+        if (p.idleLatency() != null) {
+            Map<String, Object> idle = new LinkedHashMap<>();
+            idle.put("target_p50_ms", IdleLatency.TARGET_P50_MILLIS);
+            idle.put("warm_seconds", p.idleLatency().warmSeconds());
+            idle.put("v1_keep_alive", p.idleLatency().v1KeepAlive());
+            idle.put("envelope_new_connections", p.idleLatency().envelopeNewConnections());
+            json.put("idle_latency", idle);
+        }
     }
 
     private static List<Map<String, Object>> experiments(BenchResults r) {

@@ -39,9 +39,11 @@ import io.sluice.sink.ClickHouseClients;
 import io.sluice.sink.ClickHouseSettings;
 
 /**
- * Sluice itself under load: the gateway in its own JVM with durable Kafka acks, then the processor
- * in its own JVM on everything the gateway published, then both together: the rate the pipeline
- * sustains, and freshness.
+ * Sluice itself under load: the gateway in its own JVM with durable Kafka acks, warmed; the processor
+ * in its own JVM, warmed on what the gateway's warm-up published; one event at a time on the idle
+ * stack ({@link IdleLatency}); the gateway's runs while the processor waits ({@link BacklogGate}); the
+ * processor on everything they published; then both together: the rate the pipeline sustains, and
+ * freshness.
  */
 public final class PipelineRun {
     public static final List<Integer> CONNECTIONS = List.of(16, 64, 256);
@@ -52,6 +54,8 @@ public final class PipelineRun {
     private static final int COST_CONNECTIONS = 64;
     /** How long freshness waits for the processor to catch up with what ran before it. */
     private static final int DRAIN_SECONDS = 120;
+    /** How long the processor may take to store what was sent before its backlog (it starts cold). */
+    private static final int STORED_WITHIN_SECONDS = 300;
 
     private final Map<String, String> env;
     private final Wrk wrk;
@@ -76,12 +80,17 @@ public final class PipelineRun {
         this.out = out;
     }
 
-    /** A gateway child and where to post transactions to it. */
-    record Gateway(ChildJvm jvm, String url) implements AutoCloseable {
+    /** A gateway child, where to post transactions to it, and where to post envelopes authenticated by the DSN key in the query. */
+    record Gateway(ChildJvm jvm, String url, String envelopeUrl) implements AutoCloseable {
         @Override
         public void close() {
             jvm.close();
         }
+    }
+
+    /** The gateway's runs at each number of connections, with the cores it used, gzip, the overload, and its peak RSS (KiB) after each. */
+    private record GatewayRuns(Map<Integer, Wrk.Result> results, Map<Integer, Double> cores, Wrk.Result gzip, Wrk.Result overload,
+                               long peakRss, long overloadRss) {
     }
 
     public PipelineResults measure(ProjectAdmin.NewProject project, List<byte[]> bodies, List<byte[]> gzipped) throws Exception {
@@ -89,42 +98,51 @@ public final class PipelineRun {
         // What the children see: this JVM's environment, and the run's settings over it.
         Settings childSettings = Settings.fromEnvironment().with(env);
         ClickHouseSettings clickHouse = ClickHouseSettings.from(settings);
+        KafkaSettings kafka = KafkaSettings.from(settings);
         out.println("· the gateway (its own JVM), durable Kafka acks");
         try (Gateway gateway = startGateway(project, Map.of(), "gateway", profile)) {
             String url = gateway.url();
             wrk.warmUp(url, project.key(), bodies, seconds);
-            Map<Integer, Wrk.Result> gatewayResults = new LinkedHashMap<>();
-            Map<Integer, Double> gatewayCores = new LinkedHashMap<>();
-            for (int connections : CONNECTIONS) {
-                CpuWindow cpu = CpuWindow.start(gateway.jvm());
-                gatewayResults.put(connections, wrk.run(url, project.key(), bodies, false, connections, seconds));
-                gatewayCores.put(connections, cpu.coresUsed());
-                printRun(connections + " connections", gatewayResults.get(connections));
-                out.printf("  %d connections: %.2f cores%n", connections, gatewayCores.get(connections));
-            }
-            Wrk.Result gzip = wrk.run(url, project.key(), gzipped, true, 64, seconds);
-            printRun("gzip bodies, 64 connections", gzip);
-            long peakRss = gateway.jvm().peakRssKb();
-            Wrk.Result overload = wrk.run(url, project.key(), bodies, false, OVERLOAD_CONNECTIONS, seconds);
-            long overloadRss = gateway.jvm().peakRssKb();
-            printRun("3x overload, " + OVERLOAD_CONNECTIONS + " connections", overload);
-            out.printf("  gateway peak RSS %,d MB at full load, %,d MB after the overload%n", peakRss / 1024, overloadRss / 1024);
-
-            out.println("· the processor on everything the gateway published");
-            KafkaSettings kafka = KafkaSettings.from(settings);
-            Map<Integer, Long> publishedEndOffsets = publishedEndOffsets(kafka);
-            long published = publishedEndOffsets.values().stream().mapToLong(Long::longValue).sum();
+            long warmUp = records(publishedEndOffsets(kafka));
             PipelineResults withRoutes;
             try (ChildJvm processor = child(ProcessorMain.class, "processor", env, profile);
                  ProcessorLag lag = new ProcessorLag(kafka, ProcessorConfig.from(childSettings).applicationId())) {
-                ProcessorThroughput.Result backlog = ProcessorThroughput.measure(processor, clickHouse, published);
+                // Its JVM starts cold: the gateway's warm-up is its first backlog, untimed, so that its rate is
+                // measured warm, as the Kafka Streams copy's is in this JVM.
+                double warming = ProcessorThroughput.awaitStored(processor, clickHouse, warmUp, STORED_WITHIN_SECONDS);
+                out.printf("· the processor (its own JVM) warmed: it worked off the gateway's warm-up, %,d records, in %.0f s, untimed%n",
+                        warmUp, warming);
+                out.printf("· latency on the idle stack, gateway and processor warm: one event at a time, each kind after %d s of"
+                        + " the same%n", IdleLatency.WARM_SECONDS);
+                IdleLatency.Result idle = IdleLatency.measure(wrk, url, project.key(), bodies, gateway.envelopeUrl(),
+                        IdleLatency.WARM_SECONDS, IdleLatency.SECONDS);
+                IdleLatency.lines(idle).forEach(line -> out.println("  " + line));
+                long recordsBefore = records(publishedEndOffsets(kafka));
+                ProcessorThroughput.awaitStored(processor, clickHouse, recordsBefore, STORED_WITHIN_SECONDS);
+
+                out.println("· the gateway's runs; the processor waits behind an open transaction on the raw topic until they end");
+                CpuWindow held = CpuWindow.start(processor);
+                GatewayRuns runs;
+                long gateOffsets;
+                try (BacklogGate gate = BacklogGate.hold(kafka, kafka.topics().transactions())) {
+                    runs = gatewayRuns(gateway, project, bodies, gzipped);
+                    gateOffsets = gate.open();
+                }
+                out.printf("  the processor used %.2f cores while it waited%n", held.coresUsed());
+                Wrk.Result overload = runs.overload();
+
+                out.println("· the processor on everything the gateway's runs published");
+                Map<Integer, Long> publishedEndOffsets = publishedEndOffsets(kafka);
+                PipelineResults.Backlog backlog = new PipelineResults.Backlog(recordsBefore,
+                        records(publishedEndOffsets) - gateOffsets - recordsBefore);
+                ProcessorThroughput.Result measured = ProcessorThroughput.measure(processor, clickHouse, backlog);
                 long processorBacklogRss = processor.peakRssKb();
                 out.printf("  processor: %,.0f records/s working off %,d records on %.2f cores, peak RSS %,d MB%n",
-                        backlog.recordsPerSecond(), published, backlog.cores(), processorBacklogRss / 1024);
+                        measured.recordsPerSecond(), backlog.records(), measured.cores(), processorBacklogRss / 1024);
 
-                double best = Math.max(overload.requestsPerSecond(), gatewayResults.values().stream()
+                double best = Math.max(overload.requestsPerSecond(), runs.results().values().stream()
                         .mapToDouble(Wrk.Result::requestsPerSecond).max().orElse(0));
-                double upper = Math.min(best, backlog.recordsPerSecond());
+                double upper = Math.min(best, measured.recordsPerSecond());
                 PipelineCost.Result cost = cost(gateway, processor, project, bodies, upper * PipelineCost.SHARE_OF_UPPER, kafka,
                         clickHouse);
                 out.printf("· the sustained rate: gateway and processor together, fixed rates up to %,.0f events/s,"
@@ -152,13 +170,36 @@ public final class PipelineRun {
                 out.println("· freshness under light load (" + LIGHT_LOAD_CONNECTIONS + " connections)");
                 LoadedFreshness lightFreshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), bodies,
                         LIGHT_LOAD_CONNECTIONS, seconds, clickHouse, kafka, "fresh-light-"));
-                withRoutes = new PipelineResults(gatewayResults, gzip, overload, peakRss, overloadRss, publishedEndOffsets,
-                        backlog.recordsPerSecond(), processorBacklogRss, processor.peakRssKb(), best, freshness, lightFreshness,
-                        gatewayCores, backlog.cores(), sustained, sustainedFreshness,
-                        MemoryBudget.processor(childSettings), cost, null);
+                withRoutes = new PipelineResults(runs.results(), runs.gzip(), overload, runs.peakRss(), runs.overloadRss(),
+                        publishedEndOffsets, measured.recordsPerSecond(), processorBacklogRss, processor.peakRssKb(), best, freshness,
+                        lightFreshness, runs.cores(), measured.cores(), sustained, sustainedFreshness,
+                        MemoryBudget.processor(childSettings), cost, backlog, idle, null);
             }
-            return withRoutes.with(withoutRoutes(gateway, project, bodies, published, withRoutes.sustained().upperPerSecond()));
+            return withRoutes.with(withoutRoutes(gateway, project, bodies, withRoutes.backlog(), withRoutes.sustained().upperPerSecond()));
         }
+    }
+
+    /** The gateway alone at each number of connections, with gzip bodies, and overloaded. */
+    private GatewayRuns gatewayRuns(Gateway gateway, ProjectAdmin.NewProject project, List<byte[]> bodies, List<byte[]> gzipped)
+            throws Exception {
+        String url = gateway.url();
+        Map<Integer, Wrk.Result> results = new LinkedHashMap<>();
+        Map<Integer, Double> cores = new LinkedHashMap<>();
+        for (int connections : CONNECTIONS) {
+            CpuWindow cpu = CpuWindow.start(gateway.jvm());
+            results.put(connections, wrk.run(url, project.key(), bodies, false, connections, seconds));
+            cores.put(connections, cpu.coresUsed());
+            printRun(connections + " connections", results.get(connections));
+            out.printf("  %d connections: %.2f cores%n", connections, cores.get(connections));
+        }
+        Wrk.Result gzip = wrk.run(url, project.key(), gzipped, true, 64, seconds);
+        printRun("gzip bodies, 64 connections", gzip);
+        long peakRss = gateway.jvm().peakRssKb();
+        Wrk.Result overload = wrk.run(url, project.key(), bodies, false, OVERLOAD_CONNECTIONS, seconds);
+        long overloadRss = gateway.jvm().peakRssKb();
+        printRun("3x overload, " + OVERLOAD_CONNECTIONS + " connections", overload);
+        out.printf("  gateway peak RSS %,d MB at full load, %,d MB after the overload%n", peakRss / 1024, overloadRss / 1024);
+        return new GatewayRuns(results, cores, gzip, overload, peakRss, overloadRss);
     }
 
     /**
@@ -169,8 +210,8 @@ public final class PipelineRun {
      * after the other's inserts, so ClickHouse's background merges, if any, weigh on it and not on
      * the processor with them.
      */
-    private PipelineResults.WithoutRoutes withoutRoutes(Gateway gateway, ProjectAdmin.NewProject project, List<byte[]> bodies, long published,
-                                                        double upper) throws Exception {
+    private PipelineResults.WithoutRoutes withoutRoutes(Gateway gateway, ProjectAdmin.NewProject project, List<byte[]> bodies,
+                                                        PipelineResults.Backlog backlog, double upper) throws Exception {
         out.println("· the same processor without the transactions' per-route aggregates, on the same raw topic: its backlog rate,"
                 + " then the sustained rate");
         Map<String, String> variantEnv = new HashMap<>(env);
@@ -188,13 +229,14 @@ public final class PipelineRun {
         KafkaSettings kafka = KafkaSettings.from(variantSettings);
         try (ChildJvm processor = child(ProcessorMain.class, "processor-no-routes", variantEnv, false);
              ProcessorLag lag = new ProcessorLag(kafka, ProcessorConfig.from(variantSettings).applicationId())) {
-            ProcessorThroughput.Result backlog = ProcessorThroughput.measure(processor, ClickHouseSettings.from(variantSettings), published);
+            // Its JVM starts cold too: what came before the backlog warms it, untimed, as it warmed the first.
+            ProcessorThroughput.Result measured = ProcessorThroughput.measure(processor, ClickHouseSettings.from(variantSettings), backlog);
             drainBeforeFreshness(lag); // the records the first processor's runs added after the backlog
             out.printf("· the sustained rate without them: fixed rates up to %,.0f events/s%n", upper);
             SustainedRate.Result sustained = SustainedRate.measure(
                     (rate, runSeconds) -> wrk.run(gateway.url(), project.key(), bodies, false, SustainedRate.CONNECTIONS, runSeconds, rate),
                     lag, gateway.jvm(), processor, upper, seconds, out);
-            return new PipelineResults.WithoutRoutes(backlog.recordsPerSecond(), sustained);
+            return new PipelineResults.WithoutRoutes(measured.recordsPerSecond(), sustained);
         }
     }
 
@@ -295,12 +337,19 @@ public final class PipelineRun {
             jvm.close();
             throw e;
         }
-        return new Gateway(jvm, "http://127.0.0.1:" + gatewayPort + "/api/v1/" + project.token() + "/transaction");
+        String origin = "http://127.0.0.1:" + gatewayPort;
+        return new Gateway(jvm, origin + "/api/v1/" + project.token() + "/transaction", origin + "/api/" + project.numericId()
+                + "/envelope/?sentry_key=" + project.dsnKey().publicKey() + "&sentry_version=7&sentry_client=sentry.javascript.node%2F8.40.0");
     }
 
     private ChildJvm child(Class<?> mainClass, String name, Map<String, String> childEnv, boolean record) throws Exception {
         Optional<Path> recording = record ? Optional.of(files.recording(name)) : Optional.empty();
         return ChildJvm.start(mainClass, childEnv, files.log(name), recording, out);
+    }
+
+    /** The sum of a topic's end offsets: its records, where no transaction wrote (a marker or an aborted record takes an offset too). */
+    private static long records(Map<Integer, Long> endOffsets) {
+        return endOffsets.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** What the gateway published: the end offsets of the transactions topic, by partition. */

@@ -35,33 +35,61 @@ final class ProcessorThroughput {
     }
 
     /**
-     * Records/s from 20% of the records in the history table to all of them there and counted in
-     * traffic_1m: the sustained rate, without the start-up and JIT warm-up of the first fifth.
-     * (Progress is read from the history, which is written as records are parsed; under a backlog
-     * the aggregation's repartitioned input lags behind it and catches up at the end.)
+     * Records/s from a fifth into {@code backlog} stored in the history table to all of it there and
+     * counted in traffic_1m, as the Kafka Streams copy is timed: the sustained rate, without the first
+     * fifth's start (and, in a JVM that starts cold, its JIT warm-up). (Progress is read from the
+     * history, which is written as records are parsed; under a backlog the aggregation's repartitioned
+     * input lags behind it and catches up at the end.)
      */
-    static Result measure(ChildJvm processor, ClickHouseSettings clickHouse, long expected) throws Exception {
+    static Result measure(ChildJvm processor, ClickHouseSettings clickHouse, PipelineResults.Backlog backlog) throws Exception {
         String database = clickHouse.database();
         try (Client client = ClickHouseClients.create(clickHouse)) {
             long startedAt = 0;
             CpuWindow cpu = null;
+            if (stored(client, database).history() > backlog.clockStartsAt()) {
+                throw new IllegalStateException("the processor was past a fifth of its backlog before it was measured: it read the"
+                        + " backlog as it came");
+            }
             while (true) {
                 Stored stored = stored(client, database);
-                long history = stored.history();
-                long counted = stored.counted();
-                if (history >= expected / 5 && startedAt == 0) {
+                if (stored.history() >= backlog.clockStartsAt() && startedAt == 0) {
                     startedAt = System.nanoTime();
                     cpu = CpuWindow.start(processor);
                 }
-                if (history >= expected && counted >= expected) {
-                    double rate = (expected - expected / 5) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
+                if (stored.history() >= backlog.end() && stored.counted() >= backlog.end()) {
+                    double rate = (backlog.end() - backlog.clockStartsAt()) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
                     return new Result(rate, cpu.coresUsed());
                 }
-                if (!processor.isAlive()) {
-                    throw new IllegalStateException("the processor stopped; see " + processor.log());
-                }
+                alive(processor);
                 Thread.sleep(100);
             }
+        }
+    }
+
+    /**
+     * Waits until the processor has stored {@code records} in the history table and counted them in
+     * traffic_1m (what was sent before the backlog: its own untimed backlog, and the idle stage's).
+     *
+     * @return the seconds it took
+     */
+    static double awaitStored(ChildJvm processor, ClickHouseSettings clickHouse, long records, int maxSeconds) throws Exception {
+        long started = System.nanoTime();
+        long deadline = started + maxSeconds * 1_000_000_000L;
+        try (Client client = ClickHouseClients.create(clickHouse)) {
+            while (stored(client, clickHouse.database()).both() < records) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the processor did not store " + records + " records within " + maxSeconds + " s");
+                }
+                alive(processor);
+                Thread.sleep(100);
+            }
+        }
+        return (System.nanoTime() - started) / 1e9;
+    }
+
+    private static void alive(ChildJvm processor) {
+        if (!processor.isAlive()) {
+            throw new IllegalStateException("the processor stopped; see " + processor.log());
         }
     }
 }

@@ -3,8 +3,6 @@ package io.sluice.bench.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,8 +20,6 @@ import com.sun.net.httpserver.HttpServer;
 
 /** wrk sends its bodies in turn, so that a load is as varied as the bodies it is given, not one body again and again. */
 class WrkVariedBodiesIT {
-    private static final byte[] ANSWER = "{}".getBytes(StandardCharsets.UTF_8);
-
     @TempDir
     Path dir;
 
@@ -33,15 +29,8 @@ class WrkVariedBodiesIT {
         Wrk.ensureInstalled();
         List<byte[]> bodies = Payloads.transactionsWithoutEventIds(3);
         Map<String, Integer> received = new ConcurrentHashMap<>();
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
-            received.merge(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8), 1, Integer::sum);
-            exchange.sendResponseHeaders(200, ANSWER.length);
-            try (OutputStream answer = exchange.getResponseBody()) {
-                answer.write(ANSWER);
-            }
-        });
-        server.start();
+        HttpServer server = AnsweringServer.start(exchange -> received.merge(
+                new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8), 1, Integer::sum));
         Wrk.Result load;
         try {
             // one connection: its requests reach the server in the order wrk sends them

@@ -48,12 +48,12 @@ class BenchCostReportTest {
         Map<String, Double> idle = new LinkedHashMap<>();
         micros.keySet().forEach(component -> idle.put(component, 0.025));
         PipelineCost.Result cost = new PipelineCost.Result(new CpuPerEvent(micros, idle, 20_000, 12.5),
-                new KafkaWrites(6.25, 2_400, Map.of("sluice.transactions", 1.0)), 3_000, new Wrk.Result(3_000, 2, 8, 12, 0, 0));
+                new KafkaWrites(6.25, 2_400, Map.of("sluice.transactions", 1.0)), 3_000, new Wrk.Result(3_000, 2, 8, 12, 0, 0, 30_000));
         PipelineResults p = all.pipeline();
         PipelineResults pipeline = new PipelineResults(p.gateway(), p.gzip(), p.overload(), p.gatewayPeakRssKb(), p.gatewayOverloadRssKb(),
                 p.publishedEndOffsets(), p.processorRate(), p.processorBacklogRssKb(), p.processorAfterFreshnessRssKb(),
                 p.freshnessBestRequestsPerSecond(), p.freshness(), p.lightFreshness(), p.gatewayCores(), p.processorBacklogCores(),
-                p.sustained(), p.sustainedFreshness(), p.processorBudget(), cost, p.withoutRoutes());
+                p.sustained(), p.sustainedFreshness(), p.processorBudget(), cost, p.backlog(), p.idleLatency(), p.withoutRoutes());
         Map<Integer, Double> nettyCores = new LinkedHashMap<>();
         PipelineRun.CONNECTIONS.forEach(connections -> nettyCores.put(connections, 0.25));
         return new BenchResults(all.machine(), all.nettyCeiling(), nettyCores, pipeline, all.producerCeiling(), all.streamsCeiling(),

@@ -23,6 +23,7 @@ import io.sluice.bench.load.Wrk;
 import io.sluice.bench.process.MemoryBudget;
 import io.sluice.bench.run.BenchStages;
 import io.sluice.bench.run.Freshness;
+import io.sluice.bench.run.IdleLatency;
 import io.sluice.bench.run.LoadedFreshness;
 import io.sluice.bench.run.PipelineResults;
 import io.sluice.bench.run.PipelineRun;
@@ -37,7 +38,7 @@ class BenchReportTest {
     Path dir;
 
     private static Wrk.Result wrk(double requestsPerSecond) {
-        return new Wrk.Result(requestsPerSecond, 1.5, 9.25, 20, 3, 0);
+        return new Wrk.Result(requestsPerSecond, 1.5, 9.25, 20, 3, 0, 10 * (long) requestsPerSecond);
     }
 
     static BenchResults results() {
@@ -57,7 +58,9 @@ class BenchReportTest {
         LoadedFreshness halfSustained = new LoadedFreshness(new Freshness.Result(90, 800, 1_900, 87, 500, 1_200), 6_000);
         PipelineResults pipeline = new PipelineResults(gateway, wrk(16_000), wrk(100_000), 200 * 1024, 300 * 1024,
                 Map.of(0, 600_000L, 1, 400_000L), 25_000, 700 * 1024, 800 * 1024, 128_000, freshness, freshness, gatewayCores, 1.25, sustained,
-                halfSustained, new MemoryBudget(512, 256, 200), null, new PipelineResults.WithoutRoutes(28_000,
+                halfSustained, new MemoryBudget(512, 256, 200), null, new PipelineResults.Backlog(60_000, 940_000),
+                new IdleLatency.Result(new Wrk.Result(410, 2.43, 8.5, 14, 0, 0, 2_050), new Wrk.Result(330, 3.02, 19.75, 31, 0, 0, 1_650), 3),
+                new PipelineResults.WithoutRoutes(28_000,
                         new SustainedRate.Result(13_000, 25_000, List.of(new SustainedRate.Step(13_000, 13_000, 100, 13_000, true, 0.8, 1.3,
                                 wrk(13_000))))));
         return new BenchResults(Map.of("cores", 2), ceiling, null, pipeline, 150_000.0, 50_000.0, null, 31_000.0, new InsertCeilings(100_000, 400_000),
@@ -135,7 +138,7 @@ class BenchReportTest {
         String row = lines.get(2);
         assertEquals("gateway, 16 connections", row.substring(0, 34).strip());
         assertEquals(List.of("8000", "16000", "50%", "1.50", "9.25", "20.00"), List.of(row.substring(34).strip().split("\\s+")));
-        assertTrue(lines.contains("processor peak RSS                       700 MB working off 1000000 records at full speed, "
+        assertTrue(lines.contains("processor peak RSS                       700 MB working off 940000 records at full speed, "
                 + "800 MB after the freshness runs"), String.join("\n", lines));
         assertEquals("written to " + dir.resolve("run.json"), lines.get(lines.size() - 1));
     }
@@ -165,7 +168,7 @@ class BenchReportTest {
         JsonNode json = new ObjectMapper().readTree(file.toFile());
         List<String> fields = new ArrayList<>();
         json.fieldNames().forEachRemaining(fields::add);
-        assertEquals(List.of("sustained", "freshness_half_sustained", "per_core", "processor_rss_budget_mb",
+        assertEquals(List.of("sustained", "freshness_half_sustained", "per_core", "processor_rss_budget_mb", "idle_latency",
                 "producer_experiments", "sink", "kafka_streams_processor_shape_ceiling_records_per_s",
                 "processor_streams_alone_records_per_s", "processor_streams_alone_without_per_route_records_per_s",
                 "processor_tenants", "without_per_route_aggregates", "against_release"),
@@ -179,6 +182,51 @@ class BenchReportTest {
         assertEquals(10_000, json.at("/per_core/at_sustained_rate/processor_events_per_s_per_core").asDouble(), 1e-9);
         assertEquals(968, json.at("/processor_rss_budget_mb/total").asLong());
         assertEquals("0ms", json.at("/producer_experiments/0/settings/SLUICE_GATEWAY_PRODUCER_LINGER").asText());
+    }
+
+    @Test
+    void theIdleLatencyFollowsTheGatewayRunsAgainstTheTargetOf3MsAtP50() throws Exception {
+        List<String> lines = printedLines();
+        int overload = lines.indexOf(lines.stream().filter(line -> line.startsWith("gateway, 3x overload")).findFirst().orElseThrow());
+        assertEquals(List.of(
+                "idle latency, v1 keep-alive        p50 2.43 ms, p99 8.50 ms (2,050 requests one at a time, after 3 s of the same; "
+                        + "target p50 <= 3 ms: met)",
+                "idle latency, envelope, new conn.  p50 3.02 ms, p99 19.75 ms (1,650 requests one at a time, after 3 s of the same; "
+                        + "target p50 <= 3 ms: not met)"), lines.subList(overload + 1, overload + 3));
+    }
+
+    @Test
+    void theIdleLatencyIsWrittenToTheJsonWithItsTarget() throws Exception {
+        Path file = dir.resolve("run.json");
+        new BenchReport(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).write(results(), file,
+                dir.resolve("run.svg"));
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        assertEquals(3.0, json.at("/idle_latency/target_p50_ms").asDouble());
+        assertEquals(3, json.at("/idle_latency/warm_seconds").asInt());
+        assertEquals(2.43, json.at("/idle_latency/v1_keep_alive/p50Millis").asDouble());
+        assertEquals(1_650, json.at("/idle_latency/envelope_new_connections/requests").asLong());
+        assertEquals(19.75, json.at("/idle_latency/envelope_new_connections/p99Millis").asDouble());
+    }
+
+    @Test
+    void theIdleLatencyIsNewAgainstTheRelease() throws Exception {
+        List<String> lines = printedLines();
+        assertTrue(lines.contains("idle_v1_p50_ms                                ?        2.43       ?   ±50%  new: the release did "
+                + "not measure it"), String.join("\n", lines));
+        assertTrue(lines.contains("idle_envelope_p99_ms                          ?       19.75       ?  ±150%  new: the release did "
+                + "not measure it"), String.join("\n", lines));
+    }
+
+    @Test
+    void theProcessorsBacklogSaysItsRecordsAndWhatWarmedIt() throws Exception {
+        Path file = dir.resolve("run.json");
+        new BenchReport(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).write(results(), file,
+                dir.resolve("run.svg"));
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        assertEquals(940_000, json.at("/processor/records").asLong());
+        assertEquals(60_000, json.at("/processor/warmed_on_records").asLong());
+        assertTrue(printedLines().contains("processor, records/s                      25000       400000       6%   (940000 records, "
+                + "warm; ceiling: RowBinary insert)"), String.join("\n", printedLines()));
     }
 
     @Test

@@ -14,7 +14,7 @@ import io.sluice.bench.load.Wrk;
 /** When a step of the sustained-rate search counts as keeping up. */
 class SustainedRateTest {
     private static Wrk.Result delivered(double perSecond) {
-        return new Wrk.Result(perSecond, 2, 5, 9, 0, 0);
+        return new Wrk.Result(perSecond, 2, 5, 9, 0, 0, 10 * (long) perSecond);
     }
 
     @Test
@@ -54,7 +54,7 @@ class SustainedRateTest {
 
     @Test
     void aStepWithNon2xxAnswersDoesNotCount() {
-        assertFalse(SustainedRate.keepsUp(0, 10_000, new Wrk.Result(10_000, 2, 5, 9, 1, 0)));
+        assertFalse(SustainedRate.keepsUp(0, 10_000, new Wrk.Result(10_000, 2, 5, 9, 1, 0, 100_000)));
     }
 
     @Test
