@@ -46,6 +46,18 @@ class CpuPerEventTest {
     }
 
     @Test
+    void theIdleStackIsEveryComponentsIdleRateAndAProcessesIsItsComponents() {
+        // idle 1 s: gateway's loops 0.3 s and other 0.1 s, broker 0.5 s
+        Map<String, Double> before = Map.of("gateway: event loops", 1.0, "gateway: other (GC, JIT, the rest)", 1.0, "broker", 1.0);
+        Map<String, Double> idle = Map.of("gateway: event loops", 1.3, "gateway: other (GC, JIT, the rest)", 1.1, "broker", 1.5);
+        CpuPerEvent cost = CpuPerEvent.of(new CpuSample(0, before), new CpuSample(SECOND, idle), new CpuSample(SECOND, idle),
+                new CpuSample(2 * SECOND, idle), 1_000);
+        assertEquals(0.4, cost.idleCoresOf("gateway"), 1e-9);
+        assertEquals(0.5, cost.idleCoresOf("broker"), 1e-9);
+        assertEquals(0.9, cost.idleStackCores(), 1e-9);
+    }
+
+    @Test
     void aComponentThatUsedLessThanItsIdleRateShowsANegativeCostNotZero() {
         // noise on a shared machine is shown as measured, so a reader sees it
         CpuPerEvent cost = CpuPerEvent.of(at(0, 10, 20), at(10, 12, 20), at(10, 12, 20), at(20, 13, 20), 10_000);
