@@ -18,7 +18,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -57,10 +56,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
     private static final Duration INSERT_TIMEOUT = Duration.ofSeconds(60);
-    /**
-     * How often the lag is measured: from the consumer's fetches when nothing is held, otherwise by asking the
-     * brokers for the partitions' ends (paused partitions fetch nothing that would tell).
-     */
+    /** How often the lag asks the brokers for the partitions' ends (paused partitions fetch nothing that would tell). */
     private static final Duration LAG_REFRESH = Duration.ofSeconds(1);
     /**
      * Longest the sink thread may wait on Kafka for one whole lag measurement (a shorter one timed
@@ -93,10 +89,6 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
     private long retryAtNanos;
     private volatile boolean closing;
     private long lagMeasuredNanos = System.nanoTime() - LAG_REFRESH.toNanos();
-    /** The consumer's count of fetches answered, found once; null until then or if it has none. */
-    private Metric fetchTotal;
-    /** {@link #fetchesAnswered} at the last lag measurement. */
-    private double fetchesAtLastLag = -1;
     /** Per table, the source of the row last refused alone and waiting: logged once, not at every retry. */
     private final Map<String, String> refusedAlone = new HashMap<>();
 
@@ -401,30 +393,6 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         }
     }
 
-    /** The fetches the consumer's brokers answered so far (its fetch-total); 0 if it does not say. */
-    private double fetchesAnswered() {
-        if (fetchTotal == null) {
-            fetchTotal = consumer.metrics().entrySet().stream()
-                    .filter(metric -> metric.getKey().name().equals("fetch-total")
-                            && metric.getKey().group().equals("consumer-fetch-manager-metrics"))
-                    .map(Map.Entry::getValue).findFirst().orElse(null);
-        }
-        return fetchTotal != null && fetchTotal.metricValue() instanceof Number answered ? answered.doubleValue() : 0;
-    }
-
-    /** The records after this consumer's positions, as its last fetches saw them; empty while one partition's is unknown. */
-    private OptionalLong fetchedLag() {
-        long sum = 0;
-        for (TopicPartition partition : consumer.assignment()) {
-            OptionalLong lag = consumer.currentLag(partition);
-            if (lag.isEmpty()) {
-                return OptionalLong.empty();
-            }
-            sum += lag.getAsLong();
-        }
-        return OptionalLong.of(sum);
-    }
-
     /** Whether the output topics hold records this consumer has not read yet. */
     private boolean inputWaiting() {
         for (TopicPartition partition : consumer.assignment()) {
@@ -450,10 +418,7 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
      * offset, where the consumer's own records-lag-max would not see them (and it stops being
      * measured at all while the partitions are paused). A round that cannot measure every partition
      * (Kafka unreachable) records nothing: the gauge keeps its last value, and
-     * sluice_sink_lag_age_seconds says how old that is. With no row held and no partition paused, the
-     * committed offset is the consumer's position, and each fetch's answer carries the partitions'
-     * last stable offsets: while its brokers answer fetches, the consumer's own lag is then the same
-     * sum, and an idle sink asks them nothing for it.
+     * sluice_sink_lag_age_seconds says how old that is.
      */
     private void measureLag() {
         if (System.nanoTime() - lagMeasuredNanos < LAG_REFRESH.toNanos()) {
@@ -463,16 +428,6 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         if (consumer.assignment().isEmpty()) {
             metrics.lag(0);
             return;
-        }
-        double fetches = fetchesAnswered();
-        boolean fetchedSince = fetches > fetchesAtLastLag; // a broker answered within the last round: the view is current
-        fetchesAtLastLag = fetches;
-        if (pending.isEmpty() && !backingOff() && fetchedSince) {
-            OptionalLong fetched = fetchedLag();
-            if (fetched.isPresent()) {
-                metrics.lag(fetched.getAsLong());
-                return;
-            }
         }
         // One budget for the whole measurement, not one per partition: it runs on the sink's own
         // thread, and partitions without a leader must not hold the inserts up for long.
