@@ -172,6 +172,10 @@ public final class ProcessorService implements AutoCloseable {
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toAbsolutePath().toString());
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
+        // max.task.idle.ms only orders the records of a task's several input partitions, and every subtopology
+        // reads one topic (TopologyUpgradeTest pins them): off, an idle task is not checked partition by
+        // partition on every pass of its thread (ten a second when idle).
+        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().topics().replicationFactor());
         // Changelogs hold the deduplication state: as durable as the topics Sluice creates.
         props.put(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
