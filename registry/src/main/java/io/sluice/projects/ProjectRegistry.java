@@ -28,11 +28,18 @@ import io.sluice.kafka.KafkaClients;
  * The gateway's view of all projects: reads the compacted registry topic from the beginning,
  * then follows it, on one background thread. The projects are held by a {@link ProjectTable}:
  * about 75 bytes of heap each, the records outside it; an unknown token costs what a known one
- * does. Changes written to the topic are in force within one poll (well under 2 s).
+ * does. Changes written to the topic are in force as soon as a fetch brings them (well under 2 s):
+ * records end the follower's wait at once.
  */
 public final class ProjectRegistry implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProjectRegistry.class);
-    private static final Duration POLL = Duration.ofMillis(200);
+    /** While loading: how soon an empty or fully read topic is known to be loaded. */
+    private static final Duration LOAD_POLL = Duration.ofMillis(200);
+    /**
+     * Once loaded: records end a poll at once, so this only bounds how often an idle follower wakes
+     * for nothing; {@link #close} ends it at once too.
+     */
+    private static final Duration FOLLOW_POLL = Duration.ofSeconds(10);
     /** How long a gateway's follower waits for the topic's partitions before it stops (and says why). */
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(60);
     private static final java.util.regex.Pattern SHA256_HEX = java.util.regex.Pattern.compile("[0-9a-fA-F]{64}");
@@ -218,7 +225,7 @@ public final class ProjectRegistry implements AutoCloseable {
             Map<TopicPartition, Long> endAtStart = consumer.endOffsets(partitions);
             while (!closing) {
                 List<ConsumerRecord<byte[], byte[]>> records = new java.util.ArrayList<>();
-                consumer.poll(POLL).forEach(records::add);
+                consumer.poll(isLoaded() ? FOLLOW_POLL : LOAD_POLL).forEach(records::add);
                 // Parsed on every core while loading (most of a load's work), applied in order on this thread.
                 List<Parsed> parsed = (isLoaded() ? records.stream() : records.parallelStream()).map(ProjectRegistry::parse).toList();
                 for (int i = 0; i < records.size(); i++) {

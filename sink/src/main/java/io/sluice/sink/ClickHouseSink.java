@@ -53,7 +53,6 @@ import io.sluice.sink.lifecycle.RowPolicyFollower;
  */
 public final class ClickHouseSink implements Runnable, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClickHouseSink.class);
-    private static final Duration POLL = Duration.ofMillis(100);
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
     private static final Duration INSERT_TIMEOUT = Duration.ofSeconds(60);
@@ -150,7 +149,8 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         try {
             consumer.subscribe(tableByTopic.keySet(), new Rebalance());
             while (!closing) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+                // Records end the wait at once: it only decides when the sink wakes with nothing read.
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(untilNextDue())) {
                     add(record);
                     if (!backingOff() && batchFull()) {
                         attemptFlush(); // the row and byte bounds hold within one poll's records too
@@ -215,6 +215,22 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
         } catch (WakeupException pendingFromClose) {
             flush();
         }
+    }
+
+    /**
+     * How long the poll may wait for records: until the next thing due without them, the pending batch's
+     * insert, the retry after a failure, or the lag's next measurement, whichever comes first.
+     */
+    private Duration untilNextDue() {
+        long now = System.nanoTime();
+        long wait = lagMeasuredNanos + LAG_REFRESH.toNanos() - now;
+        if (backingOff()) {
+            wait = Math.min(wait, retryAtNanos - now);
+        } else if (pendingRows > 0) {
+            wait = Math.min(wait, oldestPendingNanos + limits.batchInterval().toNanos() - now);
+        }
+        // Rounded up: the consumer waits whole milliseconds, and a wait cut short would wake before it is due.
+        return Duration.ofMillis((Math.max(0, wait) + 999_999) / 1_000_000);
     }
 
     private boolean batchFull() {
@@ -405,13 +421,14 @@ public final class ClickHouseSink implements Runnable, AutoCloseable {
      * sluice_sink_lag_age_seconds says how old that is.
      */
     private void measureLag() {
-        if (System.nanoTime() - lagMeasuredNanos < LAG_REFRESH.toNanos() || consumer.assignment().isEmpty()) {
-            if (consumer.assignment().isEmpty()) {
-                metrics.lag(0);
-            }
+        if (System.nanoTime() - lagMeasuredNanos < LAG_REFRESH.toNanos()) {
             return;
         }
         lagMeasuredNanos = System.nanoTime();
+        if (consumer.assignment().isEmpty()) {
+            metrics.lag(0);
+            return;
+        }
         // One budget for the whole measurement, not one per partition: it runs on the sink's own
         // thread, and partitions without a leader must not hold the inserts up for long.
         long deadline = lagMeasuredNanos + LAG_QUERY_BUDGET.toNanos();

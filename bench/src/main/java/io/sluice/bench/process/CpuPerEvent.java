@@ -36,7 +36,21 @@ public record CpuPerEvent(Map<String, Double> microsByComponent, Map<String, Dou
 
     /** One process's figure: its components added up (named "process" or "process: part"). */
     public double microsOf(String process) {
-        return microsByComponent.entrySet().stream()
+        return sumOf(microsByComponent, process);
+    }
+
+    /** The cores the whole stack burned idle: every component's idle rate added up. */
+    public double idleStackCores() {
+        return idleCores.values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
+    /** The cores one process burned idle: its components' idle rates added up. */
+    public double idleCoresOf(String process) {
+        return sumOf(idleCores, process);
+    }
+
+    private static double sumOf(Map<String, Double> byComponent, String process) {
+        return byComponent.entrySet().stream()
                 .filter(component -> component.getKey().equals(process) || component.getKey().startsWith(process + ": "))
                 .mapToDouble(Map.Entry::getValue).sum();
     }

@@ -6,6 +6,7 @@ import java.util.Map;
 import io.sluice.bench.load.Wrk;
 import io.sluice.bench.process.CpuPerEvent;
 import io.sluice.bench.process.CpuWindow;
+import io.sluice.bench.run.PipelineCost;
 import io.sluice.bench.run.PipelineResults;
 import io.sluice.bench.run.PipelineRun;
 
@@ -21,11 +22,15 @@ final class BenchFigures {
             if (p.cost() != null) {
                 CpuPerEvent cpu = p.cost().cpu();
                 figures.put("pipeline_cpu_us_per_event", cpu.totalMicros());
-                for (String process : new String[] {"gateway", "processor", "broker", "clickhouse"}) {
+                for (String process : PipelineCost.PROCESSES) {
                     figures.put(process + "_cpu_us_per_event", cpu.microsOf(process));
                 }
                 figures.put("kafka_records_written_per_event", p.cost().kafka().recordsPerEvent());
                 figures.put("kafka_bytes_written_per_event", p.cost().kafka().bytesPerEvent());
+                figures.put("idle_stack_cores", cpu.idleStackCores());
+                for (String process : PipelineCost.PROCESSES) {
+                    figures.put(process + "_idle_cores", cpu.idleCoresOf(process));
+                }
             }
             int top = PipelineRun.CONNECTIONS.get(PipelineRun.CONNECTIONS.size() - 1);
             Wrk.Result gateway = p.gateway().get(top);

@@ -238,6 +238,7 @@ public final class BenchReport {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("machine", r.machine());
         json.put("cpu_per_event", CostReport.json(p));
+        json.put("idle_stack", CostReport.idleJson(p));
         if (p != null) {
             pipeline(r, json);
         }

@@ -30,7 +30,7 @@ final class CostReport {
         CpuPerEvent cpu = cost.cpu();
         out.printf("%-34s %9.1f µs  (%d events at %.0f/s, charged over %.1f s less an idle %.2f cores; Kafka wrote %.2f records,"
                         + " %.0f bytes per event)%n", "CPU PER EVENT, whole pipeline", cpu.totalMicros(), cpu.events(),
-                cost.offeredPerSecond(), cpu.seconds(), cpu.idleCores().values().stream().mapToDouble(Double::doubleValue).sum(),
+                cost.offeredPerSecond(), cpu.seconds(), cpu.idleStackCores(),
                 cost.kafka().recordsPerEvent(), cost.kafka().bytesPerEvent());
         for (String process : processes(cpu)) {
             List<String> parts = new ArrayList<>();
@@ -41,6 +41,7 @@ final class CostReport {
             });
             out.printf("%-34s %9.1f µs%s%n", "  " + process, cpu.microsOf(process), parts.isEmpty() ? "" : "  " + String.join(", ", parts));
         }
+        out.printf("%-34s %s%n", "IDLE STACK", PipelineCost.idleStack(cpu));
         printCeilings(r, out);
     }
 
@@ -78,6 +79,21 @@ final class CostReport {
             }
         }
         return processes;
+    }
+
+    /** The JSON's {@code idle_stack}: the cores the stack burned with nothing sent, in all and by process; null when not measured. */
+    static Map<String, Object> idleJson(PipelineResults p) {
+        if (p == null || p.cost() == null) {
+            return null;
+        }
+        CpuPerEvent cpu = p.cost().cpu();
+        Map<String, Double> byProcess = new LinkedHashMap<>();
+        PipelineCost.PROCESSES.forEach(process -> byProcess.put(process, cpu.idleCoresOf(process)));
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("cores", cpu.idleStackCores());
+        json.put("by_process_cores", byProcess);
+        json.put("seconds", PipelineCost.IDLE_SECONDS);
+        return json;
     }
 
     /** The JSON's {@code cpu_per_event}; null when not measured. */

@@ -24,12 +24,19 @@ import io.sluice.bench.process.CpuSample;
  * what it burns idle, measured over {@link #IDLE_SECONDS} just before.
  */
 public final class PipelineCost {
-    /** How long the idle rate is measured, with the processor caught up and nothing sent. */
-    static final int IDLE_SECONDS = 5;
+    /**
+     * How long the idle rate is measured, with the processor caught up and nothing sent: a figure of its own,
+     * so long enough that /proc's 10 ms ticks are 0.1% of a core.
+     */
+    public static final int IDLE_SECONDS = 10;
     /** The load's share of the run's upper bound: a rate the pipeline keeps up with, so every event is charged once. */
     static final double SHARE_OF_UPPER = 0.25;
     /** How long the stored events may take to reach ClickHouse after the load. */
     private static final long STORED_WITHIN_SECONDS = 180;
+
+    /** The pipeline's processes as its figures name them, and as a reader does. */
+    public static final List<String> PROCESSES = List.of("gateway", "processor", "broker", "clickhouse");
+    private static final List<String> PROCESS_NAMES = List.of("gateway", "processor", "broker", "ClickHouse");
 
     static final List<CpuClock.Component> GATEWAY = List.of(
             new CpuClock.Component("gateway: event loops", List.of("multiThreadIoEv")),
@@ -99,8 +106,21 @@ public final class PipelineCost {
         out.printf("  CPU per event: %.0f µs for the whole pipeline (gateway %.0f, broker %.0f, processor %.0f, ClickHouse %.0f);"
                         + " %,d events at %,.0f/s, charged over %.1f s, idle %.2f cores%n", cpu.totalMicros(), cpu.microsOf("gateway"),
                 cpu.microsOf("broker"), cpu.microsOf("processor"), cpu.microsOf("clickhouse"), cpu.events(), cost.offeredPerSecond(),
-                cpu.seconds(), cpu.idleCores().values().stream().mapToDouble(Double::doubleValue).sum());
+                cpu.seconds(), cpu.idleStackCores());
+        out.printf("  idle stack: %s%n", idleStack(cpu));
         out.printf("  Kafka: %.2f records and %,.0f bytes written per event%n", cost.kafka().recordsPerEvent(),
                 cost.kafka().bytesPerEvent());
+    }
+
+    /**
+     * What the stack burns with nothing sent, a figure of its own: "13.7% of a core: gateway 1.2%, …", each process's
+     * idle rate over the {@link #IDLE_SECONDS} before the load.
+     */
+    public static String idleStack(CpuPerEvent cpu) {
+        StringBuilder line = new StringBuilder(String.format("%.1f%% of a core:", 100 * cpu.idleStackCores()));
+        for (int i = 0; i < PROCESSES.size(); i++) {
+            line.append(String.format("%s %s %.1f%%", i == 0 ? "" : ",", PROCESS_NAMES.get(i), 100 * cpu.idleCoresOf(PROCESSES.get(i))));
+        }
+        return line.append(String.format(" (%d s idle before the load)", IDLE_SECONDS)).toString();
     }
 }

@@ -14,6 +14,11 @@ import org.junit.jupiter.api.Test;
  */
 class CpuPerEventTest {
     private static final long SECOND = 1_000_000_000L;
+    /** A process in two parts beside a process in one, and their CPU seconds a second later. */
+    private static final Map<String, Double> PARTS = Map.of("gateway: event loops", 1.0, "gateway: other (GC, JIT, the rest)", 1.0,
+            "broker", 1.0);
+    private static final Map<String, Double> PARTS_A_SECOND_LATER = Map.of("gateway: event loops", 1.3,
+            "gateway: other (GC, JIT, the rest)", 1.1, "broker", 1.5);
 
     private static CpuSample at(long seconds, double gateway, double broker) {
         Map<String, Double> cpu = new LinkedHashMap<>();
@@ -46,6 +51,16 @@ class CpuPerEventTest {
     }
 
     @Test
+    void theIdleStackIsEveryComponentsIdleRateAndAProcessesIsItsComponents() {
+        // idle 1 s: gateway's loops 0.3 s and other 0.1 s, broker 0.5 s
+        CpuPerEvent cost = CpuPerEvent.of(new CpuSample(0, PARTS), new CpuSample(SECOND, PARTS_A_SECOND_LATER),
+                new CpuSample(SECOND, PARTS_A_SECOND_LATER), new CpuSample(2 * SECOND, PARTS_A_SECOND_LATER), 1_000);
+        assertEquals(0.4, cost.idleCoresOf("gateway"), 1e-9);
+        assertEquals(0.5, cost.idleCoresOf("broker"), 1e-9);
+        assertEquals(0.9, cost.idleStackCores(), 1e-9);
+    }
+
+    @Test
     void aComponentThatUsedLessThanItsIdleRateShowsANegativeCostNotZero() {
         // noise on a shared machine is shown as measured, so a reader sees it
         CpuPerEvent cost = CpuPerEvent.of(at(0, 10, 20), at(10, 12, 20), at(10, 12, 20), at(20, 13, 20), 10_000);
@@ -54,10 +69,8 @@ class CpuPerEventTest {
 
     @Test
     void aProcessesFigureAddsUpItsComponents() {
-        Map<String, Double> before = Map.of("gateway: event loops", 1.0, "gateway: other (GC, JIT, the rest)", 1.0, "broker", 1.0);
-        Map<String, Double> after = Map.of("gateway: event loops", 1.3, "gateway: other (GC, JIT, the rest)", 1.1, "broker", 1.5);
-        CpuPerEvent cost = CpuPerEvent.of(new CpuSample(0, before), new CpuSample(SECOND, before), new CpuSample(SECOND, before),
-                new CpuSample(2 * SECOND, after), 1_000);
+        CpuPerEvent cost = CpuPerEvent.of(new CpuSample(0, PARTS), new CpuSample(SECOND, PARTS), new CpuSample(SECOND, PARTS),
+                new CpuSample(2 * SECOND, PARTS_A_SECOND_LATER), 1_000);
         assertEquals(400.0, cost.microsOf("gateway"), 1e-9);
         assertEquals(500.0, cost.microsOf("broker"), 1e-9);
     }

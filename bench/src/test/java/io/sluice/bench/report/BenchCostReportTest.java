@@ -46,7 +46,9 @@ class BenchCostReportTest {
         micros.put("processor: other (GC, JIT, the rest)", 5.0);
         micros.put("clickhouse", 25.0);
         Map<String, Double> idle = new LinkedHashMap<>();
-        micros.keySet().forEach(component -> idle.put(component, 0.025));
+        // 0.30 cores idle: gateway 0.08, broker 0.12, processor 0.07, ClickHouse 0.03
+        micros.keySet().forEach(component -> idle.put(component, component.startsWith("gateway") ? 0.02
+                : component.startsWith("broker") ? 0.04 : component.startsWith("processor") ? 0.0175 : 0.03));
         PipelineCost.Result cost = new PipelineCost.Result(new CpuPerEvent(micros, idle, 20_000, 12.5),
                 new KafkaWrites(6.25, 2_400, Map.of("sluice.transactions", 1.0)), 3_000, new Wrk.Result(3_000, 2, 8, 12, 0, 0, 30_000));
         PipelineResults p = all.pipeline();
@@ -74,6 +76,33 @@ class BenchCostReportTest {
         assertTrue(lines.contains("  broker                                90.0 µs  request handlers 60.0, network threads 20.0, "
                 + "other (GC, JIT, the rest) 10.0"), String.join("\n", lines));
         assertTrue(lines.contains("  clickhouse                            25.0 µs"), String.join("\n", lines));
+    }
+
+    @Test
+    void theIdleStackIsAFigureOfItsOwnInCoresByProcess() throws Exception {
+        List<String> lines = printed(withCost());
+        assertTrue(lines.contains("IDLE STACK                         30.0% of a core: gateway 8.0%, processor 7.0%, broker 12.0%, "
+                + "ClickHouse 3.0% (10 s idle before the load)"), String.join("\n", lines));
+    }
+
+    @Test
+    void theIdleStackIsAFigureOfItsOwnInTheJson() throws Exception {
+        JsonNode json = json(withCost());
+        assertEquals(0.30, json.at("/idle_stack/cores").asDouble(), 1e-9);
+        assertEquals(0.08, json.at("/idle_stack/by_process_cores/gateway").asDouble(), 1e-9);
+        assertEquals(0.07, json.at("/idle_stack/by_process_cores/processor").asDouble(), 1e-9);
+        assertEquals(0.12, json.at("/idle_stack/by_process_cores/broker").asDouble(), 1e-9);
+        assertEquals(0.03, json.at("/idle_stack/by_process_cores/clickhouse").asDouble(), 1e-9);
+        assertEquals(10, json.at("/idle_stack/seconds").asInt());
+    }
+
+    @Test
+    void theIdleStackIsComparedWithTheReleaseWhichDidNotMeasureIt() throws Exception {
+        List<String> lines = printed(withCost());
+        assertTrue(lines.contains("idle_stack_cores                              ?        0.30       ?   ±50%  new: the release did not "
+                + "measure it"), String.join("\n", lines));
+        assertTrue(lines.contains("broker_idle_cores                             ?        0.12       ?   ±50%  new: the release did not "
+                + "measure it"), String.join("\n", lines));
     }
 
     @Test

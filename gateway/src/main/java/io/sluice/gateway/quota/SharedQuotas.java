@@ -34,7 +34,8 @@ import io.sluice.kafka.KafkaClients;
 /**
  * Shares every quota between the gateways through Kafka, which they all reach: every
  * {@link #INTERVAL} each gateway publishes how many events each quota was asked for here lately
- * ({@link RecentDemand}, in a {@link UsageReport} on the quota usage topic), reads every gateway's reports (all partitions,
+ * ({@link RecentDemand}, in a {@link UsageReport} on the quota usage topic; a gateway asked for nothing
+ * says so every {@link #IDLE_INTERVAL}), reads every gateway's reports (all partitions,
  * no consumer group), and takes the part of each quota its own traffic is of the quota's
  * ({@link QuotaSplit}). Nothing to set per deployment: a gateway that starts is counted from its
  * first report, one that stops says so, one that dies ages out.
@@ -50,6 +51,11 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
     public static final Duration INTERVAL = Duration.ofMillis(250);
     /** A gateway not heard from for this long is no longer counted (it died without saying so). */
     static final Duration FORGET_AFTER = INTERVAL.multipliedBy(6);
+    /**
+     * How often a gateway asked for nothing lately reports it: twice within the time the others remember it,
+     * where a report every {@link #INTERVAL} would tell them nothing new.
+     */
+    static final Duration IDLE_INTERVAL = FORGET_AFTER.dividedBy(2);
     /** With no report of its own read back for this long, a gateway splits quotas over the gateways last known. */
     static final Duration STALE_AFTER = Duration.ofSeconds(3);
     /**
@@ -87,6 +93,9 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
     /** Whether the follower reads the topic, and since when, by {@code nanoClock}: its own thread's. */
     private boolean reading;
     private long readingSinceNanos;
+    /** When its last report was sent, and whether that report asked for nothing: the follower's. */
+    private long reportedNanos;
+    private boolean reportedNothing;
     /** Offset of its first report sent {@link #VIEW_SPAN} after reading began, -1 until acknowledged. */
     private final AtomicLong viewCurrentFrom = new AtomicLong(-1);
     private long refusedUnlogged;
@@ -318,7 +327,13 @@ public final class SharedQuotas implements QuotaShares, AutoCloseable {
     private void tick(long now) {
         Map<String, Integer> mine = demand.next(asking.drain());
         boolean provesView = firstReadBack.getCount() > 0 && reading && now - readingSinceNanos >= VIEW_SPAN.toNanos();
-        publish(new UsageReport(id, false, mine), provesView);
+        // Idle since its last report: the others know it asks for nothing, and a report now and then keeps it counted.
+        boolean idle = mine.isEmpty() && reportedNothing && firstReadBack.getCount() == 0;
+        if (!idle || now - reportedNanos >= IDLE_INTERVAL.toNanos()) {
+            publish(new UsageReport(id, false, mine), provesView);
+            reportedNanos = now;
+            reportedNothing = mine.isEmpty();
+        }
         boolean wasStale = stale;
         stale = now - lastReadBackNanos > STALE_AFTER.toNanos();
         if (stale != wasStale) {

@@ -55,6 +55,20 @@ class SharedQuotasIT {
         }
     }
 
+    @Test
+    void aGatewayAskedForNothingReportsOnlyOftenEnoughToStayCounted(Engines engines) throws Exception {
+        KafkaSettings kafka = ownTopic(engines, "quota-idle");
+        try (SharedQuotas quotas = new SharedQuotas(kafka)) {
+            assertTrue(quotas.awaitFollowing(FOLLOWING));
+            Thread.sleep(1_000);
+            long before = quotas.reportsPublished();
+            Thread.sleep(9_000);
+            long reports = quotas.reportsPublished() - before;
+            // One every IDLE_INTERVAL (750 ms): 12 in 9 s, 13 at a boundary; before, one every INTERVAL (250 ms): 36.
+            assertTrue(reports <= 13, reports + " reports in 9 s");
+        }
+    }
+
     /**
      * A gateway whose clock runs 30 s ahead has reported for a while; five others reported, then
      * died without saying so 2 s ago (longer than {@link SharedQuotas#FORGET_AFTER}). A gateway
