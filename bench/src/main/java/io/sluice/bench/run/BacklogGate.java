@@ -48,7 +48,7 @@ final class BacklogGate implements AutoCloseable {
             producer.flush();
             return new BacklogGate(producer, partitions.size());
         } catch (RuntimeException e) {
-            producer.close(Duration.ZERO);
+            producer.close(Duration.ofSeconds(10)); // a graceful close aborts what was sent; a forced one leaves it open
             throw e;
         }
     }

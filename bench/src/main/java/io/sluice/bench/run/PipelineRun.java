@@ -56,6 +56,8 @@ public final class PipelineRun {
     private static final int DRAIN_SECONDS = 120;
     /** How long the processor may take to store what was sent before its backlog (it starts cold). */
     private static final int STORED_WITHIN_SECONDS = 300;
+    /** How long the processor may take over the gateway's runs' backlog (at 1,000 records/s, 1.8M records). */
+    private static final int BACKLOG_WITHIN_SECONDS = 1_800;
 
     private final Map<String, String> env;
     private final Wrk wrk;
@@ -94,6 +96,13 @@ public final class PipelineRun {
     }
 
     public PipelineResults measure(ProjectAdmin.NewProject project, List<byte[]> bodies, List<byte[]> gzipped) throws Exception {
+        // The gateway's runs (each number of connections, gzip, the overload) must end before the broker aborts the gate.
+        long gatewayRunsSeconds = (CONNECTIONS.size() + 2L) * seconds + 60;
+        if (gatewayRunsSeconds >= BacklogGate.LONGEST.toSeconds()) {
+            throw new IllegalArgumentException("--seconds " + seconds + " makes the gateway's runs last about " + gatewayRunsSeconds
+                    + " s, longer than the broker keeps the processor's backlog held (" + BacklogGate.LONGEST.toSeconds()
+                    + " s): at most " + (BacklogGate.LONGEST.toSeconds() - 61) / (CONNECTIONS.size() + 2) + " s a run");
+        }
         Settings settings = new Settings(env);
         // What the children see: this JVM's environment, and the run's settings over it.
         Settings childSettings = Settings.fromEnvironment().with(env);
@@ -135,7 +144,8 @@ public final class PipelineRun {
                 Map<Integer, Long> publishedEndOffsets = publishedEndOffsets(kafka);
                 PipelineResults.Backlog backlog = new PipelineResults.Backlog(recordsBefore,
                         records(publishedEndOffsets) - gateOffsets - recordsBefore);
-                ProcessorThroughput.Result measured = ProcessorThroughput.measure(processor, clickHouse, backlog);
+                ProcessorThroughput.Result measured = ProcessorThroughput.measure(processor, clickHouse, backlog,
+                        BACKLOG_WITHIN_SECONDS);
                 long processorBacklogRss = processor.peakRssKb();
                 out.printf("  processor: %,.0f records/s working off %,d records on %.2f cores, peak RSS %,d MB%n",
                         measured.recordsPerSecond(), backlog.records(), measured.cores(), processorBacklogRss / 1024);
@@ -230,7 +240,8 @@ public final class PipelineRun {
         try (ChildJvm processor = child(ProcessorMain.class, "processor-no-routes", variantEnv, false);
              ProcessorLag lag = new ProcessorLag(kafka, ProcessorConfig.from(variantSettings).applicationId())) {
             // Its JVM starts cold too: what came before the backlog warms it, untimed, as it warmed the first.
-            ProcessorThroughput.Result measured = ProcessorThroughput.measure(processor, ClickHouseSettings.from(variantSettings), backlog);
+            ProcessorThroughput.Result measured = ProcessorThroughput.measure(processor, ClickHouseSettings.from(variantSettings), backlog,
+                    BACKLOG_WITHIN_SECONDS);
             drainBeforeFreshness(lag); // the records the first processor's runs added after the backlog
             out.printf("· the sustained rate without them: fixed rates up to %,.0f events/s%n", upper);
             SustainedRate.Result sustained = SustainedRate.measure(

@@ -41,8 +41,10 @@ final class ProcessorThroughput {
      * history, which is written as records are parsed; under a backlog the aggregation's repartitioned
      * input lags behind it and catches up at the end.)
      */
-    static Result measure(ChildJvm processor, ClickHouseSettings clickHouse, PipelineResults.Backlog backlog) throws Exception {
+    static Result measure(ChildJvm processor, ClickHouseSettings clickHouse, PipelineResults.Backlog backlog, int maxSeconds)
+            throws Exception {
         String database = clickHouse.database();
+        long deadline = System.nanoTime() + maxSeconds * 1_000_000_000L;
         try (Client client = ClickHouseClients.create(clickHouse)) {
             long startedAt = 0;
             CpuWindow cpu = null;
@@ -59,6 +61,10 @@ final class ProcessorThroughput {
                 if (stored.history() >= backlog.end() && stored.counted() >= backlog.end()) {
                     double rate = (backlog.end() - backlog.clockStartsAt()) / Math.max(0.001, (System.nanoTime() - startedAt) / 1e9);
                     return new Result(rate, cpu.coresUsed());
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the processor stored " + stored.history() + " and counted " + stored.counted()
+                            + " of " + backlog.end() + " records within " + maxSeconds + " s");
                 }
                 alive(processor);
                 Thread.sleep(100);

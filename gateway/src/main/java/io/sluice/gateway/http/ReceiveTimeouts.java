@@ -10,6 +10,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.sluice.gateway.ingest.Rejection;
 import io.sluice.outcomes.Outcome;
@@ -17,7 +18,8 @@ import io.sluice.outcomes.Outcome;
 /**
  * Slow clients cannot hold connections: a connection with no request under way closes after the
  * idle timeout (this also bounds a head sent one byte at a time), and a request whose body is
- * not complete within the receive timeout gets 408 and the connection closes.
+ * not complete within the receive timeout (from its head, or from its "100 Continue") gets 408 and
+ * the connection closes.
  */
 public final class ReceiveTimeouts extends ChannelDuplexHandler {
     private final Duration idleTimeout;
@@ -40,11 +42,7 @@ public final class ReceiveTimeouts extends ChannelDuplexHandler {
     public void channelRead(ChannelHandlerContext ctx, Object message) {
         if (message instanceof HttpRequest) {
             receiving = true;
-            arm(ctx, receiveTimeout, () -> {
-                Rejection tooSlow = new Rejection(Outcome.REQUEST_TIMEOUT,
-                        "the request was not received completely within " + receiveTimeout.toSeconds() + " s");
-                ctx.writeAndFlush(Responses.error(tooSlow)).addListener(ChannelFutureListener.CLOSE);
-            });
+            armReceive(ctx);
         }
         if (message instanceof LastHttpContent) {
             receiving = false;
@@ -55,10 +53,22 @@ public final class ReceiveTimeouts extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
-        if (message instanceof HttpResponse && !receiving) {
-            armIdle(ctx);
+        if (message instanceof HttpResponse response) {
+            if (!receiving) {
+                armIdle(ctx);
+            } else if (response.status().equals(HttpResponseStatus.CONTINUE)) {
+                armReceive(ctx); // its client sends the body from now on (it may have waited behind earlier answers)
+            }
         }
         ctx.write(message, promise);
+    }
+
+    private void armReceive(ChannelHandlerContext ctx) {
+        arm(ctx, receiveTimeout, () -> {
+            Rejection tooSlow = new Rejection(Outcome.REQUEST_TIMEOUT,
+                    "the request was not received completely within " + receiveTimeout.toSeconds() + " s");
+            ctx.writeAndFlush(Responses.error(tooSlow)).addListener(ChannelFutureListener.CLOSE);
+        });
     }
 
     @Override
