@@ -6,13 +6,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -47,13 +51,22 @@ class TopicSetupIT {
         }
     }
 
+    /** The topic's record limit, once the broker has it: a topic just created may be unknown to it for a moment. */
     private static int maxMessageBytes(Admin admin, String topic) {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-        try {
-            return Integer.parseInt(admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS)
-                    .get(resource).get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value());
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try {
+                return Integer.parseInt(admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS)
+                        .get(resource).get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value());
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw new IllegalStateException(e);
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+            } catch (InterruptedException | TimeoutException e) {
+                throw new IllegalStateException(e);
+            }
         }
     }
 }
