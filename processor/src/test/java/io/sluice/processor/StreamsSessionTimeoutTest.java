@@ -16,7 +16,8 @@ import io.sluice.processor.topology.DeadLetterCounts;
 /** The session timeout the readiness check's failure window is sized by is the one the stream threads' consumers get. */
 class StreamsSessionTimeoutTest {
 
-    private static Properties streamsProperties(Path stateDir, Map<String, String> values) {
+    /** The processor's Streams properties with these settings (TaskIdleTest reads them too). */
+    static Properties streamsProperties(Path stateDir, Map<String, String> values) {
         return ProcessorService.streamsProperties(ProcessorConfig.from(
                 new Settings(Map.of(ProcessorConfig.STATE_DIR.name(), stateDir.toString())).with(values)), new DeadLetterCounts());
     }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.sluice.config.Settings;
 import io.sluice.config.Topics;
-import io.sluice.processor.topology.DeadLetterCounts;
 import io.sluice.processor.topology.ProcessorTopology;
 
 /**
@@ -26,20 +24,15 @@ import io.sluice.processor.topology.ProcessorTopology;
  */
 class TaskIdleTest {
 
-    private static Properties streamsProperties(Path stateDir, Map<String, String> values) {
-        return ProcessorService.streamsProperties(ProcessorConfig.from(
-                new Settings(Map.of(ProcessorConfig.STATE_DIR.name(), stateDir.toString())).with(values)), new DeadLetterCounts());
-    }
-
     @Test
     void tasksDoNotWaitForEmptyPartitions(@TempDir Path stateDir) {
         assertEquals(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED,
-                streamsProperties(stateDir, Map.of()).get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG));
+                StreamsSessionTimeoutTest.streamsProperties(stateDir, Map.of()).get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG));
     }
 
     @Test
     void anOperatorsOwnTaskIdleIsKept(@TempDir Path stateDir) {
-        assertEquals("250", streamsProperties(stateDir, Map.of("SLUICE_KAFKA_PROPERTY_MAX_TASK_IDLE_MS", "250"))
+        assertEquals("250", StreamsSessionTimeoutTest.streamsProperties(stateDir, Map.of("SLUICE_KAFKA_PROPERTY_MAX_TASK_IDLE_MS", "250"))
                 .get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG));
     }
 
