@@ -3,6 +3,8 @@ package io.sluice.projects;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import java.util.HexFormat;
+
 import org.junit.jupiter.api.Test;
 
 class SecretsTest {
@@ -13,5 +15,13 @@ class SecretsTest {
             assertFalse(token.startsWith("-"), token);
             assertEquals(22, token.length(), token);
         }
+    }
+
+    @Test
+    void aKeysHashIsItsSha256WhateverTheThreadHashedBefore() {
+        Secrets.sha256("slk_another-key-hashed-first-on-this-thread");
+        // FIPS 180-2's test vector for "abc".
+        assertEquals("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", HexFormat.of().formatHex(Secrets.sha256("abc")));
+        assertEquals("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", HexFormat.of().formatHex(Secrets.sha256("abc")));
     }
 }
