@@ -16,15 +16,16 @@ import io.sluice.outcomes.Outcome;
  * its spans became, a log export into what its log records became ({@link LogRecordMapper}), a
  * metric export into the number of its data points (none stored, {@link MetricPoints}). Each
  * holds at most {@code maxSpans} items (spans, log records, metrics). A trace export, in order:
- * its spans decoded one at a time ({@link TraceRequestDecoder}) twice: first into the index of
- * its server spans ({@link ServerSpans}), then each into its events ({@link SpanMapper}). At most {@code maxSpans} spans, and as many events made of them (a span
+ * its spans decoded one at a time ({@link TraceRequestDecoder}), each into the index of its server
+ * spans ({@link ServerSpans}) and into its events ({@link SpanMapper}); a span whose exceptions
+ * need the index whole (a child span, whose server span may come later) is decoded again once
+ * every span is indexed, in a second reading that only an export holding one makes. At most {@code maxSpans} spans, and as many events made of them (a span
  * may make a transaction and errors): so the events an export holds in memory at once are
  * bounded by the limit, not by how many tiny exception events fit in its body. Beyond either, a 413.
  *
  * <p>Each span takes its share of its project's quota ({@link SpanQuota}) before it is decoded:
  * a span over the quota is passed over, costing no decode, and is {@link MappedSpan.Kind#OVER_QUOTA}
- * (a 10,000-span export of a project out of quota is otherwise decoded twice, 0.4-0.6 s, to be
- * refused). Such a span is not in the index either: an exception of a span within the quota whose
+ * (a 10,000-span export of a project out of quota is otherwise decoded, to be refused). Such a span is not in the index either: an exception of a span within the quota whose
  * server span is beyond it is not told that request. Taken as each span is reached: an export
  * refused further on (400, 413) keeps what the spans before took, as a request refused keeps its head's.
  *
@@ -73,15 +74,21 @@ public final class ExportReader {
     private List<MappedSpan> read(byte[] body, OtlpFormat format, HeldBytes held, SpanQuota quota) {
         ServerSpans servers = new ServerSpans();
         OverQuota overQuota = new OverQuota(quota);
+        Mapping mapping = new Mapping(held);
         long[] indexed = {0};
         try {
             spans.forEachSpan(body, format, held, overQuota::takes, span -> {
                 long bytes = servers.add(span);
                 held.take(bytes);
                 indexed[0] += bytes;
+                mapping.mapOrWait(span);
             });
-            Mapping mapping = new Mapping(held);
-            spans.forEachSpan(body, format, held, overQuota::took, span -> mapping.add(SpanMapper.map(span, servers)));
+            mapping.throwIfRefused();
+            if (mapping.anyWaiting()) {
+                int[] place = {0}; // the second reading hands the spans over in the order of the first
+                spans.forEachSpan(body, format, held, overQuota::took, span -> mapping.mapIfWaiting(place[0]++, span, servers));
+                mapping.throwIfRefused();
+            }
             return overQuota.inOrder(mapping.spans);
         } finally {
             held.giveBack(indexed[0]); // garbage once the spans are mapped
@@ -157,17 +164,75 @@ public final class ExportReader {
         }
     }
 
-    /** The spans (or log records) mapped so far, and their events, held until the request is answered. */
+    /**
+     * The spans (or log records) mapped so far, and their events, held until the request is answered.
+     * A trace export's spans are mapped as they are first read, but for a span whose exceptions
+     * need the server span of their request ({@link SpanMapper#needsServerSpans}), which may come
+     * later in the export: it waits, in its place, to be mapped on a second reading once every span
+     * is indexed. A second reading happens only for an export that holds such a span.
+     */
     private final class Mapping {
         final HeldBytes held;
         final List<MappedSpan> spans = new ArrayList<>();
+        /** The places in {@link #spans} of the spans waiting for the whole index. */
+        final BitSet waiting = new BitSet();
         long events;
+        /**
+         * Why the export's events cannot all be held, found while the export is still read: thrown
+         * once it is read, so that what is wrong with the body further on is what its answer says.
+         */
+        Rejection refused;
 
         Mapping(HeldBytes held) {
             this.held = held;
         }
 
+        void mapOrWait(OtlpSpan span) {
+            int place = spans.size();
+            spans.add(null);
+            if (SpanMapper.needsServerSpans(span)) {
+                waiting.set(place);
+            } else {
+                set(place, SpanMapper.map(span));
+            }
+        }
+
+        boolean anyWaiting() {
+            return !waiting.isEmpty();
+        }
+
+        void mapIfWaiting(int place, OtlpSpan span, ServerSpans servers) {
+            if (waiting.get(place)) {
+                set(place, SpanMapper.map(span, servers));
+            }
+        }
+
+        void throwIfRefused() {
+            if (refused != null) {
+                throw refused;
+            }
+        }
+
+        private void set(int place, MappedSpan mapped) {
+            if (refused != null) {
+                return;
+            }
+            try {
+                hold(mapped);
+            } catch (Rejection tooMany) {
+                refused = tooMany;
+                return;
+            }
+            spans.set(place, mapped);
+        }
+
         void add(MappedSpan mapped) {
+            hold(mapped);
+            spans.add(mapped);
+        }
+
+        /** Counts and holds the span's events; 413 beyond the events an export may make, 503 when they do not fit the budget now. */
+        private void hold(MappedSpan mapped) {
             events += mapped.items().size();
             if (events > maxEvents) {
                 throw new Rejection(Outcome.BODY_TOO_LARGE, "an export may make at most " + maxEvents
@@ -178,7 +243,6 @@ public final class ExportReader {
                 bytes += item.json().length;
             }
             held.take(bytes);
-            spans.add(mapped);
         }
     }
 }

@@ -111,6 +111,21 @@ public final class SpanMapper {
         return new MappedSpan(request ? MappedSpan.Kind.REQUEST : MappedSpan.Kind.NOT_STORED, List.copyOf(items), null);
     }
 
+    /**
+     * Whether the span's events need the export's other spans ({@link ServerSpans}): an exception on
+     * a span that is not a server span is told the request it was raised in by its ancestors, which
+     * may come later in the export.
+     */
+    static boolean needsServerSpans(OtlpSpan otlp) {
+        Span span = otlp.span;
+        for (Span.Event event : span.getEventsList()) {
+            if ("exception".equals(event.getName())) {
+                return !isServer(span, Attributes.of(span.getAttributesList()));
+            }
+        }
+        return false;
+    }
+
     /** Kind SERVER; or a root span of no other kind that has an HTTP method and a route, path or status (an SDK that sets no kind). */
     static boolean isServer(Span span, Attributes attributes) {
         if (span.getKind() == Span.SpanKind.SPAN_KIND_SERVER) {

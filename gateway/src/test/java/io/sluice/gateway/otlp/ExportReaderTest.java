@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import com.google.protobuf.ByteString;
+
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
@@ -64,5 +69,74 @@ class ExportReaderTest {
         assertEquals(List.of(0, 1), asked, "each span asked once");
         assertEquals(List.of(MappedSpan.Kind.REQUEST, MappedSpan.Kind.OVER_QUOTA), spans.stream().map(MappedSpan::kind).toList());
         assertEquals(limit, spans.get(1).limit());
+    }
+
+    @Test
+    void eachSpanIsDecodedOnceWhenNoExceptionNeedsAServerSpanFromFurtherOn() {
+        byte[] body = ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder().addScopeSpans(
+                ScopeSpans.newBuilder().addSpans(TraceRequestDecoderTest.span("GET /a")).addSpans(TraceRequestDecoderTest.span("GET /b"))))
+                .build().toByteArray();
+        int name = indexOf(body, "GET /a");
+
+        // Once the first span is read, the body changes under it: a second reading of it would make "GET /z".
+        List<MappedSpan> spans = new ExportReader(10).read(body, OtlpFormat.PROTOBUF, null, span -> {
+            if (span == 1) {
+                body[name + 5] = 'z';
+            }
+            return null;
+        });
+
+        assertEquals(2, spans.size());
+        assertTrue(json(spans.get(0)).contains("\"transaction\":\"GET /a\""), json(spans.get(0)));
+    }
+
+    @Test
+    void anExceptionOnAChildSpanBeforeItsServerSpanIsToldItsRequestAndKeepsItsPlace() {
+        ByteString trace = ByteString.fromHex("5b8efff798038103d269b633813fc60c");
+        ByteString server = ByteString.fromHex("eee19b7ec3c1b174");
+        Span child = Span.newBuilder().setTraceId(trace).setSpanId(ByteString.fromHex("aaa19b7ec3c1b175")).setParentSpanId(server)
+                .setKind(Span.SpanKind.SPAN_KIND_CLIENT).setName("SELECT orders")
+                .addEvents(Span.Event.newBuilder().setName("exception").addAttributes(KeyValue.newBuilder().setKey("exception.type")
+                        .setValue(AnyValue.newBuilder().setStringValue("SQLException"))))
+                .build();
+        Span request = Span.newBuilder().setTraceId(trace).setSpanId(server).setKind(Span.SpanKind.SPAN_KIND_SERVER)
+                .setName("GET /orders/{id}").build();
+        Span another = Span.newBuilder().setTraceId(trace).setSpanId(ByteString.fromHex("ccc19b7ec3c1b176"))
+                .setKind(Span.SpanKind.SPAN_KIND_SERVER).setName("GET /c").build();
+        byte[] body = ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder().addScopeSpans(
+                ScopeSpans.newBuilder().addSpans(child).addSpans(request).addSpans(another)))
+                .build().toByteArray();
+
+        List<MappedSpan> spans = new ExportReader(10).read(body, OtlpFormat.PROTOBUF);
+
+        assertEquals(List.of(MappedSpan.Kind.NOT_STORED, MappedSpan.Kind.REQUEST, MappedSpan.Kind.REQUEST),
+                spans.stream().map(MappedSpan::kind).toList());
+        assertTrue(json(spans.get(0)).contains("\"transaction\":\"GET /orders/{id}\""), json(spans.get(0)));
+        assertTrue(json(spans.get(2)).contains("\"transaction\":\"GET /c\""), json(spans.get(2)));
+    }
+
+    @Test
+    void anExportThatIsNotOtlpFurtherOnIsRefusedWith400ThoughItsSpansMakeTooManyEvents() throws Exception {
+        // One span of 11 events, then a field whose length runs past the end of the body.
+        byte[] body = TraceRequestDecoderTest.concat(TraceRequestDecoderTest.request(withExceptions(10)).toByteArray(),
+                new byte[] {0x0a, 0x05});
+
+        Rejection refused = assertThrows(Rejection.class, () -> new ExportReader(10).read(body, OtlpFormat.PROTOBUF));
+
+        assertEquals(400, refused.status(), refused.getMessage());
+    }
+
+    private static String json(MappedSpan span) {
+        return new String(span.items().get(0).json(), StandardCharsets.UTF_8);
+    }
+
+    private static int indexOf(byte[] body, String text) {
+        byte[] wanted = text.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i + wanted.length <= body.length; i++) {
+            if (java.util.Arrays.equals(body, i, i + wanted.length, wanted, 0, wanted.length)) {
+                return i;
+            }
+        }
+        throw new AssertionError(text + " is not in the body");
     }
 }
