@@ -58,10 +58,8 @@ final class HistoryJson {
                 json.writeStartObject();
                 string(json, EVENT_ID, fact.eventId());
                 string(json, PROJECT, fact.project());
-                json.writeFieldName(TIMESTAMP);
-                json.writeNumber(fact.timestamp());
-                json.writeFieldName(RECEIVED_AT);
-                json.writeNumber(fact.receivedAt());
+                number(json, TIMESTAMP, fact.timestamp());
+                number(json, RECEIVED_AT, fact.receivedAt());
                 json.writeFieldName(TIME_ADJUSTED);
                 json.writeBoolean(fact.timeAdjusted());
                 string(json, ENVIRONMENT, fact.environment());
@@ -73,7 +71,7 @@ final class HistoryJson {
                 if (fact.statusCode() == null) {
                     json.writeNull();
                 } else {
-                    json.writeNumber(fact.statusCode());
+                    json.writeNumber(fact.statusCode().intValue());
                 }
                 string(json, USER_ID, fact.userId());
                 string(json, SDK_NAME, fact.sdkName());
@@ -84,8 +82,7 @@ final class HistoryJson {
                 string(json, OS_VERSION, fact.osVersion());
                 json.writeFieldName(KAFKA_PARTITION);
                 json.writeNumber(fact.kafkaPartition());
-                json.writeFieldName(KAFKA_OFFSET);
-                json.writeNumber(fact.kafkaOffset());
+                number(json, KAFKA_OFFSET, fact.kafkaOffset());
                 string(json, ROUTE, fact.route());
                 string(json, OP, fact.op());
                 json.writeFieldName(DURATION_MS);
@@ -101,6 +98,11 @@ final class HistoryJson {
             }
             return bytes.toByteArray();
         }
+    }
+
+    private static void number(JsonGenerator json, SerializableString name, long value) throws IOException {
+        json.writeFieldName(name);
+        json.writeNumber(value);
     }
 
     /** A string field (the generator writes a null one as null, as for a record's null component). */

@@ -10,10 +10,7 @@ class IdBitsTest {
 
     @Test
     void everyIdPutIsMaybeThere() {
-        IdBits bits = new IdBits(CAPACITY, SeenIdsFilter.FALSE_POSITIVE_RATE);
-        for (int i = 0; i < CAPACITY; i++) {
-            bits.put(SeenIdsFilter.hashOf("shop/" + i));
-        }
+        IdBits bits = full();
         int missing = 0;
         for (int i = 0; i < CAPACITY; i++) {
             missing += bits.mightContain(SeenIdsFilter.hashOf("shop/" + i)) ? 0 : 1;
@@ -23,10 +20,7 @@ class IdBitsTest {
 
     @Test
     void atCapacityAboutOneIdInAHundredNeverPutSeemsThere() {
-        IdBits bits = new IdBits(CAPACITY, SeenIdsFilter.FALSE_POSITIVE_RATE);
-        for (int i = 0; i < CAPACITY; i++) {
-            bits.put(SeenIdsFilter.hashOf("shop/" + i));
-        }
+        IdBits bits = full();
         int falsePositives = 0;
         for (int i = CAPACITY; i < 2 * CAPACITY; i++) {
             falsePositives += bits.mightContain(SeenIdsFilter.hashOf("shop/" + i)) ? 1 : 0;
@@ -39,5 +33,14 @@ class IdBitsTest {
     void aFilterTakesTheBitsGuavasOfTheSameSizeWould() {
         // Guava's BloomFilter.optimalNumOfBits(65,536, 0.01): 628,166 bits.
         assertEquals(628_166, IdBits.bitsFor(SeenIdsFilter.SMALLEST_CAPACITY, SeenIdsFilter.FALSE_POSITIVE_RATE));
+    }
+
+    /** Bits at their capacity: ids shop/0 to shop/99999 put. */
+    private static IdBits full() {
+        IdBits bits = new IdBits(CAPACITY, SeenIdsFilter.FALSE_POSITIVE_RATE);
+        for (int i = 0; i < CAPACITY; i++) {
+            bits.put(SeenIdsFilter.hashOf("shop/" + i));
+        }
+        return bits;
     }
 }
