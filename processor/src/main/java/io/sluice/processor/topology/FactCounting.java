@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.function.Predicate;
 
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -50,8 +49,8 @@ final class FactCounting {
         KStream<String, Limited<F>> limited = facts.processValues(() -> new FactLimit<>(namesStore, limits, declaration.names()),
                 Named.as("limit-" + kind + "-names"), namesStore);
         KStream<String, F> named = limited.mapValues(Limited::value, Named.as(kind + "-named"));
-        KStream<String, LimitedName> collapsed = limited.flatMap((token, fact) -> fact.collapsed().stream()
-                .map(name -> KeyValue.pair(fact.value().project(), name)).toList(), Named.as(kind + "-names-collapsed"));
+        KStream<String, LimitedName> collapsed = limited.flatMap((token, fact) -> fact.collapsedIn(fact.value().project()),
+                Named.as(kind + "-names-collapsed"));
         int merged = 0;
         for (Feed<F, ?, ?> feed : declaration.feeds()) {
             if (!counted.test(feed.grouping())) {
@@ -79,8 +78,8 @@ final class FactCounting {
         }
         builder.addStateStore(RouteLimit.store(routes.store(), horizon, lateMargin));
         KStream<K, Limited<V>> limited = keyed.process(() -> routes.limit().apply(limits), Named.as(routes.limitName()), routes.store());
-        KStream<String, LimitedName> collapsed = limited.flatMap((key, value) -> value.collapsed().stream()
-                .map(name -> KeyValue.pair(routes.project().apply(key), name)).toList(), Named.as(routes.collapsedName()));
+        KStream<String, LimitedName> collapsed = limited.flatMap((key, value) -> value.collapsedIn(routes.project().apply(key)),
+                Named.as(routes.collapsedName()));
         WindowChain.count(builder, limited.mapValues(Limited::value, Named.as(routes.routedName())), feed.grouping(), tally, topics,
                 horizon, lateMargin, generation);
         return collapsed;

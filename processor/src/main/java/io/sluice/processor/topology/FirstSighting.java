@@ -72,14 +72,15 @@ final class FirstSighting<F extends Fact> implements FixedKeyProcessor<String, F
     public void process(FixedKeyRecord<String, F> record) {
         F fact = record.value();
         String id = fact.project() + '/' + fact.eventId();
-        if (filter.mightContain(id)) {
+        long idHash = SeenIdsFilter.hashOf(id);
+        if (filter.mightContain(idHash)) {
             try (WindowStoreIterator<Long> earlier = seen.fetch(id, 0L, Long.MAX_VALUE)) {
                 if (earlier.hasNext()) {
                     return; // a retry of an event already counted
                 }
             }
         }
-        filter.add(id, fact.receivedAt()); // before the store: never an id in the store and not in the filter
+        filter.add(idHash, fact.receivedAt()); // before the store: never an id in the store and not in the filter
         seen.put(id, fact.receivedAt(), fact.receivedAt());
         context.forward(record);
     }

@@ -64,16 +64,26 @@ final class FirstSightingFilter {
 
     /** False only for an id the store cannot return. */
     boolean mightContain(String id) {
-        return filter.mightContain(id);
+        return mightContain(SeenIdsFilter.hashOf(id));
+    }
+
+    /** {@link #mightContain(String)} of the id of this hash ({@link SeenIdsFilter#hashOf}). */
+    boolean mightContain(long idHash) {
+        return filter.mightContain(idHash);
     }
 
     /** Adds an id about to be put in the store under {@code receivedAt}. */
     void add(String id, long receivedAt) {
+        add(SeenIdsFilter.hashOf(id), receivedAt);
+    }
+
+    /** {@link #add(String, long)} of the id of this hash ({@link SeenIdsFilter#hashOf}). */
+    void add(long idHash, long receivedAt) {
         if (filter.gaveUp()) {
             retryIfDue(receivedAt); // before the add: the id at hand goes into the new filter
         }
         boolean hadGivenUp = filter.gaveUp();
-        filter.add(id, receivedAt);
+        filter.add(idHash, receivedAt);
         if (filter.gaveUp() && !hadGivenUp) {
             gaveUp();
         }

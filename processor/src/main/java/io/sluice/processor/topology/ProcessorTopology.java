@@ -71,7 +71,7 @@ public final class ProcessorTopology {
      * stores keep horizon + margin of minutes.
      */
     public static final Duration DEFAULT_LATE_MARGIN = Duration.ofHours(2);
-    private static final Serde<TransactionFact> TRANSACTIONS = JsonSerde.of(TransactionFact.class);
+    private static final Serde<TransactionFact> TRANSACTIONS = HistoryJson.SERDE;
     private static final Serde<ErrorFact> ERRORS = JsonSerde.of(ErrorFact.class);
     private ProcessorTopology() {
     }

@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import com.google.common.hash.BloomFilter;
-import com.google.common.hash.Funnels;
 import com.google.common.hash.HashFunction;
 import com.google.common.hash.Hashing;
 
@@ -31,9 +29,10 @@ final class SeenIdsFilter {
     static final double FALSE_POSITIVE_RATE = 0.01;
     static final long SMALLEST_CAPACITY = 65_536;
     /**
-     * An id is hashed once, to 64 bits, and each filter hashes those 8 bytes: a lookup asks every
-     * span's filter, and hashing the whole id in each was a tenth of the stream threads' samples.
-     * Two ids of one hash are one id to the filters: a "maybe" the store settles, at 2^-64.
+     * An id is hashed once, to 64 bits, for its lookup and its add, and each filter's probes come from
+     * those bits ({@link IdBits}): a lookup asks every span's filter, and hashing the whole id in each
+     * was a tenth of the stream threads' samples. Two ids of one hash are one id to the filters: a
+     * "maybe" the store settles, at 2^-64.
      */
     private static final HashFunction ID_HASH = Hashing.murmur3_128();
 
@@ -46,13 +45,13 @@ final class SeenIdsFilter {
     private boolean givenUp;
 
     private static final class Block {
-        final BloomFilter<Long> ids;
+        final IdBits ids;
         final long capacity;
         final long bytes;
         long count;
 
         Block(long capacity, long bytes) {
-            this.ids = BloomFilter.create(Funnels.longFunnel(), capacity, FALSE_POSITIVE_RATE);
+            this.ids = new IdBits(capacity, FALSE_POSITIVE_RATE);
             this.capacity = capacity;
             this.bytes = bytes;
         }
@@ -70,13 +69,17 @@ final class SeenIdsFilter {
 
     /** False only for an id never added (or added a span longer ago than the store keeps it). */
     boolean mightContain(String id) {
+        return mightContain(hashOf(id));
+    }
+
+    /** {@link #mightContain(String)} of the id of this {@link #hashOf hash}. */
+    boolean mightContain(long idHash) {
         if (givenUp || !complete) {
             return true;
         }
-        Long hash = hashOf(id);
         for (List<Block> blocks : bySpan.values()) {
             for (Block block : blocks) {
-                if (block.ids.mightContain(hash)) {
+                if (block.ids.mightContain(idHash)) {
                     return true;
                 }
             }
@@ -86,6 +89,11 @@ final class SeenIdsFilter {
 
     /** Adds an id the store holds under {@code receivedAt}; gives up instead when the memory is spent. */
     void add(String id, long receivedAt) {
+        add(hashOf(id), receivedAt);
+    }
+
+    /** {@link #add(String, long)} of the id of this {@link #hashOf hash}. */
+    void add(long idHash, long receivedAt) {
         if (givenUp) {
             return;
         }
@@ -100,7 +108,7 @@ final class SeenIdsFilter {
             }
             blocks.add(last);
         }
-        last.ids.put(hashOf(id));
+        last.ids.put(idHash);
         last.count++;
         if (receivedAt > latest) {
             latest = receivedAt;
@@ -108,7 +116,8 @@ final class SeenIdsFilter {
         }
     }
 
-    private static Long hashOf(String id) {
+    /** An id as the filters know it: a record's lookup and its add take it once. */
+    static long hashOf(String id) {
         return ID_HASH.hashUnencodedChars(id).asLong();
     }
 
@@ -148,10 +157,9 @@ final class SeenIdsFilter {
         return memory.take(bytes) ? new Block(capacity, bytes) : null;
     }
 
-    /** What a Bloom filter of {@code capacity} ids at {@link #FALSE_POSITIVE_RATE} takes (as Guava sizes it). */
+    /** What a Bloom filter of {@code capacity} ids at {@link #FALSE_POSITIVE_RATE} takes: its words and the array's header. */
     static long bytesOf(long capacity) {
-        double bits = -capacity * Math.log(FALSE_POSITIVE_RATE) / (Math.log(2) * Math.log(2));
-        return ((long) Math.ceil(bits / 64) + 1) * Long.BYTES;
+        return ((IdBits.bitsFor(capacity, FALSE_POSITIVE_RATE) + 63) / 64 + 1) * Long.BYTES;
     }
 
     /**
