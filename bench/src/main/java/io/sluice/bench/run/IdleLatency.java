@@ -11,8 +11,9 @@ import io.sluice.bench.load.Wrk;
  * queue overflows when each answer takes long): a v1 transaction at a time on one keep-alive
  * connection, then an envelope of one transaction at a time, each on a new connection as
  * {@code @sentry/node} sends it. The gateway answers once Kafka has acknowledged the event durably.
- * Each is first sent for {@link #WARM_SECONDS}, untimed: the gateway's warm-up ran v1 requests
- * only, and an envelope's path is compiled by its own first requests.
+ * Measured after the bench's load, so on a warm stack as in production; each is first sent for
+ * {@link #WARM_SECONDS}, untimed: the load ran v1 requests only, and an envelope's path is
+ * compiled by its own first requests.
  */
 public final class IdleLatency {
     /** Issue 40's target: half the answers within this. */

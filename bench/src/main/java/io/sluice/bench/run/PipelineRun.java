@@ -40,10 +40,10 @@ import io.sluice.sink.ClickHouseSettings;
 
 /**
  * Sluice itself under load: the gateway in its own JVM with durable Kafka acks, warmed; the processor
- * in its own JVM, warmed on what the gateway's warm-up published; one event at a time on the idle
- * stack ({@link IdleLatency}); the gateway's runs while the processor waits ({@link BacklogGate}); the
- * processor on everything they published; then both together: the rate the pipeline sustains, and
- * freshness.
+ * in its own JVM, warmed on what the gateway's warm-up published; the gateway's runs while the
+ * processor waits ({@link BacklogGate}); the processor on everything they published; then both
+ * together: the rate the pipeline sustains, and freshness; last, one event at a time on the idle,
+ * warm stack ({@link IdleLatency}).
  */
 public final class PipelineRun {
     public static final List<Integer> CONNECTIONS = List.of(16, 64, 256);
@@ -121,11 +121,6 @@ public final class PipelineRun {
                 double warming = ProcessorThroughput.awaitStored(processor, clickHouse, warmUp, STORED_WITHIN_SECONDS);
                 out.printf("· the processor (its own JVM) warmed: it worked off the gateway's warm-up, %,d records, in %.0f s, untimed%n",
                         warmUp, warming);
-                out.printf("· latency on the idle stack, gateway and processor warm: one event at a time, each kind after %d s of"
-                        + " the same%n", IdleLatency.WARM_SECONDS);
-                IdleLatency.Result idle = IdleLatency.measure(wrk, url, project.key(), bodies, gateway.envelopeUrl(),
-                        IdleLatency.WARM_SECONDS, IdleLatency.SECONDS);
-                IdleLatency.lines(idle).forEach(line -> out.println("  " + line));
                 long recordsBefore = records(publishedEndOffsets(kafka));
                 ProcessorThroughput.awaitStored(processor, clickHouse, recordsBefore, STORED_WITHIN_SECONDS);
 
@@ -160,13 +155,13 @@ public final class PipelineRun {
                 SustainedRate.Result sustained = SustainedRate.measure(
                         (rate, runSeconds) -> wrk.run(url, project.key(), bodies, false, SustainedRate.CONNECTIONS, runSeconds, rate),
                         lag, gateway.jvm(), processor, upper, seconds, out);
-                drainBeforeFreshness(lag);
+                drainBefore(lag, "freshness");
 
                 double halfSustained = sustained.eventsPerSecond() / 2;
                 out.printf("· freshness: 2xx to visible in traffic_1m, at half the sustained rate (%,.0f events/s)%n", halfSustained);
                 LoadedFreshness sustainedFreshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), bodies,
                         SustainedRate.CONNECTIONS, Math.max(1, halfSustained), seconds, clickHouse, kafka, "fresh-sustained-"));
-                drainBeforeFreshness(lag);
+                drainBefore(lag, "freshness");
 
                 // The gateway is latency-bound, so its rate grows with connections: about half the
                 // best rate needs about half the connections of the best run.
@@ -176,10 +171,19 @@ public final class PipelineRun {
                 out.println("· freshness under " + halfRateConnections + " connections of load (about half the gateway's best)");
                 LoadedFreshness freshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), bodies,
                         halfRateConnections, seconds, clickHouse, kafka, "fresh-half-"));
-                drainBeforeFreshness(lag);
+                drainBefore(lag, "freshness");
                 out.println("· freshness under light load (" + LIGHT_LOAD_CONNECTIONS + " connections)");
                 LoadedFreshness lightFreshness = withLagPrinted(lag, () -> LoadedFreshness.measure(wrk, url, project.key(), bodies,
                         LIGHT_LOAD_CONNECTIONS, seconds, clickHouse, kafka, "fresh-light-"));
+                drainBefore(lag, "the idle latency");
+                // Last, once minutes of load have compiled the gateway's, the broker's and the
+                // processor's paths: a production stack that has been idle a while is warm, and a
+                // gateway a few seconds old answers a lone request two to three times slower.
+                out.printf("· latency on the idle stack, after the runs above: one event at a time, each kind after %d s of"
+                        + " the same%n", IdleLatency.WARM_SECONDS);
+                IdleLatency.Result idle = IdleLatency.measure(wrk, url, project.key(), bodies, gateway.envelopeUrl(),
+                        IdleLatency.WARM_SECONDS, IdleLatency.SECONDS);
+                IdleLatency.lines(idle).forEach(line -> out.println("  " + line));
                 withRoutes = new PipelineResults(runs.results(), runs.gzip(), overload, runs.peakRss(), runs.overloadRss(),
                         publishedEndOffsets, measured.recordsPerSecond(), processorBacklogRss, processor.peakRssKb(), best, freshness,
                         lightFreshness, runs.cores(), measured.cores(), sustained, sustainedFreshness,
@@ -242,7 +246,7 @@ public final class PipelineRun {
             // Its JVM starts cold too: what came before the backlog warms it, untimed, as it warmed the first.
             ProcessorThroughput.Result measured = ProcessorThroughput.measure(processor, ClickHouseSettings.from(variantSettings), backlog,
                     BACKLOG_WITHIN_SECONDS);
-            drainBeforeFreshness(lag); // the records the first processor's runs added after the backlog
+            drainBefore(lag, "freshness"); // the records the first processor's runs added after the backlog
             out.printf("· the sustained rate without them: fixed rates up to %,.0f events/s%n", upper);
             SustainedRate.Result sustained = SustainedRate.measure(
                     (rate, runSeconds) -> wrk.run(gateway.url(), project.key(), bodies, false, SustainedRate.CONNECTIONS, runSeconds, rate),
@@ -273,14 +277,14 @@ public final class PipelineRun {
 
     /**
      * Waits until the processor has worked off what the run before left (a step that fell behind
-     * leaves tens of thousands of records), so freshness measures the load it runs under, not a
+     * leaves tens of thousands of records), so {@code next} measures the load it runs under, not a
      * backlog; says how far it got.
      */
-    private void drainBeforeFreshness(ProcessorLag lag) throws Exception {
+    private void drainBefore(ProcessorLag lag, String next) throws Exception {
         long started = System.nanoTime();
         long left = SustainedRate.drain(lag, SustainedRate.AT_REST, DRAIN_SECONDS);
-        out.printf("  processor lag before freshness: %,d records after %.0f s of waiting%s%n", left,
-                (System.nanoTime() - started) / 1e9, left > SustainedRate.AT_REST ? " (NOT caught up: freshness includes that backlog)" : "");
+        out.printf("  processor lag before %s: %,d records after %.0f s of waiting%s%n", next, left,
+                (System.nanoTime() - started) / 1e9, left > SustainedRate.AT_REST ? " (NOT caught up: " + next + " includes that backlog)" : "");
     }
 
     /**
