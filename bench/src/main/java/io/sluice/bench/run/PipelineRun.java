@@ -111,7 +111,7 @@ public final class PipelineRun {
         out.println("· the gateway (its own JVM), durable Kafka acks");
         try (Gateway gateway = startGateway(project, Map.of(), "gateway", profile)) {
             String url = gateway.url();
-            wrk.warmUp(url, project.key(), bodies, seconds);
+            out.println("  warmed: " + Wrk.warmUpLine(wrk.warmUp(url, project.key(), bodies, seconds)));
             long warmUp = records(publishedEndOffsets(kafka));
             PipelineResults withRoutes;
             try (ChildJvm processor = child(ProcessorMain.class, "processor", env, profile);
