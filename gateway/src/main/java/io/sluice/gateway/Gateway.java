@@ -130,15 +130,22 @@ public final class Gateway implements AutoCloseable {
         TopicSetup.ensureTopics(config.kafka());
         ProjectRegistry registry = new ProjectRegistry(config.kafka());
         KafkaReachability kafka = new KafkaReachability(config.kafka());
-        var producer = EventPublisher.durableProducer(config.kafka(), config.publishTimeout(),
-                config.producerLinger(), config.maxDecompressedBytes(),
-                config.maxInFlightBytes() + config.maxUnauthenticatedInFlightBytes()); // what may be being published at once
+        long publishedAtOnce = config.maxInFlightBytes() + config.maxUnauthenticatedInFlightBytes();
+        var producer = EventPublisher.durableProducer(config.kafka(), EventPublisher.CLIENT_ID, config.publishTimeout(),
+                config.producerLinger(), config.maxDecompressedBytes(), publishedAtOnce);
+        var express = config.expressPublishes() == 0 ? producer : EventPublisher.durableProducer(config.kafka(),
+                EventPublisher.CLIENT_ID + EventPublisher.EXPRESS, config.publishTimeout(), Duration.ZERO, config.maxDecompressedBytes(),
+                publishedAtOnce);
         PublishHealth publishing = new PublishHealth(config.publishFailureWindow(), System::nanoTime);
-        EventPublisher publisher = new EventPublisher(producer, config.kafka().topics(), config.partitions(), publishing);
+        EventPublisher publisher = new EventPublisher(producer, express, config.expressPublishes(), config.kafka().topics(),
+                config.partitions(), publishing);
         Outcomes outcomes = new Outcomes(registry, producer, config.kafka().topics().outcomes(), config.outcomesInterval());
         SharedQuotas quotas = new SharedQuotas(config.kafka());
         Gateway gateway = new Gateway(config, registry, kafka, publisher, publishing, outcomes, quotas);
         gateway.metrics.prometheus().bindKafka(producer); // kafka_producer_*: batching, retries, request latency
+        if (express != producer) {
+            gateway.metrics.prometheus().bindKafka(express);
+        }
         try {
             if (!registry.awaitLoaded(config.readyTimeout())) {
                 throw new IllegalStateException("the project registry (" + config.kafka().topics().projects()

@@ -18,7 +18,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                             Duration idleTimeout, Duration receiveTimeout, Duration publishTimeout,
                             Duration shutdownTimeout, double quotaShare,
                             Duration outcomesInterval, long authFailuresPerMinute, long authFailureBurst,
-                            String tlsCertificate, String tlsKey, Duration producerLinger, Duration eventTimeHorizon,
+                            String tlsCertificate, String tlsKey, Duration producerLinger, int expressPublishes, Duration eventTimeHorizon,
                             Duration readyTimeout, int ioThreads, int maxEnvelopeBytes, int maxEnvelopeItems,
                             long maxUnauthenticatedInFlightBytes, long maxInFlightBytesPerProject,
                             long maxUnauthenticatedInFlightBytesPerClient, PartitionChooser partitions,
@@ -61,8 +61,10 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             "PEM certificate chain: set it (with the key) to terminate TLS in the gateway; empty for plain HTTP.");
     public static final Setting TLS_KEY = new Setting("SLUICE_GATEWAY_TLS_KEY", "",
             "PEM private key (PKCS#8) of the TLS certificate.");
-    public static final Setting PRODUCER_LINGER = new Setting("SLUICE_GATEWAY_PRODUCER_LINGER", "1ms",
-            "How long the Kafka producer waits to fill a batch: part of every answer's latency, more throughput under load.");
+    public static final Setting PRODUCER_LINGER = new Setting("SLUICE_GATEWAY_PRODUCER_LINGER", "5ms",
+            "How long the Kafka producer waits to fill a batch, under load (see SLUICE_GATEWAY_EXPRESS_PUBLISHES): part of those answers' latency, fewer and larger requests for the brokers.");
+    public static final Setting EXPRESS_PUBLISHES = new Setting("SLUICE_GATEWAY_EXPRESS_PUBLISHES", "1",
+            "While fewer events than this await Kafka's acknowledgement, the next goes out at once through a second producer that does not linger (1: a request alone on the gateway is answered without waiting for company); the rest wait up to SLUICE_GATEWAY_PRODUCER_LINGER to share a batch. 0: one producer, every event lingers.").atLeast(0);
     public static final Setting PUBLISH_TIMEOUT = new Setting("SLUICE_GATEWAY_PUBLISH_TIMEOUT", "5s",
             "How long an event may wait for Kafka's acknowledgement before the client gets 503.");
     public static final Setting READY_TIMEOUT = new Setting("SLUICE_GATEWAY_READY_TIMEOUT", "60s",
@@ -107,7 +109,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
             MAX_DECOMPRESSED_BYTES, MAX_CONNECTIONS, MAX_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_CLIENT, TRUSTED_PROXIES,
             IDLE_TIMEOUT, RECEIVE_TIMEOUT,
             PUBLISH_TIMEOUT, SHUTDOWN_TIMEOUT, QUOTA_SHARE, OUTCOMES_INTERVAL, AUTH_FAILURES_PER_MINUTE,
-            AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, READY_TIMEOUT, IO_THREADS, MAX_ENVELOPE_BYTES,
+            AUTH_FAILURE_BURST, TLS_CERTIFICATE, TLS_KEY, PRODUCER_LINGER, EXPRESS_PUBLISHES, READY_TIMEOUT, IO_THREADS, MAX_ENVELOPE_BYTES,
             MAX_ENVELOPE_ITEMS, MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES, MAX_IN_FLIGHT_BYTES_PER_PROJECT,
             MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES_PER_CLIENT, PARTITION_KEY, PUBLISH_FAILURE_WINDOW, MAX_OTLP_SPANS, MAX_OTLP_BYTES,
             LOOP_LAG_LIMIT, READ_TURN_WAIT_LIMIT);
@@ -123,6 +125,7 @@ public record GatewayConfig(String host, int port, String adminHost, int adminPo
                 settings.getDouble(QUOTA_SHARE), settings.getDuration(OUTCOMES_INTERVAL),
                 settings.getLong(AUTH_FAILURES_PER_MINUTE), settings.getLong(AUTH_FAILURE_BURST),
                 settings.get(TLS_CERTIFICATE), settings.get(TLS_KEY), settings.getDuration(PRODUCER_LINGER),
+                settings.getInt(EXPRESS_PUBLISHES),
                 settings.getDuration(EventTime.HORIZON),
                 settings.getDuration(READY_TIMEOUT), settings.getInt(IO_THREADS), settings.getInt(MAX_ENVELOPE_BYTES),
                 settings.getInt(MAX_ENVELOPE_ITEMS), settings.getLong(MAX_UNAUTHENTICATED_IN_FLIGHT_BYTES), perProject(settings),

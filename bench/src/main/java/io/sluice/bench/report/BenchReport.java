@@ -219,13 +219,13 @@ public final class BenchReport {
                     connections, g.requestsPerSecond(), 100 * g.requestsPerSecond() / r.nettyCeiling().get(connections).requestsPerSecond(),
                     g.p50Millis(), g.p99Millis()));
         }
-        out.printf("%-34s %12s %12s %9s %9s %13s %13s%n", "producer experiment, fixed rate", "target/s", "req/s", "p50 ms",
-                "p99 ms", "gateway cores", "broker cores");
+        out.printf("%-34s %12s %12s %9s %9s %13s %13s %11s%n", "producer experiment, fixed rate", "target/s", "req/s", "p50 ms",
+                "p99 ms", "gateway cores", "broker cores", "idle p50 ms");
         for (ProducerExperiments.Variant variant : r.producerExperiments()) {
             ProducerExperiments.Paced paced = variant.paced();
-            out.printf("%-34s %12.0f %12.0f %9.2f %9.2f %13.2f %13.2f%n", variant.name(), paced.targetPerSecond(),
+            out.printf("%-34s %12.0f %12.0f %9.2f %9.2f %13.2f %13.2f %11.2f%n", variant.name(), paced.targetPerSecond(),
                     paced.load().requestsPerSecond(), paced.load().p50Millis(), paced.load().p99Millis(), paced.gatewayCores(),
-                    paced.brokerCores());
+                    paced.brokerCores(), variant.idle().p50Millis());
         }
     }
 
@@ -313,7 +313,8 @@ public final class BenchReport {
             List<Map<String, Object>> runs = new ArrayList<>();
             variant.runs().forEach((connections, g) -> runs.add(Map.of("connections", connections, "gateway", g,
                     "ceiling_ratio", g.requestsPerSecond() / r.nettyCeiling().get(connections).requestsPerSecond())));
-            experiments.add(Map.of("name", variant.name(), "settings", variant.settings(), "runs", runs, "paced", variant.paced()));
+            experiments.add(Map.of("name", variant.name(), "settings", variant.settings(), "runs", runs, "paced", variant.paced(),
+                    "idle_v1_keep_alive", variant.idle()));
         }
         return experiments;
     }

@@ -7,7 +7,6 @@ import java.util.Map;
 
 import io.sluice.bench.load.Wrk;
 import io.sluice.bench.process.CpuWindow;
-import io.sluice.config.KafkaClientProperties;
 import io.sluice.gateway.GatewayConfig;
 import io.sluice.projects.ProjectAdmin;
 
@@ -29,8 +28,11 @@ public final class ProducerExperiments {
     /** The paced rate when the run found no sustained rate. */
     public static final double DEFAULT_PACED_RATE = 4_000;
 
-    /** One variant: its name, the settings it changes, its runs per connections, and its run at a fixed rate. */
-    public record Variant(String name, Map<String, String> settings, Map<Integer, Wrk.Result> runs, Paced paced) {
+    /**
+     * One variant: its name, the settings it changes, its runs per connections, its run at a fixed
+     * rate, and a v1 request at a time on a keep-alive connection once the others have run.
+     */
+    public record Variant(String name, Map<String, String> settings, Map<Integer, Wrk.Result> runs, Paced paced, Wrk.Result idle) {
     }
 
     /**
@@ -54,7 +56,7 @@ public final class ProducerExperiments {
             out.println("· producer experiment: " + variant.getKey() + " " + variant.getValue());
             try (PipelineRun.Gateway gateway = pipeline.startGateway(project, variant.getValue(), "gateway-experiment-" + ++i,
                     false)) {
-                wrk.warmUp(gateway.url(), project.key(), bodies, seconds);
+                out.println("  warmed: " + Wrk.warmUpLine(wrk.warmUp(gateway.url(), project.key(), bodies, seconds)));
                 Map<Integer, Wrk.Result> runs = new LinkedHashMap<>();
                 for (int connections : CONNECTIONS) {
                     runs.put(connections, wrk.run(gateway.url(), project.key(), bodies, false, connections, seconds));
@@ -63,19 +65,23 @@ public final class ProducerExperiments {
                 CpuWindow brokerCpu = CpuWindow.startOfThisJvm();
                 Wrk.Result load = wrk.run(gateway.url(), project.key(), bodies, false, PACED_CONNECTIONS, seconds, pacedRate);
                 Paced paced = new Paced(pacedRate, load, gatewayCpu.coresUsed(), brokerCpu.coresUsed());
-                variants.add(new Variant(variant.getKey(), variant.getValue(), runs, paced));
+                wrk.run(gateway.url(), project.key(), bodies, false, 1, IdleLatency.WARM_SECONDS);
+                Wrk.Result idle = wrk.run(gateway.url(), project.key(), bodies, false, 1, IdleLatency.SECONDS);
+                variants.add(new Variant(variant.getKey(), variant.getValue(), runs, paced, idle));
             }
         }
         return variants;
     }
 
     private static Map<String, Map<String, String>> variants() {
-        String inFlight = KafkaClientProperties.VARIABLE_PREFIX + "MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION";
+        String lingering = GatewayConfig.PRODUCER_LINGER.name();
+        String oneProducer = GatewayConfig.EXPRESS_PUBLISHES.name();
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
-        variants.put("as shipped (linger 1 ms)", Map.of());
-        variants.put("linger 0 ms", Map.of(GatewayConfig.PRODUCER_LINGER.name(), "0ms"));
-        variants.put("linger 0 ms, 1 request in flight", Map.of(GatewayConfig.PRODUCER_LINGER.name(), "0ms", inFlight, "1"));
-        variants.put("linger 5 ms", Map.of(GatewayConfig.PRODUCER_LINGER.name(), "5ms"));
+        variants.put("as shipped (express below " + GatewayConfig.EXPRESS_PUBLISHES.defaultValue() + ", linger "
+                + GatewayConfig.PRODUCER_LINGER.defaultValue() + ")", Map.of());
+        variants.put("express below 1, linger 1 ms", Map.of(oneProducer, "1", lingering, "1ms"));
+        variants.put("one producer, linger 1 ms", Map.of(oneProducer, "0", lingering, "1ms"));
+        variants.put("one producer, linger 5 ms", Map.of(oneProducer, "0", lingering, "5ms"));
         return variants;
     }
 }

@@ -86,8 +86,8 @@ class PublishCompressionHarness {
     /** Publishes {@link #EVENTS} at {@link #RATE} a second, a few each millisecond, while a consumer reads them all back. */
     private static Result publishAndRead(KafkaSettings kafka, List<AcceptedEvent> events) throws Exception {
         PartitionChooser chooser = PartitionChooser.development();
-        try (EventPublisher publisher = new EventPublisher(EventPublisher.durableProducer(kafka, Duration.ofSeconds(30),
-                Duration.ofMillis(1), 1024 * 1024, 64L * 1024 * 1024), kafka.topics(), chooser,
+        try (EventPublisher publisher = new EventPublisher(EventPublisher.durableProducer(kafka, EventPublisher.CLIENT_ID,
+                Duration.ofSeconds(30), Duration.ofMillis(1), 1024 * 1024, 64L * 1024 * 1024), kafka.topics(), chooser,
                 new PublishHealth(Duration.ofSeconds(10), System::nanoTime));
              KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
                      ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),

@@ -67,7 +67,8 @@ class BenchReportTest {
                 new SinkThroughput(200_000, 30_000, 40_000, 80_000, 38_000, 90_000, 34_000,
                         new SinkThroughput.CpuPerRow(6.0, 8.0), new SinkThroughput.CpuPerRow(1.5, 8.0)),
                 List.of(new ProducerExperiments.Variant("linger 0 ms", Map.of("SLUICE_GATEWAY_PRODUCER_LINGER", "0ms"),
-                        Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5))), 33_000.0, 40_000.0,
+                        Map.of(64, wrk(32_000)), new ProducerExperiments.Paced(6_000, wrk(5_900), 0.25, 0.5),
+                        new Wrk.Result(450, 1.31, 4.2, 9, 0, 0, 2_250))), 33_000.0, 40_000.0,
                 List.of(new HugeTenant.Result("one tenant at 90%", 400_000, 30_000, Map.of("0_0", 150_000L, "0_1", 250_000L, "0_2", 0L), 2_000),
                         new HugeTenant.Result("100 tenants evenly", 400_000, 31_000, Map.of("0_0", 200_000L, "0_1", 200_000L), 8_000)), 4,
                 null);
@@ -182,6 +183,7 @@ class BenchReportTest {
         assertEquals(10_000, json.at("/per_core/at_sustained_rate/processor_events_per_s_per_core").asDouble(), 1e-9);
         assertEquals(968, json.at("/processor_rss_budget_mb/total").asLong());
         assertEquals("0ms", json.at("/producer_experiments/0/settings/SLUICE_GATEWAY_PRODUCER_LINGER").asText());
+        assertEquals(1.31, json.at("/producer_experiments/0/idle_v1_keep_alive/p50Millis").asDouble());
     }
 
     @Test
@@ -230,7 +232,7 @@ class BenchReportTest {
     }
 
     @Test
-    void eachProducerExperimentShowsTheCoresItsGatewayAndTheBrokerUsedAtAFixedRate() throws Exception {
+    void eachProducerExperimentShowsTheCoresItsGatewayAndTheBrokerUsedAtAFixedRateAndItsIdleLatency() throws Exception {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         Path file = dir.resolve("run.json");
         new BenchReport(new PrintStream(printed, true, StandardCharsets.UTF_8)).write(results(), file, dir.resolve("run.svg"));
@@ -238,7 +240,7 @@ class BenchReportTest {
         String row = lines.get(lines.indexOf(lines.stream().filter(l -> l.startsWith("producer experiment, fixed rate"))
                 .findFirst().orElseThrow()) + 1);
         assertEquals("linger 0 ms", row.substring(0, 34).strip());
-        assertEquals(List.of("6000", "5900", "1.50", "9.25", "0.25", "0.50"), List.of(row.substring(34).strip().split("\\s+")));
+        assertEquals(List.of("6000", "5900", "1.50", "9.25", "0.25", "0.50", "1.31"), List.of(row.substring(34).strip().split("\\s+")));
         JsonNode json = new ObjectMapper().readTree(file.toFile());
         assertEquals(0.5, json.at("/producer_experiments/0/paced/brokerCores").asDouble());
     }

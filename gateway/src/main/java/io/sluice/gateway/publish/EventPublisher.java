@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -24,20 +25,43 @@ import io.sluice.kafka.TopicSetup;
  * Publishes accepted events to the raw topics, durably: the future completes only when every
  * in-sync replica has the record ({@code acks=all}, idempotent producer), and fails when Kafka
  * does not acknowledge within the publish timeout or the send itself fails.
+ *
+ * <p>Two producers share the work. While fewer than {@code expressBelow} publishes await their
+ * acknowledgement, an event goes out at once through the express producer (no linger): a lone
+ * request is answered without waiting for company. Beyond that, events go through the lingering
+ * producer and share its batches: under load the broker handles fewer, larger requests, and a
+ * few milliseconds more per answer are small beside the queueing.
  */
 public final class EventPublisher implements AutoCloseable {
     public static final String GATEWAY_VERSION = EventPublisher.class.getPackage().getImplementationVersion() == null
             ? "dev" : EventPublisher.class.getPackage().getImplementationVersion();
 
     private final Producer<byte[], byte[]> producer;
+    private final Producer<byte[], byte[]> express;
+    private final int expressBelow;
+    /** Publishes sent and not yet settled, from every event loop: few of them means an idle gateway. */
+    private final AtomicInteger awaiting = new AtomicInteger();
     private final Topics topics;
     private final PartitionChooser partitions;
     private final PublishHealth health;
     private final java.util.Map<String, Integer> partitionCounts = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** @param health told of every publish's result (readiness reads it) */
+    /** One producer for every event, lingering as it is configured to. */
     public EventPublisher(Producer<byte[], byte[]> producer, Topics topics, PartitionChooser partitions, PublishHealth health) {
-        this.producer = producer;
+        this(producer, producer, 0, topics, partitions, health);
+    }
+
+    /**
+     * @param lingering    sends the events published while {@code expressBelow} or more await acknowledgement
+     * @param express      sends the others, without lingering
+     * @param expressBelow 0 sends every event through {@code lingering}
+     * @param health       told of every publish's result (readiness reads it)
+     */
+    public EventPublisher(Producer<byte[], byte[]> lingering, Producer<byte[], byte[]> express, int expressBelow, Topics topics,
+                          PartitionChooser partitions, PublishHealth health) {
+        this.producer = lingering;
+        this.express = express;
+        this.expressBelow = expressBelow;
         this.topics = topics;
         this.partitions = partitions;
         this.health = health;
@@ -50,8 +74,12 @@ public final class EventPublisher implements AutoCloseable {
     static final int RECORD_OVERHEAD_BYTES = 64 * 1024;
 
     public static Producer<byte[], byte[]> durableProducer(KafkaSettings kafka, Duration publishTimeout) {
-        return durableProducer(kafka, publishTimeout, Duration.ofMillis(1), 1024 * 1024, 64L * 1024 * 1024);
+        return durableProducer(kafka, CLIENT_ID, publishTimeout, Duration.ofMillis(1), 1024 * 1024, 64L * 1024 * 1024);
     }
+
+    /** The lingering producer's client id (its metrics' {@code client_id}); the express one's adds {@link #EXPRESS}. */
+    public static final String CLIENT_ID = "sluice-gateway";
+    public static final String EXPRESS = "-express";
 
     /**
      * @param maxEventBytes    the largest event JSON the gateway accepts (decompressed): the
@@ -59,9 +87,9 @@ public final class EventPublisher implements AutoCloseable {
      * @param maxInFlightBytes the in-flight budget: every event being published is held in it, so
      *                         the producer's buffer is sized from it and a send never waits for room
      */
-    public static Producer<byte[], byte[]> durableProducer(KafkaSettings kafka, Duration publishTimeout, Duration linger,
+    public static Producer<byte[], byte[]> durableProducer(KafkaSettings kafka, String clientId, Duration publishTimeout, Duration linger,
                                                            int maxEventBytes, long maxInFlightBytes) {
-        return new KafkaProducer<>(durableProducerProperties(kafka, publishTimeout, linger, maxEventBytes, maxInFlightBytes),
+        return new KafkaProducer<>(durableProducerProperties(kafka, clientId, publishTimeout, linger, maxEventBytes, maxInFlightBytes),
                 new ByteArraySerializer(), new ByteArraySerializer());
     }
 
@@ -80,7 +108,7 @@ public final class EventPublisher implements AutoCloseable {
     private static final int MAX_IN_FLIGHT_REQUESTS = 5;
 
     /** The gateway producer's properties: the operator's client properties, then the gateway's own. */
-    static Properties durableProducerProperties(KafkaSettings kafka, Duration publishTimeout, Duration linger,
+    static Properties durableProducerProperties(KafkaSettings kafka, String clientId, Duration publishTimeout, Duration linger,
                                                 int maxEventBytes, long maxInFlightBytes) {
         long maxRequestBytes = (long) maxEventBytes + RECORD_OVERHEAD_BYTES;
         if (maxRequestBytes > TopicSetup.MAX_EVENT_RECORD_BYTES) {
@@ -89,7 +117,7 @@ public final class EventPublisher implements AutoCloseable {
                     + "SLUICE_GATEWAY_MAX_DECOMPRESSED_BYTES to at most "
                     + (TopicSetup.MAX_EVENT_RECORD_BYTES - RECORD_OVERHEAD_BYTES));
         }
-        Properties props = KafkaClients.producerProperties(kafka, "sluice-gateway");
+        Properties props = KafkaClients.producerProperties(kafka, clientId);
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(maxRequestBytes));
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
@@ -120,8 +148,9 @@ public final class EventPublisher implements AutoCloseable {
     }
 
     /**
-     * Fetches topic metadata now, so that no send waits for it on the event loop (the outcomes'
-     * too). The producer never blocks (max.block.ms 0): this asks again until {@code timeout}.
+     * Fetches topic metadata now, for both producers, so that no send waits for it on the event
+     * loop (the outcomes' too). A producer never blocks (max.block.ms 0): this asks again until
+     * {@code timeout}.
      */
     public void warmUp(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -129,6 +158,7 @@ public final class EventPublisher implements AutoCloseable {
             while (true) {
                 try {
                     partitionCounts.put(topic, producer.partitionsFor(topic).size());
+                    express.partitionsFor(topic);
                     break;
                 } catch (org.apache.kafka.common.errors.TimeoutException e) {
                     if (System.nanoTime() > deadline) {
@@ -172,21 +202,34 @@ public final class EventPublisher implements AutoCloseable {
         }
 
         CompletableFuture<Void> acknowledged = new CompletableFuture<>();
+        Producer<byte[], byte[]> sender = awaiting.getAndIncrement() < expressBelow ? express : producer;
         try {
-            producer.send(record, (metadata, error) -> {
+            sender.send(record, (metadata, error) -> {
                 if (error == null) {
                     health.succeeded();
-                    acknowledged.complete(null);
+                    settled(acknowledged.complete(null));
                 } else {
                     failed(error);
-                    acknowledged.completeExceptionally(error);
+                    settled(acknowledged.completeExceptionally(error));
                 }
             });
         } catch (RuntimeException e) {
             failed(e);
-            acknowledged.completeExceptionally(e);
+            settled(acknowledged.completeExceptionally(e));
         }
         return acknowledged;
+    }
+
+    /** A publish leaves the count once, by whichever of its endings completed its future. */
+    private void settled(boolean completedNow) {
+        if (completedNow) {
+            awaiting.decrementAndGet();
+        }
+    }
+
+    /** Publishes sent and not yet acknowledged or failed. */
+    int awaiting() {
+        return awaiting.get();
     }
 
     /** Kafka failing, unless it refused the record for what the client sent. */
@@ -200,5 +243,8 @@ public final class EventPublisher implements AutoCloseable {
     @Override
     public void close() {
         producer.close(Duration.ofSeconds(10));
+        if (express != producer) {
+            express.close(Duration.ofSeconds(10));
+        }
     }
 }

@@ -14,7 +14,8 @@ import io.sluice.config.Settings;
 
 class DurableProducerPropertiesTest {
     private static Properties producer(Map<String, String> environment) {
-        return EventPublisher.durableProducerProperties(KafkaSettings.from(new Settings(environment)), Duration.ofSeconds(5),
+        return EventPublisher.durableProducerProperties(KafkaSettings.from(new Settings(environment)), EventPublisher.CLIENT_ID,
+                Duration.ofSeconds(5),
                 Duration.ofMillis(1), 1024 * 1024, 64L * 1024 * 1024);
     }
 
@@ -53,7 +54,7 @@ class DurableProducerPropertiesTest {
         assertEquals("153878528", producer(Map.of()).get(ProducerConfig.BUFFER_MEMORY_CONFIG));
         assertEquals(Long.toString(2L * 256 * 1024 * 1024 + 49L * 6 * 65536),
                 EventPublisher.durableProducerProperties(KafkaSettings.from(new Settings(Map.of("SLUICE_TOPIC_PARTITIONS", "24",
-                        "SLUICE_KAFKA_PROPERTY_BATCH_SIZE", "65536"))), Duration.ofSeconds(5), Duration.ofMillis(1), 1024 * 1024,
+                        "SLUICE_KAFKA_PROPERTY_BATCH_SIZE", "65536"))), EventPublisher.CLIENT_ID, Duration.ofSeconds(5), Duration.ofMillis(1), 1024 * 1024,
                         256L * 1024 * 1024).get(ProducerConfig.BUFFER_MEMORY_CONFIG));
     }
 
