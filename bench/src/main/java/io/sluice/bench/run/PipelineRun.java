@@ -148,7 +148,7 @@ public final class PipelineRun {
                 double best = Math.max(overload.requestsPerSecond(), runs.results().values().stream()
                         .mapToDouble(Wrk.Result::requestsPerSecond).max().orElse(0));
                 double upper = Math.min(best, measured.recordsPerSecond());
-                PipelineCost.Result cost = cost(gateway, processor, project, bodies, upper * PipelineCost.SHARE_OF_UPPER, kafka,
+                PipelineCost.Result cost = cost(gateway, processor, project, bodies, PipelineCost.rate(upper), kafka,
                         clickHouse);
                 out.printf("· the sustained rate: gateway and processor together, fixed rates up to %,.0f events/s,"
                         + " until the processor's lag grows%n", upper);
