@@ -132,9 +132,16 @@ public final class EventPublisher implements AutoCloseable {
                     + MAX_BATCH_BYTES + " bytes the gateway's producer may use per batch");
         }
         props.put(ProducerConfig.LINGER_MS_CONFIG, Long.toString(linger.toMillis()));
-        int timeoutMs = (int) publishTimeout.toMillis();
-        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(Math.max(1, timeoutMs - 10)));
-        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(timeoutMs));
+        // Kafka refuses a delivery timeout shorter than linger + request timeout: the linger and
+        // the request both fit in the publish timeout.
+        long timeoutMs = publishTimeout.toMillis();
+        long requestTimeoutMs = timeoutMs - linger.toMillis() - 10;
+        if (requestTimeoutMs < 1) {
+            throw new IllegalArgumentException("SLUICE_GATEWAY_PRODUCER_LINGER (" + linger.toMillis() + " ms) leaves no time for "
+                    + "Kafka's answer within SLUICE_GATEWAY_PUBLISH_TIMEOUT (" + timeoutMs + " ms): lower the one or raise the other");
+        }
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(requestTimeoutMs));
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(timeoutMs));
         // send() runs on the event loop, so it never blocks: the buffer holds more than the
         // in-flight budget lets in, metadata is fetched at startup (warmUp) and kept however long
         // a topic is idle; a send that would still wait (a topic gone, its metadata lost) fails
@@ -207,23 +214,32 @@ public final class EventPublisher implements AutoCloseable {
             sender.send(record, (metadata, error) -> {
                 if (error == null) {
                     health.succeeded();
-                    settled(acknowledged.complete(null));
+                    settle(acknowledged, null);
                 } else {
                     failed(error);
-                    settled(acknowledged.completeExceptionally(error));
+                    settle(acknowledged, error);
                 }
             });
         } catch (RuntimeException e) {
             failed(e);
-            settled(acknowledged.completeExceptionally(e));
+            settle(acknowledged, e);
         }
         return acknowledged;
     }
 
-    /** A publish leaves the count once, by whichever of its endings completed its future. */
-    private void settled(boolean completedNow) {
-        if (completedNow) {
-            awaiting.decrementAndGet();
+    /**
+     * A publish leaves the count once, whichever of its endings comes first, and before its future
+     * completes: completing it writes the answer, and a client's next request must find its place free.
+     */
+    private void settle(CompletableFuture<Void> acknowledged, Throwable error) {
+        if (acknowledged.isDone()) {
+            return; // only a send that called back and then threw ends twice, both on this thread
+        }
+        awaiting.decrementAndGet();
+        if (error == null) {
+            acknowledged.complete(null);
+        } else {
+            acknowledged.completeExceptionally(error);
         }
     }
 
@@ -242,9 +258,14 @@ public final class EventPublisher implements AutoCloseable {
     /** Sends what is buffered and waits for it, bounded, before closing. */
     @Override
     public void close() {
-        producer.close(Duration.ofSeconds(10));
+        // One deadline for both: the express producer holds a few events at most.
+        long deadline = System.nanoTime() + CLOSE_TIMEOUT.toNanos();
+        producer.close(CLOSE_TIMEOUT);
         if (express != producer) {
-            express.close(Duration.ofSeconds(10));
+            express.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         }
     }
+
+    /** How long closing may wait for what is buffered, both producers together. */
+    static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
 }

@@ -92,4 +92,21 @@ class DurableProducerPropertiesTest {
             producer.close(Duration.ZERO);
         }
     }
+
+    @Test
+    void theLingerAndTheRequestBothFitThePublishTimeout() {
+        Properties props = EventPublisher.durableProducerProperties(KafkaSettings.from(new Settings(Map.of())), EventPublisher.CLIENT_ID,
+                Duration.ofSeconds(5), Duration.ofMillis(20), 1024 * 1024, 64L * 1024 * 1024);
+        assertEquals("5000", props.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG));
+        assertEquals("4970", props.get(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG));
+    }
+
+    @Test
+    void aLingerThatLeavesNoTimeForKafkasAnswerIsRefusedNamingTheSetting() {
+        IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> EventPublisher.durableProducerProperties(KafkaSettings.from(new Settings(Map.of())), EventPublisher.CLIENT_ID,
+                        Duration.ofSeconds(5), Duration.ofSeconds(5), 1024 * 1024, 64L * 1024 * 1024));
+        assertEquals("SLUICE_GATEWAY_PRODUCER_LINGER (5000 ms) leaves no time for Kafka's answer within SLUICE_GATEWAY_PUBLISH_TIMEOUT"
+                + " (5000 ms): lower the one or raise the other", refused.getMessage());
+    }
 }

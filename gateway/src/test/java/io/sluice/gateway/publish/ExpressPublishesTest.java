@@ -4,11 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Node;
@@ -85,6 +90,51 @@ class ExpressPublishesTest {
     }
 
     @Test
+    void aSendThatCallsBackAndThenThrowsLeavesTheCountOnce() {
+        MockProducer<byte[], byte[]> throwingAfterCallback = new MockProducer<>(cluster(), true, null, new ByteArraySerializer(),
+                new ByteArraySerializer()) {
+            @Override
+            public synchronized Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
+                super.send(record, callback);
+                throw new KafkaException("thrown after the callback ran");
+            }
+        };
+        EventPublisher publisher = new EventPublisher(lingering, throwingAfterCallback, 1, TOPICS, PartitionChooser.development(),
+                new PublishHealth(Duration.ofSeconds(60), System::nanoTime));
+        publisher.warmUp(Duration.ofSeconds(5));
+        publish(publisher);
+
+        assertEquals(0, publisher.awaiting());
+    }
+
+    @Test
+    void anAcknowledgedPublishHasLeftTheCountBeforeItsAnswerIsWritten() {
+        EventPublisher publisher = publisher(1);
+        List<Integer> awaitingWhenAnswered = new ArrayList<>();
+        publish(publisher).thenRun(() -> awaitingWhenAnswered.add(publisher.awaiting()));
+        assertTrue(express.completeNext());
+
+        assertEquals(List.of(0), awaitingWhenAnswered);
+    }
+
+    @Test
+    void theExpressProducerIsWarmedForEveryTopic() {
+        List<String> warmed = new ArrayList<>();
+        MockProducer<byte[], byte[]> counting = new MockProducer<>(cluster(), false, null, new ByteArraySerializer(),
+                new ByteArraySerializer()) {
+            @Override
+            public List<PartitionInfo> partitionsFor(String topic) {
+                warmed.add(topic);
+                return super.partitionsFor(topic);
+            }
+        };
+        new EventPublisher(lingering, counting, 1, TOPICS, PartitionChooser.development(),
+                new PublishHealth(Duration.ofSeconds(60), System::nanoTime)).warmUp(Duration.ofSeconds(5));
+
+        assertEquals(List.of("t", "e", Topics.SESSIONS.defaultValue(), "o"), warmed);
+    }
+
+    @Test
     void withALimitOfZeroEveryEventLingers() {
         EventPublisher publisher = publisher(0);
         publish(publisher);
@@ -94,10 +144,13 @@ class ExpressPublishesTest {
     }
 
     private static MockProducer<byte[], byte[]> producer() {
+        return new MockProducer<>(cluster(), false, null, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static Cluster cluster() {
         Node node = new Node(0, "h", 1);
         List<PartitionInfo> partitions = List.of("t", "e", Topics.SESSIONS.defaultValue(), "o").stream()
                 .map(topic -> new PartitionInfo(topic, 0, node, new Node[] {node}, new Node[] {node})).toList();
-        return new MockProducer<>(new Cluster("c", List.of(node), partitions, Set.of(), Set.of()), false, null,
-                new ByteArraySerializer(), new ByteArraySerializer());
+        return new Cluster("c", List.of(node), partitions, Set.of(), Set.of());
     }
 }
