@@ -68,8 +68,10 @@ import io.sluice.testkit.OtelSpans;
  * {@code otlp-exports-published.txt}. The exports: exceptions in child spans whose server span comes
  * later in the export, spans not stored, a span refused by its door (too many exceptions) and one by
  * validation (a status code that is no number), secrets scrubbed, sample rates read and unreadable,
- * an export over the events an export may make (413), and a project whose quota runs out within an
- * export and then refuses one whole (429). {@code -Dsluice.capture=true} writes the capture anew.
+ * an export over the events an export may make (413), a project whose quota runs out within an
+ * export and then refuses one whole (429), and quotas that run out within a JSON export (whose
+ * spans are asked for their quota a {@code ResourceSpans} at a time) and within the mixed one.
+ * {@code -Dsluice.capture=true} writes the capture anew.
  */
 class OtlpExportsPublishedTest {
     private static final String CAPTURE = "otlp-exports-published.txt";
@@ -92,6 +94,10 @@ class OtlpExportsPublishedTest {
         List<SpanData> six = serverSpansWithAnException(6, 0);
         seen.append(limited.send("quota of 4, 6 spans, protobuf", OtelSpans.protobuf(six), "application/x-protobuf"));
         seen.append(limited.send("quota spent, JSON", OtelSpans.json(six), "application/json"));
+        Gateway limitedJson = new Gateway(project("quotaJsonProject0000AA", new Quota(1, 400)));
+        seen.append(limitedJson.send("quota of 4, 6 spans, JSON", OtelSpans.json(six), "application/json"));
+        Gateway mixedLimited = new Gateway(project("quotaMixedProject000AA", new Quota(1, 300)));
+        seen.append(mixedLimited.send("mixed, quota of 3, JSON", OtelSpans.json(mixed), "application/json"));
         if (Boolean.getBoolean("sluice.capture")) {
             Path file = Path.of("src/test/resources/io/sluice/gateway/http", CAPTURE);
             Files.createDirectories(file.getParent());
