@@ -28,7 +28,9 @@ import io.sluice.outcomes.Outcome;
  * a span over the quota is passed over, costing no decode, and is {@link MappedSpan.Kind#OVER_QUOTA}
  * (a 10,000-span export of a project out of quota is otherwise decoded, to be refused). Such a span is not in the index either: an exception of a span within the quota whose
  * server span is beyond it is not told that request. Taken as each span is reached: an export
- * refused further on (400, 413) keeps what the spans before took, as a request refused keeps its head's.
+ * refused further on (400, 413) keeps what the spans before took, as a request refused keeps its head's;
+ * once its events are beyond the limit, the spans after take none, and are read only for what else
+ * is wrong with the body, not mapped.
  *
  * <p>What reading holds beyond the body is taken from the request's in-flight reservation: the
  * span being decoded and its resource, the index, a span's events as written while the taker takes
@@ -104,8 +106,13 @@ public final class ExportReader {
         OverQuota overQuota = new OverQuota(quota);
         long[] indexed = {0};
         try {
-            spans.forEachSpan(body, format, held, overQuota::takes, span -> {
+            // Once the export is refused (its events beyond the limit), the spans after are still read, so that what is
+            // wrong with the body further on is what its answer says, but not charged, indexed or mapped.
+            spans.forEachSpan(body, format, held, span -> mapping.refused != null || overQuota.takes(span), span -> {
                 int part = overQuota.nextDecoded();
+                if (mapping.refused != null) {
+                    return;
+                }
                 long bytes = servers.add(span);
                 held.take(bytes);
                 indexed[0] += bytes;
@@ -252,6 +259,7 @@ public final class ExportReader {
         /**
          * Why the export's events cannot all be held, found while the export is still read: thrown
          * once it is read, so that what is wrong with the body further on is what its answer says.
+         * No span is mapped once it is found.
          */
         Rejection refused;
 
@@ -273,7 +281,7 @@ public final class ExportReader {
         }
 
         void mapIfWaiting(int part, OtlpSpan span, ServerSpans servers) {
-            if (waiting.get(part)) {
+            if (refused == null && waiting.get(part)) {
                 takeOrRefuse(part, SpanMapper.map(span, servers));
             }
         }
@@ -285,9 +293,6 @@ public final class ExportReader {
         }
 
         private void takeOrRefuse(int part, MappedSpan mapped) {
-            if (refused != null) {
-                return;
-            }
             try {
                 take(part, mapped);
             } catch (Rejection tooMany) {
