@@ -12,32 +12,27 @@ import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.sluice.gateway.admit.Admitted;
-import io.sluice.gateway.admit.RequestQuota;
 import io.sluice.gateway.ingest.Endpoint;
 import io.sluice.gateway.ingest.IngestRoute;
 import io.sluice.gateway.ingest.Rejection;
 import io.sluice.gateway.admit.SentryRateLimits;
-import io.sluice.gateway.filter.EventFilters;
 import io.sluice.gateway.publish.RecordFault;
 import io.sluice.gateway.validate.AcceptedEvent;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
-import io.sluice.projects.InboundFilter;
-import io.sluice.projects.Project;
 
 /**
  * The one ingest path every front door feeds (Relay's shape): the request's {@link FrontDoor}
- * reads it into {@link Item}s; here, for every door alike, each event takes its quota before its
- * payload is parsed (one over quota is counted and costs no parse), is filtered ({@link EventFilters}: a
- * filtered event gives its quota back), is validated, and published;
- * what is not an event is counted; the outcomes are recorded ({@link OutcomeRecorder}); and the
+ * reads it into {@link Item}s; here, for every door alike, each event goes through the path's
+ * {@link EventCheck} (its quota before its payload is parsed, one over quota counted at no parse;
+ * filtered, giving its quota back; validated), the same step the OTLP door runs on each span's
+ * events as it maps them (its items are then events already checked, {@link Item.Accepted}),
+ * and is published; what is not an event is counted; the outcomes are recorded ({@link OutcomeRecorder}); and the
  * door writes its answer once Kafka acknowledged every event published. Items are read and
  * published a slice of {@link #SLICE_BYTES} per event-loop task ({@link Slices}), so a large
  * request does not hold its loop's other connections. Never fails: every refusal is an answer.
@@ -206,7 +201,7 @@ final class IngestPath {
     /** A request's items being taken, in order: on its connection's event loop only. */
     private final class Taking {
         final FrontDoor.Items items;
-        final RequestQuota quota;
+        final EventCheck check;
         final long receivedAt;
         final Channel connection;
         final List<Taken> events = new ArrayList<>();
@@ -224,13 +219,18 @@ final class IngestPath {
 
         Taking(FrontDoor.Items items, long receivedAt, Channel connection) {
             this.items = items;
-            this.quota = items.admitted().quota();
+            this.check = new EventCheck(services, items.admitted(), receivedAt);
             this.receivedAt = receivedAt;
             this.connection = connection;
         }
 
         void take(Item item) {
             requireOpen(connection); // no quota taken, nothing parsed, for a client that left
+            counted(item instanceof Item.Event event ? check.check(event) : item);
+        }
+
+        /** An item as it stands once its event, if it is one, went through the path's check. */
+        private void counted(Item item) {
             if (item instanceof Item.Counted counts) {
                 counts.addTo().accept(counted);
             } else if (item instanceof Item.Refused refusal) {
@@ -238,44 +238,13 @@ final class IngestPath {
                 rejected(refusal.part());
             } else if (item instanceof Item.OverQuota over) {
                 overQuota(over.limit(), over.part());
-            } else if (item instanceof Item.Event event) {
-                Rejection refused = quota.takeEvent(event.endpoint(), event.part());
-                if (refused != null) {
-                    overQuota(refused, event.part());
-                    return;
-                }
-                Project project = items.project();
-                try {
-                    byte[] json = event.payload().get();
-                    JsonNode parsed = services.validator().parse(json);
-                    InboundFilter filter = EventFilters.filteredBy(event.endpoint(), parsed, project.inboundFilters());
-                    if (filter != null) {
-                        filtered(event.endpoint(), filter);
-                        return;
-                    }
-                    AcceptedEvent accepted = services.validator().validate(event.endpoint(), json, parsed,
-                            receivedAt, project.routeRules(), project.dataScrubbing());
-                    events.add(new Taken(event.endpoint(), accepted));
-                    if (accepted.invalidSampleRateAt() != null) {
-                        counted.merge(QualifiedOutcome.of(Outcome.INVALID_SAMPLE_RATE, accepted.invalidSampleRateAt()), 1L, Long::sum);
-                    }
-                } catch (Rejection invalid) {
-                    if (!event.refusedAlone()) {
-                        throw invalid;
-                    }
-                    refusedAlone.add(invalid);
-                    rejected(event.part());
+            } else if (item instanceof Item.Accepted accepted) {
+                events.add(new Taken(accepted.endpoint(), accepted.event()));
+                if (accepted.event().invalidSampleRateAt() != null) {
+                    counted.merge(QualifiedOutcome.of(Outcome.INVALID_SAMPLE_RATE, accepted.event().invalidSampleRateAt()), 1L,
+                            Long::sum);
                 }
             }
-        }
-
-        /**
-         * An event a filter dropped: it gives back the quota it took before it could be read (a
-         * filtered event takes none), is counted as {@code filtered:<filter>} and answered as accepted.
-         */
-        private void filtered(Endpoint endpoint, InboundFilter filter) {
-            quota.giveBack(endpoint);
-            counted.merge(QualifiedOutcome.of(Outcome.FILTERED, filter.code()), 1L, Long::sum);
         }
 
         private void overQuota(Rejection refused, int part) {

@@ -5,6 +5,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.sluice.gateway.ingest.Endpoint;
+import io.sluice.gateway.validate.AcceptedEvent;
 import io.sluice.outcomes.QualifiedOutcome;
 
 /** One item of a request, as its {@link FrontDoor} found it, in the order sent. */
@@ -22,6 +23,17 @@ sealed interface Item {
     record Event(Endpoint endpoint, long bytes, Supplier<byte[]> payload, boolean refusedAlone, int part) implements Item {
         Event(Endpoint endpoint, long bytes, Supplier<byte[]> payload) {
             this(endpoint, bytes, payload, false, NO_PART);
+        }
+    }
+
+    /**
+     * An event already through the path's {@link EventCheck} (an OTLP span's, checked as its span
+     * was mapped): valid, to be published; {@code part} as an {@link Event}'s.
+     */
+    record Accepted(Endpoint endpoint, AcceptedEvent event, int part) implements Item {
+        @Override
+        public long bytes() {
+            return 0;
         }
     }
 

@@ -24,7 +24,9 @@ import io.sluice.outcomes.QualifiedOutcome;
  * {@code /api/v1/<token>/otlp/v1/traces}, {@code …/logs} and {@code …/metrics}: an OTLP/HTTP export
  * of its {@link OtlpSignal}, protobuf or JSON, with the project's private key. A trace export's
  * spans become events ({@link ExportReader}): each refused alone, so one span's bad status code
- * does not refuse the others; spans not stored are counted. Each span takes the project's share
+ * does not refuse the others; spans not stored are counted. Each span's events go through the
+ * path's {@link EventCheck} as soon as the span is mapped, validated from the tree written with
+ * them: the export holds one span's trees at a time, and then only the bytes to publish. Each span takes the project's share
  * of the quota before it is decoded (the head took the first span's), each of its events its
  * endpoint's, and each event after a span's first the project's too: a span over the quota costs
  * no decode. A log export's records go the same way (a record with an exception is an error, the
@@ -50,10 +52,16 @@ final class OtlpDoor implements FrontDoor {
         ExportReader.SpanQuota quota = admitted.quota()::takePart;
         List<Item> items = new ArrayList<>();
         switch (signal) {
-            case TRACES -> addParts(services.otlp().read(body, format, admitted.reservation(), quota), "span", SpanMapper.NOT_STORED,
-                    items);
-            case LOGS -> addParts(services.otlp().readLogs(body, format, admitted.reservation(), quota), "log_record",
-                    LogRecordMapper.NOT_STORED, items);
+            case TRACES -> {
+                Parts spans = new Parts(new EventCheck(services, admitted, receivedAt), "span", SpanMapper.NOT_STORED);
+                services.otlp().read(body, format, admitted.reservation(), quota, spans);
+                spans.addTo(items);
+            }
+            case LOGS -> {
+                Parts records = new Parts(new EventCheck(services, admitted, receivedAt), "log_record", LogRecordMapper.NOT_STORED);
+                services.otlp().readLogs(body, format, admitted.reservation(), quota, records);
+                records.addTo(items);
+            }
             case METRICS -> {
                 long points = services.otlp().metricPoints(body, format, admitted.reservation());
                 items.add(new Item.Counted(counts -> counts.merge(MetricPoints.NOT_STORED, points, Long::sum)));
@@ -66,13 +74,26 @@ final class OtlpDoor implements FrontDoor {
     }
 
     /**
-     * The items of what each span (log record) became, each its own part: refused ({@code field}
-     * named), counted as {@code notStored}, over the quota, and its events.
+     * The items of what each span (log record) became, each its own part, as it is mapped: refused
+     * ({@code field} named), counted as {@code notStored}, over the quota, and its events, each
+     * through the path's {@link EventCheck} at once (so only what is published of it stays held).
      */
-    private static void addParts(List<MappedSpan> parts, String field, QualifiedOutcome notStored, List<Item> items) {
-        Item counted = new Item.Counted(counts -> counts.merge(notStored, 1L, Long::sum));
-        for (int part = 0; part < parts.size(); part++) {
-            MappedSpan span = parts.get(part);
+    private static final class Parts implements ExportReader.SpanTaker {
+        private final EventCheck check;
+        private final String field;
+        private final Item counted;
+        /** Each part's items, by its number. */
+        private final List<List<Item>> parts = new ArrayList<>();
+
+        Parts(EventCheck check, String field, QualifiedOutcome notStored) {
+            this.check = check;
+            this.field = field;
+            this.counted = new Item.Counted(counts -> counts.merge(notStored, 1L, Long::sum));
+        }
+
+        @Override
+        public long take(int part, MappedSpan span) {
+            List<Item> items = new ArrayList<>(span.items().size() + 1);
             if (span.kind() == MappedSpan.Kind.REJECTED) {
                 items.add(new Item.Refused(Rejection.invalid(field, span.rejection()), part));
             } else if (span.kind() == MappedSpan.Kind.NOT_STORED) {
@@ -80,10 +101,24 @@ final class OtlpDoor implements FrontDoor {
             } else if (span.kind() == MappedSpan.Kind.OVER_QUOTA) {
                 items.add(new Item.OverQuota(span.limit(), part));
             }
+            long kept = 0;
             for (OtlpItem event : span.items()) {
-                byte[] json = event.json();
-                items.add(new Item.Event(event.endpoint(), json.length, () -> json, true, part));
+                Item checked = check.written(event.endpoint(), part, event.event());
+                if (checked instanceof Item.Accepted accepted) {
+                    kept += accepted.event().json().length + (accepted.event().fields() == null ? 0 : accepted.event().fields().length);
+                }
+                items.add(checked);
             }
+            while (parts.size() <= part) {
+                parts.add(List.of());
+            }
+            parts.set(part, items);
+            return kept;
+        }
+
+        /** Every part's items, in the order of the parts. */
+        void addTo(List<Item> items) {
+            parts.forEach(items::addAll);
         }
     }
 

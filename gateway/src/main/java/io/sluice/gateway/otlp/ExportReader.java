@@ -2,7 +2,6 @@ package io.sluice.gateway.otlp;
 
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Iterator;
 import java.util.List;
 
 import io.opentelemetry.proto.logs.v1.LogRecord;
@@ -13,8 +12,10 @@ import io.sluice.outcomes.Outcome;
 
 /**
  * OTLP/HTTP exports, a body already decompressed, read with the limits: a trace export into what
- * its spans became, a log export into what its log records became ({@link LogRecordMapper}), a
- * metric export into the number of its data points (none stored, {@link MetricPoints}). Each
+ * its spans became, a log export into what its log records became ({@link LogRecordMapper}), each
+ * handed to the caller's {@link SpanTaker} as soon as it is mapped (the door validates its events
+ * there, so an export holds one span's JSON trees at a time), a metric export into the number of
+ * its data points (none stored, {@link MetricPoints}). Each
  * holds at most {@code maxSpans} items (spans, log records, metrics). A trace export, in order:
  * its spans decoded one at a time ({@link TraceRequestDecoder}), each into the index of its server
  * spans ({@link ServerSpans}) and into its events ({@link SpanMapper}); a span whose exceptions
@@ -27,11 +28,13 @@ import io.sluice.outcomes.Outcome;
  * a span over the quota is passed over, costing no decode, and is {@link MappedSpan.Kind#OVER_QUOTA}
  * (a 10,000-span export of a project out of quota is otherwise decoded, to be refused). Such a span is not in the index either: an exception of a span within the quota whose
  * server span is beyond it is not told that request. Taken as each span is reached: an export
- * refused further on (400, 413) keeps what the spans before took, as a request refused keeps its head's.
+ * refused further on (400, 413) keeps what the spans before took, as a request refused keeps its head's;
+ * once its events are beyond the limit, the spans after take none, and are read only for what else
+ * is wrong with the body, not mapped.
  *
  * <p>What reading holds beyond the body is taken from the request's in-flight reservation: the
- * span being decoded and its resource, the index, and the events (until the request is
- * answered). Decoding the export whole would hold about 8 times its protobuf size.
+ * span being decoded and its resource, the index, a span's events as written while the taker takes
+ * them, and what it keeps of them (until the request is answered). Decoding the export whole would hold about 8 times its protobuf size.
  */
 public final class ExportReader {
     /** Takes a span's (or a log record's) share of its project's quota, before it is decoded. */
@@ -42,6 +45,21 @@ public final class ExportReader {
 
         /** @param span the span's number in its export, from 0; returns null once taken, or the 429 refusing it */
         Rejection take(int span);
+    }
+
+    /**
+     * What a reader's caller makes of each span (log record) as soon as it is mapped: the door
+     * validates its events there, so that an export holds a span's events as written (and their
+     * trees) only while they are validated, and afterwards only what is kept of them.
+     */
+    @FunctionalInterface
+    public interface SpanTaker {
+        /**
+         * @param part the span's number in its export, from 0: each is taken once, not always in order (a span that
+         *             waits for the whole index is taken once every span was read)
+         * @return the bytes kept of it until its request is answered, held meanwhile in the request's reservation
+         */
+        long take(int part, MappedSpan span);
     }
 
     private final TraceRequestDecoder spans;
@@ -57,56 +75,82 @@ public final class ExportReader {
     }
 
     /**
+     * Hands what each span became to {@code taker}, as it is mapped.
+     *
      * @param reservation the request's share of the in-flight budget, where what reading holds is taken
      * @param quota       asked for each span before it is decoded
      * @throws Rejection 400 when the body is not an export, 413 beyond the bytes, spans or events
      *                   allowed, 503 when what reading holds does not fit the budget now
      */
+    public void read(byte[] body, OtlpFormat format, InFlightBudget.Reservation reservation, SpanQuota quota, SpanTaker taker) {
+        read(body, format, new HeldBytes(reservation), quota, taker);
+    }
+
+    /** What each span became, in order, each held as written: see {@link #read(byte[], OtlpFormat, InFlightBudget.Reservation, SpanQuota, SpanTaker)}. */
     public List<MappedSpan> read(byte[] body, OtlpFormat format, InFlightBudget.Reservation reservation, SpanQuota quota) {
-        return read(body, format, new HeldBytes(reservation), quota);
+        Kept kept = new Kept();
+        read(body, format, new HeldBytes(reservation), quota, kept);
+        return kept.inOrder();
     }
 
     /** Every span decoded, holding nothing in any budget. */
     public List<MappedSpan> read(byte[] body, OtlpFormat format) {
-        return read(body, format, HeldBytes.NONE, SpanQuota.NONE);
+        Kept kept = new Kept();
+        read(body, format, HeldBytes.NONE, SpanQuota.NONE, kept);
+        return kept.inOrder();
     }
 
-    private List<MappedSpan> read(byte[] body, OtlpFormat format, HeldBytes held, SpanQuota quota) {
+    private void read(byte[] body, OtlpFormat format, HeldBytes held, SpanQuota quota, SpanTaker taker) {
         ServerSpans servers = new ServerSpans();
+        Mapping mapping = new Mapping(held, taker);
         OverQuota overQuota = new OverQuota(quota);
-        Mapping mapping = new Mapping(held);
         long[] indexed = {0};
         try {
-            spans.forEachSpan(body, format, held, overQuota::takes, span -> {
+            // Once the export is refused (its events beyond the limit), the spans after are still read, so that what is
+            // wrong with the body further on is what its answer says, but not charged, indexed or mapped.
+            spans.forEachSpan(body, format, held, span -> mapping.refused != null || overQuota.takes(span), span -> {
+                int part = overQuota.nextDecoded();
+                if (mapping.refused != null) {
+                    return;
+                }
                 long bytes = servers.add(span);
                 held.take(bytes);
                 indexed[0] += bytes;
-                mapping.mapOrWait(span);
+                mapping.mapOrWait(part, span);
             });
             mapping.throwIfRefused();
+            overQuota.handOver(taker);
             if (mapping.anyWaiting()) {
-                int[] place = {0}; // the second reading hands the spans over in the order of the first
-                spans.forEachSpan(body, format, held, overQuota::took, span -> mapping.mapIfWaiting(place[0]++, span, servers));
+                overQuota.rewind();
+                spans.forEachSpan(body, format, held, overQuota::took,
+                        span -> mapping.mapIfWaiting(overQuota.nextDecoded(), span, servers));
                 mapping.throwIfRefused();
             }
-            return overQuota.inOrder(mapping.spans);
         } finally {
             held.giveBack(indexed[0]); // garbage once the spans are mapped
         }
     }
 
     /**
-     * A log export: what each of its records became, in order; each takes its share of the quota
-     * before it is decoded, as a span does.
+     * A log export: hands what each of its records became to {@code taker}, as it is mapped, in
+     * order; each takes its share of the quota before it is decoded, as a span does.
      *
-     * @throws Rejection as {@link #read(byte[], OtlpFormat, InFlightBudget.Reservation, SpanQuota)}
+     * @throws Rejection as {@link #read(byte[], OtlpFormat, InFlightBudget.Reservation, SpanQuota, SpanTaker)}
      */
-    public List<MappedSpan> readLogs(byte[] body, OtlpFormat format, InFlightBudget.Reservation reservation, SpanQuota quota) {
-        HeldBytes held = new HeldBytes(reservation);
+    public void readLogs(byte[] body, OtlpFormat format, InFlightBudget.Reservation reservation, SpanQuota quota,
+                         SpanTaker taker) {
+        Mapping mapping = new Mapping(new HeldBytes(reservation), taker);
         OverQuota overQuota = new OverQuota(quota);
-        Mapping mapping = new Mapping(held);
-        logs.forEachItem(body, format, held, overQuota::takes, (resource, record) -> mapping.add(LogRecordMapper.map(resource, record)));
-        return overQuota.inOrder(mapping.spans);
+        logs.forEachItem(body, format, mapping.held, overQuota::takes,
+                (resource, record) -> mapping.take(overQuota.nextDecoded(), LogRecordMapper.map(resource, record)));
+        overQuota.handOver(taker);
+    }
+
+    /** What each log record became, in order, each held as written. */
+    public List<MappedSpan> readLogs(byte[] body, OtlpFormat format, InFlightBudget.Reservation reservation, SpanQuota quota) {
+        Kept kept = new Kept();
+        readLogs(body, format, reservation, quota, kept);
+        return kept.inOrder();
     }
 
     /**
@@ -123,11 +167,15 @@ public final class ExportReader {
         return points[0];
     }
 
-    /** The spans of an export over its quota: asked once each, on the first reading, and remembered for the second. */
+    /**
+     * The spans of an export over its quota: asked once each, on the first reading, and remembered
+     * for the second; handed over once the first reading is done, each with the last 429.
+     */
     private static final class OverQuota {
         private final SpanQuota quota;
         private final BitSet over = new BitSet();
-        private int spans;
+        /** The number of the span decoded last in the reading under way. */
+        private int decoded = -1;
         private Rejection limit;
 
         OverQuota(SpanQuota quota) {
@@ -136,7 +184,6 @@ public final class ExportReader {
 
         /** Whether the span took its share of the quota. */
         boolean takes(int span) {
-            spans = span + 1;
             Rejection refused = quota.take(span);
             if (refused == null) {
                 return true;
@@ -150,50 +197,82 @@ public final class ExportReader {
             return !over.get(span);
         }
 
-        /** The spans mapped, with those over the quota in their places. */
-        List<MappedSpan> inOrder(List<MappedSpan> mapped) {
-            if (over.isEmpty()) {
-                return mapped;
-            }
-            List<MappedSpan> all = new ArrayList<>(spans);
-            Iterator<MappedSpan> next = mapped.iterator();
-            for (int span = 0; span < spans; span++) {
-                all.add(over.get(span) ? MappedSpan.overQuota(limit) : next.next());
-            }
-            return all;
+        /**
+         * The number of the span decoded now: the next not over the quota (a JSON export's spans are
+         * asked about a {@code ResourceSpans} at a time, before its first is decoded).
+         */
+        int nextDecoded() {
+            decoded = over.nextClearBit(decoded + 1);
+            return decoded;
+        }
+
+        /** Before another reading of the export. */
+        void rewind() {
+            decoded = -1;
+        }
+
+        void handOver(SpanTaker taker) {
+            over.stream().forEach(span -> taker.take(span, MappedSpan.overQuota(limit)));
         }
     }
 
+    /** Keeps every span as mapped, its events held as written until its request is answered. */
+    private static final class Kept implements SpanTaker {
+        private final List<MappedSpan> spans = new ArrayList<>();
+
+        @Override
+        public long take(int part, MappedSpan span) {
+            while (spans.size() <= part) {
+                spans.add(null);
+            }
+            spans.set(part, span);
+            return writtenBytes(span);
+        }
+
+        List<MappedSpan> inOrder() {
+            return spans;
+        }
+    }
+
+    /** The bytes of a span's events as written. */
+    static long writtenBytes(MappedSpan span) {
+        long bytes = 0;
+        for (OtlpItem item : span.items()) {
+            bytes += item.json().length;
+        }
+        return bytes;
+    }
+
     /**
-     * The spans (or log records) mapped so far, and their events, held until the request is answered.
-     * A trace export's spans are mapped as they are first read, but for a span whose exceptions
-     * need the server span of their request ({@link SpanMapper#needsServerSpans}), which may come
-     * later in the export: it waits, in its place, to be mapped on a second reading once every span
+     * The spans (or log records) being mapped, each handed to the taker as it is, and the events
+     * they made so far. A trace export's spans are mapped as they are first read, but for a span
+     * whose exceptions need the server span of their request ({@link SpanMapper#needsServerSpans}),
+     * which may come later in the export: it waits to be mapped on a second reading once every span
      * is indexed. A second reading happens only for an export that holds such a span.
      */
     private final class Mapping {
         final HeldBytes held;
-        final List<MappedSpan> spans = new ArrayList<>();
-        /** The places in {@link #spans} of the spans waiting for the whole index. */
+        final SpanTaker taker;
+        /** The numbers of the spans waiting for the whole index. */
         final BitSet waiting = new BitSet();
         long events;
         /**
          * Why the export's events cannot all be held, found while the export is still read: thrown
          * once it is read, so that what is wrong with the body further on is what its answer says.
+         * No span is mapped once it is found.
          */
         Rejection refused;
 
-        Mapping(HeldBytes held) {
+        Mapping(HeldBytes held, SpanTaker taker) {
             this.held = held;
+            this.taker = taker;
         }
 
-        void mapOrWait(OtlpSpan span) {
-            int place = spans.size();
-            spans.add(null);
+        void mapOrWait(int part, OtlpSpan span) {
             if (SpanMapper.needsServerSpans(span)) {
-                waiting.set(place);
+                waiting.set(part);
             } else {
-                set(place, SpanMapper.map(span));
+                takeOrRefuse(part, SpanMapper.map(span));
             }
         }
 
@@ -201,9 +280,9 @@ public final class ExportReader {
             return !waiting.isEmpty();
         }
 
-        void mapIfWaiting(int place, OtlpSpan span, ServerSpans servers) {
-            if (waiting.get(place)) {
-                set(place, SpanMapper.map(span, servers));
+        void mapIfWaiting(int part, OtlpSpan span, ServerSpans servers) {
+            if (refused == null && waiting.get(part)) {
+                takeOrRefuse(part, SpanMapper.map(span, servers));
             }
         }
 
@@ -213,36 +292,33 @@ public final class ExportReader {
             }
         }
 
-        private void set(int place, MappedSpan mapped) {
-            if (refused != null) {
-                return;
-            }
+        private void takeOrRefuse(int part, MappedSpan mapped) {
             try {
-                hold(mapped);
+                take(part, mapped);
             } catch (Rejection tooMany) {
                 refused = tooMany;
-                return;
             }
-            spans.set(place, mapped);
         }
 
-        void add(MappedSpan mapped) {
-            hold(mapped);
-            spans.add(mapped);
-        }
-
-        /** Counts and holds the span's events; 413 beyond the events an export may make, 503 when they do not fit the budget now. */
-        private void hold(MappedSpan mapped) {
+        /**
+         * Counts the span's events, 413 beyond those an export may make; holds them as written while
+         * the taker takes the span, then what it kept (503 when either does not fit the budget now).
+         */
+        void take(int part, MappedSpan mapped) {
             events += mapped.items().size();
             if (events > maxEvents) {
                 throw new Rejection(Outcome.BODY_TOO_LARGE, "an export may make at most " + maxEvents
                         + " events (a transaction per server span, an error per exception event); send smaller batches");
             }
-            long bytes = 0;
-            for (OtlpItem item : mapped.items()) {
-                bytes += item.json().length;
+            long written = writtenBytes(mapped);
+            held.take(written);
+            long kept;
+            try {
+                kept = taker.take(part, mapped);
+            } finally {
+                held.giveBack(written);
             }
-            held.take(bytes);
+            held.take(kept);
         }
     }
 }

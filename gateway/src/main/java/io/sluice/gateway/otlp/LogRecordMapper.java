@@ -1,6 +1,5 @@
 package io.sluice.gateway.otlp;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.HexFormat;
 import java.util.List;
@@ -12,6 +11,8 @@ import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.logs.v1.SeverityNumber;
 import io.sluice.gateway.ingest.Endpoint;
+import io.sluice.gateway.validate.EventWriter;
+import io.sluice.gateway.validate.WrittenEvent;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
 
@@ -55,9 +56,9 @@ public final class LogRecordMapper {
                 || attributes.has("exception.type") || attributes.has("exception.message") || attributes.has("exception.stacktrace");
     }
 
-    private static byte[] error(Attributes resource, LogRecord record, Attributes attributes) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256 + record.getSerializedSize());
-        try (JsonGenerator json = SpanMapper.JSON.createGenerator(out)) {
+    private static WrittenEvent error(Attributes resource, LogRecord record, Attributes attributes) throws IOException {
+        EventWriter json = SpanMapper.writer(256 + record.getSerializedSize());
+        try (json) {
             json.writeStartObject();
             json.writeStringField("event_id", SpanEventIds.logRecord(record));
             json.writeStringField("level", level(record.getSeverityNumber()));
@@ -80,7 +81,7 @@ public final class LogRecordMapper {
             json.writeEndObject();
             json.writeEndObject();
         }
-        return out.toByteArray();
+        return json.written();
     }
 
     /** An id of its size, in hex; nothing for one unset or of another size. */

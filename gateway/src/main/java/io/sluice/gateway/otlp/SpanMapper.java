@@ -19,6 +19,8 @@ import io.opentelemetry.proto.trace.v1.Span;
 import io.sluice.events.SampleRate;
 import io.sluice.events.SentryFields;
 import io.sluice.gateway.ingest.Endpoint;
+import io.sluice.gateway.validate.EventWriter;
+import io.sluice.gateway.validate.WrittenEvent;
 import io.sluice.outcomes.Outcome;
 import io.sluice.outcomes.QualifiedOutcome;
 
@@ -173,10 +175,10 @@ public final class SpanMapper {
         }
     }
 
-    private static byte[] transaction(OtlpSpan otlp, Attributes attributes, Http http) throws IOException {
+    private static WrittenEvent transaction(OtlpSpan otlp, Attributes attributes, Http http) throws IOException {
         Span span = otlp.span;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256 + span.getSerializedSize());
-        try (JsonGenerator json = JSON.createGenerator(out)) {
+        EventWriter json = writer(256 + span.getSerializedSize());
+        try (json) {
             json.writeStartObject();
             json.writeStringField("event_id", SpanEventIds.transaction(span.getTraceId(), span.getSpanId()));
             json.writeStringField("type", "transaction");
@@ -197,7 +199,16 @@ public final class SpanMapper {
             json.writeEndObject();
             json.writeEndObject();
         }
-        return out.toByteArray();
+        return json.written();
+    }
+
+    /**
+     * A writer of an event's JSON that builds, as it writes, the tree the validator reads
+     * ({@link EventWriter}): the event is not parsed again. {@code sizeHint}: its bytes, about.
+     */
+    static EventWriter writer(int sizeHint) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(sizeHint);
+        return new EventWriter(JSON.createGenerator(out), out);
     }
 
     /**
@@ -218,12 +229,12 @@ public final class SpanMapper {
     }
 
     /** @param served the request the exception was raised in (its span's, or its server span's), or null when not known */
-    private static byte[] error(OtlpSpan otlp, Attributes spanAttributes, Http http, Span.Event event, int index, boolean request,
-                                ServerSpans.Served served) throws IOException {
+    private static WrittenEvent error(OtlpSpan otlp, Attributes spanAttributes, Http http, Span.Event event, int index,
+                                      boolean request, ServerSpans.Served served) throws IOException {
         Span span = otlp.span;
         Attributes attributes = Attributes.of(event.getAttributesList());
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256 + event.getSerializedSize());
-        try (JsonGenerator json = JSON.createGenerator(out)) {
+        EventWriter json = writer(256 + event.getSerializedSize());
+        try (json) {
             json.writeStartObject();
             json.writeStringField("event_id", SpanEventIds.exception(span.getTraceId(), span.getSpanId(), index));
             json.writeStringField("level", "error");
@@ -244,7 +255,7 @@ public final class SpanMapper {
             json.writeEndObject();
             json.writeEndObject();
         }
-        return out.toByteArray();
+        return json.written();
     }
 
     /**

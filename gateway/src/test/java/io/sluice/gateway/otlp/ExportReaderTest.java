@@ -50,6 +50,23 @@ class ExportReaderTest {
     }
 
     @Test
+    void theSpansAfterTheEventsRefuseAnExportTakeNoQuota() {
+        // The first span makes 5 events of the 4 an export may make: the export is refused there, whatever follows.
+        byte[] body = ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder().addScopeSpans(
+                ScopeSpans.newBuilder().addSpans(withExceptions(4)).addSpans(TraceRequestDecoderTest.span("GET /b"))
+                        .addSpans(TraceRequestDecoderTest.span("GET /c")))).build().toByteArray();
+        List<Integer> asked = new ArrayList<>();
+
+        Rejection refused = assertThrows(Rejection.class, () -> new ExportReader(4).read(body, OtlpFormat.PROTOBUF, null, span -> {
+            asked.add(span);
+            return null;
+        }));
+
+        assertEquals(413, refused.status(), refused.getMessage());
+        assertEquals(List.of(0), asked, "only the span before the refusal took its share");
+    }
+
+    @Test
     void aSpanTheQuotaRefusesIsPassedOverUndecoded() throws Exception {
         // Decoded, the second span would refuse the whole export: its name is not UTF-8.
         byte[] unreadable = TraceRequestDecoderTest.concat(TraceRequestDecoderTest.span("GET /b").toByteArray(),
