@@ -176,12 +176,13 @@ final class IngestPath {
     /**
      * Whether reading this request (decoding, parsing its items) may hold an event loop for long:
      * then it is read on a {@link ReadWorkers} thread. A body larger than {@link #SLICE_BYTES} as
-     * sent, or a compressed one of a route whose compressed bodies may hold many items
+     * sent, any body of a route read whole in one task ({@link IngestRoute#everyBodyReadsLong}: an
+     * OTLP export), or a compressed one of a route whose compressed bodies may hold many items
      * ({@link IngestRoute#compressedReadsLong}: a Collector's gzip export of 8,192 spans is about
      * 600 KiB sent, 4 MiB decompressed).
      */
     static boolean readsLong(IngestRoute route, FullHttpRequest request) {
-        if (request.content().readableBytes() > SLICE_BYTES) {
+        if (route.everyBodyReadsLong() || request.content().readableBytes() > SLICE_BYTES) {
             return true;
         }
         String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);

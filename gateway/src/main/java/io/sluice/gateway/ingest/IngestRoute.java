@@ -6,7 +6,8 @@ import io.sluice.outcomes.Outcome;
  * A request's target, parsed once from its path ({@link #ofPath}), with its {@link #door} and the
  * rules of that door: the body limit it is held to ({@link #bodySize}, which also bounds its
  * decompression), what its head takes of the quota ({@link #headQuota}) and whether a compressed
- * body, however small, is read off the event loop ({@link #compressedReadsLong}). One type per door: {@link V1}, {@link SentryStore},
+ * body, however small, is read off the event loop ({@link #compressedReadsLong}), or any body
+ * ({@link #everyBodyReadsLong}). One type per door: {@link V1}, {@link SentryStore},
  * {@link SentryEnvelope}, {@link Otlp}; and a browser's CORS {@link Preflight} of a Sentry route.
  */
 public sealed interface IngestRoute {
@@ -37,6 +38,15 @@ public sealed interface IngestRoute {
      * them); a compressed event is at most one event's limit.
      */
     boolean compressedReadsLong();
+
+    /**
+     * Whether every body of this route is read on a read worker, compressed or not, however small:
+     * an OTLP export's spans are mapped and validated in one task, span after span, and 256 KiB of
+     * minimal spans is thousands of them.
+     */
+    default boolean everyBodyReadsLong() {
+        return false;
+    }
 
     /** What the request is sent with besides POST: its noun in a 405's message. */
     String sends();
@@ -102,6 +112,11 @@ public sealed interface IngestRoute {
 
         @Override
         public boolean compressedReadsLong() {
+            return true;
+        }
+
+        @Override
+        public boolean everyBodyReadsLong() {
             return true;
         }
 
