@@ -163,14 +163,15 @@ public final class EventValidator {
 
     /**
      * The event's tree as {@link #parse(byte[])} would read it from its bytes: the tree written with
-     * them, unless it comes within half of a limit of the parser's (or names a field twice): then
-     * the bytes are parsed after all, so that what the parser refuses is refused in its words.
+     * them, unless it comes within half of a limit of the parser's (or has a name the parser
+     * refuses): then the bytes are parsed after all, so that what the parser refuses is refused in
+     * its words.
      */
     public JsonNode parse(WrittenEvent event) {
         StreamReadConstraints limits = mapper.getFactory().streamReadConstraints();
         boolean farFromLimits = event.tokens() <= maxTokens / 2 && event.depth() <= limits.getMaxNestingDepth() / 2
-                && event.longestText() <= Math.min(limits.getMaxStringLength(), limits.getMaxNameLength()) / 2;
-        return farFromLimits && !event.duplicateName() ? event.tree() : parse(event.json());
+                && event.longestText() <= limits.getMaxStringLength() / 2 && event.longestNameBytes() <= limits.getMaxNameLength() / 2;
+        return farFromLimits && !event.nameTheParserRefuses() ? event.tree() : parse(event.json());
     }
 
     /** The event's JSON as a tree, within the limits; refused ({@link Rejection}) unless it is one JSON object. */

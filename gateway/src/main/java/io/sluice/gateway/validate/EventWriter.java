@@ -2,11 +2,13 @@ package io.sluice.gateway.validate;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
+import com.fasterxml.jackson.core.Base64Variant;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.util.JsonGeneratorDelegate;
@@ -35,7 +37,8 @@ public final class EventWriter extends JsonGeneratorDelegate {
     private long tokens;
     private int depth;
     private int longestText;
-    private boolean duplicateName;
+    private int longestNameBytes;
+    private boolean nameTheParserRefuses;
 
     /** @param json writes to {@code out}: the bytes {@link #written} returns */
     public EventWriter(JsonGenerator json, ByteArrayOutputStream out) {
@@ -48,7 +51,7 @@ public final class EventWriter extends JsonGeneratorDelegate {
         if (root == null || !open.isEmpty() || !isClosed()) {
             throw new IllegalStateException("an event is one JSON object, written whole and closed");
         }
-        return new WrittenEvent(out.toByteArray(), root, tokens, depth, longestText, duplicateName);
+        return new WrittenEvent(out.toByteArray(), root, tokens, depth, longestText, longestNameBytes, nameTheParserRefuses);
     }
 
     @Override
@@ -118,8 +121,31 @@ public final class EventWriter extends JsonGeneratorDelegate {
     public void writeFieldName(String name) throws IOException {
         super.writeFieldName(name);
         tokens++;
-        longestText = Math.max(longestText, name.length());
+        longestNameBytes = Math.max(longestNameBytes, utf8Length(name));
         this.name = name;
+    }
+
+    /**
+     * A name's length as the parser limits it, in UTF-8 bytes; a surrogate counts 2 (a pair, 4).
+     * The parser refuses a name holding a surrogate as this generator writes it (escaped, backslash-u),
+     * so such a name sends the event to the parser.
+     */
+    private int utf8Length(String name) {
+        int bytes = 0;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isSurrogate(c)) {
+                bytes += 2;
+                nameTheParserRefuses = true;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
     }
 
     @Override
@@ -270,7 +296,7 @@ public final class EventWriter extends JsonGeneratorDelegate {
     }
 
     @Override
-    public void writeBinary(com.fasterxml.jackson.core.Base64Variant variant, byte[] data, int offset, int length) {
+    public void writeBinary(Base64Variant variant, byte[] data, int offset, int length) {
         throw notAnEventsWrite();
     }
 
@@ -291,6 +317,51 @@ public final class EventWriter extends JsonGeneratorDelegate {
 
     @Override
     public void writeEmbeddedObject(Object object) {
+        throw notAnEventsWrite();
+    }
+
+    @Override
+    public void writeFieldId(long id) {
+        throw notAnEventsWrite();
+    }
+
+    @Override
+    public void writeArray(int[] array, int offset, int length) {
+        throw notAnEventsWrite();
+    }
+
+    @Override
+    public void writeArray(long[] array, int offset, int length) {
+        throw notAnEventsWrite();
+    }
+
+    @Override
+    public void writeArray(double[] array, int offset, int length) {
+        throw notAnEventsWrite();
+    }
+
+    @Override
+    public void writeArray(String[] array, int offset, int length) {
+        throw notAnEventsWrite();
+    }
+
+    @Override
+    public int writeBinary(Base64Variant variant, InputStream data, int length) {
+        throw notAnEventsWrite();
+    }
+
+    @Override
+    public void writeObjectId(Object id) {
+        throw notAnEventsWrite();
+    }
+
+    @Override
+    public void writeObjectRef(Object id) {
+        throw notAnEventsWrite();
+    }
+
+    @Override
+    public void writeTypeId(Object id) {
         throw notAnEventsWrite();
     }
 
@@ -320,7 +391,7 @@ public final class EventWriter extends JsonGeneratorDelegate {
         ContainerNode<?> container = open.peek();
         if (container instanceof ObjectNode object) {
             if (object.replace(name, value) != null) {
-                duplicateName = true;
+                nameTheParserRefuses = true; // a name given twice
             }
         } else if (container != null) {
             ((com.fasterxml.jackson.databind.node.ArrayNode) container).add(value);

@@ -9,8 +9,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  *
  * @param tokens        JSON tokens (names, values, each object's and array's start and end)
  * @param depth         objects and arrays nested at most
- * @param longestText   the longest name or string, in chars
- * @param duplicateName whether an object was given a name twice (which the parser refuses)
+ * @param longestText          the longest string value, in chars (as the parser counts them)
+ * @param longestNameBytes     the longest name, in UTF-8 bytes (as the parser counts them)
+ * @param nameTheParserRefuses whether an object was given a name twice, or a name holds a
+ *                             surrogate (written escaped, which the parser refuses in a name)
  */
-public record WrittenEvent(byte[] json, ObjectNode tree, long tokens, int depth, int longestText, boolean duplicateName) {
+public record WrittenEvent(byte[] json, ObjectNode tree, long tokens, int depth, int longestText, int longestNameBytes,
+                           boolean nameTheParserRefuses) {
 }
