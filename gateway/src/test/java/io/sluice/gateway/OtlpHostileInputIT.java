@@ -104,6 +104,28 @@ class OtlpHostileInputIT {
         assertTrue(millis < QUICKLY.toMillis(), millis + " ms");
     }
 
+    static Stream<String> namesTheParserRefuses() {
+        return Stream.of("user.\\ud83d\\ude00", "中".repeat(17_000));
+    }
+
+    /** Validated from the tree written with it, the span is still refused as parsing its bytes refuses it. */
+    @ParameterizedTest
+    @MethodSource("namesTheParserRefuses")
+    void aSpanWhoseAttributeKeyTheParserRefusesIsRefusedAlone(String key) {
+        String body = """
+                {"resourceSpans": [{"scopeSpans": [{"spans": [
+                  {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b175", "kind": 2, "name": "GET /b",
+                   "startTimeUnixNano": "1700000000000000000", "endTimeUnixNano": "1700000000100000000",
+                   "attributes": [{"key": "%s", "value": {"stringValue": "v"}}]}]}]}]}""".formatted(key);
+
+        HttpResponse<String> response = gateway.postBytes(attacker, "otlp/v1/traces", body.getBytes(StandardCharsets.UTF_8),
+                "Content-Type", "application/json");
+
+        assertEquals(200, response.statusCode(), response.body());
+        assertTrue(response.body().startsWith("{\"partialSuccess\":{\"rejectedSpans\":\"1\",\"errorMessage\":\"1 span was not "
+                + "stored in full: 1 events or spans refused, the first because the body is not valid JSON: "), response.body());
+    }
+
     @Test
     void aSpanOfAMillionUnknownFieldsIsChargedForThemAndRefusedQuicklyHoldingNothing() throws Exception {
         // 4.7 MB of one span (0.5 MB gzipped): charged 57 MB decoded, more than a project's share of the budget.
