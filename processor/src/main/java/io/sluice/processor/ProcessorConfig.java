@@ -43,12 +43,15 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
             "How often exactly-once transactions commit: bounds how fresh aggregates are.");
     public static final Setting FETCH_WAIT = new Setting("SLUICE_PROCESSOR_FETCH_WAIT", "50ms",
             "How long a stream thread's fetch may wait at the broker for 64 KiB of new records before it takes what there is "
-                    + "(its consumer's fetch.max.wait.ms and fetch.min.bytes): fewer, fuller fetches (a quarter to a third less CPU per "
+                    + "(its consumer's fetch.max.wait.ms and fetch.min.bytes): fewer, fuller fetches (a fifth to a third less CPU per "
                     + "event for the whole pipeline at 3,000-5,000 events/s) for up to this much more delay in each of the two stages, and "
-                    + "an idle thread's fetch returns this often; 0ms keeps Kafka's defaults (answered at the first record, an idle fetch "
-                    + "every 500 ms). At most 1s.");
+                    + "an idle thread's fetch returns this often. 0ms, or SLUICE_KAFKA_PROPERTY_FETCH_MIN_BYTES or _FETCH_MAX_WAIT_MS "
+                    + "given, keeps those properties as they are (Kafka's defaults: answered at the first record, an idle fetch every 500 "
+                    + "ms). 0ms, or 10ms to 1s.");
     /** The most a fetch may wait: beyond it the delay would show in every aggregate's freshness. */
     static final Duration MAX_FETCH_WAIT = Duration.ofSeconds(1);
+    /** The least, but for 0: an idle thread's fetch comes back this often (a zero wait spins against the broker). */
+    static final Duration MIN_FETCH_WAIT = Duration.ofMillis(10);
     public static final Setting LATE_MARGIN = new Setting("SLUICE_PROCESSOR_LATE_MARGIN", "2h",
             "How long a minute stays open beyond the horizon: covers clock skew and a task lagging behind the others; window stores keep horizon + margin.");
     public static final Setting ROCKSDB_MEMORY_BYTES = new Setting("SLUICE_PROCESSOR_ROCKSDB_MEMORY_BYTES", "268435456",
@@ -112,6 +115,10 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
         BoundedRocksDbMemory.Budget.of(rocksDbMemoryBytes, rocksDbWriteBufferRatio);
         if (fetchWait.compareTo(MAX_FETCH_WAIT) > 0) {
             throw new IllegalArgumentException(FETCH_WAIT.name() + "=" + fetchWait.toMillis() + "ms is more than 1s");
+        }
+        if (!fetchWait.isZero() && fetchWait.compareTo(MIN_FETCH_WAIT) < 0) {
+            throw new IllegalArgumentException(FETCH_WAIT.name() + "=" + fetchWait.toMillis() + "ms is less than 10ms: an idle "
+                    + "stream thread would fetch that often; 0ms keeps Kafka's defaults");
         }
     }
 

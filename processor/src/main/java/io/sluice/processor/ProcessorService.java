@@ -175,10 +175,13 @@ public final class ProcessorService implements AutoCloseable {
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toAbsolutePath().toString());
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
-        if (!config.fetchWait().isZero()) {
+        boolean operatorsFetch = props.containsKey(ConsumerConfig.FETCH_MIN_BYTES_CONFIG)
+                || props.containsKey(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG);
+        if (!config.fetchWait().isZero() && !operatorsFetch) {
             // A fetch answered as soon as there is a record brings a dozen at moderate rates: the broker,
             // the consumer and Streams' loop then pay per fetch (over a fifth of the pipeline's CPU per event).
-            // Without a wait, Kafka's defaults: answered at the first byte, an idle fetch parked up to 500 ms.
+            // Without a wait, or with the operator's own fetch properties, those: Kafka's defaults answer
+            // at the first byte and park an idle fetch up to 500 ms.
             props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), (int) config.fetchWait().toMillis());
             props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), FULL_FETCH_BYTES);
         }

@@ -56,6 +56,21 @@ class StreamThreadFetchTest {
         assertNull(restore.get(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG));
     }
 
+    /** As with max.task.idle.ms, the operator's own fetch properties win: never overridden in silence. */
+    @Test
+    void anOperatorsOwnFetchPropertiesAreKept(@TempDir Path stateDir) {
+        Map<String, Object> consumer = mainConsumer(stateDir, Map.of("SLUICE_KAFKA_PROPERTY_FETCH_MIN_BYTES", "1"));
+        assertEquals("1", String.valueOf(consumer.get(ConsumerConfig.FETCH_MIN_BYTES_CONFIG)));
+        assertNull(consumer.get(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), "the consumer's default, 500 ms");
+    }
+
+    @Test
+    void aWaitUnder10msIsRefused(@TempDir Path stateDir) {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> ProcessorConfig.from(
+                new Settings(Map.of(ProcessorConfig.STATE_DIR.name(), stateDir.toString(), "SLUICE_PROCESSOR_FETCH_WAIT", "1ms"))));
+        assertTrue(refused.getMessage().contains("SLUICE_PROCESSOR_FETCH_WAIT"), refused.getMessage());
+    }
+
     @Test
     void aWaitOverASecondIsRefusedNamingTheSetting(@TempDir Path stateDir) {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> ProcessorConfig.from(
