@@ -118,7 +118,7 @@ public record ProcessorConfig(KafkaSettings kafka, ClickHouseSettings clickHouse
         }
         if (!fetchWait.isZero() && fetchWait.compareTo(MIN_FETCH_WAIT) < 0) {
             throw new IllegalArgumentException(FETCH_WAIT.name() + "=" + fetchWait.toMillis() + "ms is less than 10ms: an idle "
-                    + "stream thread would fetch that often; 0ms keeps Kafka's defaults");
+                    + "stream thread would fetch that often; 0ms leaves the consumer's fetch properties as they are");
         }
     }
 
